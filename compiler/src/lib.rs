@@ -1,0 +1,7 @@
+//! ptxc: a reference compiler from PTX to SASS-like machine code, modelled on
+//! NVIDIA's ptxas. This crate also holds what the oracle shares with the
+//! compiler: the PTX front end, and the SM target table.
+
+pub mod ptx;
+pub mod target;
+pub mod cli;

@@ -1,0 +1,223 @@
+//! Instructions and operands.
+
+use super::{PResult, Parser};
+use crate::ptx::ast::*;
+use crate::ptx::isa::Opcode;
+use crate::ptx::lexer::Tok;
+use crate::ptx::modifiers::Mod;
+use crate::ptx::sreg::parse_sreg;
+
+impl Parser<'_> {
+    /// `[@[!]%p] opcode[.mod]* [operand (, operand)*] ;`
+    pub(super) fn instruction(&mut self) -> PResult<Instruction> {
+        let start = self.peek();
+        let mut guard = None;
+        if self.eat_punct(b'@') {
+            let neg = self.eat_punct(b'!');
+            let r = self.expect_ident()?;
+            guard = Some(Guard {
+                reg: self.intern(r),
+                negated: neg,
+                span: start.span().to(r.span()),
+            });
+        }
+        let op_tok = self.expect_ident()?;
+        let op_name = self.text(op_tok);
+        let Some(opcode) = Opcode::from_name(op_name) else {
+            let msg = format!("unknown instruction '{op_name}'");
+            return Err(self.error(op_tok.span(), msg));
+        };
+        let mut mods = Mods::default();
+        let mut op_span = op_tok.span();
+        while self.peek().kind == Tok::Dot && self.adjacent(self.peek()) {
+            let t = self.bump();
+            op_span = op_span.to(t.span());
+            let text = &self.text(t)[1..];
+            let Some(m) = Mod::from_text(text) else {
+                let msg = format!("unknown modifier '.{text}' for '{op_name}'");
+                return Err(self.error(t.span(), msg));
+            };
+            if !mods.push(m) {
+                return Err(self.error(t.span(), format!("too many modifiers for '{op_name}'")));
+            }
+        }
+        let mut operands = Vec::new();
+        if !self.at_punct(b';') {
+            loop {
+                operands.push(self.operand(false)?);
+                if !self.eat_punct(b',') {
+                    break;
+                }
+            }
+        }
+        let semi = self.expect_punct(b';')?;
+        Ok(Instruction {
+            guard,
+            opcode,
+            mods,
+            operands,
+            op_span,
+            span: start.span().to(semi.span()),
+        })
+    }
+
+    /// One operand. `in_brackets` disables `name+offset` folding (handled by
+    /// the address parser).
+    fn operand(&mut self, in_brackets: bool) -> PResult<Operand> {
+        let t = self.peek();
+        let kind = match t.kind {
+            Tok::Punct(b'{') => {
+                self.bump();
+                let mut elems = Vec::new();
+                loop {
+                    elems.push(self.operand(false)?);
+                    if !self.eat_punct(b',') {
+                        break;
+                    }
+                }
+                self.expect_punct(b'}')?;
+                if self.eat_punct(b'|') {
+                    let p = self.expect_ident()?;
+                    OperandKind::VectorPred(elems, self.intern(p))
+                } else {
+                    OperandKind::Vector(elems)
+                }
+            }
+            Tok::Punct(b'(') => {
+                self.bump();
+                let mut elems = Vec::new();
+                if !self.at_punct(b')') {
+                    loop {
+                        elems.push(self.operand(false)?);
+                        if !self.eat_punct(b',') {
+                            break;
+                        }
+                    }
+                }
+                self.expect_punct(b')')?;
+                OperandKind::List(elems)
+            }
+            Tok::Punct(b'[') => OperandKind::Addr(Box::new(self.address()?)),
+            Tok::Punct(b'!') => {
+                self.bump();
+                let r = self.expect_ident()?;
+                OperandKind::Not(self.intern(r))
+            }
+            Tok::Punct(b'-') | Tok::Int | Tok::Float | Tok::FloatBits => OperandKind::Imm(self.literal()?),
+            Tok::Ident => {
+                self.bump();
+                let text = self.text(t);
+                if text == "_" {
+                    OperandKind::Sink
+                } else {
+                    self.name_operand(t, in_brackets)?
+                }
+            }
+            _ => return Err(self.expected("an operand")),
+        };
+        let end = self.toks[self.pos - 1];
+        Ok(Operand {
+            kind,
+            span: t.span().to(end.span()),
+        })
+    }
+
+    /// A name, possibly `%sreg.x`, `%v.x`, `%p|%q` or `name+4`.
+    fn name_operand(&mut self, t: crate::ptx::lexer::Token, in_brackets: bool) -> PResult<OperandKind> {
+        let text = self.text(t);
+        // A component written right after the name: `%tid.x`, `%v1.y`.
+        let comp = {
+            let n = self.peek();
+            (n.kind == Tok::Dot && self.adjacent(n)).then_some(n)
+        };
+        if text.starts_with('%') {
+            let comp_text = comp.map(|c| &self.text(c)[1..]);
+            if let Some(res) = parse_sreg(text, comp_text) {
+                if comp.is_some() {
+                    self.bump();
+                }
+                return match res {
+                    Ok(r) => Ok(OperandKind::Special(r)),
+                    Err(msg) => {
+                        let span = comp.map(|c| c.span()).unwrap_or(t.span());
+                        Err(self.error(span, msg))
+                    }
+                };
+            }
+        }
+        let sym = self.intern(t);
+        if let Some(c) = comp {
+            let idx = match &self.text(c)[1..] {
+                "x" | "r" => 0,
+                "y" | "g" => 1,
+                "z" | "b" => 2,
+                "w" | "a" => 3,
+                other => {
+                    let msg = format!("invalid vector component '.{other}'");
+                    return Err(self.error(c.span(), msg));
+                }
+            };
+            self.bump();
+            return Ok(OperandKind::Component(sym, idx));
+        }
+        if self.eat_punct(b'|') {
+            let q = self.expect_ident()?;
+            return Ok(OperandKind::PredPair(sym, self.intern(q)));
+        }
+        if !in_brackets && (self.at_punct(b'+') || self.at_punct(b'-')) && self.peek_at(1).kind == Tok::Int {
+            let neg = self.bump().kind == Tok::Punct(b'-');
+            let v = self.bump();
+            let n = self.parse_int_token(v)?;
+            let off = i64::try_from(if neg { -n } else { n })
+                .map_err(|_| self.error(v.span(), "integer literal out of range"))?;
+            return Ok(OperandKind::SymOffset(sym, off));
+        }
+        Ok(OperandKind::Name(sym))
+    }
+
+    /// `[base]`, `[base+off]`, `[base+-off]`, `[base-off]`, `[imm]`, and the
+    /// texture forms `[tex, {coords}]`, `[tex, sampler, {coords}]`.
+    fn address(&mut self) -> PResult<Address> {
+        self.expect_punct(b'[')?;
+        let t = self.peek();
+        let (base, mut offset) = match t.kind {
+            Tok::Ident => {
+                self.bump();
+                (AddrBase::Name(self.intern(t)), 0i64)
+            }
+            Tok::Int | Tok::Punct(b'-') => {
+                let neg = self.eat_punct(b'-');
+                let v = self.peek();
+                if v.kind != Tok::Int {
+                    return Err(self.expected("an address"));
+                }
+                self.bump();
+                let n = self.parse_int_token(v)?;
+                let n = i64::try_from(if neg { -n } else { n })
+                    .map_err(|_| self.error(v.span(), "integer literal out of range"))?;
+                (AddrBase::None, n)
+            }
+            _ => return Err(self.expected("an address")),
+        };
+        if matches!(base, AddrBase::Name(_)) && (self.at_punct(b'+') || self.at_punct(b'-')) {
+            let mut neg = self.bump().kind == Tok::Punct(b'-');
+            if self.eat_punct(b'-') {
+                neg = !neg;
+            }
+            let v = self.peek();
+            if v.kind != Tok::Int {
+                return Err(self.expected("an integer offset"));
+            }
+            self.bump();
+            let n = self.parse_int_token(v)?;
+            offset = i64::try_from(if neg { -n } else { n })
+                .map_err(|_| self.error(v.span(), "integer literal out of range"))?;
+        }
+        let mut rest = Vec::new();
+        while self.eat_punct(b',') {
+            rest.push(self.operand(true)?);
+        }
+        self.expect_punct(b']')?;
+        Ok(Address { base, offset, rest })
+    }
+}

@@ -1,0 +1,656 @@
+//! The PTX parser: tokens to AST. Recursive descent; on an error it reports
+//! `expected W, found 'T'`, skips to the next statement boundary and goes on,
+//! so one run reports every error of a file.
+
+mod decl;
+mod instr;
+mod literal;
+
+use super::ast::*;
+use super::diag::Diagnostic;
+use super::intern::{Interner, Sym};
+use super::lexer::{lex, Tok, Token};
+use super::span::Span;
+use crate::target::PtxVersion;
+
+/// Parses PTX text. The module is always returned (with whatever could be
+/// parsed); the diagnostics say what was wrong.
+pub fn parse(src: &str) -> (Module, Vec<Diagnostic>) {
+    let mut diags = Vec::new();
+    let toks = lex(src, &mut diags);
+    let mut p = Parser {
+        src,
+        toks,
+        pos: 0,
+        diags,
+        names: Interner::default(),
+    };
+    let module = p.module();
+    let mut diags = p.diags;
+    diags.sort_by_key(|d| d.span.lo);
+    (module, diags)
+}
+
+pub(crate) struct Parser<'a> {
+    src: &'a str,
+    toks: Vec<Token>,
+    pos: usize,
+    diags: Vec<Diagnostic>,
+    names: Interner,
+}
+
+/// Marker for "an error was reported; recover".
+pub(crate) struct Reported;
+pub(crate) type PResult<T> = Result<T, Reported>;
+
+impl<'a> Parser<'a> {
+    // ---- token access ----
+
+    #[inline]
+    fn peek(&self) -> Token {
+        self.toks[self.pos]
+    }
+
+    #[inline]
+    fn peek_at(&self, k: usize) -> Token {
+        self.toks[(self.pos + k).min(self.toks.len() - 1)]
+    }
+
+    #[inline]
+    fn bump(&mut self) -> Token {
+        let t = self.toks[self.pos];
+        if t.kind != Tok::Eof {
+            self.pos += 1;
+        }
+        t
+    }
+
+    #[inline]
+    fn text(&self, t: Token) -> &'a str {
+        t.text(self.src)
+    }
+
+    #[inline]
+    fn at_punct(&self, c: u8) -> bool {
+        self.peek().kind == Tok::Punct(c)
+    }
+
+    fn at_dot(&self, s: &str) -> bool {
+        let t = self.peek();
+        t.kind == Tok::Dot && self.text(t) == s
+    }
+
+    fn eat_punct(&mut self, c: u8) -> bool {
+        if self.at_punct(c) {
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn eat_dot(&mut self, s: &str) -> bool {
+        if self.at_dot(s) {
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Token `t` directly follows the previous token (no space between).
+    fn adjacent(&self, t: Token) -> bool {
+        self.pos > 0 && self.toks[self.pos - 1].hi == t.lo
+    }
+
+    /// Token at `pos` starts a new line.
+    fn starts_line(&self, pos: usize) -> bool {
+        if pos == 0 {
+            return true;
+        }
+        let prev = self.toks[pos - 1].hi as usize;
+        let cur = self.toks[pos].lo as usize;
+        self.src.as_bytes()[prev..cur].contains(&b'\n')
+    }
+
+    fn intern(&mut self, t: Token) -> Sym {
+        let s = t.text(self.src);
+        self.names.intern(s)
+    }
+
+    // ---- errors ----
+
+    fn error(&mut self, span: Span, msg: impl Into<String>) -> Reported {
+        self.diags.push(Diagnostic::error(span, msg));
+        Reported
+    }
+
+    fn describe(&self, t: Token) -> String {
+        if t.kind == Tok::Eof {
+            "end of file".to_string()
+        } else {
+            format!("'{}'", self.text(t))
+        }
+    }
+
+    /// `expected W, found 'T'` at the current token.
+    fn expected(&mut self, what: &str) -> Reported {
+        let t = self.peek();
+        let msg = format!("expected {}, found {}", what, self.describe(t));
+        self.error(t.span(), msg)
+    }
+
+    fn expect_punct(&mut self, c: u8) -> PResult<Token> {
+        if self.at_punct(c) {
+            Ok(self.bump())
+        } else {
+            Err(self.expected(&format!("'{}'", c as char)))
+        }
+    }
+
+    fn expect_ident(&mut self) -> PResult<Token> {
+        if self.peek().kind == Tok::Ident {
+            Ok(self.bump())
+        } else {
+            Err(self.expected("an identifier"))
+        }
+    }
+
+    /// Skips to the end of the current statement: past the next `;`, or up to
+    /// a `}` or a token that starts a new line and can start a statement.
+    fn recover_stmt(&mut self) {
+        let start = self.pos;
+        // Braces opened while skipping (vector operands) are closed while skipping.
+        let mut depth = 0u32;
+        loop {
+            let t = self.peek();
+            match t.kind {
+                Tok::Eof => return,
+                Tok::Punct(b';') if depth == 0 => {
+                    self.pos += 1;
+                    return;
+                }
+                Tok::Punct(b'}') if depth == 0 => return,
+                Tok::Punct(b'}') => depth -= 1,
+                Tok::Ident | Tok::Dot | Tok::Punct(b'@') | Tok::Punct(b'{')
+                    if self.pos > start && self.starts_line(self.pos) =>
+                {
+                    return
+                }
+                Tok::Punct(b'{') => depth += 1,
+                _ => {}
+            }
+            self.pos += 1;
+        }
+    }
+
+    /// Skips at module level to the next token that can start a module item.
+    fn recover_module(&mut self) {
+        let start = self.pos;
+        let mut depth = 0i32;
+        loop {
+            let t = self.peek();
+            match t.kind {
+                Tok::Eof => return,
+                Tok::Punct(b'{') => depth += 1,
+                Tok::Punct(b'}') => {
+                    depth -= 1;
+                    if depth <= 0 {
+                        self.pos += 1;
+                        return;
+                    }
+                }
+                Tok::Punct(b';') if depth == 0 => {
+                    self.pos += 1;
+                    return;
+                }
+                Tok::Dot if depth == 0 && self.pos > start && self.starts_line(self.pos) => return,
+                _ => {}
+            }
+            self.pos += 1;
+        }
+    }
+
+    // ---- module ----
+
+    fn module(&mut self) -> Module {
+        let mut m = Module {
+            version: None,
+            targets: Vec::new(),
+            address_size: None,
+            items: Vec::new(),
+            names: Interner::default(),
+        };
+        while self.peek().kind != Tok::Eof {
+            let before = self.pos;
+            if self.module_item(&mut m).is_err() {
+                self.recover_module();
+            }
+            if self.pos == before {
+                // Never loop without progress.
+                self.pos += 1;
+            }
+        }
+        m.names = std::mem::take(&mut self.names);
+        m
+    }
+
+    fn module_item(&mut self, m: &mut Module) -> PResult<()> {
+        let t = self.peek();
+        if t.kind != Tok::Dot {
+            return Err(self.expected("a directive"));
+        }
+        match self.text(t) {
+            ".version" => {
+                self.bump();
+                let v = self.peek();
+                if !matches!(v.kind, Tok::Float | Tok::Int) {
+                    return Err(self.expected("a version number"));
+                }
+                self.bump();
+                let Some(ver) = PtxVersion::parse(self.text(v)) else {
+                    let msg = format!("invalid PTX ISA version '{}'", self.text(v));
+                    return Err(self.error(v.span(), msg));
+                };
+                if m.version.is_some() {
+                    return Err(self.error(t.span(), "duplicate .version directive"));
+                }
+                m.version = Some((ver, v.span()));
+            }
+            ".target" => {
+                self.bump();
+                loop {
+                    let name = self.expect_ident()?;
+                    let sym = self.intern(name);
+                    m.targets.push((sym, name.span()));
+                    if !self.eat_punct(b',') {
+                        break;
+                    }
+                }
+            }
+            ".address_size" => {
+                self.bump();
+                let v = self.peek();
+                if v.kind != Tok::Int {
+                    return Err(self.expected("an integer"));
+                }
+                self.bump();
+                let n = self.parse_int_token(v)?;
+                let n = u32::try_from(n).unwrap_or(u32::MAX);
+                m.address_size = Some((n, v.span()));
+            }
+            ".file" => {
+                self.bump();
+                let idx = self.peek();
+                if idx.kind != Tok::Int {
+                    return Err(self.expected("a file number"));
+                }
+                self.bump();
+                let index = u32::try_from(self.parse_int_token(idx)?).unwrap_or(u32::MAX);
+                let s = self.peek();
+                if s.kind != Tok::Str {
+                    return Err(self.expected("a file name string"));
+                }
+                self.bump();
+                let name = self.string_value(s);
+                let mut extra = Vec::new();
+                while self.eat_punct(b',') {
+                    let x = self.peek();
+                    if x.kind != Tok::Int {
+                        return Err(self.expected("an integer"));
+                    }
+                    self.bump();
+                    extra.push(u64::try_from(self.parse_int_token(x)?).unwrap_or(u64::MAX));
+                }
+                m.items.push(Item::File {
+                    index,
+                    name,
+                    extra,
+                    span: t.span().to(self.toks[self.pos - 1].span()),
+                });
+            }
+            ".section" => {
+                self.bump();
+                let name_tok = self.peek();
+                if !matches!(name_tok.kind, Tok::Dot | Tok::Ident) {
+                    return Err(self.expected("a section name"));
+                }
+                self.bump();
+                let open = self.expect_punct(b'{')?;
+                let mut depth = 1;
+                let body_start = open.hi as usize;
+                let close = loop {
+                    let x = self.bump();
+                    match x.kind {
+                        Tok::Punct(b'{') => depth += 1,
+                        Tok::Punct(b'}') => {
+                            depth -= 1;
+                            if depth == 0 {
+                                break x;
+                            }
+                        }
+                        Tok::Eof => return Err(self.error(open.span(), "unclosed '{' of .section")),
+                        _ => {}
+                    }
+                };
+                m.items.push(Item::Section {
+                    name: self.text(name_tok).to_string(),
+                    body: self.src[body_start..close.lo as usize].trim().to_string(),
+                    span: t.span().to(close.span()),
+                });
+            }
+            ".pragma" => {
+                self.bump();
+                let text = self.pragma_string()?;
+                self.expect_punct(b';')?;
+                m.items.push(Item::Pragma {
+                    text,
+                    span: t.span(),
+                });
+            }
+            _ => self.linked_item(m)?,
+        }
+        Ok(())
+    }
+
+    /// `[linkage] (.entry | .func | variable declaration)`.
+    fn linked_item(&mut self, m: &mut Module) -> PResult<()> {
+        let start = self.peek();
+        let linkage = self.linkage();
+        let t = self.peek();
+        if t.kind == Tok::Dot && matches!(self.text(t), ".entry" | ".func") {
+            let f = self.function(linkage, start.span())?;
+            m.items.push(Item::Function(f));
+            return Ok(());
+        }
+        let decls = self.var_decls(linkage, true)?;
+        self.expect_punct(b';')?;
+        m.items.extend(decls.into_iter().map(Item::Var));
+        Ok(())
+    }
+
+    fn linkage(&mut self) -> Linkage {
+        let t = self.peek();
+        if t.kind != Tok::Dot {
+            return Linkage::None;
+        }
+        let l = match self.text(t) {
+            ".visible" => Linkage::Visible,
+            ".extern" => Linkage::Extern,
+            ".weak" => Linkage::Weak,
+            ".common" => Linkage::Common,
+            _ => return Linkage::None,
+        };
+        self.bump();
+        l
+    }
+
+    fn pragma_string(&mut self) -> PResult<String> {
+        let mut parts = Vec::new();
+        loop {
+            let s = self.peek();
+            if s.kind != Tok::Str {
+                return Err(self.expected("a string"));
+            }
+            self.bump();
+            parts.push(self.string_value(s));
+            if !self.eat_punct(b',') {
+                break;
+            }
+        }
+        Ok(parts.join("\", \""))
+    }
+
+    /// The contents of a string token, without quotes (escapes kept as written).
+    fn string_value(&self, t: Token) -> String {
+        let s = self.text(t);
+        let s = s.strip_prefix('"').unwrap_or(s);
+        s.strip_suffix('"').unwrap_or(s).to_string()
+    }
+
+    // ---- functions ----
+
+    fn function(&mut self, linkage: Linkage, start: Span) -> PResult<Function> {
+        let kw = self.bump();
+        let kind = if self.text(kw) == ".entry" {
+            FuncKind::Entry
+        } else {
+            FuncKind::Func
+        };
+        let mut returns = None;
+        if kind == FuncKind::Func && self.at_punct(b'(') {
+            returns = Some(self.param_list()?);
+        }
+        let name = self.expect_ident()?;
+        let name_sym = self.intern(name);
+        let mut params = Vec::new();
+        if self.at_punct(b'(') {
+            params = self.param_list()?;
+        }
+        let mut attrs = Vec::new();
+        loop {
+            let t = self.peek();
+            if t.kind != Tok::Dot {
+                break;
+            }
+            let attr = match self.text(t) {
+                ".noreturn" => {
+                    self.bump();
+                    FuncAttr::Noreturn
+                }
+                ".maxntid" => {
+                    self.bump();
+                    FuncAttr::MaxNtid(self.u32_list()?)
+                }
+                ".reqntid" => {
+                    self.bump();
+                    FuncAttr::ReqNtid(self.u32_list()?)
+                }
+                ".minnctapersm" => {
+                    self.bump();
+                    FuncAttr::MinNctaPerSm(self.u32_value()?)
+                }
+                ".maxnctapersm" => {
+                    self.bump();
+                    FuncAttr::MaxNctaPerSm(self.u32_value()?)
+                }
+                ".maxnreg" => {
+                    self.bump();
+                    FuncAttr::MaxNreg(self.u32_value()?)
+                }
+                ".explicitcluster" => {
+                    self.bump();
+                    FuncAttr::ExplicitCluster
+                }
+                ".reqnctapercluster" => {
+                    self.bump();
+                    FuncAttr::ReqNctaPerCluster(self.u32_list()?)
+                }
+                ".maxclusterrank" => {
+                    self.bump();
+                    FuncAttr::MaxClusterRank(self.u32_value()?)
+                }
+                ".pragma" => {
+                    self.bump();
+                    let s = self.pragma_string()?;
+                    self.expect_punct(b';')?;
+                    FuncAttr::Pragma(s)
+                }
+                _ => break,
+            };
+            attrs.push(attr);
+        }
+        let body = if self.eat_punct(b';') {
+            None
+        } else if self.at_punct(b'{') {
+            Some(self.block()?)
+        } else {
+            return Err(self.expected("'{' or ';'"));
+        };
+        Ok(Function {
+            linkage,
+            kind,
+            name: name_sym,
+            name_span: name.span(),
+            returns,
+            params,
+            attrs,
+            body,
+            span: start.to(self.toks[self.pos - 1].span()),
+        })
+    }
+
+    fn u32_value(&mut self) -> PResult<u32> {
+        let t = self.peek();
+        if t.kind != Tok::Int {
+            return Err(self.expected("an integer"));
+        }
+        self.bump();
+        let v = self.parse_int_token(t)?;
+        u32::try_from(v).map_err(|_| self.error(t.span(), "integer literal out of range"))
+    }
+
+    fn u32_list(&mut self) -> PResult<Vec<u32>> {
+        let mut v = vec![self.u32_value()?];
+        while self.eat_punct(b',') {
+            v.push(self.u32_value()?);
+        }
+        Ok(v)
+    }
+
+    fn param_list(&mut self) -> PResult<Vec<VarDecl>> {
+        self.expect_punct(b'(')?;
+        let mut out = Vec::new();
+        if self.eat_punct(b')') {
+            return Ok(out);
+        }
+        loop {
+            let mut d = self.var_decls(Linkage::None, false)?;
+            out.append(&mut d);
+            if self.eat_punct(b')') {
+                return Ok(out);
+            }
+            self.expect_punct(b',')?;
+        }
+    }
+
+    // ---- blocks and statements ----
+
+    fn block(&mut self) -> PResult<Block> {
+        let open = self.expect_punct(b'{')?;
+        let mut stmts = Vec::new();
+        loop {
+            let t = self.peek();
+            match t.kind {
+                Tok::Punct(b'}') => {
+                    self.bump();
+                    return Ok(Block {
+                        stmts,
+                        span: open.span().to(t.span()),
+                    });
+                }
+                Tok::Eof => {
+                    return Err(self.error(open.span(), "unclosed '{': expected '}' before end of file"))
+                }
+                _ => {
+                    let before = self.pos;
+                    if self.statement(&mut stmts).is_err() {
+                        self.recover_stmt();
+                    }
+                    if self.pos == before {
+                        self.pos += 1;
+                    }
+                }
+            }
+        }
+    }
+
+    fn statement(&mut self, out: &mut Vec<Statement>) -> PResult<()> {
+        let t = self.peek();
+        match t.kind {
+            Tok::Punct(b'{') => {
+                let b = self.block()?;
+                out.push(Statement::Block(b));
+            }
+            Tok::Punct(b'@') => out.push(Statement::Instr(self.instruction()?)),
+            Tok::Ident if self.peek_at(1).kind == Tok::Punct(b':') => {
+                self.bump();
+                self.bump();
+                let sym = self.intern(t);
+                if self.at_dot(".branchtargets") {
+                    let dir = self.bump();
+                    let mut targets = Vec::new();
+                    loop {
+                        let l = self.expect_ident()?;
+                        targets.push((self.intern(l), l.span()));
+                        if !self.eat_punct(b',') {
+                            break;
+                        }
+                    }
+                    self.expect_punct(b';')?;
+                    out.push(Statement::BranchTargets {
+                        label: sym,
+                        targets,
+                        span: t.span().to(dir.span()),
+                    });
+                } else if self.at_dot(".callprototype") {
+                    let dir = self.bump();
+                    let returns = if self.at_punct(b'(') {
+                        Some(self.param_list()?)
+                    } else {
+                        None
+                    };
+                    let us = self.expect_ident()?;
+                    if self.text(us) != "_" {
+                        return Err(self.error(us.span(), "expected '_' in .callprototype"));
+                    }
+                    let params = if self.at_punct(b'(') {
+                        self.param_list()?
+                    } else {
+                        Vec::new()
+                    };
+                    let noreturn = self.eat_dot(".noreturn");
+                    self.expect_punct(b';')?;
+                    out.push(Statement::CallPrototype {
+                        label: sym,
+                        returns,
+                        params,
+                        noreturn,
+                        span: t.span().to(dir.span()),
+                    });
+                } else {
+                    out.push(Statement::Label(sym, t.span()));
+                }
+            }
+            Tok::Ident => out.push(Statement::Instr(self.instruction()?)),
+            Tok::Dot => match self.text(t) {
+                ".pragma" => {
+                    self.bump();
+                    let s = self.pragma_string()?;
+                    self.expect_punct(b';')?;
+                    out.push(Statement::Pragma(s, t.span()));
+                }
+                ".loc" => {
+                    self.bump();
+                    // `.loc` ends at the end of the line.
+                    let line_end = self.src[t.hi as usize..]
+                        .find('\n')
+                        .map(|k| t.hi as usize + k)
+                        .unwrap_or(self.src.len());
+                    while self.peek().kind != Tok::Eof && (self.peek().lo as usize) < line_end {
+                        self.bump();
+                    }
+                    let text = self.src[t.hi as usize..line_end].trim().to_string();
+                    out.push(Statement::Loc(text, t.span()));
+                }
+                _ => {
+                    let decls = self.var_decls(Linkage::None, true)?;
+                    self.expect_punct(b';')?;
+                    out.extend(decls.into_iter().map(Statement::Decl));
+                }
+            },
+            _ => return Err(self.expected("a statement")),
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,103 @@
+//! One row per SM target.
+//!
+//! PTX versions: the first PTX ISA version that supports each target, from the
+//! PTX ISA "PTX Module Directives: .target" table (collected in
+//! SEMANTICS_NOTES.md, "PTX versions per target").
+//! Address width: ptxas refuses `.address_size 32` on sm_90 and later
+//! (seed 002, phase 12; observed with ptxas 11.8).
+
+use super::PtxVersion;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SmInfo {
+    /// The target name as written in `.target`, e.g. `sm_90a`.
+    pub name: &'static str,
+    /// The numeric SM version, e.g. 90 for `sm_90a`.
+    pub sm: u32,
+    /// Architecture-specific (`a`) variant.
+    pub arch_specific: bool,
+    /// First PTX ISA version that accepts this target.
+    pub min_ptx: PtxVersion,
+    /// Whether `.address_size 32` is allowed.
+    pub allows_32bit_addresses: bool,
+}
+
+const fn row(name: &'static str, sm: u32, a: bool, major: u8, minor: u8) -> SmInfo {
+    SmInfo {
+        name,
+        sm,
+        arch_specific: a,
+        min_ptx: PtxVersion::new(major, minor),
+        allows_32bit_addresses: sm < 90,
+    }
+}
+
+pub static SM_TABLE: &[SmInfo] = &[
+    row("sm_50", 50, false, 4, 0),
+    row("sm_52", 52, false, 4, 1),
+    row("sm_53", 53, false, 4, 2),
+    row("sm_60", 60, false, 5, 0),
+    row("sm_61", 61, false, 5, 0),
+    row("sm_62", 62, false, 5, 0),
+    row("sm_70", 70, false, 6, 0),
+    row("sm_72", 72, false, 6, 1),
+    row("sm_75", 75, false, 6, 3),
+    row("sm_80", 80, false, 7, 0),
+    row("sm_86", 86, false, 7, 1),
+    row("sm_87", 87, false, 7, 4),
+    row("sm_89", 89, false, 7, 8),
+    row("sm_90", 90, false, 7, 8),
+    row("sm_90a", 90, true, 8, 0),
+    row("sm_100", 100, false, 8, 6),
+    row("sm_100a", 100, true, 8, 6),
+    row("sm_120", 120, false, 8, 7),
+    row("sm_120a", 120, true, 8, 7),
+];
+
+/// The row for a target name such as `sm_80`.
+pub fn lookup_sm(name: &str) -> Option<&'static SmInfo> {
+    SM_TABLE.iter().find(|r| r.name == name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_follow_the_isa_table() {
+        // Values from the PTX ISA .target table (SEMANTICS_NOTES.md).
+        let want = [
+            ("sm_70", "6.0"),
+            ("sm_75", "6.3"),
+            ("sm_80", "7.0"),
+            ("sm_86", "7.1"),
+            ("sm_89", "7.8"),
+            ("sm_90", "7.8"),
+            ("sm_90a", "8.0"),
+            ("sm_100", "8.6"),
+            ("sm_120", "8.7"),
+        ];
+        for (sm, v) in want {
+            assert_eq!(lookup_sm(sm).unwrap().min_ptx.to_string(), v, "{sm}");
+        }
+        assert!(lookup_sm("sm_95").is_none());
+    }
+
+    #[test]
+    fn thirty_two_bit_addressing_stops_at_sm_90() {
+        assert!(lookup_sm("sm_89").unwrap().allows_32bit_addresses);
+        assert!(!lookup_sm("sm_90").unwrap().allows_32bit_addresses);
+        assert!(!lookup_sm("sm_90a").unwrap().allows_32bit_addresses);
+        assert!(!lookup_sm("sm_120").unwrap().allows_32bit_addresses);
+    }
+
+    #[test]
+    fn table_is_sorted_and_versions_known() {
+        for w in SM_TABLE.windows(2) {
+            assert!(w[0].sm <= w[1].sm && w[0].min_ptx <= w[1].min_ptx);
+        }
+        for r in SM_TABLE {
+            assert!(r.min_ptx.is_known(), "{}", r.name);
+        }
+    }
+}

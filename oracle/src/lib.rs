@@ -1,0 +1,6 @@
+//! oracle: the harness's semantic side. The PTX reference interpreter, the
+//! SASS-level SM simulator, the random PTX generator, the differential engine,
+//! the reducer and the reports (see ARCHITECTURE.md). This crate shares only
+//! the front end, the SM table and the bit-exact float helpers with `ptxc`.
+
+pub mod fuzz_targets;
