@@ -27,10 +27,17 @@ pub fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
     let mut o = Options::default();
     let mut it = args.iter();
     while let Some(a) = it.next() {
-        let arch_value = if let Some(v) = a.strip_prefix("-arch=").or_else(|| a.strip_prefix("--gpu-name=")) {
+        let arch_value = if let Some(v) = a
+            .strip_prefix("-arch=")
+            .or_else(|| a.strip_prefix("--gpu-name="))
+        {
             Some(v.to_string())
         } else if a == "-arch" || a == "--gpu-name" {
-            Some(it.next().ok_or_else(|| format!("option '{a}' needs a value"))?.clone())
+            Some(
+                it.next()
+                    .ok_or_else(|| format!("option '{a}' needs a value"))?
+                    .clone(),
+            )
         } else {
             None
         };
@@ -45,7 +52,10 @@ pub fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
                 return Ok(None);
             }
             "--version" => {
-                println!("ptxc: reference PTX compiler, version {}", env!("CARGO_PKG_VERSION"));
+                println!(
+                    "ptxc: reference PTX compiler, version {}",
+                    env!("CARGO_PKG_VERSION")
+                );
                 return Ok(None);
             }
             s if s.starts_with('-') => return Err(format!("unknown option '{s}'")),
@@ -61,7 +71,9 @@ pub fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
 
 /// Runs the command line; returns the exit status.
 pub fn run(args: &[String]) -> Result<u8, String> {
-    let Some(opts) = parse_args(args)? else { return Ok(0) };
+    let Some(opts) = parse_args(args)? else {
+        return Ok(0);
+    };
     let path = opts.input.ok_or("no input file")?;
     let bytes = std::fs::read(&path).map_err(|e| format!("cannot read '{path}': {e}"))?;
     let text = String::from_utf8_lossy(&bytes);

@@ -2,6 +2,6 @@
 //! NVIDIA's ptxas. This crate also holds what the oracle shares with the
 //! compiler: the PTX front end, and the SM target table.
 
+pub mod cli;
 pub mod ptx;
 pub mod target;
-pub mod cli;

@@ -31,14 +31,23 @@ fn assert_valid_and_round_trips(files: &[PathBuf]) {
         let name = f.display().to_string();
         let (_, diags) = ptx::parse_and_validate(&text);
         if diags.iter().any(|d| d.is_error()) {
-            failures.push(ptx::diag::render_all(&diags, &SourceFile::new(&name, &text)));
+            failures.push(ptx::diag::render_all(
+                &diags,
+                &SourceFile::new(&name, &text),
+            ));
             continue;
         }
         if let Err(e) = ptx::check_round_trip(&text) {
             failures.push(format!("{name}: {e}"));
         }
     }
-    assert!(failures.is_empty(), "{} of {} files failed:\n{}", failures.len(), files.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} files failed:\n{}",
+        failures.len(),
+        files.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -46,14 +55,20 @@ fn real_kernels_parse_validate_and_round_trip() {
     let files = ptx_files(&corpus().join("kernels"));
     // 16 kernels x (clang -O2, clang -O0, nvcc).
     assert!(files.len() >= 48, "only {} kernel PTX files", files.len());
-    assert!(files.iter().any(|f| f.to_string_lossy().ends_with(".nvcc.ptx")));
+    assert!(files
+        .iter()
+        .any(|f| f.to_string_lossy().ends_with(".nvcc.ptx")));
     assert_valid_and_round_trips(&files);
 }
 
 #[test]
 fn conformance_valid_set() {
     let files = ptx_files(&corpus().join("ptx/valid"));
-    assert!(files.len() >= 150, "only {} valid conformance files", files.len());
+    assert!(
+        files.len() >= 150,
+        "only {} valid conformance files",
+        files.len()
+    );
     assert_valid_and_round_trips(&files);
 }
 
@@ -74,7 +89,11 @@ fn expectations(text: &str) -> Vec<(u32, u32, String)> {
 #[test]
 fn conformance_invalid_set() {
     let files = ptx_files(&corpus().join("ptx/invalid"));
-    assert!(files.len() >= 60, "only {} invalid conformance files", files.len());
+    assert!(
+        files.len() >= 60,
+        "only {} invalid conformance files",
+        files.len()
+    );
     let mut failures = Vec::new();
     for f in &files {
         let text = std::fs::read_to_string(f).unwrap();
@@ -100,5 +119,30 @@ fn conformance_invalid_set() {
             failures.push(format!("{name}\n  want: {want:?}\n  got:  {got:?}"));
         }
     }
-    assert!(failures.is_empty(), "{} of {} files failed:\n{}", failures.len(), files.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} files failed:\n{}",
+        failures.len(),
+        files.len(),
+        failures.join("\n")
+    );
+}
+
+/// Valid PTX beyond this front end's instruction list (tensor-core, async-copy,
+/// mbarrier, cluster and PTX 8.x forms, constant expressions): accepted by
+/// ptxas 11.8 (or by the ISA, for PTX 8.x), rejected here with a clear
+/// diagnostic and no panic. When support lands, move the file to `valid/`.
+#[test]
+fn beyond_the_supported_set_is_rejected_cleanly() {
+    let files = ptx_files(&corpus().join("ptx/beyond"));
+    assert!(!files.is_empty());
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        let (_, diags) = ptx::parse_and_validate(&text);
+        assert!(
+            diags.iter().any(|d| d.is_error()),
+            "{} is now accepted: move it to corpus/ptx/valid/",
+            f.display()
+        );
+    }
 }

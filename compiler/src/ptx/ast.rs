@@ -77,7 +77,10 @@ pub enum Item {
         span: Span,
     },
     /// A module-level `.pragma "...";`.
-    Pragma { text: String, span: Span },
+    Pragma {
+        text: String,
+        span: Span,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -231,7 +234,11 @@ pub enum Init {
     /// A decimal float literal, kept as written (value as f64 bits).
     Float(u64),
     /// Address of a variable or function, `generic(v)` when `generic`, plus an offset.
-    Addr { sym: Sym, generic: bool, offset: i64 },
+    Addr {
+        sym: Sym,
+        generic: bool,
+        offset: i64,
+    },
     List(Vec<Init>),
     /// `{ addr_mode_0 = clamp_to_edge, filter_mode = nearest }`: sampler and
     /// texture reference fields (PTX ISA 5.3.3).
@@ -246,7 +253,7 @@ pub struct Block {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Statement {
-    Decl(VarDecl),
+    Decl(Box<VarDecl>),
     Label(Sym, Span),
     Instr(Instruction),
     Block(Block),
@@ -263,8 +270,8 @@ pub enum Statement {
     /// `label: .callprototype (ret) _ (params);`, kept as parsed declarations.
     CallPrototype {
         label: Sym,
-        returns: Option<Vec<VarDecl>>,
-        params: Vec<VarDecl>,
+        returns: Option<Box<[VarDecl]>>,
+        params: Box<[VarDecl]>,
         noreturn: bool,
         span: Span,
     },
@@ -284,7 +291,7 @@ pub struct Instruction {
     pub opcode: Opcode,
     /// Modifiers in source order (types included).
     pub mods: Mods,
-    pub operands: Vec<Operand>,
+    pub operands: Box<[Operand]>,
     /// Span of the opcode token (`add.s32`), used for opcode-level errors.
     pub op_span: Span,
     pub span: Span,
@@ -380,19 +387,24 @@ pub enum OperandKind {
     SymOffset(Sym, i64),
     Addr(Box<Address>),
     /// `{a, b, ...}`.
-    Vector(Vec<Operand>),
+    Vector(Box<[Operand]>),
     /// `{a, b, ...}|%p`: a vector result plus a predicate (tex residency).
-    VectorPred(Vec<Operand>, Sym),
+    VectorPred(Box<[Operand]>, Sym),
     /// `_` (sink).
     Sink,
     /// `(a, b, ...)` argument lists of `call`.
-    List(Vec<Operand>),
+    List(Box<[Operand]>),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Imm {
-    /// An integer literal; `unsigned` when written with a `U` suffix.
-    Int { value: i128, unsigned: bool },
+    /// An integer literal: magnitude and sign (so both `-1` and
+    /// `0xFFFFFFFFFFFFFFFF` are exact); `unsigned` when written with `U`.
+    Int {
+        magnitude: u64,
+        negative: bool,
+        unsigned: bool,
+    },
     /// `0fXXXXXXXX`.
     F32(u32),
     /// `0dXXXXXXXXXXXXXXXX`.
@@ -401,10 +413,39 @@ pub enum Imm {
     Float(u64),
 }
 
+impl Imm {
+    /// An integer literal's value.
+    pub fn int(value: i128) -> Imm {
+        Imm::Int {
+            magnitude: value.unsigned_abs() as u64,
+            negative: value < 0,
+            unsigned: false,
+        }
+    }
+
+    /// The value of an integer literal.
+    pub fn int_value(&self) -> Option<i128> {
+        match *self {
+            Imm::Int {
+                magnitude,
+                negative,
+                ..
+            } => Some(if negative {
+                -(magnitude as i128)
+            } else {
+                magnitude as i128
+            }),
+            _ => None,
+        }
+    }
+}
+
 /// `[base+offset]`, or for textures and surfaces `[handle, sampler?, {coords}]`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Address {
     pub base: AddrBase,
+    /// Span of the base name or number.
+    pub base_span: Span,
     pub offset: i64,
     /// Further comma-separated elements (texture coordinates and samplers).
     pub rest: Vec<Operand>,

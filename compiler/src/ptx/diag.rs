@@ -45,7 +45,10 @@ impl Diagnostic {
             Severity::Error => "error",
             Severity::Warning => "warning",
         };
-        let mut out = format!("{}:{}:{}: {}: {}\n", src.name, line, col, kind, self.message);
+        let mut out = format!(
+            "{}:{}:{}: {}: {}\n",
+            src.name, line, col, kind, self.message
+        );
         let text = src.line_text(line);
         // Keep tabs in the caret line so the caret lines up in a terminal.
         let pad: String = text

@@ -43,7 +43,11 @@ macro_rules! opcodes {
             pub const ALL: &'static [Opcode] = &[ $( Opcode::$v ),* ];
 
             pub fn from_name(s: &str) -> Option<Opcode> {
-                match s { $( $name => Some(Opcode::$v), )* _ => None }
+                static MAP: std::sync::OnceLock<rustc_hash::FxHashMap<&'static str, Opcode>> =
+                    std::sync::OnceLock::new();
+                MAP.get_or_init(|| Opcode::ALL.iter().map(|&o| (o.name(), o)).collect())
+                    .get(s)
+                    .copied()
             }
         }
     };
@@ -166,7 +170,10 @@ impl Opcode {
 
     /// Ends the basic block (control transfer).
     pub fn is_terminator(self) -> bool {
-        matches!(self, Opcode::Bra | Opcode::Brx | Opcode::Ret | Opcode::Exit | Opcode::Trap)
+        matches!(
+            self,
+            Opcode::Bra | Opcode::Brx | Opcode::Ret | Opcode::Exit | Opcode::Trap
+        )
     }
 }
 

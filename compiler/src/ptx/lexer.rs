@@ -124,7 +124,11 @@ pub fn lex(src: &str, diags: &mut Vec<Diagnostic>) -> Vec<Token> {
                         i += 1;
                     }
                     // `::` joins parts of one modifier (`.L2::cache_hint`).
-                    if i + 2 < n && bytes[i] == b':' && bytes[i + 1] == b':' && is_ident_cont(bytes[i + 2]) {
+                    if i + 2 < n
+                        && bytes[i] == b':'
+                        && bytes[i + 1] == b':'
+                        && is_ident_cont(bytes[i + 2])
+                    {
                         i += 2;
                         continue;
                     }
@@ -183,7 +187,9 @@ fn dot_number(bytes: &[u8], mut j: usize) -> bool {
     }
     match bytes.get(j) {
         None => true,
-        Some(b'e' | b'E') => bytes.get(j + 1).is_some_and(|c| c.is_ascii_digit() || *c == b'+' || *c == b'-'),
+        Some(b'e' | b'E') => bytes
+            .get(j + 1)
+            .is_some_and(|c| c.is_ascii_digit() || *c == b'+' || *c == b'-'),
         Some(&c) => !is_ident_cont(c),
     }
 }
@@ -206,7 +212,10 @@ fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
 fn lex_number(bytes: &[u8], i: &mut usize) -> Tok {
     let n = bytes.len();
     let start = *i;
-    if bytes[start] == b'0' && start + 1 < n && matches!(bytes[start + 1], b'f' | b'F' | b'd' | b'D') {
+    if bytes[start] == b'0'
+        && start + 1 < n
+        && matches!(bytes[start + 1], b'f' | b'F' | b'd' | b'D')
+    {
         *i += 2;
         while *i < n && is_ident_cont(bytes[*i]) {
             *i += 1;
@@ -222,7 +231,11 @@ fn lex_number(bytes: &[u8], i: &mut usize) -> Tok {
         let c = bytes[*i];
         if c.is_ascii_alphanumeric() || c == b'_' {
             // An exponent sign belongs to a decimal float: 1e-5.
-            if !hex && (c == b'e' || c == b'E') && *i + 1 < n && matches!(bytes[*i + 1], b'+' | b'-') {
+            if !hex
+                && (c == b'e' || c == b'E')
+                && *i + 1 < n
+                && matches!(bytes[*i + 1], b'+' | b'-')
+            {
                 kind = Tok::Float;
                 *i += 2;
                 continue;
@@ -231,10 +244,19 @@ fn lex_number(bytes: &[u8], i: &mut usize) -> Tok {
                 kind = Tok::Float;
             }
             *i += 1;
-        } else if c == b'.' && !hex && kind == Tok::Int && *i + 1 < n && bytes[*i + 1].is_ascii_digit() {
+        } else if c == b'.'
+            && !hex
+            && kind == Tok::Int
+            && *i + 1 < n
+            && bytes[*i + 1].is_ascii_digit()
+        {
             kind = Tok::Float;
             *i += 1;
-        } else if c == b'.' && !hex && kind == Tok::Int && (*i + 1 >= n || !is_ident_cont(bytes[*i + 1]) && bytes[*i + 1] != b'.') {
+        } else if c == b'.'
+            && !hex
+            && kind == Tok::Int
+            && (*i + 1 >= n || !is_ident_cont(bytes[*i + 1]) && bytes[*i + 1] != b'.')
+        {
             // `2.` is a float literal.
             kind = Tok::Float;
             *i += 1;

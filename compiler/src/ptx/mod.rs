@@ -67,14 +67,19 @@ pub fn check_round_trip(src: &str) -> Result<(), String> {
     let (m2, diags2) = parser::parse(&printed);
     if let Some(d) = diags2.iter().find(|d| d.is_error()) {
         let src2 = SourceFile::new("<printed>", &printed);
-        return Err(format!("printed module does not parse:\n{}", d.render(&src2)));
+        return Err(format!(
+            "printed module does not parse:\n{}",
+            d.render(&src2)
+        ));
     }
     if m.without_spans() != m2.without_spans() {
         return Err(format!("parse(print(m)) != m\nprinted:\n{printed}"));
     }
     let again = printer::print(&m2);
     if again != printed {
-        return Err(format!("printing is not a fixed point:\n{printed}\n---\n{again}"));
+        return Err(format!(
+            "printing is not a fixed point:\n{printed}\n---\n{again}"
+        ));
     }
     Ok(())
 }

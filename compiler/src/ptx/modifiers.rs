@@ -48,7 +48,11 @@ macro_rules! modifiers {
 
             /// Looks up a modifier by its spelling (without the dot).
             pub fn from_text(s: &str) -> Option<Mod> {
-                match s { $( $text => Some(Mod::$v), )* _ => None }
+                static MAP: std::sync::OnceLock<rustc_hash::FxHashMap<&'static str, Mod>> =
+                    std::sync::OnceLock::new();
+                MAP.get_or_init(|| Mod::ALL.iter().map(|&m| (m.text(), m)).collect())
+                    .get(s)
+                    .copied()
             }
         }
     };

@@ -2,7 +2,6 @@
 //! printing that again gives the same text (a fixed point after one round).
 
 use super::ast::*;
-use super::intern::Sym;
 use std::fmt::Write;
 
 pub fn print(m: &Module) -> String {
@@ -20,17 +19,13 @@ struct Printer<'m> {
 }
 
 impl Printer<'_> {
-    fn name(&self, s: Sym) -> &str {
-        self.m.name(s)
-    }
-
     fn module(&mut self) {
         let m = self.m;
         if let Some((v, _)) = m.version {
             let _ = writeln!(self.out, ".version {v}");
         }
         if !m.targets.is_empty() {
-            let t: Vec<&str> = m.targets.iter().map(|&(s, _)| self.name(s)).collect();
+            let t: Vec<&str> = m.targets.iter().map(|&(s, _)| self.m.name(s)).collect();
             let _ = writeln!(self.out, ".target {}", t.join(", "));
         }
         if let Some((n, _)) = m.address_size {
@@ -284,7 +279,12 @@ impl Printer<'_> {
             }
             Statement::BranchTargets { label, targets, .. } => {
                 let names: Vec<&str> = targets.iter().map(|&(t, _)| self.m.name(t)).collect();
-                let _ = writeln!(self.out, "{}: .branchtargets {};", self.m.name(*label), names.join(", "));
+                let _ = writeln!(
+                    self.out,
+                    "{}: .branchtargets {};",
+                    self.m.name(*label),
+                    names.join(", ")
+                );
             }
             Statement::CallPrototype {
                 label,
@@ -337,7 +337,12 @@ impl Printer<'_> {
         match &o.kind {
             OperandKind::Name(s) => self.out.push_str(self.m.name(*s)),
             OperandKind::Component(s, c) => {
-                let _ = write!(self.out, "{}.{}", self.m.name(*s), ["x", "y", "z", "w"][*c as usize]);
+                let _ = write!(
+                    self.out,
+                    "{}.{}",
+                    self.m.name(*s),
+                    ["x", "y", "z", "w"][*c as usize]
+                );
             }
             OperandKind::Not(s) => {
                 let _ = write!(self.out, "!{}", self.m.name(*s));
@@ -402,8 +407,17 @@ impl Printer<'_> {
 
     fn imm(&mut self, imm: &Imm) {
         match *imm {
-            Imm::Int { value, unsigned } => {
-                let _ = write!(self.out, "{value}{}", if unsigned { "U" } else { "" });
+            Imm::Int {
+                magnitude,
+                negative,
+                unsigned,
+            } => {
+                let sign = if negative { "-" } else { "" };
+                let _ = write!(
+                    self.out,
+                    "{sign}{magnitude}{}",
+                    if unsigned { "U" } else { "" }
+                );
             }
             Imm::F32(b) => {
                 let _ = write!(self.out, "0f{b:08X}");

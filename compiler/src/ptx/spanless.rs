@@ -21,9 +21,9 @@ impl Module {
             match item {
                 Item::Var(v) => var(v),
                 Item::Function(f) => func(f),
-                Item::File { span, .. } | Item::Section { span, .. } | Item::Pragma { span, .. } => {
-                    *span = Span::DUMMY
-                }
+                Item::File { span, .. }
+                | Item::Section { span, .. }
+                | Item::Pragma { span, .. } => *span = Span::DUMMY,
             }
         }
         m
@@ -50,7 +50,9 @@ fn block(b: &mut Block) {
     for s in &mut b.stmts {
         match s {
             Statement::Decl(v) => var(v),
-            Statement::Label(_, sp) | Statement::Pragma(_, sp) | Statement::Loc(_, sp) => *sp = Span::DUMMY,
+            Statement::Label(_, sp) | Statement::Pragma(_, sp) | Statement::Loc(_, sp) => {
+                *sp = Span::DUMMY
+            }
             Statement::Instr(i) => instr(i),
             Statement::Block(inner) => block(inner),
             Statement::BranchTargets { targets, span, .. } => {
@@ -86,7 +88,10 @@ fn operand(o: &mut Operand) {
         OperandKind::Vector(v) | OperandKind::VectorPred(v, _) | OperandKind::List(v) => {
             v.iter_mut().for_each(operand)
         }
-        OperandKind::Addr(a) => a.rest.iter_mut().for_each(operand),
+        OperandKind::Addr(a) => {
+            a.base_span = Span::DUMMY;
+            a.rest.iter_mut().for_each(operand)
+        }
         _ => {}
     }
 }

@@ -19,7 +19,10 @@ pub fn parse_sreg(name: &str, dim: Option<&str>) -> Option<Result<SpecialReg, St
         Some("x") => Some(Dim::X),
         Some("y") => Some(Dim::Y),
         Some("z") => Some(Dim::Z),
-        Some(other) => return Some(Err(format!("invalid component '.{other}'"))).filter(|_| is_sreg_name(name)),
+        Some(other) => {
+            return Some(Err(format!("invalid component '.{other}'")))
+                .filter(|_| is_sreg_name(name))
+        }
         None => None,
     };
     let vector: Option<fn(Dim) -> SpecialReg> = match name {
@@ -36,7 +39,9 @@ pub fn parse_sreg(name: &str, dim: Option<&str>) -> Option<Result<SpecialReg, St
     if let Some(ctor) = vector {
         return Some(match d {
             Some(d) => Ok(ctor(d)),
-            None => Err(format!("special register '{name}' needs a component .x, .y or .z")),
+            None => Err(format!(
+                "special register '{name}' needs a component .x, .y or .z"
+            )),
         });
     }
     let scalar = match name {
@@ -74,7 +79,11 @@ pub fn parse_sreg(name: &str, dim: Option<&str>) -> Option<Result<SpecialReg, St
             if let Some(n) = numbered("%pm", 7) {
                 Pm(n)
             } else if let Some(n) = name.strip_suffix("_64").and_then(|_| {
-                name.strip_prefix("%pm")?.strip_suffix("_64")?.parse::<u8>().ok().filter(|&n| n <= 7)
+                name.strip_prefix("%pm")?
+                    .strip_suffix("_64")?
+                    .parse::<u8>()
+                    .ok()
+                    .filter(|&n| n <= 7)
             }) {
                 Pm64(n)
             } else if let Some(n) = numbered("%envreg", 31) {
@@ -198,12 +207,26 @@ mod tests {
         assert_eq!(r.name(), "%tid");
         assert!(parse_sreg("%tid", None).unwrap().is_err());
         assert!(parse_sreg("%laneid", Some("x")).unwrap().is_err());
-        assert_eq!(parse_sreg("%pm3", None).unwrap().unwrap(), SpecialReg::Pm(3));
-        assert_eq!(parse_sreg("%pm2_64", None).unwrap().unwrap(), SpecialReg::Pm64(2));
-        assert_eq!(parse_sreg("%envreg31", None).unwrap().unwrap(), SpecialReg::Envreg(31));
+        assert_eq!(
+            parse_sreg("%pm3", None).unwrap().unwrap(),
+            SpecialReg::Pm(3)
+        );
+        assert_eq!(
+            parse_sreg("%pm2_64", None).unwrap().unwrap(),
+            SpecialReg::Pm64(2)
+        );
+        assert_eq!(
+            parse_sreg("%envreg31", None).unwrap().unwrap(),
+            SpecialReg::Envreg(31)
+        );
         assert!(parse_sreg("%envreg32", None).is_none());
         assert!(parse_sreg("%r1", None).is_none());
-        for name in ["%clock64", "%globaltimer", "%dynamic_smem_size", "%lanemask_lt"] {
+        for name in [
+            "%clock64",
+            "%globaltimer",
+            "%dynamic_smem_size",
+            "%lanemask_lt",
+        ] {
             let r = parse_sreg(name, None).unwrap().unwrap();
             assert_eq!(r.name(), name);
         }

@@ -97,7 +97,11 @@ impl Parser<'_> {
                             _ => {}
                         }
                     };
-                    attributes.push(self.src[open.hi as usize..close.lo as usize].trim().to_string());
+                    attributes.push(
+                        self.src[open.hi as usize..close.lo as usize]
+                            .trim()
+                            .to_string(),
+                    );
                 }
                 _ => {
                     let Some(st) = ScalarType::from_name(&text[1..]) else {
@@ -143,7 +147,8 @@ impl Parser<'_> {
                 }
                 self.bump();
                 let n = self.parse_int_token(t)?;
-                let n = u64::try_from(n).map_err(|_| self.error(t.span(), "integer literal out of range"))?;
+                let n = u64::try_from(n)
+                    .map_err(|_| self.error(t.span(), "integer literal out of range"))?;
                 dims.push(Some(n));
                 self.expect_punct(b']')?;
             }
@@ -234,10 +239,14 @@ impl Parser<'_> {
                     offset = i64::try_from(if neg { -n } else { n })
                         .map_err(|_| self.error(v.span(), "integer literal out of range"))?;
                 }
-                Ok(Init::Addr { sym, generic, offset })
+                Ok(Init::Addr {
+                    sym,
+                    generic,
+                    offset,
+                })
             }
             _ => match self.literal()? {
-                Imm::Int { value, .. } => Ok(Init::Int(value)),
+                i @ Imm::Int { .. } => Ok(Init::Int(i.int_value().unwrap())),
                 Imm::F32(b) => Ok(Init::F32(b)),
                 Imm::F64(b) => Ok(Init::F64(b)),
                 Imm::Float(b) => Ok(Init::Float(b)),

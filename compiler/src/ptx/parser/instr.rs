@@ -18,7 +18,7 @@ impl Parser<'_> {
             guard = Some(Guard {
                 reg: self.intern(r),
                 negated: neg,
-                span: start.span().to(r.span()),
+                span: r.span(),
             });
         }
         let op_tok = self.expect_ident()?;
@@ -41,15 +41,11 @@ impl Parser<'_> {
                 return Err(self.error(t.span(), format!("too many modifiers for '{op_name}'")));
             }
         }
-        let mut operands = Vec::new();
-        if !self.at_punct(b';') {
-            loop {
-                operands.push(self.operand(false)?);
-                if !self.eat_punct(b',') {
-                    break;
-                }
-            }
-        }
+        let operands = if self.at_punct(b';') {
+            Box::default()
+        } else {
+            self.operand_list(b';')?
+        };
         let semi = self.expect_punct(b';')?;
         Ok(Instruction {
             guard,
@@ -61,6 +57,22 @@ impl Parser<'_> {
         })
     }
 
+    /// A comma-separated operand list (up to, not including, `close`),
+    /// built in the scratch buffer and moved out in one exact allocation.
+    fn operand_list(&mut self, close: u8) -> PResult<Box<[Operand]>> {
+        let base = self.scratch.len();
+        let r = (|| loop {
+            let o = self.operand(false)?;
+            self.scratch.push(o);
+            if !self.eat_punct(b',') {
+                return Ok(());
+            }
+        })();
+        let _ = close;
+        let list: Box<[Operand]> = self.scratch.drain(base..).collect();
+        r.map(|()| list)
+    }
+
     /// One operand. `in_brackets` disables `name+offset` folding (handled by
     /// the address parser).
     fn operand(&mut self, in_brackets: bool) -> PResult<Operand> {
@@ -68,13 +80,7 @@ impl Parser<'_> {
         let kind = match t.kind {
             Tok::Punct(b'{') => {
                 self.bump();
-                let mut elems = Vec::new();
-                loop {
-                    elems.push(self.operand(false)?);
-                    if !self.eat_punct(b',') {
-                        break;
-                    }
-                }
+                let elems = self.operand_list(b'}')?;
                 self.expect_punct(b'}')?;
                 if self.eat_punct(b'|') {
                     let p = self.expect_ident()?;
@@ -85,15 +91,11 @@ impl Parser<'_> {
             }
             Tok::Punct(b'(') => {
                 self.bump();
-                let mut elems = Vec::new();
-                if !self.at_punct(b')') {
-                    loop {
-                        elems.push(self.operand(false)?);
-                        if !self.eat_punct(b',') {
-                            break;
-                        }
-                    }
-                }
+                let elems = if self.at_punct(b')') {
+                    Box::default()
+                } else {
+                    self.operand_list(b')')?
+                };
                 self.expect_punct(b')')?;
                 OperandKind::List(elems)
             }
@@ -103,7 +105,9 @@ impl Parser<'_> {
                 let r = self.expect_ident()?;
                 OperandKind::Not(self.intern(r))
             }
-            Tok::Punct(b'-') | Tok::Int | Tok::Float | Tok::FloatBits => OperandKind::Imm(self.literal()?),
+            Tok::Punct(b'-') | Tok::Int | Tok::Float | Tok::FloatBits => {
+                OperandKind::Imm(self.literal()?)
+            }
             Tok::Ident => {
                 self.bump();
                 let text = self.text(t);
@@ -123,7 +127,11 @@ impl Parser<'_> {
     }
 
     /// A name, possibly `%sreg.x`, `%v.x`, `%p|%q` or `name+4`.
-    fn name_operand(&mut self, t: crate::ptx::lexer::Token, in_brackets: bool) -> PResult<OperandKind> {
+    fn name_operand(
+        &mut self,
+        t: crate::ptx::lexer::Token,
+        in_brackets: bool,
+    ) -> PResult<OperandKind> {
         let text = self.text(t);
         // A component written right after the name: `%tid.x`, `%v1.y`.
         let comp = {
@@ -164,7 +172,10 @@ impl Parser<'_> {
             let q = self.expect_ident()?;
             return Ok(OperandKind::PredPair(sym, self.intern(q)));
         }
-        if !in_brackets && (self.at_punct(b'+') || self.at_punct(b'-')) && self.peek_at(1).kind == Tok::Int {
+        if !in_brackets
+            && (self.at_punct(b'+') || self.at_punct(b'-'))
+            && self.peek_at(1).kind == Tok::Int
+        {
             let neg = self.bump().kind == Tok::Punct(b'-');
             let v = self.bump();
             let n = self.parse_int_token(v)?;
@@ -218,6 +229,11 @@ impl Parser<'_> {
             rest.push(self.operand(true)?);
         }
         self.expect_punct(b']')?;
-        Ok(Address { base, offset, rest })
+        Ok(Address {
+            base,
+            base_span: t.span(),
+            offset,
+            rest,
+        })
     }
 }

@@ -11,15 +11,16 @@ pub fn parse_int_text(text: &str) -> Result<(u64, bool), &'static str> {
         Some(b) => (b, true),
         None => (text, false),
     };
-    let (digits, radix) = if let Some(h) = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
-        (h, 16)
-    } else if let Some(b) = body.strip_prefix("0b").or_else(|| body.strip_prefix("0B")) {
-        (b, 2)
-    } else if body.len() > 1 && body.starts_with('0') {
-        (&body[1..], 8)
-    } else {
-        (body, 10)
-    };
+    let (digits, radix) =
+        if let Some(h) = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
+            (h, 16)
+        } else if let Some(b) = body.strip_prefix("0b").or_else(|| body.strip_prefix("0B")) {
+            (b, 2)
+        } else if body.len() > 1 && body.starts_with('0') {
+            (&body[1..], 8)
+        } else {
+            (body, 10)
+        };
     if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
         return Err("invalid integer literal");
     }
@@ -48,8 +49,11 @@ impl Parser<'_> {
                     Ok(x) => x,
                     Err(msg) => return Err(self.error(t.span(), msg)),
                 };
-                let value = if neg { -(v as i128) } else { v as i128 };
-                Imm::Int { value, unsigned }
+                Imm::Int {
+                    magnitude: v,
+                    negative: neg && v != 0,
+                    unsigned,
+                }
             }
             Tok::FloatBits => {
                 self.bump();
@@ -95,7 +99,10 @@ mod tests {
         assert_eq!(parse_int_text("0"), Ok((0, false)));
         assert_eq!(parse_int_text("7U"), Ok((7, true)));
         assert_eq!(parse_int_text("0xFFFFFFFFFFFFFFFF"), Ok((u64::MAX, false)));
-        assert_eq!(parse_int_text("0x10000000000000000"), Err("integer literal out of range"));
+        assert_eq!(
+            parse_int_text("0x10000000000000000"),
+            Err("integer literal out of range")
+        );
         assert_eq!(parse_int_text("08"), Err("invalid integer literal"));
         assert_eq!(parse_int_text("12ab"), Err("invalid integer literal"));
         assert_eq!(parse_int_text("0x"), Err("invalid integer literal"));

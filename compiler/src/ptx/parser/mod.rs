@@ -24,6 +24,8 @@ pub fn parse(src: &str) -> (Module, Vec<Diagnostic>) {
         pos: 0,
         diags,
         names: Interner::default(),
+        scratch: Vec::with_capacity(64),
+        stmt_start: 0,
     };
     let module = p.module();
     let mut diags = p.diags;
@@ -37,6 +39,11 @@ pub(crate) struct Parser<'a> {
     pos: usize,
     diags: Vec<Diagnostic>,
     names: Interner,
+    /// Byte offset where the current statement began (for cascade suppression).
+    stmt_start: u32,
+    /// Operands under construction; lists are drained from here into exactly
+    /// sized boxed slices (one allocation per list).
+    scratch: Vec<Operand>,
 }
 
 /// Marker for "an error was reported; recover".
@@ -121,6 +128,18 @@ impl<'a> Parser<'a> {
     // ---- errors ----
 
     fn error(&mut self, span: Span, msg: impl Into<String>) -> Reported {
+        // One error per statement: a lexical error (unterminated string,
+        // stray character) earlier in the same statement already explains it.
+        let stmt_lo = self.stmt_start;
+        if self
+            .diags
+            .iter()
+            .rev()
+            .take(4)
+            .any(|d| d.span.lo >= stmt_lo && d.span.lo <= span.lo)
+        {
+            return Reported;
+        }
         self.diags.push(Diagnostic::error(span, msg));
         Reported
     }
@@ -188,10 +207,13 @@ impl<'a> Parser<'a> {
     fn recover_module(&mut self) {
         let start = self.pos;
         let mut depth = 0i32;
+        let mut parens = 0i32;
         loop {
             let t = self.peek();
             match t.kind {
                 Tok::Eof => return,
+                Tok::Punct(b'(') => parens += 1,
+                Tok::Punct(b')') => parens -= 1,
                 Tok::Punct(b'{') => depth += 1,
                 Tok::Punct(b'}') => {
                     depth -= 1;
@@ -204,7 +226,14 @@ impl<'a> Parser<'a> {
                     self.pos += 1;
                     return;
                 }
-                Tok::Dot if depth == 0 && self.pos > start && self.starts_line(self.pos) => return,
+                Tok::Dot
+                    if depth == 0
+                        && parens <= 0
+                        && self.pos > start
+                        && self.starts_line(self.pos) =>
+                {
+                    return
+                }
                 _ => {}
             }
             self.pos += 1;
@@ -237,6 +266,7 @@ impl<'a> Parser<'a> {
 
     fn module_item(&mut self, m: &mut Module) -> PResult<()> {
         let t = self.peek();
+        self.stmt_start = t.lo;
         if t.kind != Tok::Dot {
             return Err(self.expected("a directive"));
         }
@@ -530,7 +560,9 @@ impl<'a> Parser<'a> {
             if self.eat_punct(b')') {
                 return Ok(out);
             }
-            self.expect_punct(b',')?;
+            if !self.eat_punct(b',') {
+                return Err(self.expected("')'"));
+            }
         }
     }
 
@@ -544,13 +576,20 @@ impl<'a> Parser<'a> {
             match t.kind {
                 Tok::Punct(b'}') => {
                     self.bump();
+                    stmts.shrink_to_fit();
                     return Ok(Block {
                         stmts,
                         span: open.span().to(t.span()),
                     });
                 }
                 Tok::Eof => {
-                    return Err(self.error(open.span(), "unclosed '{': expected '}' before end of file"))
+                    // After an earlier error (an unterminated comment ate the
+                    // rest of the file, say) this is only a consequence.
+                    if self.diags.iter().any(Diagnostic::is_error) {
+                        return Err(Reported);
+                    }
+                    let _ = open;
+                    return Err(self.expected("'}'"));
                 }
                 _ => {
                     let before = self.pos;
@@ -567,6 +606,7 @@ impl<'a> Parser<'a> {
 
     fn statement(&mut self, out: &mut Vec<Statement>) -> PResult<()> {
         let t = self.peek();
+        self.stmt_start = t.lo;
         match t.kind {
             Tok::Punct(b'{') => {
                 let b = self.block()?;
@@ -613,8 +653,8 @@ impl<'a> Parser<'a> {
                     self.expect_punct(b';')?;
                     out.push(Statement::CallPrototype {
                         label: sym,
-                        returns,
-                        params,
+                        returns: returns.map(Vec::into_boxed_slice),
+                        params: params.into_boxed_slice(),
                         noreturn,
                         span: t.span().to(dir.span()),
                     });
@@ -646,7 +686,7 @@ impl<'a> Parser<'a> {
                 _ => {
                     let decls = self.var_decls(Linkage::None, true)?;
                     self.expect_punct(b';')?;
-                    out.extend(decls.into_iter().map(Statement::Decl));
+                    out.extend(decls.into_iter().map(|d| Statement::Decl(Box::new(d))));
                 }
             },
             _ => return Err(self.expected("a statement")),

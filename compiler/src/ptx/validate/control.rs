@@ -47,7 +47,7 @@ fn call(c: &mut ICx) {
     let rets = match ops.first().map(|o| &o.kind) {
         Some(OperandKind::List(v)) => {
             k = 1;
-            Some(v.as_slice())
+            Some(&v[..])
         }
         _ => None,
     };
@@ -57,7 +57,7 @@ fn call(c: &mut ICx) {
         return;
     };
     let args = match ops.get(k + 1).map(|o| &o.kind) {
-        Some(OperandKind::List(v)) => Some(v.as_slice()),
+        Some(OperandKind::List(v)) => Some(&v[..]),
         _ => None,
     };
     let after = k + 1 + usize::from(args.is_some());
@@ -82,7 +82,10 @@ fn call(c: &mut ICx) {
         }
     }
     let OperandKind::Name(t) = target.kind else {
-        c.err(target.span, "the call target must be a function or a register");
+        c.err(
+            target.span,
+            "the call target must be a function or a register",
+        );
         return;
     };
     match c.f.resolve(t) {
@@ -98,28 +101,35 @@ fn call(c: &mut ICx) {
                 let msg = format!("'call' receives {got_rets} return values from '{name}', which returns {want_rets}");
                 c.err(target.span, msg);
             } else if f.params.len() != got_args {
-                let msg = format!("'call' passes {got_args} arguments to '{name}', which takes {}", f.params.len());
+                let msg = format!(
+                    "'call' passes {got_args} arguments to '{name}', which takes {}",
+                    f.params.len()
+                );
                 c.err(target.span, msg);
             }
         }
-        Some(Resolved::Decl(d)) if d.space == StateSpace::Reg => {
-            match proto.map(|p| &p.kind) {
-                Some(OperandKind::Name(p)) => match c.f.resolve(*p) {
-                    Some(Resolved::Label(LabelKind::CallPrototype | LabelKind::BranchTargets)) => {}
-                    Some(Resolved::Decl(_)) => {}
-                    _ => {
-                        let msg = format!("undefined label '{}'", c.f.m.name(*p));
-                        let span = proto.unwrap().span;
-                        c.err(span, msg);
-                    }
-                },
-                _ => c.err(target.span, "an indirect call needs a .callprototype or a function list"),
-            }
-        }
+        Some(Resolved::Decl(d)) if d.space == StateSpace::Reg => match proto.map(|p| &p.kind) {
+            Some(OperandKind::Name(p)) => match c.f.resolve(*p) {
+                Some(Resolved::Label(LabelKind::CallPrototype | LabelKind::BranchTargets)) => {}
+                Some(Resolved::Decl(_)) => {}
+                _ => {
+                    let msg = format!("undefined label '{}'", c.f.m.name(*p));
+                    let span = proto.unwrap().span;
+                    c.err(span, msg);
+                }
+            },
+            _ => c.err(
+                target.span,
+                "an indirect call needs a .callprototype or a function list",
+            ),
+        },
         None => {
             let msg = format!("undeclared identifier '{}'", c.f.m.name(t));
             c.err(target.span, msg);
         }
-        Some(_) => c.err(target.span, "the call target must be a function or a register"),
+        Some(_) => c.err(
+            target.span,
+            "the call target must be a function or a register",
+        ),
     }
 }

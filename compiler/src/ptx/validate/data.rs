@@ -15,20 +15,44 @@ const MOV_TYPES: &[ScalarType] = &[
     Pred, B16, B32, B64, B128, U16, U32, U64, S16, S32, S64, F16, F16x2, Bf16, Bf16x2, F32, F64,
 ];
 const LDST_TYPES: &[ScalarType] = &[
-    B8, B16, B32, B64, B128, U8, U16, U32, U64, S8, S16, S32, S64, F16, F16x2, Bf16, Bf16x2, F32, F64,
+    B8, B16, B32, B64, B128, U8, U16, U32, U64, S8, S16, S32, S64, F16, F16x2, Bf16, Bf16x2, F32,
+    F64,
 ];
 const SPACES: &[Mod] = &[
-    Mod::Global, Mod::Shared, Mod::SharedCta, Mod::SharedCluster, Mod::Local, Mod::Const,
-    Mod::Param, Mod::ParamEntry, Mod::ParamFunc,
+    Mod::Global,
+    Mod::Shared,
+    Mod::SharedCta,
+    Mod::SharedCluster,
+    Mod::Local,
+    Mod::Const,
+    Mod::Param,
+    Mod::ParamEntry,
+    Mod::ParamFunc,
 ];
 const LD_CACHE: &[Mod] = &[Mod::Ca, Mod::Cg, Mod::Cs, Mod::Lu, Mod::Cv];
 const ST_CACHE: &[Mod] = &[Mod::Wb, Mod::Cg, Mod::Cs, Mod::Wt];
 const EVICT: &[Mod] = &[
-    Mod::L1EvictNormal, Mod::L1EvictUnchanged, Mod::L1EvictFirst, Mod::L1EvictLast,
-    Mod::L1NoAllocate, Mod::L2EvictNormal, Mod::L2EvictFirst, Mod::L2EvictLast,
-    Mod::L2CacheHint, Mod::L2_64B, Mod::L2_128B, Mod::L2_256B,
+    Mod::L1EvictNormal,
+    Mod::L1EvictUnchanged,
+    Mod::L1EvictFirst,
+    Mod::L1EvictLast,
+    Mod::L1NoAllocate,
+    Mod::L2EvictNormal,
+    Mod::L2EvictFirst,
+    Mod::L2EvictLast,
+    Mod::L2CacheHint,
+    Mod::L2_64B,
+    Mod::L2_128B,
+    Mod::L2_256B,
 ];
-const SEM: &[Mod] = &[Mod::Weak, Mod::Volatile, Mod::Relaxed, Mod::Acquire, Mod::Release, Mod::Mmio];
+const SEM: &[Mod] = &[
+    Mod::Weak,
+    Mod::Volatile,
+    Mod::Relaxed,
+    Mod::Acquire,
+    Mod::Release,
+    Mod::Mmio,
+];
 const SCOPES: &[Mod] = &[Mod::Cta, Mod::Cluster, Mod::Gpu, Mod::Sys];
 
 pub(super) fn check(c: &mut ICx) {
@@ -48,20 +72,50 @@ pub(super) fn check(c: &mut ICx) {
         }
         Ld | Ldu | St => ld_st(c),
         Prefetch | Prefetchu => {
-            let mut allowed = vec![Mod::Global, Mod::Local, Mod::L1, Mod::L2, Mod::L2EvictLast, Mod::L2EvictNormal];
+            let mut allowed = vec![
+                Mod::Global,
+                Mod::Local,
+                Mod::L1,
+                Mod::L2,
+                Mod::L2EvictLast,
+                Mod::L2EvictNormal,
+            ];
             if c.op() == Prefetchu {
                 allowed = vec![Mod::L1];
             }
             c.allow(&allowed);
-            c.require_one(&[Mod::L1, Mod::L2, Mod::L2EvictLast, Mod::L2EvictNormal], "a cache level (.L1 or .L2)");
+            c.require_one(
+                &[Mod::L1, Mod::L2, Mod::L2EvictLast, Mod::L2EvictNormal],
+                "a cache level (.L1 or .L2)",
+            );
             c.no_type();
             if c.count(1) {
                 c.address(0);
             }
         }
         Cvta => {
-            c.allow(&[Mod::To, Mod::Global, Mod::Shared, Mod::SharedCta, Mod::SharedCluster, Mod::Local, Mod::Const, Mod::Param]);
-            c.require_one(&[Mod::Global, Mod::Shared, Mod::SharedCta, Mod::SharedCluster, Mod::Local, Mod::Const, Mod::Param], "a state space");
+            c.allow(&[
+                Mod::To,
+                Mod::Global,
+                Mod::Shared,
+                Mod::SharedCta,
+                Mod::SharedCluster,
+                Mod::Local,
+                Mod::Const,
+                Mod::Param,
+            ]);
+            c.require_one(
+                &[
+                    Mod::Global,
+                    Mod::Shared,
+                    Mod::SharedCta,
+                    Mod::SharedCluster,
+                    Mod::Local,
+                    Mod::Const,
+                    Mod::Param,
+                ],
+                "a state space",
+            );
             if let Some(t) = c.one_type(&[U32, U64]) {
                 if c.count(2) {
                     c.dst(0, t);
@@ -70,8 +124,27 @@ pub(super) fn check(c: &mut ICx) {
             }
         }
         Isspacep => {
-            c.allow(&[Mod::Global, Mod::Shared, Mod::SharedCta, Mod::SharedCluster, Mod::Local, Mod::Const, Mod::Param]);
-            c.require_one(&[Mod::Global, Mod::Shared, Mod::SharedCta, Mod::SharedCluster, Mod::Local, Mod::Const, Mod::Param], "a state space");
+            c.allow(&[
+                Mod::Global,
+                Mod::Shared,
+                Mod::SharedCta,
+                Mod::SharedCluster,
+                Mod::Local,
+                Mod::Const,
+                Mod::Param,
+            ]);
+            c.require_one(
+                &[
+                    Mod::Global,
+                    Mod::Shared,
+                    Mod::SharedCta,
+                    Mod::SharedCluster,
+                    Mod::Local,
+                    Mod::Const,
+                    Mod::Param,
+                ],
+                "a state space",
+            );
             if c.count(2) {
                 c.pred_dst(0, false, false);
                 let at = if c.f.t.addr64 { U64 } else { U32 };
@@ -88,7 +161,9 @@ pub(super) fn check(c: &mut ICx) {
 /// (`mov.b64 %rd, {%r1, %r2}`, `mov.b32 {%h1, %h2}, %r`) (9.7.8.3).
 fn mov(c: &mut ICx) {
     c.allow(&[]);
-    let Some(t) = c.one_type(MOV_TYPES) else { return };
+    let Some(t) = c.one_type(MOV_TYPES) else {
+        return;
+    };
     if !c.count(2) {
         return;
     }
@@ -106,15 +181,22 @@ fn mov(c: &mut ICx) {
         }
         (true, false) | (false, true) => {
             let k = if dst_vec { 0 } else { 1 };
-            let OperandKind::Vector(elems) = &c.operand(k).kind else { unreachable!() };
+            let OperandKind::Vector(elems) = &c.operand(k).kind else {
+                unreachable!()
+            };
             let n = elems.len();
             let bits = t.bits() as usize;
-            if !matches!(n, 2 | 4) || bits % n != 0 || !matches!(t, B32 | B64 | B128 | U32 | U64 | S32 | S64 | F32 | F64) {
+            if !matches!(n, 2 | 4)
+                || !bits.is_multiple_of(n)
+                || !matches!(t, B32 | B64 | B128 | U32 | U64 | S32 | S64 | F32 | F64)
+            {
                 let span = c.operand(k).span;
                 c.err(span, format!("a vector of {n} does not pack into '{t}'"));
                 return;
             }
-            let et = ScalarType::int_of((bits / n) as u32, false).map(|u| u.bit_type()).unwrap_or(B16);
+            let et = ScalarType::int_of((bits / n) as u32, false)
+                .map(|u| u.bit_type())
+                .unwrap_or(B16);
             if dst_vec {
                 c.vector_op(0, n, et, Fit::Exact, true);
                 c.src(1, t);
@@ -152,27 +234,43 @@ fn ld_st(c: &mut ICx) {
     match op {
         Opcode::Ld => {
             allowed.extend(LD_CACHE);
-            allowed.extend([Mod::Nc, Mod::Weak, Mod::Volatile, Mod::Relaxed, Mod::Acquire, Mod::Mmio]);
+            allowed.extend([
+                Mod::Nc,
+                Mod::Weak,
+                Mod::Volatile,
+                Mod::Relaxed,
+                Mod::Acquire,
+                Mod::Mmio,
+            ]);
         }
         Opcode::Ldu => {}
         _ => {
             allowed.extend(ST_CACHE);
-            allowed.extend([Mod::Weak, Mod::Volatile, Mod::Relaxed, Mod::Release, Mod::Mmio]);
+            allowed.extend([
+                Mod::Weak,
+                Mod::Volatile,
+                Mod::Relaxed,
+                Mod::Release,
+                Mod::Mmio,
+            ]);
         }
     }
     c.allow(&allowed);
     let space = c.one_of(SPACES);
     if op == Opcode::Ldu && !matches!(space, None | Some(Mod::Global)) {
         let m = space.unwrap();
-        let span = c.opcode_span();
-        c.err(span, format!("state space '.{}' is not allowed for 'ldu'", m.text()));
+        let span = c.mod_span(c.mod_index(m));
+        c.err(
+            span,
+            format!("state space '.{}' is not allowed for 'ldu'", m.text()),
+        );
     }
     if c.has(Mod::Nc) && !matches!(space, Some(Mod::Global)) {
         let span = c.opcode_span();
         c.err(span, "'.nc' requires the .global state space");
     }
     if op == Opcode::St && matches!(space, Some(Mod::Const)) {
-        let span = c.opcode_span();
+        let span = c.mod_span(c.mod_index(Mod::Const));
         c.err(span, "state space '.const' is not allowed for 'st'");
     }
     c.one_of(if op == Opcode::St { ST_CACHE } else { LD_CACHE });
@@ -183,22 +281,37 @@ fn ld_st(c: &mut ICx) {
             c.gate_mod(sem.unwrap(), v(6, 0), 70);
             if scope.is_none() && !c.failed {
                 let span = c.opcode_span();
-                c.err(span, format!("'.{}' requires a scope (.cta, .cluster, .gpu or .sys)", sem.unwrap().text()));
+                c.err(
+                    span,
+                    format!(
+                        "'.{}' requires a scope (.cta, .cluster, .gpu or .sys)",
+                        sem.unwrap().text()
+                    ),
+                );
             }
         }
         Some(Mod::Mmio) => {
             c.gate_mod(Mod::Mmio, v(8, 2), 70);
         }
-        _ => {
+        _ if !c.failed => {
             if let Some(s) = scope {
                 let span = c.opcode_span();
-                c.err(span, format!("scope '.{}' requires .relaxed, .acquire or .release", s.text()));
+                c.err(
+                    span,
+                    format!(
+                        "scope '.{}' requires .relaxed, .acquire or .release",
+                        s.text()
+                    ),
+                );
             }
         }
+        _ => {}
     }
     c.gate_mod(Mod::Cluster, v(7, 8), 90);
     let n = vec_width(c);
-    let Some(t) = c.one_type(LDST_TYPES) else { return };
+    let Some(t) = c.one_type(LDST_TYPES) else {
+        return;
+    };
     let (ak, vk) = if op == Opcode::St { (0, 1) } else { (1, 0) };
     if !c.count_in(2, 3) {
         return;
@@ -254,19 +367,36 @@ const CVT_TYPES: &[ScalarType] = &[
 ///   integral); widening float takes none; integer to integer takes none.
 fn cvt(c: &mut ICx) {
     c.allow(&[
-        Mod::Rn, Mod::Rz, Mod::Rm, Mod::Rp, Mod::Rna, Mod::Rni, Mod::Rzi, Mod::Rmi, Mod::Rpi,
-        Mod::Ftz, Mod::Sat, Mod::Relu, Mod::Satfinite, Mod::Pack,
+        Mod::Rn,
+        Mod::Rz,
+        Mod::Rm,
+        Mod::Rp,
+        Mod::Rna,
+        Mod::Rni,
+        Mod::Rzi,
+        Mod::Rmi,
+        Mod::Rpi,
+        Mod::Ftz,
+        Mod::Sat,
+        Mod::Relu,
+        Mod::Satfinite,
+        Mod::Pack,
     ]);
     if c.has(Mod::Pack) {
         return cvt_pack(c);
     }
-    let Some(ts) = c.types_n(&[CVT_TYPES, CVT_TYPES]) else { return };
+    let Some(ts) = c.types_n(&[CVT_TYPES, CVT_TYPES]) else {
+        return;
+    };
     let (d, s) = (ts[0], ts[1]);
     let frnd = c.one_of(&[Mod::Rn, Mod::Rz, Mod::Rm, Mod::Rp, Mod::Rna]);
     let irnd = c.one_of(&[Mod::Rni, Mod::Rzi, Mod::Rmi, Mod::Rpi]);
     if let (Some(a), Some(b)) = (frnd, irnd) {
         let span = c.opcode_span();
-        c.err(span, format!("conflicting modifiers '.{}' and '.{}'", a.text(), b.text()));
+        c.err(
+            span,
+            format!("conflicting modifiers '.{}' and '.{}'", a.text(), b.text()),
+        );
         return;
     }
     let need = |c: &mut ICx| {
@@ -293,7 +423,11 @@ fn cvt(c: &mut ICx) {
         }
         (true, true) => {
             // f32 -> f16x2/bf16x2 packs two narrowed values.
-            let d_elem = if matches!(d, F16x2 | Bf16x2) { 16 } else { d.bits() };
+            let d_elem = if matches!(d, F16x2 | Bf16x2) {
+                16
+            } else {
+                d.bits()
+            };
             if d_elem < s.bits() || (d == Tf32) {
                 if frnd.is_none() {
                     return need(c);
@@ -335,7 +469,9 @@ fn cvt_pack(c: &mut ICx) {
     // `.convertType.abType.cType d, a, b, c` (8-bit results merged into c).
     let three_types = c.type_mods().len() == 3;
     if three_types {
-        let Some(ts) = c.types_n(&[&[U8, S8], &[S32], &[B32]]) else { return };
+        let Some(ts) = c.types_n(&[&[U8, S8], &[S32], &[B32]]) else {
+            return;
+        };
         if c.count(4) {
             c.dst(0, ts[2]);
             c.src(1, ts[1]);
@@ -343,7 +479,9 @@ fn cvt_pack(c: &mut ICx) {
             c.src(3, ts[2]);
         }
     } else {
-        let Some(ts) = c.types_n(&[&[U16, S16], &[S32]]) else { return };
+        let Some(ts) = c.types_n(&[&[U16, S16], &[S32]]) else {
+            return;
+        };
         if c.count(3) {
             c.dst(0, U32);
             c.src(1, ts[1]);

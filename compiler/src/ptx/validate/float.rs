@@ -1,6 +1,6 @@
 //! Floating-point and half-precision arithmetic (PTX ISA 9.7.3, 9.7.4).
 
-use super::int::{three, two, four};
+use super::int::{four, three, two};
 use super::operands::ICx;
 use crate::ptx::isa::Opcode;
 use crate::ptx::modifiers::Mod;
@@ -48,7 +48,9 @@ pub(super) fn check(c: &mut ICx) {
     match op {
         Add | Sub | Mul => {
             c.allow(&[Mod::Rn, Mod::Rz, Mod::Rm, Mod::Rp, Mod::Ftz, Mod::Sat]);
-            let Some(t) = c.one_type(&[F16, F16x2, Bf16, Bf16x2, F32, F64]) else { return };
+            let Some(t) = c.one_type(&[F16, F16x2, Bf16, Bf16x2, F32, F64]) else {
+                return;
+            };
             let r = c.rounding();
             if t != F32 && t != F64 && r.is_some_and(|r| r != Mod::Rn) {
                 c.mod_not_with_type(r.unwrap(), t);
@@ -58,8 +60,21 @@ pub(super) fn check(c: &mut ICx) {
             three(c, t);
         }
         Fma | Mad => {
-            c.allow(&[Mod::Rn, Mod::Rz, Mod::Rm, Mod::Rp, Mod::Ftz, Mod::Sat, Mod::Relu, Mod::Hi, Mod::Lo, Mod::Wide]);
-            let Some(t) = c.one_type(&[F16, F16x2, Bf16, Bf16x2, F32, F64]) else { return };
+            c.allow(&[
+                Mod::Rn,
+                Mod::Rz,
+                Mod::Rm,
+                Mod::Rp,
+                Mod::Ftz,
+                Mod::Sat,
+                Mod::Relu,
+                Mod::Hi,
+                Mod::Lo,
+                Mod::Wide,
+            ]);
+            let Some(t) = c.one_type(&[F16, F16x2, Bf16, Bf16x2, F32, F64]) else {
+                return;
+            };
             for m in [Mod::Hi, Mod::Lo, Mod::Wide] {
                 c.mod_not_with_type(m, t);
             }
@@ -88,8 +103,18 @@ pub(super) fn check(c: &mut ICx) {
             four(c, t);
         }
         Div => {
-            c.allow(&[Mod::Rn, Mod::Rz, Mod::Rm, Mod::Rp, Mod::Ftz, Mod::Approx, Mod::Full]);
-            let Some(t) = c.one_type(&[F32, F64]) else { return };
+            c.allow(&[
+                Mod::Rn,
+                Mod::Rz,
+                Mod::Rm,
+                Mod::Rp,
+                Mod::Ftz,
+                Mod::Approx,
+                Mod::Full,
+            ]);
+            let Some(t) = c.one_type(&[F32, F64]) else {
+                return;
+            };
             // div.f32 needs .approx, .full or a rounding modifier; div.f64 a
             // rounding modifier (9.7.3.8, sm_20 and later).
             let mut kinds = RND.to_vec();
@@ -110,7 +135,9 @@ pub(super) fn check(c: &mut ICx) {
         }
         Abs | Neg => {
             c.allow(&[Mod::Ftz]);
-            let Some(t) = c.one_type(&[F16, F16x2, Bf16, Bf16x2, F32, F64]) else { return };
+            let Some(t) = c.one_type(&[F16, F16x2, Bf16, Bf16x2, F32, F64]) else {
+                return;
+            };
             if t == F64 {
                 c.mod_not_with_type(Mod::Ftz, t);
             }
@@ -124,7 +151,9 @@ pub(super) fn check(c: &mut ICx) {
         }
         Min | Max => {
             c.allow(&[Mod::Ftz, Mod::NaNProp, Mod::Xorsign, Mod::Abs]);
-            let Some(t) = c.one_type(&[F16, F16x2, Bf16, Bf16x2, F32, F64]) else { return };
+            let Some(t) = c.one_type(&[F16, F16x2, Bf16, Bf16x2, F32, F64]) else {
+                return;
+            };
             if t == F64 {
                 c.mod_not_with_type(Mod::Ftz, t);
                 c.mod_not_with_type(Mod::NaNProp, t);
@@ -133,7 +162,11 @@ pub(super) fn check(c: &mut ICx) {
             c.gate_mod(Mod::NaNProp, v(7, 0), 80);
             c.gate_mod(Mod::Xorsign, v(7, 2), 86);
             if c.has(Mod::Xorsign) != c.has(Mod::Abs) {
-                let m = if c.has(Mod::Xorsign) { Mod::Xorsign } else { Mod::Abs };
+                let m = if c.has(Mod::Xorsign) {
+                    Mod::Xorsign
+                } else {
+                    Mod::Abs
+                };
                 c.mod_not_with_type(m, t);
             }
             half_gate(c, t);
@@ -148,7 +181,9 @@ pub(super) fn check(c: &mut ICx) {
         }
         Rcp | Sqrt => {
             c.allow(&[Mod::Rn, Mod::Rz, Mod::Rm, Mod::Rp, Mod::Ftz, Mod::Approx]);
-            let Some(t) = c.one_type(&[F32, F64]) else { return };
+            let Some(t) = c.one_type(&[F32, F64]) else {
+                return;
+            };
             let mut kinds = RND.to_vec();
             kinds.push(Mod::Approx);
             if c.one_of(&kinds).is_none() && !c.failed {
@@ -190,9 +225,23 @@ pub(super) fn check(c: &mut ICx) {
             two(c, t);
         }
         Testp => {
-            c.allow(&[Mod::Finite, Mod::Infinite, Mod::Number, Mod::Notanumber, Mod::Normal, Mod::Subnormal]);
+            c.allow(&[
+                Mod::Finite,
+                Mod::Infinite,
+                Mod::Number,
+                Mod::Notanumber,
+                Mod::Normal,
+                Mod::Subnormal,
+            ]);
             c.require_one(
-                &[Mod::Finite, Mod::Infinite, Mod::Number, Mod::Notanumber, Mod::Normal, Mod::Subnormal],
+                &[
+                    Mod::Finite,
+                    Mod::Infinite,
+                    Mod::Number,
+                    Mod::Notanumber,
+                    Mod::Normal,
+                    Mod::Subnormal,
+                ],
                 "a test (.finite, .infinite, .number, .notanumber, .normal or .subnormal)",
             );
             if let Some(t) = c.one_type(&[F32, F64]) {

@@ -8,7 +8,6 @@ use crate::ptx::types::ScalarType::{self, *};
 use crate::target::PtxVersion;
 
 pub(super) const INTS: &[ScalarType] = &[U16, U32, U64, S16, S32, S64];
-pub(super) const FLOATS: &[ScalarType] = &[F16, F16x2, Bf16, Bf16x2, F32, F64];
 const I32_64: &[ScalarType] = &[U32, S32, U64, S64];
 
 pub(super) fn check(c: &mut ICx) {
@@ -23,7 +22,9 @@ pub(super) fn check(c: &mut ICx) {
     match op {
         Add | Sub => {
             c.allow(&[Mod::Sat, Mod::Cc]);
-            let Some(t) = c.one_type(&[U16, U32, U64, S16, S32, S64, U16, S16]) else { return };
+            let Some(t) = c.one_type(&[U16, U32, U64, S16, S32, S64, U16, S16]) else {
+                return;
+            };
             // .sat only on .s32 (9.7.1.1); .cc on 32- and 64-bit types (9.7.2.1).
             if c.has(Mod::Sat) && t != S32 {
                 c.mod_not_with_type(Mod::Sat, t);
@@ -36,7 +37,8 @@ pub(super) fn check(c: &mut ICx) {
         Mul | Mad => {
             c.allow(&[Mod::Hi, Mod::Lo, Mod::Wide, Mod::Sat, Mod::Cc]);
             let Some(t) = c.one_type(INTS) else { return };
-            let Some(mode) = c.require_one(&[Mod::Hi, Mod::Lo, Mod::Wide], "one of .hi, .lo or .wide")
+            let Some(mode) =
+                c.require_one(&[Mod::Hi, Mod::Lo, Mod::Wide], "one of .hi, .lo or .wide")
             else {
                 return;
             };
@@ -67,12 +69,20 @@ pub(super) fn check(c: &mut ICx) {
         }
         Mul24 | Mad24 => {
             c.allow(&[Mod::Hi, Mod::Lo, Mod::Sat]);
-            let Some(t) = c.one_type(&[U32, S32]) else { return };
-            let Some(mode) = c.require_one(&[Mod::Hi, Mod::Lo], "one of .hi or .lo") else { return };
+            let Some(t) = c.one_type(&[U32, S32]) else {
+                return;
+            };
+            let Some(mode) = c.require_one(&[Mod::Hi, Mod::Lo], "one of .hi or .lo") else {
+                return;
+            };
             if c.has(Mod::Sat) && (op == Mul24 || mode != Mod::Hi || t != S32) {
                 c.mod_not_with_type(Mod::Sat, t);
             }
-            if op == Mul24 { three(c, t) } else { four(c, t) }
+            if op == Mul24 {
+                three(c, t)
+            } else {
+                four(c, t)
+            }
         }
         Sad => {
             c.allow(&[]);
@@ -185,7 +195,9 @@ pub(super) fn check(c: &mut ICx) {
             } else {
                 c.allow(&[]);
             }
-            let Some(ts) = c.types_n(&[&[U32, S32], &[U32, S32]]) else { return };
+            let Some(ts) = c.types_n(&[&[U32, S32], &[U32, S32]]) else {
+                return;
+            };
             let acc = if ts.contains(&S32) { S32 } else { U32 };
             if c.count(4) {
                 c.dst(0, acc);

@@ -11,7 +11,14 @@ use crate::target::PtxVersion;
 const INT_CMP: &[Mod] = &[Mod::Eq, Mod::Ne, Mod::Lt, Mod::Le, Mod::Gt, Mod::Ge];
 const UNSIGNED_CMP: &[Mod] = &[Mod::Lo, Mod::Ls, Mod::Hi, Mod::Hs];
 const FLOAT_CMP: &[Mod] = &[
-    Mod::Equ, Mod::Neu, Mod::Ltu, Mod::Leu, Mod::Gtu, Mod::Geu, Mod::Num, Mod::Nan,
+    Mod::Equ,
+    Mod::Neu,
+    Mod::Ltu,
+    Mod::Leu,
+    Mod::Gtu,
+    Mod::Geu,
+    Mod::Num,
+    Mod::Nan,
 ];
 const BOOL: &[Mod] = &[Mod::And, Mod::Or, Mod::Xor];
 const CMP_TYPES: &[ScalarType] = &[
@@ -23,7 +30,9 @@ const CMP_TYPES: &[ScalarType] = &[
 /// unordered ones and num/nan are float only (9.7.5.1).
 fn cmp_op(c: &mut ICx, t: ScalarType) {
     let all: Vec<Mod> = [INT_CMP, UNSIGNED_CMP, FLOAT_CMP].concat();
-    let Some(m) = c.require_one(&all, "a comparison operator") else { return };
+    let Some(m) = c.require_one(&all, "a comparison operator") else {
+        return;
+    };
     let ok = if t.is_float() {
         INT_CMP.contains(&m) || FLOAT_CMP.contains(&m)
     } else if t.is_signed() {
@@ -46,7 +55,9 @@ pub(super) fn check(c: &mut ICx) {
             let mut allowed: Vec<Mod> = [INT_CMP, UNSIGNED_CMP, FLOAT_CMP, BOOL].concat();
             allowed.push(Mod::Ftz);
             c.allow(&allowed);
-            let Some(t) = c.one_type(CMP_TYPES) else { return };
+            let Some(t) = c.one_type(CMP_TYPES) else {
+                return;
+            };
             cmp_op(c, t);
             let combine = c.one_of(BOOL).is_some();
             if !matches!(t, F32 | F16 | F16x2 | Bf16 | Bf16x2) {
@@ -67,7 +78,8 @@ pub(super) fn check(c: &mut ICx) {
             let mut allowed: Vec<Mod> = [INT_CMP, UNSIGNED_CMP, FLOAT_CMP, BOOL].concat();
             allowed.push(Mod::Ftz);
             c.allow(&allowed);
-            let Some(ts) = c.types_n(&[&[U32, S32, F32, F16, F16x2, Bf16, Bf16x2], CMP_TYPES]) else {
+            let Some(ts) = c.types_n(&[&[U32, S32, F32, F16, F16x2, Bf16, Bf16x2], CMP_TYPES])
+            else {
                 return;
             };
             cmp_op(c, ts[1]);
@@ -84,7 +96,8 @@ pub(super) fn check(c: &mut ICx) {
         }
         Selp => {
             c.allow(&[]);
-            let Some(t) = c.one_type(&[B16, B32, B64, U16, U32, U64, S16, S32, S64, F32, F64]) else {
+            let Some(t) = c.one_type(&[B16, B32, B64, U16, U32, U64, S16, S32, S64, F32, F64])
+            else {
                 return;
             };
             if c.count(4) {
@@ -96,7 +109,10 @@ pub(super) fn check(c: &mut ICx) {
         }
         Slct => {
             c.allow(&[Mod::Ftz]);
-            let Some(ts) = c.types_n(&[&[B16, B32, B64, U16, U32, U64, S16, S32, S64, F32, F64], &[S32, F32]]) else {
+            let Some(ts) = c.types_n(&[
+                &[B16, B32, B64, U16, U32, U64, S16, S32, S64, F32, F64],
+                &[S32, F32],
+            ]) else {
                 return;
             };
             if ts[1] != F32 {
@@ -184,11 +200,11 @@ fn lop3_inputs(c: &mut ICx, t: ScalarType) {
     // The truth table is an 8-bit immediate.
     let o = c.operand(4);
     match o.kind {
-        crate::ptx::ast::OperandKind::Imm(crate::ptx::ast::Imm::Int { value, .. }) if (0..=255).contains(&value) => {}
+        crate::ptx::ast::OperandKind::Imm(i)
+            if i.int_value().is_some_and(|v| (0..=255).contains(&v)) => {}
         _ => {
             let msg = "operand 5 of 'lop3' must be an 8-bit immediate truth table".to_string();
             c.err(o.span, msg);
         }
     }
 }
-

@@ -23,7 +23,10 @@ pub(crate) fn check_module(m: &Module, diags: &mut Vec<Diagnostic>) -> TargetCtx
         )),
         Some((v, span)) => {
             if !v.is_known() {
-                diags.push(Diagnostic::error(span, format!("unsupported PTX ISA version '{v}'")));
+                diags.push(Diagnostic::error(
+                    span,
+                    format!("unsupported PTX ISA version '{v}'"),
+                ));
             } else {
                 ctx.ptx = v;
             }
@@ -32,15 +35,26 @@ pub(crate) fn check_module(m: &Module, diags: &mut Vec<Diagnostic>) -> TargetCtx
                 .iter()
                 .map(|t| t.1.lo)
                 .chain(m.address_size.map(|a| a.1.lo))
-                .chain(m.items.iter().filter(|i| !matches!(i, Item::File { .. })).map(item_lo))
+                .chain(
+                    m.items
+                        .iter()
+                        .filter(|i| !matches!(i, Item::File { .. }))
+                        .map(item_lo),
+                )
                 .min();
             if first_other.is_some_and(|lo| lo < span.lo) {
-                diags.push(Diagnostic::error(span, ".version must be the first directive"));
+                diags.push(Diagnostic::error(
+                    span,
+                    ".version must be the first directive",
+                ));
             }
         }
     }
     if m.targets.is_empty() {
-        diags.push(Diagnostic::error(first_span(m), "missing .target directive"));
+        diags.push(Diagnostic::error(
+            first_span(m),
+            "missing .target directive",
+        ));
     }
     for &(t, span) in &m.targets {
         let name = m.name(t);
@@ -56,7 +70,10 @@ pub(crate) fn check_module(m: &Module, diags: &mut Vec<Diagnostic>) -> TargetCtx
                     if v.is_known() && v < info.min_ptx {
                         diags.push(Diagnostic::error(
                             span,
-                            format!("target {name} requires PTX ISA version {} or later", info.min_ptx),
+                            format!(
+                                "target {name} requires PTX ISA version {} or later",
+                                info.min_ptx
+                            ),
                         ));
                     }
                 }
@@ -91,14 +108,20 @@ pub(crate) fn check_arch(m: &Module, arch: &SmInfo, diags: &mut Vec<Diagnostic>)
             if t.sm > arch.sm {
                 diags.push(Diagnostic::error(
                     span,
-                    format!("target {name} is newer than the compile target {}", arch.name),
+                    format!(
+                        "target {name} is newer than the compile target {}",
+                        arch.name
+                    ),
                 ));
             }
         }
     }
     if let Some((32, span)) = m.address_size {
         if !arch.allows_32bit_addresses {
-            diags.push(Diagnostic::error(span, ".address_size 32 is not supported on sm_90 and later"));
+            diags.push(Diagnostic::error(
+                span,
+                ".address_size 32 is not supported on sm_90 and later",
+            ));
         }
     }
 }
@@ -106,7 +129,10 @@ pub(crate) fn check_arch(m: &Module, arch: &SmInfo, diags: &mut Vec<Diagnostic>)
 fn first_span(m: &Module) -> crate::ptx::span::Span {
     m.items
         .first()
-        .map(|i| crate::ptx::span::Span { lo: item_lo(i), hi: item_lo(i) + 1 })
+        .map(|i| crate::ptx::span::Span {
+            lo: item_lo(i),
+            hi: item_lo(i) + 1,
+        })
         .unwrap_or_default()
 }
 
@@ -128,20 +154,23 @@ pub(crate) enum Global<'m> {
 /// Collects module-scope variables and functions; a second definition of a
 /// name is an error. A function may be declared (prototype) any number of
 /// times and defined once.
-pub(crate) fn collect_globals<'m>(m: &'m Module, diags: &mut Vec<Diagnostic>) -> FxHashMap<Sym, Global<'m>> {
+pub(crate) fn collect_globals<'m>(
+    m: &'m Module,
+    diags: &mut Vec<Diagnostic>,
+) -> FxHashMap<Sym, Global<'m>> {
     let mut g: FxHashMap<Sym, Global<'m>> = FxHashMap::default();
     for item in &m.items {
         match item {
             Item::Var(v) => {
-                if g.insert(v.name, Global::Var(v)).is_some() {
+                let previous = g.insert(v.name, Global::Var(v));
+                if previous.is_some() {
                     diags.push(dup(m, v.name, v.name_span));
                 }
             }
             Item::Function(f) => match g.get(&f.name) {
                 Some(Global::Func(prev)) if prev.body.is_none() || f.body.is_none() => {
-                    if f.body.is_some() {
-                        g.insert(f.name, Global::Func(f));
-                    }
+                    // A declaration and a definition: the definition is kept.
+                    let _ = f.body.is_some() && g.insert(f.name, Global::Func(f)).is_some();
                 }
                 Some(_) => diags.push(dup(m, f.name, f.name_span)),
                 None => {

@@ -29,7 +29,11 @@ pub(crate) enum Fit {
 
 impl<'a, 'm, 'd> ICx<'a, 'm, 'd> {
     pub fn new(f: &'a mut FnCx<'m, 'd>, i: &'m Instruction) -> Self {
-        ICx { f, i, failed: false }
+        ICx {
+            f,
+            i,
+            failed: false,
+        }
     }
 
     pub fn check(mut self) {
@@ -95,7 +99,7 @@ impl<'a, 'm, 'd> ICx<'a, 'm, 'd> {
         self.opcode_span()
     }
 
-    fn mod_index(&self, m: Mod) -> usize {
+    pub fn mod_index(&self, m: Mod) -> usize {
         self.i.mods.iter().position(|x| x == m).unwrap_or(0)
     }
 
@@ -104,7 +108,10 @@ impl<'a, 'm, 'd> ICx<'a, 'm, 'd> {
     pub fn need_ptx(&mut self, feature: &str, v: PtxVersion) {
         if self.f.t.ptx < v {
             let span = self.opcode_span();
-            self.err(span, format!("'{feature}' requires PTX ISA version {v} or later"));
+            self.err(
+                span,
+                format!("'{feature}' requires PTX ISA version {v} or later"),
+            );
         }
     }
 
@@ -123,7 +130,10 @@ impl<'a, 'm, 'd> ICx<'a, 'm, 'd> {
         let feature = format!("{}.{}", self.name(), m.text());
         let span = self.mod_span(self.mod_index(m));
         if self.f.t.ptx < v {
-            self.err(span, format!("'{feature}' requires PTX ISA version {v} or later"));
+            self.err(
+                span,
+                format!("'{feature}' requires PTX ISA version {v} or later"),
+            );
         } else if self.f.t.sm < sm {
             self.err(span, format!("'{feature}' requires sm_{sm} or later"));
         }
@@ -137,7 +147,15 @@ impl<'a, 'm, 'd> ICx<'a, 'm, 'd> {
         for (k, m) in mods.into_iter().enumerate() {
             if m.cat() != ModCat::Type && !allowed.contains(&m) {
                 let span = self.mod_span(k);
-                let msg = format!("unknown modifier '.{}' for '{}'", m.text(), self.name());
+                let msg = if m.cat() == ModCat::Space {
+                    format!(
+                        "state space '.{}' is not allowed for '{}'",
+                        m.text(),
+                        self.name()
+                    )
+                } else {
+                    format!("unknown modifier '.{}' for '{}'", m.text(), self.name())
+                };
                 self.err(span, msg);
             }
         }
@@ -154,7 +172,11 @@ impl<'a, 'm, 'd> ICx<'a, 'm, 'd> {
                     let msg = if prev == m {
                         format!("duplicate modifier '.{}'", m.text())
                     } else {
-                        format!("conflicting modifiers '.{}' and '.{}'", prev.text(), m.text())
+                        format!(
+                            "conflicting modifiers '.{}' and '.{}'",
+                            prev.text(),
+                            m.text()
+                        )
                     };
                     self.err(span, msg);
                 } else {
@@ -261,7 +283,14 @@ impl<'a, 'm, 'd> ICx<'a, 'm, 'd> {
     pub fn mod_not_with_type(&mut self, m: Mod, t: ScalarType) {
         if self.has(m) {
             let span = self.mod_span(self.mod_index(m));
-            self.err(span, format!("modifier '.{}' is not allowed with '{t}' for '{}'", m.text(), self.name()));
+            self.err(
+                span,
+                format!(
+                    "modifier '.{}' is not allowed with '{t}' for '{}'",
+                    m.text(),
+                    self.name()
+                ),
+            );
         }
     }
 
@@ -278,7 +307,11 @@ impl<'a, 'm, 'd> ICx<'a, 'm, 'd> {
     pub fn count_in(&mut self, lo: usize, hi: usize) -> bool {
         let got = self.n_operands();
         if got < lo || got > hi {
-            let want = if lo == hi { lo.to_string() } else { format!("{lo} to {hi}") };
+            let want = if lo == hi {
+                lo.to_string()
+            } else {
+                format!("{lo} to {hi}")
+            };
             let span = self.opcode_span();
             let msg = format!("'{}' expects {want} operands, found {got}", self.name());
             self.err(span, msg);
@@ -304,7 +337,12 @@ impl<'a, 'm, 'd> ICx<'a, 'm, 'd> {
 
     /// The declared register type of a name, reporting undeclared names and
     /// non-registers. `k` is the 0-based operand index (for messages).
-    pub fn reg_type(&mut self, s: crate::ptx::intern::Sym, span: Span, k: usize) -> Option<(ScalarType, Option<u8>)> {
+    pub fn reg_type(
+        &mut self,
+        s: crate::ptx::intern::Sym,
+        span: Span,
+        k: usize,
+    ) -> Option<(ScalarType, Option<u8>)> {
         match self.f.resolve(s) {
             None => {
                 self.undeclared(s, span);
@@ -334,7 +372,13 @@ impl<'a, 'm, 'd> ICx<'a, 'm, 'd> {
             && (reg.kind() != TypeKind::Float || want.kind() == TypeKind::Bits)
     }
 
-    fn incompatible(&mut self, s: crate::ptx::intern::Sym, span: Span, reg: ScalarType, want: ScalarType) {
+    fn incompatible(
+        &mut self,
+        s: crate::ptx::intern::Sym,
+        span: Span,
+        reg: ScalarType,
+        want: ScalarType,
+    ) {
         let msg = format!(
             "register '{}' has type '{reg}', which is not compatible with '{want}'",
             self.f.m.name(s)
@@ -343,10 +387,21 @@ impl<'a, 'm, 'd> ICx<'a, 'm, 'd> {
     }
 
     /// A named register operand of type `want`.
-    fn reg_of(&mut self, s: crate::ptx::intern::Sym, span: Span, k: usize, want: ScalarType, fit: Fit) {
+    fn reg_of(
+        &mut self,
+        s: crate::ptx::intern::Sym,
+        span: Span,
+        k: usize,
+        want: ScalarType,
+        fit: Fit,
+    ) {
         if let Some((t, vec)) = self.reg_type(s, span, k) {
             if vec.is_some() {
-                let msg = format!("operand {} of '{}' must be a scalar register", k + 1, self.name());
+                let msg = format!(
+                    "operand {} of '{}' must be a scalar register",
+                    k + 1,
+                    self.name()
+                );
                 self.err(span, msg);
             } else if !Self::type_fits(t, want, fit) {
                 self.incompatible(s, span, t, want);
@@ -355,7 +410,15 @@ impl<'a, 'm, 'd> ICx<'a, 'm, 'd> {
     }
 
     /// `%v.x` of a vector register.
-    fn component_of(&mut self, s: crate::ptx::intern::Sym, c: u8, span: Span, k: usize, want: ScalarType, fit: Fit) {
+    fn component_of(
+        &mut self,
+        s: crate::ptx::intern::Sym,
+        c: u8,
+        span: Span,
+        k: usize,
+        want: ScalarType,
+        fit: Fit,
+    ) {
         if let Some((t, vec)) = self.reg_type(s, span, k) {
             match vec {
                 Some(n) if c < n => {
@@ -417,7 +480,11 @@ impl<'a, 'm, 'd> ICx<'a, 'm, 'd> {
                         if self.takes_addresses() {
                             self.address_sized(k, want, d.space);
                         } else {
-                            let msg = format!("operand {} of '{}' must be a register", k + 1, self.name());
+                            let msg = format!(
+                                "operand {} of '{}' must be a register",
+                                k + 1,
+                                self.name()
+                            );
                             self.err(o.span, msg);
                         }
                         return;
@@ -432,10 +499,16 @@ impl<'a, 'm, 'd> ICx<'a, 'm, 'd> {
                 self.reg_of(*s, o.span, k, want, fit)
             }
             OperandKind::SymOffset(s, _) if self.takes_addresses() => match self.f.resolve(*s) {
-                Some(Resolved::Decl(d)) if d.space != StateSpace::Reg => self.address_sized(k, want, d.space),
+                Some(Resolved::Decl(d)) if d.space != StateSpace::Reg => {
+                    self.address_sized(k, want, d.space)
+                }
                 None => self.undeclared(*s, o.span),
                 _ => {
-                    let msg = format!("operand {} of '{}' must be a variable address", k + 1, self.name());
+                    let msg = format!(
+                        "operand {} of '{}' must be a variable address",
+                        k + 1,
+                        self.name()
+                    );
                     self.err(o.span, msg);
                 }
             },
@@ -498,7 +571,8 @@ impl<'a, 'm, 'd> ICx<'a, 'm, 'd> {
     /// reading); float literals go only to float types (PTX ISA 4.5.1).
     pub fn imm_fits(&mut self, imm: Imm, want: ScalarType, span: Span) {
         match imm {
-            Imm::Int { value, .. } => {
+            Imm::Int { .. } => {
+                let value = imm.int_value().unwrap();
                 let bits = want.bits().min(64);
                 let ok = match want.kind() {
                     TypeKind::Float => true,
@@ -515,7 +589,10 @@ impl<'a, 'm, 'd> ICx<'a, 'm, 'd> {
             }
             Imm::F32(_) | Imm::F64(_) | Imm::Float(_) => {
                 if !want.is_float() && want.kind() != TypeKind::Bits {
-                    self.err(span, format!("a float immediate is not allowed for '{want}'"));
+                    self.err(
+                        span,
+                        format!("a float immediate is not allowed for '{want}'"),
+                    );
                 }
             }
         }
@@ -525,7 +602,8 @@ impl<'a, 'm, 'd> ICx<'a, 'm, 'd> {
     pub fn pred_name(&mut self, s: crate::ptx::intern::Sym, span: Span, k: usize) {
         match self.f.resolve(s) {
             None => self.undeclared(s, span),
-            Some(Resolved::Decl(d)) if d.space == StateSpace::Reg && d.ty == VarType::Scalar(ScalarType::Pred) => {}
+            Some(Resolved::Decl(d))
+                if d.space == StateSpace::Reg && d.ty == VarType::Scalar(ScalarType::Pred) => {}
             Some(_) => {
                 let msg = if k == 0 && self.i.guard.is_some_and(|g| g.span == span) {
                     format!("guard of '{}' must be a predicate", self.name())
@@ -558,7 +636,7 @@ impl<'a, 'm, 'd> ICx<'a, 'm, 'd> {
     pub fn pred_src(&mut self, k: usize, negatable: bool) {
         let o = self.operand(k);
         match &o.kind {
-            OperandKind::Imm(Imm::Int { value: 0 | 1, .. }) => {}
+            OperandKind::Imm(i @ Imm::Int { .. }) if matches!(i.int_value(), Some(0 | 1)) => {}
             OperandKind::Special(r) if r.info().ty == ScalarType::Pred => {}
             OperandKind::Name(s) => self.pred_name(*s, o.span, k),
             OperandKind::Not(s) if negatable => self.pred_name(*s, o.span, k),
@@ -577,7 +655,10 @@ impl<'a, 'm, 'd> ICx<'a, 'm, 'd> {
             // A register declared `.reg .v4 .f32 %v` stands for the whole vector.
             if let Some((t, Some(w))) = self.reg_type(s, o.span, k) {
                 if w as usize != n {
-                    let msg = format!("register '{}' is a vector of {w}, expected {n}", self.f.m.name(s));
+                    let msg = format!(
+                        "register '{}' is a vector of {w}, expected {n}",
+                        self.f.m.name(s)
+                    );
                     self.err(o.span, msg);
                 } else if !Self::type_fits(t, want, fit) {
                     self.incompatible(s, o.span, t, want);
@@ -589,12 +670,21 @@ impl<'a, 'm, 'd> ICx<'a, 'm, 'd> {
             }
         }
         let (OperandKind::Vector(elems) | OperandKind::VectorPred(elems, _)) = &o.kind else {
-            let msg = format!("operand {} of '{}' must be a vector of {n} registers", k + 1, self.name());
+            let msg = format!(
+                "operand {} of '{}' must be a vector of {n} registers",
+                k + 1,
+                self.name()
+            );
             self.err(o.span, msg);
             return;
         };
         if elems.len() != n {
-            let msg = format!("operand {} of '{}' must be a vector of {n} registers, found {}", k + 1, self.name(), elems.len());
+            let msg = format!(
+                "operand {} of '{}' must be a vector of {n} registers, found {}",
+                k + 1,
+                self.name(),
+                elems.len()
+            );
             self.err(o.span, msg);
             return;
         }
@@ -602,12 +692,19 @@ impl<'a, 'm, 'd> ICx<'a, 'm, 'd> {
             self.pred_name(p, o.span, k);
         }
         for e in elems {
+            if self.failed {
+                return;
+            }
             match &e.kind {
                 OperandKind::Name(s) => self.reg_of(*s, e.span, k, want, fit),
                 OperandKind::Sink if is_dst => {}
                 OperandKind::Imm(imm) if !is_dst => self.imm_fits(*imm, want, e.span),
                 _ => {
-                    let msg = format!("operand {} of '{}' must be a vector of {n} registers", k + 1, self.name());
+                    let msg = format!(
+                        "operand {} of '{}' must be a vector of {n} registers",
+                        k + 1,
+                        self.name()
+                    );
                     self.err(e.span, msg);
                 }
             }
@@ -627,12 +724,13 @@ impl<'a, 'm, 'd> ICx<'a, 'm, 'd> {
             AddrBase::None => Some(None),
             AddrBase::Name(s) => match self.f.resolve(s) {
                 None => {
-                    self.undeclared(s, o.span);
+                    self.undeclared(s, a.base_span);
                     None
                 }
                 Some(Resolved::Decl(d)) if d.space == StateSpace::Reg => {
                     let t = d.scalar();
-                    let ok = t.is_some_and(|t| t.is_int() || t.kind() == TypeKind::Bits) && t.map(|t| t.bits()) >= Some(32);
+                    let ok = t.is_some_and(|t| t.is_int() || t.kind() == TypeKind::Bits)
+                        && t.map(|t| t.bits()) >= Some(32);
                     if !ok {
                         let msg = format!("register '{}' cannot hold an address", self.f.m.name(s));
                         self.err(o.span, msg);

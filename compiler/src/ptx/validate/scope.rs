@@ -38,7 +38,6 @@ struct Scope<'m> {
 pub(crate) struct FnCx<'m, 'd> {
     pub m: &'m Module,
     pub t: TargetCtx,
-    pub func: &'m Function,
     globals: &'m FxHashMap<Sym, Global<'m>>,
     labels: FxHashMap<Sym, LabelKind>,
     scopes: Vec<Scope<'m>>,
@@ -55,7 +54,6 @@ pub(crate) fn check_function<'m>(
     let mut cx = FnCx {
         m,
         t,
-        func: f,
         globals,
         labels: FxHashMap::default(),
         scopes: Vec::new(),
@@ -82,8 +80,12 @@ impl<'m> FnCx<'m, '_> {
         for s in &b.stmts {
             let (sym, span, kind) = match s {
                 Statement::Label(l, sp) => (*l, *sp, LabelKind::Code),
-                Statement::BranchTargets { label, span, .. } => (*label, *span, LabelKind::BranchTargets),
-                Statement::CallPrototype { label, span, .. } => (*label, *span, LabelKind::CallPrototype),
+                Statement::BranchTargets { label, span, .. } => {
+                    (*label, *span, LabelKind::BranchTargets)
+                }
+                Statement::CallPrototype { label, span, .. } => {
+                    (*label, *span, LabelKind::CallPrototype)
+                }
                 Statement::Block(inner) => {
                     self.collect_labels(inner);
                     continue;
@@ -126,10 +128,25 @@ impl<'m> FnCx<'m, '_> {
     fn declare(&mut self, scope: &mut Scope<'m>, d: &'m VarDecl) {
         let name = self.m.name(d.name);
         let is_reg = d.space == StateSpace::Reg;
+        // The first declaration stays in force; `%r2` inside an earlier
+        // `%r<4>` (or the reverse) is a second declaration too.
         let clash = if let Some(n) = d.range {
-            scope.ranges.insert(name, (n, d)).is_some()
+            let covers_name = scope
+                .names
+                .keys()
+                .any(|&s| split_numbered(self.m.name(s)).is_some_and(|(p, k)| p == name && k < n));
+            covers_name || {
+                let fresh = !scope.ranges.contains_key(name);
+                scope.ranges.entry(name).or_insert((n, d));
+                !fresh
+            }
         } else {
-            scope.names.insert(d.name, d).is_some()
+            let in_range = split_numbered(name)
+                .and_then(|(p, k)| scope.ranges.get(p).map(|&(n, _)| k < n))
+                .unwrap_or(false);
+            let fresh = !scope.names.contains_key(&d.name);
+            scope.names.entry(d.name).or_insert(d);
+            in_range || !fresh
         };
         if clash {
             let msg = if is_reg {

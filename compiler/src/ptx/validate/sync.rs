@@ -1,7 +1,6 @@
 //! Synchronization, warp-level and miscellaneous instructions (PTX ISA
 //! 9.7.13, 9.7.19).
 
-use super::int::three;
 use super::operands::ICx;
 use crate::ptx::isa::Opcode;
 use crate::ptx::modifiers::Mod;
@@ -12,11 +11,26 @@ fn v(a: u8, b: u8) -> PtxVersion {
     PtxVersion::new(a, b)
 }
 
-const SEM: &[Mod] = &[Mod::Relaxed, Mod::Acquire, Mod::Release, Mod::AcqRel, Mod::Sc];
+const SEM: &[Mod] = &[
+    Mod::Relaxed,
+    Mod::Acquire,
+    Mod::Release,
+    Mod::AcqRel,
+    Mod::Sc,
+];
 const SCOPES: &[Mod] = &[Mod::Cta, Mod::Cluster, Mod::Gpu, Mod::Sys];
 const ATOM_SPACES: &[Mod] = &[Mod::Global, Mod::Shared, Mod::SharedCta, Mod::SharedCluster];
 const ATOM_OPS: &[Mod] = &[
-    Mod::And, Mod::Or, Mod::Xor, Mod::Cas, Mod::Exch, Mod::Add, Mod::Inc, Mod::Dec, Mod::Min, Mod::Max,
+    Mod::And,
+    Mod::Or,
+    Mod::Xor,
+    Mod::Cas,
+    Mod::Exch,
+    Mod::Add,
+    Mod::Inc,
+    Mod::Dec,
+    Mod::Min,
+    Mod::Max,
 ];
 
 pub(super) fn check(c: &mut ICx) {
@@ -27,12 +41,24 @@ pub(super) fn check(c: &mut ICx) {
             c.allow(&[Mod::Cta, Mod::Gl, Mod::Sys, Mod::Proxy, Mod::Alias]);
             c.no_type();
             if !c.has(Mod::Proxy) {
-                c.require_one(&[Mod::Cta, Mod::Gl, Mod::Sys], "a level (.cta, .gl or .sys)");
+                c.require_one(
+                    &[Mod::Cta, Mod::Gl, Mod::Sys],
+                    "a level (.cta, .gl or .sys)",
+                );
             }
             c.count(0);
         }
         Fence => {
-            c.allow(&[Mod::Sc, Mod::AcqRel, Mod::Cta, Mod::Cluster, Mod::Gpu, Mod::Sys, Mod::Proxy, Mod::Alias]);
+            c.allow(&[
+                Mod::Sc,
+                Mod::AcqRel,
+                Mod::Cta,
+                Mod::Cluster,
+                Mod::Gpu,
+                Mod::Sys,
+                Mod::Proxy,
+                Mod::Alias,
+            ]);
             c.no_type();
             c.one_of(&[Mod::Sc, Mod::AcqRel]);
             if !c.has(Mod::Proxy) {
@@ -44,7 +70,10 @@ pub(super) fn check(c: &mut ICx) {
         Atom | Red => atom(c),
         Vote => {
             c.allow(&[Mod::Sync, Mod::All, Mod::Any, Mod::Uni, Mod::Ballot]);
-            let mode = c.require_one(&[Mod::All, Mod::Any, Mod::Uni, Mod::Ballot], "a mode (.all, .any, .uni or .ballot)");
+            let mode = c.require_one(
+                &[Mod::All, Mod::Any, Mod::Uni, Mod::Ballot],
+                "a mode (.all, .any, .uni or .ballot)",
+            );
             sync_gate(c);
             let want = if mode == Some(Mod::Ballot) { B32 } else { Pred };
             let Some(t) = c.one_type(&[want]) else { return };
@@ -69,7 +98,9 @@ pub(super) fn check(c: &mut ICx) {
                 c.err(span, "'match' requires .sync");
                 return;
             }
-            let Some(t) = c.one_type(&[B32, B64]) else { return };
+            let Some(t) = c.one_type(&[B32, B64]) else {
+                return;
+            };
             if c.count(3) {
                 if c.has(Mod::All) {
                     c.dst_with_pred(0, B32);
@@ -82,7 +113,10 @@ pub(super) fn check(c: &mut ICx) {
         }
         Shfl => {
             c.allow(&[Mod::Sync, Mod::Up, Mod::Down, Mod::Bfly, Mod::Idx]);
-            c.require_one(&[Mod::Up, Mod::Down, Mod::Bfly, Mod::Idx], "a mode (.up, .down, .bfly or .idx)");
+            c.require_one(
+                &[Mod::Up, Mod::Down, Mod::Bfly, Mod::Idx],
+                "a mode (.up, .down, .bfly or .idx)",
+            );
             sync_gate(c);
             if c.one_type(&[B32]).is_none() {
                 return;
@@ -105,14 +139,29 @@ pub(super) fn check(c: &mut ICx) {
             }
         }
         Redux => {
-            c.allow(&[Mod::Sync, Mod::Add, Mod::Min, Mod::Max, Mod::And, Mod::Or, Mod::Xor, Mod::Abs, Mod::NaNProp]);
+            c.allow(&[
+                Mod::Sync,
+                Mod::Add,
+                Mod::Min,
+                Mod::Max,
+                Mod::And,
+                Mod::Or,
+                Mod::Xor,
+                Mod::Abs,
+                Mod::NaNProp,
+            ]);
             if !c.has(Mod::Sync) {
                 let span = c.opcode_span();
                 c.err(span, "'redux' requires .sync");
                 return;
             }
-            let op = c.require_one(&[Mod::Add, Mod::Min, Mod::Max, Mod::And, Mod::Or, Mod::Xor], "an operation");
-            let Some(t) = c.one_type(&[U32, S32, B32, F32]) else { return };
+            let op = c.require_one(
+                &[Mod::Add, Mod::Min, Mod::Max, Mod::And, Mod::Or, Mod::Xor],
+                "an operation",
+            );
+            let Some(t) = c.one_type(&[U32, S32, B32, F32]) else {
+                return;
+            };
             let ok = match op {
                 Some(Mod::And | Mod::Or | Mod::Xor) => t == B32,
                 Some(Mod::Add) => matches!(t, U32 | S32),
@@ -163,7 +212,10 @@ fn sync_gate(c: &mut ICx) {
         c.need_ptx(&feature, v(6, 0));
     } else if c.f.t.sm >= 70 && c.f.t.ptx >= v(6, 4) {
         let span = c.opcode_span();
-        let msg = format!("'{}' without .sync is not supported on sm_70 and later from PTX ISA 6.4", c.name());
+        let msg = format!(
+            "'{}' without .sync is not supported on sm_70 and later from PTX ISA 6.4",
+            c.name()
+        );
         c.err(span, msg);
     }
 }
@@ -171,7 +223,17 @@ fn sync_gate(c: &mut ICx) {
 /// `bar`/`barrier` (9.7.13.1): `.sync`/`.arrive`/`.red.{popc,and,or}`, and
 /// `bar.warp.sync membermask`.
 fn bar(c: &mut ICx) {
-    c.allow(&[Mod::Cta, Mod::Sync, Mod::Arrive, Mod::Red, Mod::Aligned, Mod::Popc, Mod::And, Mod::Or, Mod::Warp]);
+    c.allow(&[
+        Mod::Cta,
+        Mod::Sync,
+        Mod::Arrive,
+        Mod::Red,
+        Mod::Aligned,
+        Mod::Popc,
+        Mod::And,
+        Mod::Or,
+        Mod::Warp,
+    ]);
     if c.has(Mod::Warp) {
         c.need_ptx("bar.warp.sync", v(6, 0));
         c.no_type();
@@ -180,12 +242,18 @@ fn bar(c: &mut ICx) {
         }
         return;
     }
-    let Some(kind) = c.require_one(&[Mod::Sync, Mod::Arrive, Mod::Red], "one of .sync, .arrive or .red") else {
+    let Some(kind) = c.require_one(
+        &[Mod::Sync, Mod::Arrive, Mod::Red],
+        "one of .sync, .arrive or .red",
+    ) else {
         return;
     };
     match kind {
         Mod::Red => {
-            let Some(op) = c.require_one(&[Mod::Popc, Mod::And, Mod::Or], "an operation (.popc, .and or .or)") else {
+            let Some(op) = c.require_one(
+                &[Mod::Popc, Mod::And, Mod::Or],
+                "an operation (.popc, .and or .or)",
+            ) else {
                 return;
             };
             let want: ScalarType = if op == Mod::Popc { U32 } else { Pred };
@@ -241,9 +309,11 @@ fn atom(c: &mut ICx) {
         c.gate_mod(m, v(6, 0), 60);
     }
     c.gate_mod(Mod::Cluster, v(7, 8), 90);
-    let Some(op) = c.require_one(ATOM_OPS, "an operation") else { return };
+    let Some(op) = c.require_one(ATOM_OPS, "an operation") else {
+        return;
+    };
     let is_red = c.op() == Opcode::Red;
-    if is_red && op == Mod::Cas || is_red && op == Mod::Exch {
+    if is_red && matches!(op, Mod::Cas | Mod::Exch) {
         let span = c.opcode_span();
         c.err(span, format!("unknown modifier '.{}' for 'red'", op.text()));
         return;
@@ -285,5 +355,4 @@ fn atom(c: &mut ICx) {
             c.src(3, t);
         }
     }
-    let _ = three;
 }

@@ -7,17 +7,41 @@ use crate::ptx::modifiers::Mod;
 use crate::ptx::types::ScalarType::{self, *};
 
 const GEOMS: &[Mod] = &[
-    Mod::D1, Mod::D2, Mod::D3, Mod::A1d, Mod::A2d, Mod::Cube, Mod::Acube, Mod::D2ms, Mod::A2dms,
+    Mod::D1,
+    Mod::D2,
+    Mod::D3,
+    Mod::A1d,
+    Mod::A2d,
+    Mod::Cube,
+    Mod::Acube,
+    Mod::D2ms,
+    Mod::A2dms,
 ];
 const CLAMP: &[Mod] = &[Mod::Trap, Mod::Clamp, Mod::Zero];
 const TEX_QUERIES: &[Mod] = &[
-    Mod::Width, Mod::Height, Mod::Depth, Mod::ChannelDataType, Mod::ChannelOrder,
-    Mod::NormalizedCoords, Mod::FilterMode, Mod::AddrMode0, Mod::AddrMode1, Mod::AddrMode2,
-    Mod::ArraySize, Mod::NumMipmapLevels, Mod::NumSamples, Mod::ForceUnnormalizedCoords,
+    Mod::Width,
+    Mod::Height,
+    Mod::Depth,
+    Mod::ChannelDataType,
+    Mod::ChannelOrder,
+    Mod::NormalizedCoords,
+    Mod::FilterMode,
+    Mod::AddrMode0,
+    Mod::AddrMode1,
+    Mod::AddrMode2,
+    Mod::ArraySize,
+    Mod::NumMipmapLevels,
+    Mod::NumSamples,
+    Mod::ForceUnnormalizedCoords,
 ];
 const SURF_QUERIES: &[Mod] = &[
-    Mod::Width, Mod::Height, Mod::Depth, Mod::ChannelDataType, Mod::ChannelOrder,
-    Mod::ArraySize, Mod::MemoryLayout,
+    Mod::Width,
+    Mod::Height,
+    Mod::Depth,
+    Mod::ChannelDataType,
+    Mod::ChannelOrder,
+    Mod::ArraySize,
+    Mod::MemoryLayout,
 ];
 
 /// Coordinates per geometry: 1d 1, 2d 2, 3d 4 (a .v4 with the last ignored),
@@ -57,7 +81,11 @@ fn handle_and_coords(c: &mut ICx, k: usize, n: usize, ct: ScalarType, want_coord
         return;
     };
     if elems.len() != n {
-        let msg = format!("'{}' expects {n} coordinates, found {}", c.name(), elems.len());
+        let msg = format!(
+            "'{}' expects {n} coordinates, found {}",
+            c.name(),
+            elems.len()
+        );
         c.err(last.span, msg);
         return;
     }
@@ -69,19 +97,39 @@ pub(super) fn check(c: &mut ICx) {
     match c.op() {
         Tex | Tld4 => {
             let mut allowed = GEOMS.to_vec();
-            allowed.extend([Mod::V4, Mod::V2, Mod::Level, Mod::Grad, Mod::R, Mod::G, Mod::Bc, Mod::A]);
+            allowed.extend([
+                Mod::V4,
+                Mod::V2,
+                Mod::Level,
+                Mod::Grad,
+                Mod::R,
+                Mod::G,
+                Mod::Bc,
+                Mod::A,
+            ]);
             c.allow(&allowed);
-            let Some(g) = c.require_one(GEOMS, "a geometry (.1d, .2d, .3d, .a1d, .a2d, ...)") else { return };
+            let Some(g) = c.require_one(GEOMS, "a geometry (.1d, .2d, .3d, .a1d, .a2d, ...)")
+            else {
+                return;
+            };
             if c.op() == Tld4 {
-                c.require_one(&[Mod::R, Mod::G, Mod::Bc, Mod::A], "a component (.r, .g, .b or .a)");
+                c.require_one(
+                    &[Mod::R, Mod::G, Mod::Bc, Mod::A],
+                    "a component (.r, .g, .b or .a)",
+                );
             }
-            let Some(ts) = c.types_n(&[&[U32, S32, F16, F32], &[S32, F32]]) else { return };
+            let Some(ts) = c.types_n(&[&[U32, S32, F16, F32], &[S32, F32]]) else {
+                return;
+            };
             let vw = match c.one_of(&[Mod::V4, Mod::V2]) {
                 Some(Mod::V2) => 2,
                 Some(_) => 4,
                 None => {
                     let span = c.opcode_span();
-                    c.err(span, format!("'{}' requires a vector width (.v4)", c.name()));
+                    c.err(
+                        span,
+                        format!("'{}' requires a vector width (.v4)", c.name()),
+                    );
                     return;
                 }
             };
@@ -93,7 +141,10 @@ pub(super) fn check(c: &mut ICx) {
             if let OperandKind::Vector(_) | OperandKind::VectorPred(..) = o.kind {
                 c.vector_op(0, vw, ts[0], Fit::Exact, true);
             } else {
-                let msg = format!("operand 1 of '{}' must be a vector of {vw} registers", c.name());
+                let msg = format!(
+                    "operand 1 of '{}' must be a vector of {vw} registers",
+                    c.name()
+                );
                 c.err(o.span, msg);
             }
             handle_and_coords(c, 1, coords(g), ts[1], true);
@@ -114,11 +165,24 @@ pub(super) fn check(c: &mut ICx) {
         Suld | Sust | Sured => {
             let mut allowed = GEOMS.to_vec();
             allowed.extend(CLAMP);
-            allowed.extend([Mod::Bc, Mod::P, Mod::V2, Mod::V4, Mod::Ca, Mod::Cg, Mod::Cs, Mod::Cv, Mod::Wb, Mod::Wt]);
+            allowed.extend([
+                Mod::Bc,
+                Mod::P,
+                Mod::V2,
+                Mod::V4,
+                Mod::Ca,
+                Mod::Cg,
+                Mod::Cs,
+                Mod::Cv,
+                Mod::Wb,
+                Mod::Wt,
+            ]);
             allowed.extend([Mod::Add, Mod::Min, Mod::Max, Mod::And, Mod::Or]);
             c.allow(&allowed);
             c.require_one(&[Mod::Bc, Mod::P], "an access kind (.b or .p)");
-            let Some(g) = c.require_one(GEOMS, "a geometry") else { return };
+            let Some(g) = c.require_one(GEOMS, "a geometry") else {
+                return;
+            };
             c.one_of(CLAMP);
             let vw = match c.one_of(&[Mod::V2, Mod::V4]) {
                 Some(Mod::V2) => Some(2),
@@ -126,9 +190,14 @@ pub(super) fn check(c: &mut ICx) {
                 None => None,
             };
             if c.op() == Sured {
-                c.require_one(&[Mod::Add, Mod::Min, Mod::Max, Mod::And, Mod::Or], "a reduction operation");
+                c.require_one(
+                    &[Mod::Add, Mod::Min, Mod::Max, Mod::And, Mod::Or],
+                    "a reduction operation",
+                );
             }
-            let Some(t) = c.one_type(&[B8, B16, B32, B64, U32, U64, S32, S64, F32]) else { return };
+            let Some(t) = c.one_type(&[B8, B16, B32, B64, U32, U64, S32, S64, F32]) else {
+                return;
+            };
             if !c.count(2) {
                 return;
             }
@@ -152,7 +221,10 @@ pub(super) fn check(c: &mut ICx) {
         }
         Istypep => {
             c.allow(&[Mod::Texref, Mod::Samplerref, Mod::Surfref]);
-            c.require_one(&[Mod::Texref, Mod::Samplerref, Mod::Surfref], "a handle type");
+            c.require_one(
+                &[Mod::Texref, Mod::Samplerref, Mod::Surfref],
+                "a handle type",
+            );
             if c.count(2) {
                 c.pred_dst(0, false, false);
                 c.src(1, U64);
