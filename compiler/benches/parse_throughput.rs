@@ -6,7 +6,7 @@
 //!
 //! `cargo bench -p ptxc --bench parse_throughput`
 
-use std::alloc::{GlobalAlloc, Layout, System};
+use std::alloc::{GlobalAlloc, Layout};
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::time::Instant;
@@ -18,7 +18,7 @@ static PEAK: AtomicUsize = AtomicUsize::new(0);
 
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(l) };
+        let p = unsafe { mimalloc::MiMalloc.alloc(l) };
         if !p.is_null() {
             let now = LIVE.fetch_add(l.size(), Relaxed) + l.size();
             PEAK.fetch_max(now, Relaxed);
@@ -26,11 +26,11 @@ unsafe impl GlobalAlloc for Counting {
         p
     }
     unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
-        unsafe { System.dealloc(p, l) };
+        unsafe { mimalloc::MiMalloc.dealloc(p, l) };
         LIVE.fetch_sub(l.size(), Relaxed);
     }
     unsafe fn realloc(&self, p: *mut u8, l: Layout, new: usize) -> *mut u8 {
-        let q = unsafe { System.realloc(p, l, new) };
+        let q = unsafe { mimalloc::MiMalloc.realloc(p, l, new) };
         if !q.is_null() {
             if new >= l.size() {
                 let now = LIVE.fetch_add(new - l.size(), Relaxed) + new - l.size();
@@ -65,7 +65,12 @@ fn corpus_text() -> String {
         .iter()
         .map(|f| std::fs::read_to_string(f).unwrap())
         .collect();
-    let target = 64 << 20;
+    // PTXC_BENCH_MB sets the input size (default 64; small sizes suit callgrind).
+    let mb: usize = std::env::var("PTXC_BENCH_MB")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(64);
+    let target = mb << 20;
     one.repeat(target / one.len() + 1)
 }
 
@@ -82,6 +87,19 @@ fn best_of<T>(runs: usize, mut f: impl FnMut() -> T) -> f64 {
 }
 
 fn main() {
+    // PTXC_BENCH_ONLY=lex|parse runs one section once (for profilers).
+    if let Ok(only) = std::env::var("PTXC_BENCH_ONLY") {
+        let text = corpus_text();
+        match only.as_str() {
+            "lex" => {
+                std::hint::black_box(ptxc::ptx::lexer::lex(&text, &mut Vec::new()).len());
+            }
+            _ => {
+                std::hint::black_box(ptxc::ptx::parser::parse(&text));
+            }
+        }
+        return;
+    }
     let text = corpus_text();
     let mb = text.len() as f64 / 1e6;
     println!(

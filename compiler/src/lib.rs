@@ -3,5 +3,6 @@
 //! compiler: the PTX front end, and the SM target table.
 
 pub mod cli;
+pub mod float;
 pub mod ptx;
 pub mod target;

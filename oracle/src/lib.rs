@@ -4,3 +4,4 @@
 //! the front end, the SM table and the bit-exact float helpers with `ptxc`.
 
 pub mod fuzz_targets;
+pub mod launch;

@@ -7,6 +7,51 @@ use rustc_hash::FxHashMap;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Sym(pub u32);
 
+/// A fixed spelling table (modifiers, opcodes) with fast lookup: spellings
+/// of up to 8 bytes are packed into a `u64` key (one multiply to hash, no
+/// string compare); longer ones go through a string map.
+pub struct SpellingTable<T: Copy> {
+    short: FxHashMap<u64, T>,
+    long: FxHashMap<&'static str, T>,
+}
+
+impl<T: Copy> SpellingTable<T> {
+    pub fn new(entries: impl Iterator<Item = (&'static str, T)>) -> Self {
+        let mut t = SpellingTable {
+            short: FxHashMap::default(),
+            long: FxHashMap::default(),
+        };
+        for (s, v) in entries {
+            match pack(s) {
+                Some(k) => t.short.insert(k, v),
+                None => t.long.insert(s, v),
+            };
+        }
+        t
+    }
+
+    #[inline]
+    pub fn get(&self, s: &str) -> Option<T> {
+        match pack(s) {
+            Some(k) => self.short.get(&k).copied(),
+            None => self.long.get(s).copied(),
+        }
+    }
+}
+
+/// The bytes of a string of length 1..=8 as a little-endian u64 (distinct
+/// strings of different lengths differ: no spelling contains a NUL).
+#[inline]
+fn pack(s: &str) -> Option<u64> {
+    let b = s.as_bytes();
+    if b.is_empty() || b.len() > 8 {
+        return None;
+    }
+    let mut buf = [0u8; 8];
+    buf[..b.len()].copy_from_slice(b);
+    Some(u64::from_le_bytes(buf))
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct Interner {
     names: Vec<Box<str>>,

@@ -43,11 +43,10 @@ macro_rules! opcodes {
             pub const ALL: &'static [Opcode] = &[ $( Opcode::$v ),* ];
 
             pub fn from_name(s: &str) -> Option<Opcode> {
-                static MAP: std::sync::OnceLock<rustc_hash::FxHashMap<&'static str, Opcode>> =
+                static MAP: std::sync::OnceLock<super::intern::SpellingTable<Opcode>> =
                     std::sync::OnceLock::new();
-                MAP.get_or_init(|| Opcode::ALL.iter().map(|&o| (o.name(), o)).collect())
+                MAP.get_or_init(|| super::intern::SpellingTable::new(Opcode::ALL.iter().map(|&o| (o.name(), o))))
                     .get(s)
-                    .copied()
             }
         }
     };

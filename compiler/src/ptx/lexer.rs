@@ -45,14 +45,32 @@ impl Token {
     }
 }
 
-#[inline]
+/// Character classes, one table lookup per byte.
+const IDENT_CONT: u8 = 1;
+const IDENT_START: u8 = 2;
+
+static CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        let alpha = c.is_ascii_alphabetic();
+        let cont = alpha || c.is_ascii_digit() || c == b'_' || c == b'$';
+        let start = alpha || c == b'_' || c == b'$' || c == b'%';
+        t[b] = (if cont { IDENT_CONT } else { 0 }) | (if start { IDENT_START } else { 0 });
+        b += 1;
+    }
+    t
+};
+
+#[inline(always)]
 fn is_ident_start(b: u8) -> bool {
-    b.is_ascii_alphabetic() || b == b'_' || b == b'$' || b == b'%'
+    CLASS[b as usize] & IDENT_START != 0
 }
 
-#[inline]
+#[inline(always)]
 fn is_ident_cont(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_' || b == b'$'
+    CLASS[b as usize] & IDENT_CONT != 0
 }
 
 /// Lexes the whole text. Always ends with an `Eof` token.
@@ -67,16 +85,17 @@ pub fn lex(src: &str, diags: &mut Vec<Diagnostic>) -> Vec<Token> {
         let kind = match b {
             b' ' | b'\t' | b'\r' | b'\n' | 0x0b | 0x0c => {
                 i += 1;
-                continue;
-            }
-            b'/' if i + 1 < n && bytes[i + 1] == b'/' => {
-                while i < n && bytes[i] != b'\n' {
+                while i < n && matches!(bytes[i], b' ' | b'\t' | b'\r' | b'\n') {
                     i += 1;
                 }
                 continue;
             }
+            b'/' if i + 1 < n && bytes[i + 1] == b'/' => {
+                i = memchr::memchr(b'\n', &bytes[i..]).map_or(n, |k| i + k);
+                continue;
+            }
             b'/' if i + 1 < n && bytes[i + 1] == b'*' => {
-                match find(&bytes[i + 2..], b"*/") {
+                match memchr::memmem::find(&bytes[i + 2..], b"*/") {
                     Some(k) => i += 2 + k + 2,
                     None => {
                         diags.push(Diagnostic::error(
@@ -201,10 +220,6 @@ fn utf8_len(b: u8) -> usize {
         0xf0..=0xf7 => 4,
         _ => 1,
     }
-}
-
-fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    hay.windows(needle.len()).position(|w| w == needle)
 }
 
 /// Scans a numeric literal starting at a digit. Malformed literals still form

@@ -48,11 +48,10 @@ macro_rules! modifiers {
 
             /// Looks up a modifier by its spelling (without the dot).
             pub fn from_text(s: &str) -> Option<Mod> {
-                static MAP: std::sync::OnceLock<rustc_hash::FxHashMap<&'static str, Mod>> =
+                static MAP: std::sync::OnceLock<super::intern::SpellingTable<Mod>> =
                     std::sync::OnceLock::new();
-                MAP.get_or_init(|| Mod::ALL.iter().map(|&m| (m.text(), m)).collect())
+                MAP.get_or_init(|| super::intern::SpellingTable::new(Mod::ALL.iter().map(|&m| (m.text(), m))))
                     .get(s)
-                    .copied()
             }
         }
     };

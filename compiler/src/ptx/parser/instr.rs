@@ -44,7 +44,7 @@ impl Parser<'_> {
         let operands = if self.at_punct(b';') {
             Box::default()
         } else {
-            self.operand_list(b';')?
+            self.operand_list()?
         };
         let semi = self.expect_punct(b';')?;
         Ok(Instruction {
@@ -57,20 +57,39 @@ impl Parser<'_> {
         })
     }
 
-    /// A comma-separated operand list (up to, not including, `close`),
-    /// built in the scratch buffer and moved out in one exact allocation.
-    fn operand_list(&mut self, close: u8) -> PResult<Box<[Operand]>> {
-        let base = self.scratch.len();
-        let r = (|| loop {
-            let o = self.operand(false)?;
-            self.scratch.push(o);
+    /// A comma-separated operand list.
+    /// The tokens are all lexed already, so the list's length is counted
+    /// first and the list allocated once, exactly.
+    fn operand_list(&mut self) -> PResult<Box<[Operand]>> {
+        let mut v = Vec::with_capacity(self.count_list());
+        loop {
+            v.push(self.operand(false)?);
             if !self.eat_punct(b',') {
-                return Ok(());
+                return Ok(v.into_boxed_slice());
             }
-        })();
-        let _ = close;
-        let list: Box<[Operand]> = self.scratch.drain(base..).collect();
-        r.map(|()| list)
+        }
+    }
+
+    /// Number of top-level comma-separated items before the closing bracket or `;`.
+    fn count_list(&self) -> usize {
+        let mut depth = 0u32;
+        let mut n = 1;
+        for t in &self.toks[self.pos..] {
+            match t.kind {
+                Tok::Punct(b'{' | b'[' | b'(') => depth += 1,
+                // Only a capacity hint: mismatched brackets are reported later.
+                Tok::Punct(b'}' | b']' | b')') => {
+                    if depth == 0 {
+                        break;
+                    }
+                    depth -= 1;
+                }
+                Tok::Punct(b',') if depth == 0 => n += 1,
+                Tok::Punct(b';') | Tok::Eof => break,
+                _ => {}
+            }
+        }
+        n
     }
 
     /// One operand. `in_brackets` disables `name+offset` folding (handled by
@@ -80,7 +99,7 @@ impl Parser<'_> {
         let kind = match t.kind {
             Tok::Punct(b'{') => {
                 self.bump();
-                let elems = self.operand_list(b'}')?;
+                let elems = self.operand_list()?;
                 self.expect_punct(b'}')?;
                 if self.eat_punct(b'|') {
                     let p = self.expect_ident()?;
@@ -94,7 +113,7 @@ impl Parser<'_> {
                 let elems = if self.at_punct(b')') {
                     Box::default()
                 } else {
-                    self.operand_list(b')')?
+                    self.operand_list()?
                 };
                 self.expect_punct(b')')?;
                 OperandKind::List(elems)
@@ -138,7 +157,8 @@ impl Parser<'_> {
             let n = self.peek();
             (n.kind == Tok::Dot && self.adjacent(n)).then_some(n)
         };
-        if text.starts_with('%') {
+        let sym = self.intern(t);
+        if text.starts_with('%') && self.is_sreg_name(sym, text) {
             let comp_text = comp.map(|c| &self.text(c)[1..]);
             if let Some(res) = parse_sreg(text, comp_text) {
                 if comp.is_some() {
@@ -153,7 +173,6 @@ impl Parser<'_> {
                 };
             }
         }
-        let sym = self.intern(t);
         if let Some(c) = comp {
             let idx = match &self.text(c)[1..] {
                 "x" | "r" => 0,
@@ -184,6 +203,23 @@ impl Parser<'_> {
             return Ok(OperandKind::SymOffset(sym, off));
         }
         Ok(OperandKind::Name(sym))
+    }
+
+    /// Whether an interned `%name` is a special register (cached per name).
+    fn is_sreg_name(&mut self, sym: crate::ptx::intern::Sym, text: &str) -> bool {
+        let i = sym.0 as usize;
+        if i >= self.sreg_class.len() {
+            self.sreg_class.resize(i + 1, 0);
+        }
+        if self.sreg_class[i] == 0 {
+            // Any component makes a special name answer Some (Ok or Err).
+            self.sreg_class[i] = if parse_sreg(text, Some("x")).is_some() {
+                2
+            } else {
+                1
+            };
+        }
+        self.sreg_class[i] == 2
     }
 
     /// `[base]`, `[base+off]`, `[base+-off]`, `[base-off]`, `[imm]`, and the

@@ -24,8 +24,8 @@ pub fn parse(src: &str) -> (Module, Vec<Diagnostic>) {
         pos: 0,
         diags,
         names: Interner::default(),
-        scratch: Vec::with_capacity(64),
         stmt_start: 0,
+        sreg_class: Vec::new(),
     };
     let module = p.module();
     let mut diags = p.diags;
@@ -39,11 +39,11 @@ pub(crate) struct Parser<'a> {
     pos: usize,
     diags: Vec<Diagnostic>,
     names: Interner,
+    /// Per interned name: 0 = not classified yet, 1 = not a special register,
+    /// 2 = a special register name (so `parse_sreg` runs once per name).
+    sreg_class: Vec<u8>,
     /// Byte offset where the current statement began (for cascade suppression).
     stmt_start: u32,
-    /// Operands under construction; lists are drained from here into exactly
-    /// sized boxed slices (one allocation per list).
-    scratch: Vec<Operand>,
 }
 
 /// Marker for "an error was reported; recover".

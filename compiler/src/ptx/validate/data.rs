@@ -29,6 +29,16 @@ const SPACES: &[Mod] = &[
     Mod::ParamEntry,
     Mod::ParamFunc,
 ];
+/// The spaces `cvta` converts to and from, and `isspacep` tests.
+const CVTA_SPACES: &[Mod] = &[
+    Mod::Global,
+    Mod::Shared,
+    Mod::SharedCta,
+    Mod::SharedCluster,
+    Mod::Local,
+    Mod::Const,
+    Mod::Param,
+];
 const LD_CACHE: &[Mod] = &[Mod::Ca, Mod::Cg, Mod::Cs, Mod::Lu, Mod::Cv];
 const ST_CACHE: &[Mod] = &[Mod::Wb, Mod::Cg, Mod::Cs, Mod::Wt];
 const EVICT: &[Mod] = &[
@@ -94,28 +104,8 @@ pub(super) fn check(c: &mut ICx) {
             }
         }
         Cvta => {
-            c.allow(&[
-                Mod::To,
-                Mod::Global,
-                Mod::Shared,
-                Mod::SharedCta,
-                Mod::SharedCluster,
-                Mod::Local,
-                Mod::Const,
-                Mod::Param,
-            ]);
-            c.require_one(
-                &[
-                    Mod::Global,
-                    Mod::Shared,
-                    Mod::SharedCta,
-                    Mod::SharedCluster,
-                    Mod::Local,
-                    Mod::Const,
-                    Mod::Param,
-                ],
-                "a state space",
-            );
+            c.allow(&[CVTA_SPACES, &[Mod::To]].concat());
+            c.require_one(CVTA_SPACES, "a state space");
             if let Some(t) = c.one_type(&[U32, U64]) {
                 if c.count(2) {
                     c.dst(0, t);
@@ -124,27 +114,8 @@ pub(super) fn check(c: &mut ICx) {
             }
         }
         Isspacep => {
-            c.allow(&[
-                Mod::Global,
-                Mod::Shared,
-                Mod::SharedCta,
-                Mod::SharedCluster,
-                Mod::Local,
-                Mod::Const,
-                Mod::Param,
-            ]);
-            c.require_one(
-                &[
-                    Mod::Global,
-                    Mod::Shared,
-                    Mod::SharedCta,
-                    Mod::SharedCluster,
-                    Mod::Local,
-                    Mod::Const,
-                    Mod::Param,
-                ],
-                "a state space",
-            );
+            c.allow(CVTA_SPACES);
+            c.require_one(CVTA_SPACES, "a state space");
             if c.count(2) {
                 c.pred_dst(0, false, false);
                 let at = if c.f.t.addr64 { U64 } else { U32 };
