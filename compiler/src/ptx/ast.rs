@@ -291,7 +291,8 @@ pub struct Instruction {
     pub opcode: Opcode,
     /// Modifiers in source order (types included).
     pub mods: Mods,
-    pub operands: Box<[Operand]>,
+    /// Inline for up to three operands (most instructions): no allocation.
+    pub operands: Operands,
     /// Span of the opcode token (`add.s32`), used for opcode-level errors.
     pub op_span: Span,
     pub span: Span,
@@ -364,6 +365,9 @@ impl std::fmt::Debug for Mods {
         f.debug_list().entries(self.iter()).finish()
     }
 }
+
+/// An instruction's operand list.
+pub type Operands = smallvec::SmallVec<[Operand; 3]>;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Operand {

@@ -47,30 +47,51 @@ fn pack(s: &str) -> Option<u64> {
     if b.is_empty() || b.len() > 8 {
         return None;
     }
-    let mut buf = [0u8; 8];
-    buf[..b.len()].copy_from_slice(b);
-    Some(u64::from_le_bytes(buf))
+    let mut k = 0u64;
+    for (i, &c) in b.iter().enumerate() {
+        k |= (c as u64) << (8 * i);
+    }
+    Some(k)
 }
 
 #[derive(Clone, Debug, Default)]
 pub struct Interner {
     names: Vec<Box<str>>,
+    /// Names of up to 8 bytes (most registers) keyed by their packed bytes.
+    short: FxHashMap<u64, Sym>,
     map: FxHashMap<Box<str>, Sym>,
 }
 
 impl Interner {
+    #[inline]
     pub fn intern(&mut self, name: &str) -> Sym {
+        if let Some(k) = pack(name) {
+            if let Some(&s) = self.short.get(&k) {
+                return s;
+            }
+            let s = self.push(name);
+            self.short.insert(k, s);
+            return s;
+        }
         if let Some(&s) = self.map.get(name) {
             return s;
         }
-        let s = Sym(self.names.len() as u32);
-        self.names.push(name.into());
+        let s = self.push(name);
         self.map.insert(name.into(), s);
         s
     }
 
+    fn push(&mut self, name: &str) -> Sym {
+        let s = Sym(self.names.len() as u32);
+        self.names.push(name.into());
+        s
+    }
+
     pub fn get(&self, name: &str) -> Option<Sym> {
-        self.map.get(name).copied()
+        match pack(name) {
+            Some(k) => self.short.get(&k).copied(),
+            None => self.map.get(name).copied(),
+        }
     }
 
     pub fn name(&self, s: Sym) -> &str {

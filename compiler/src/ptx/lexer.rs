@@ -73,129 +73,168 @@ fn is_ident_cont(b: u8) -> bool {
     CLASS[b as usize] & IDENT_CONT != 0
 }
 
-/// Lexes the whole text. Always ends with an `Eof` token.
-pub fn lex(src: &str, diags: &mut Vec<Diagnostic>) -> Vec<Token> {
-    let bytes = src.as_bytes();
-    let n = bytes.len();
-    let mut toks = Vec::with_capacity(n / 4 + 1);
-    let mut i = 0usize;
-    while i < n {
-        let b = bytes[i];
-        let start = i;
-        let kind = match b {
-            b' ' | b'\t' | b'\r' | b'\n' | 0x0b | 0x0c => {
-                i += 1;
-                while i < n && matches!(bytes[i], b' ' | b'\t' | b'\r' | b'\n') {
+/// A resumable token source: the parser pulls tokens in batches into a small
+/// reused buffer, so the whole token array is never materialized (for a
+/// 64 MB file it would be three times the input).
+pub struct Lexer<'a> {
+    src: &'a str,
+    i: usize,
+    /// Lexical errors found so far.
+    pub diags: Vec<Diagnostic>,
+}
+
+impl<'a> Lexer<'a> {
+    pub fn new(src: &'a str) -> Self {
+        Lexer {
+            src,
+            i: 0,
+            diags: Vec::new(),
+        }
+    }
+
+    /// Appends up to `max` tokens to `out`; returns true once the `Eof` token
+    /// has been appended (it is appended exactly once).
+    pub fn lex_batch(&mut self, out: &mut Vec<Token>, max: usize) -> bool {
+        let src = self.src;
+        let bytes = src.as_bytes();
+        let n = bytes.len();
+        let diags = &mut self.diags;
+        let mut i = self.i;
+        let limit = out.len() + max;
+        while i < n {
+            if out.len() >= limit {
+                self.i = i;
+                return false;
+            }
+            let b = bytes[i];
+            let start = i;
+            let kind = match b {
+                b' ' | b'\t' | b'\r' | b'\n' | 0x0b | 0x0c => {
                     i += 1;
-                }
-                continue;
-            }
-            b'/' if i + 1 < n && bytes[i + 1] == b'/' => {
-                i = memchr::memchr(b'\n', &bytes[i..]).map_or(n, |k| i + k);
-                continue;
-            }
-            b'/' if i + 1 < n && bytes[i + 1] == b'*' => {
-                match memchr::memmem::find(&bytes[i + 2..], b"*/") {
-                    Some(k) => i += 2 + k + 2,
-                    None => {
-                        diags.push(Diagnostic::error(
-                            Span::new(i, i + 2),
-                            "unterminated block comment",
-                        ));
-                        i = n;
-                    }
-                }
-                continue;
-            }
-            b'"' => {
-                i += 1;
-                loop {
-                    if i >= n || bytes[i] == b'\n' {
-                        diags.push(Diagnostic::error(
-                            Span::new(start, i),
-                            "unterminated string literal",
-                        ));
-                        break;
-                    }
-                    if bytes[i] == b'\\' && i + 1 < n {
-                        i += 2;
-                        continue;
-                    }
-                    if bytes[i] == b'"' {
+                    while i < n && matches!(bytes[i], b' ' | b'\t' | b'\r' | b'\n') {
                         i += 1;
+                    }
+                    continue;
+                }
+                b'/' if i + 1 < n && bytes[i + 1] == b'/' => {
+                    i = memchr::memchr(b'\n', &bytes[i..]).map_or(n, |k| i + k);
+                    continue;
+                }
+                b'/' if i + 1 < n && bytes[i + 1] == b'*' => {
+                    match memchr::memmem::find(&bytes[i + 2..], b"*/") {
+                        Some(k) => i += 2 + k + 2,
+                        None => {
+                            diags.push(Diagnostic::error(
+                                Span::new(i, i + 2),
+                                "unterminated block comment",
+                            ));
+                            i = n;
+                        }
+                    }
+                    continue;
+                }
+                b'"' => {
+                    i += 1;
+                    loop {
+                        if i >= n || bytes[i] == b'\n' {
+                            diags.push(Diagnostic::error(
+                                Span::new(start, i),
+                                "unterminated string literal",
+                            ));
+                            break;
+                        }
+                        if bytes[i] == b'\\' && i + 1 < n {
+                            i += 2;
+                            continue;
+                        }
+                        if bytes[i] == b'"' {
+                            i += 1;
+                            break;
+                        }
+                        i += 1;
+                    }
+                    Tok::Str
+                }
+                // `.25`: a float literal, not a modifier (digits, then no letter
+                // other than an exponent).
+                b'.' if i + 1 < n && bytes[i + 1].is_ascii_digit() && dot_number(bytes, i + 1) => {
+                    i += 1;
+                    lex_number(bytes, &mut i);
+                    Tok::Float
+                }
+                b'.' if i + 1 < n && (is_ident_cont(bytes[i + 1])) => {
+                    i += 1;
+                    loop {
+                        while i < n && is_ident_cont(bytes[i]) {
+                            i += 1;
+                        }
+                        // `::` joins parts of one modifier (`.L2::cache_hint`).
+                        if i + 2 < n
+                            && bytes[i] == b':'
+                            && bytes[i + 1] == b':'
+                            && is_ident_cont(bytes[i + 2])
+                        {
+                            i += 2;
+                            continue;
+                        }
                         break;
                     }
-                    i += 1;
+                    Tok::Dot
                 }
-                Tok::Str
-            }
-            // `.25`: a float literal, not a modifier (digits, then no letter
-            // other than an exponent).
-            b'.' if i + 1 < n && bytes[i + 1].is_ascii_digit() && dot_number(bytes, i + 1) => {
-                i += 1;
-                lex_number(bytes, &mut i);
-                Tok::Float
-            }
-            b'.' if i + 1 < n && (is_ident_cont(bytes[i + 1])) => {
-                i += 1;
-                loop {
+                b'0'..=b'9' => lex_number(bytes, &mut i),
+                _ if is_ident_start(b) => {
+                    i += 1;
                     while i < n && is_ident_cont(bytes[i]) {
                         i += 1;
                     }
-                    // `::` joins parts of one modifier (`.L2::cache_hint`).
-                    if i + 2 < n
-                        && bytes[i] == b':'
-                        && bytes[i + 1] == b':'
-                        && is_ident_cont(bytes[i + 2])
-                    {
-                        i += 2;
-                        continue;
-                    }
-                    break;
+                    Tok::Ident
                 }
-                Tok::Dot
-            }
-            b'0'..=b'9' => lex_number(bytes, &mut i),
-            _ if is_ident_start(b) => {
-                i += 1;
-                while i < n && is_ident_cont(bytes[i]) {
+                b',' | b';' | b':' | b'(' | b')' | b'[' | b']' | b'{' | b'}' | b'<' | b'>'
+                | b'+' | b'-' | b'!' | b'|' | b'@' | b'=' | b'*' | b'/' | b'~' | b'&' | b'^'
+                | b'.' => {
                     i += 1;
+                    Tok::Punct(b)
                 }
-                Tok::Ident
-            }
-            b',' | b';' | b':' | b'(' | b')' | b'[' | b']' | b'{' | b'}' | b'<' | b'>' | b'+'
-            | b'-' | b'!' | b'|' | b'@' | b'=' | b'*' | b'/' | b'~' | b'&' | b'^' | b'.' => {
-                i += 1;
-                Tok::Punct(b)
-            }
-            _ => {
-                // Skip one whole UTF-8 character so the message shows it.
-                let len = utf8_len(b).min(n - i);
-                let ch = src.get(i..i + len).unwrap_or("?");
-                let shown = if ch.chars().all(|c| c.is_control()) {
-                    format!("\\x{:02x}", b)
-                } else {
-                    ch.to_string()
-                };
-                diags.push(Diagnostic::error(
-                    Span::new(i, i + len),
-                    format!("unexpected character '{shown}'"),
-                ));
-                i += len.max(1);
-                continue;
-            }
-        };
-        toks.push(Token {
-            kind,
-            lo: start as u32,
-            hi: i as u32,
+                _ => {
+                    // Skip one whole UTF-8 character so the message shows it.
+                    let len = utf8_len(b).min(n - i);
+                    let ch = src.get(i..i + len).unwrap_or("?");
+                    let shown = if ch.chars().all(|c| c.is_control()) {
+                        format!("\\x{:02x}", b)
+                    } else {
+                        ch.to_string()
+                    };
+                    diags.push(Diagnostic::error(
+                        Span::new(i, i + len),
+                        format!("unexpected character '{shown}'"),
+                    ));
+                    i += len.max(1);
+                    continue;
+                }
+            };
+            out.push(Token {
+                kind,
+                lo: start as u32,
+                hi: i as u32,
+            });
+        }
+        self.i = n;
+        out.push(Token {
+            kind: Tok::Eof,
+            lo: n as u32,
+            hi: n as u32,
         });
+        true
     }
-    toks.push(Token {
-        kind: Tok::Eof,
-        lo: n as u32,
-        hi: n as u32,
-    });
+}
+
+/// Lexes the whole text into a token array ending with `Eof` (for tools and
+/// tests; the parser streams).
+pub fn lex(src: &str, diags: &mut Vec<Diagnostic>) -> Vec<Token> {
+    let mut l = Lexer::new(src);
+    let mut toks = Vec::with_capacity(src.len() / 4 + 1);
+    l.lex_batch(&mut toks, usize::MAX);
+    diags.append(&mut l.diags);
     toks
 }
 

@@ -157,7 +157,7 @@ impl Parser<'_> {
             } else {
                 None
             };
-            let end = self.toks[self.pos - 1];
+            let end = self.prev;
             out.push(VarDecl {
                 linkage,
                 space,

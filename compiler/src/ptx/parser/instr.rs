@@ -3,8 +3,9 @@
 use super::{PResult, Parser};
 use crate::ptx::ast::*;
 use crate::ptx::isa::Opcode;
-use crate::ptx::lexer::Tok;
+use crate::ptx::lexer::{Tok, Token};
 use crate::ptx::modifiers::Mod;
+use crate::ptx::span::Span;
 use crate::ptx::sreg::parse_sreg;
 
 impl Parser<'_> {
@@ -22,30 +23,11 @@ impl Parser<'_> {
             });
         }
         let op_tok = self.expect_ident()?;
-        let op_name = self.text(op_tok);
-        let Some(opcode) = Opcode::from_name(op_name) else {
-            let msg = format!("unknown instruction '{op_name}'");
-            return Err(self.error(op_tok.span(), msg));
-        };
-        let mut mods = Mods::default();
-        let mut op_span = op_tok.span();
-        while self.peek().kind == Tok::Dot && self.adjacent(self.peek()) {
-            let t = self.bump();
-            op_span = op_span.to(t.span());
-            let text = &self.text(t)[1..];
-            let Some(m) = Mod::from_text(text) else {
-                let msg = format!("unknown modifier '.{text}' for '{op_name}'");
-                return Err(self.error(t.span(), msg));
-            };
-            if !mods.push(m) {
-                return Err(self.error(t.span(), format!("too many modifiers for '{op_name}'")));
-            }
+        let (opcode, mods, op_span) = self.opcode_and_mods(op_tok)?;
+        let mut operands = Operands::new();
+        if !self.at_punct(b';') {
+            self.operands_into(&mut operands)?;
         }
-        let operands = if self.at_punct(b';') {
-            Box::default()
-        } else {
-            self.operand_list()?
-        };
         let semi = self.expect_punct(b';')?;
         Ok(Instruction {
             guard,
@@ -57,39 +39,65 @@ impl Parser<'_> {
         })
     }
 
-    /// A comma-separated operand list.
-    /// The tokens are all lexed already, so the list's length is counted
-    /// first and the list allocated once, exactly.
+    /// The opcode token and its adjacent modifiers, through the spelling cache.
+    fn opcode_and_mods(&mut self, op_tok: Token) -> PResult<(Opcode, Mods, Span)> {
+        let mut end = op_tok;
+        loop {
+            let t = self.peek();
+            if t.kind != Tok::Dot || !self.adjacent(t) {
+                break;
+            }
+            end = self.bump();
+        }
+        let op_span = op_tok.span().to(end.span());
+        let spelling = &self.src[op_span.lo as usize..op_span.hi as usize];
+        if let Some(&(op, mods)) = self.opcode_cache.get(spelling) {
+            return Ok((op, mods, op_span));
+        }
+        let op_name = self.text(op_tok);
+        let Some(opcode) = Opcode::from_name(op_name) else {
+            let msg = format!("unknown instruction '{op_name}'");
+            return Err(self.error(op_tok.span(), msg));
+        };
+        let mut mods = Mods::default();
+        let mut lo = op_tok.hi as usize;
+        let suffix = spelling.get(op_name.len() + 1..).unwrap_or("");
+        for text in suffix.split('.').filter(|t| !t.is_empty()) {
+            let span = Span::new(lo, lo + 1 + text.len());
+            lo = span.hi as usize;
+            let Some(m) = Mod::from_text(text) else {
+                let msg = format!("unknown modifier '.{text}' for '{op_name}'");
+                return Err(self.error(span, msg));
+            };
+            if !mods.push(m) {
+                return Err(self.error(span, format!("too many modifiers for '{op_name}'")));
+            }
+        }
+        self.opcode_cache.insert(spelling, (opcode, mods));
+        Ok((opcode, mods, op_span))
+    }
+
+    /// A comma-separated operand list, gathered on the stack and moved to
+    /// the heap in one exactly sized allocation.
     fn operand_list(&mut self) -> PResult<Box<[Operand]>> {
-        let mut v = Vec::with_capacity(self.count_list());
+        let mut v: smallvec::SmallVec<[Operand; 6]> = smallvec::SmallVec::new();
+        self.operands_into(&mut v)?;
+        // Exact capacity, so `into_boxed_slice` does not reallocate.
+        let mut out = Vec::with_capacity(v.len());
+        out.extend(v.drain(..));
+        Ok(out.into_boxed_slice())
+    }
+
+    fn operands_into<A: smallvec::Array<Item = Operand>>(
+        &mut self,
+        v: &mut smallvec::SmallVec<A>,
+    ) -> PResult<()> {
         loop {
             v.push(self.operand(false)?);
             if !self.eat_punct(b',') {
-                return Ok(v.into_boxed_slice());
+                return Ok(());
             }
         }
-    }
-
-    /// Number of top-level comma-separated items before the closing bracket or `;`.
-    fn count_list(&self) -> usize {
-        let mut depth = 0u32;
-        let mut n = 1;
-        for t in &self.toks[self.pos..] {
-            match t.kind {
-                Tok::Punct(b'{' | b'[' | b'(') => depth += 1,
-                // Only a capacity hint: mismatched brackets are reported later.
-                Tok::Punct(b'}' | b']' | b')') => {
-                    if depth == 0 {
-                        break;
-                    }
-                    depth -= 1;
-                }
-                Tok::Punct(b',') if depth == 0 => n += 1,
-                Tok::Punct(b';') | Tok::Eof => break,
-                _ => {}
-            }
-        }
-        n
     }
 
     /// One operand. `in_brackets` disables `name+offset` folding (handled by
@@ -138,7 +146,7 @@ impl Parser<'_> {
             }
             _ => return Err(self.expected("an operand")),
         };
-        let end = self.toks[self.pos - 1];
+        let end = self.prev;
         Ok(Operand {
             kind,
             span: t.span().to(end.span()),

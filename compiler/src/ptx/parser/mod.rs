@@ -9,34 +9,63 @@ mod literal;
 use super::ast::*;
 use super::diag::Diagnostic;
 use super::intern::{Interner, Sym};
-use super::lexer::{lex, Tok, Token};
+use super::isa::Opcode;
+use super::lexer::{Lexer, Tok, Token};
 use super::span::Span;
 use crate::target::PtxVersion;
 
 /// Parses PTX text. The module is always returned (with whatever could be
 /// parsed); the diagnostics say what was wrong.
 pub fn parse(src: &str) -> (Module, Vec<Diagnostic>) {
-    let mut diags = Vec::new();
-    let toks = lex(src, &mut diags);
     let mut p = Parser {
         src,
-        toks,
+        lexer: Lexer::new(src),
+        toks: Vec::with_capacity(BATCH + 8),
         pos: 0,
-        diags,
+        eof_lexed: false,
+        prev: EOF_TOKEN,
+        consumed: 0,
+        stmt_buffers: Vec::new(),
+        opcode_cache: Default::default(),
+        diags: Vec::new(),
         names: Interner::default(),
         stmt_start: 0,
         sreg_class: Vec::new(),
     };
     let module = p.module();
     let mut diags = p.diags;
+    diags.append(&mut p.lexer.diags);
     diags.sort_by_key(|d| d.span.lo);
     (module, diags)
 }
 
+/// Tokens lexed per batch.
+const BATCH: usize = 4096;
+const EOF_TOKEN: Token = Token {
+    kind: Tok::Eof,
+    lo: 0,
+    hi: 0,
+};
+
 pub(crate) struct Parser<'a> {
     src: &'a str,
+    lexer: Lexer<'a>,
+    /// The current batch of tokens; `toks[pos]` is the next one.
     toks: Vec<Token>,
     pos: usize,
+    /// The batch ends with the `Eof` token.
+    eof_lexed: bool,
+    /// The last consumed token (for spans and adjacency).
+    prev: Token,
+    /// How many tokens were consumed (progress checks in recovery).
+    consumed: usize,
+    /// Reused statement buffers, one per block nesting level: a block's
+    /// statements are gathered here and copied once into an exact allocation
+    /// (instead of a growing vector copied at every doubling, then shrunk).
+    stmt_buffers: Vec<Vec<Statement>>,
+    /// Whole opcode spellings seen so far (`ld.global.u32`) with their
+    /// opcode and modifiers: real PTX repeats a few hundred spellings.
+    opcode_cache: rustc_hash::FxHashMap<&'a str, (Opcode, Mods)>,
     diags: Vec<Diagnostic>,
     names: Interner,
     /// Per interned name: 0 = not classified yet, 1 = not a special register,
@@ -53,21 +82,40 @@ pub(crate) type PResult<T> = Result<T, Reported>;
 impl<'a> Parser<'a> {
     // ---- token access ----
 
+    /// Makes token `pos + k` available (or the `Eof` token is in the batch).
     #[inline]
-    fn peek(&self) -> Token {
+    fn fill(&mut self, k: usize) {
+        if self.pos + k >= self.toks.len() && !self.eof_lexed {
+            self.refill();
+        }
+    }
+
+    #[cold]
+    fn refill(&mut self) {
+        self.toks.drain(..self.pos);
+        self.pos = 0;
+        self.eof_lexed = self.lexer.lex_batch(&mut self.toks, BATCH);
+    }
+
+    #[inline]
+    fn peek(&mut self) -> Token {
+        self.fill(0);
         self.toks[self.pos]
     }
 
     #[inline]
-    fn peek_at(&self, k: usize) -> Token {
+    fn peek_at(&mut self, k: usize) -> Token {
+        self.fill(k);
         self.toks[(self.pos + k).min(self.toks.len() - 1)]
     }
 
     #[inline]
     fn bump(&mut self) -> Token {
-        let t = self.toks[self.pos];
+        let t = self.peek();
         if t.kind != Tok::Eof {
             self.pos += 1;
+            self.prev = t;
+            self.consumed += 1;
         }
         t
     }
@@ -78,18 +126,18 @@ impl<'a> Parser<'a> {
     }
 
     #[inline]
-    fn at_punct(&self, c: u8) -> bool {
+    fn at_punct(&mut self, c: u8) -> bool {
         self.peek().kind == Tok::Punct(c)
     }
 
-    fn at_dot(&self, s: &str) -> bool {
+    fn at_dot(&mut self, s: &str) -> bool {
         let t = self.peek();
         t.kind == Tok::Dot && self.text(t) == s
     }
 
     fn eat_punct(&mut self, c: u8) -> bool {
         if self.at_punct(c) {
-            self.pos += 1;
+            self.bump();
             true
         } else {
             false
@@ -98,7 +146,7 @@ impl<'a> Parser<'a> {
 
     fn eat_dot(&mut self, s: &str) -> bool {
         if self.at_dot(s) {
-            self.pos += 1;
+            self.bump();
             true
         } else {
             false
@@ -107,16 +155,16 @@ impl<'a> Parser<'a> {
 
     /// Token `t` directly follows the previous token (no space between).
     fn adjacent(&self, t: Token) -> bool {
-        self.pos > 0 && self.toks[self.pos - 1].hi == t.lo
+        self.consumed > 0 && self.prev.hi == t.lo
     }
 
-    /// Token at `pos` starts a new line.
-    fn starts_line(&self, pos: usize) -> bool {
-        if pos == 0 {
+    /// The current token starts a new line.
+    fn at_line_start(&mut self) -> bool {
+        if self.consumed == 0 {
             return true;
         }
-        let prev = self.toks[pos - 1].hi as usize;
-        let cur = self.toks[pos].lo as usize;
+        let prev = self.prev.hi as usize;
+        let cur = self.peek().lo as usize;
         self.src.as_bytes()[prev..cur].contains(&b'\n')
     }
 
@@ -129,15 +177,14 @@ impl<'a> Parser<'a> {
 
     fn error(&mut self, span: Span, msg: impl Into<String>) -> Reported {
         // One error per statement: a lexical error (unterminated string,
-        // stray character) earlier in the same statement already explains it.
+        // stray character) or a parse error earlier in the same statement
+        // already explains this one.
         let stmt_lo = self.stmt_start;
-        if self
-            .diags
-            .iter()
-            .rev()
-            .take(4)
-            .any(|d| d.span.lo >= stmt_lo && d.span.lo <= span.lo)
-        {
+        let earlier = |d: &Diagnostic| d.span.lo >= stmt_lo && d.span.lo <= span.lo;
+        // Lexer diagnostics are in source order and may run ahead of the parser.
+        let lex = &self.lexer.diags;
+        let first = lex.partition_point(|d| d.span.lo < stmt_lo);
+        if self.diags.iter().rev().take(4).any(earlier) || lex.get(first).is_some_and(earlier) {
             return Reported;
         }
         self.diags.push(Diagnostic::error(span, msg));
@@ -178,7 +225,7 @@ impl<'a> Parser<'a> {
     /// Skips to the end of the current statement: past the next `;`, or up to
     /// a `}` or a token that starts a new line and can start a statement.
     fn recover_stmt(&mut self) {
-        let start = self.pos;
+        let start = self.consumed;
         // Braces opened while skipping (vector operands) are closed while skipping.
         let mut depth = 0u32;
         loop {
@@ -186,26 +233,26 @@ impl<'a> Parser<'a> {
             match t.kind {
                 Tok::Eof => return,
                 Tok::Punct(b';') if depth == 0 => {
-                    self.pos += 1;
+                    self.bump();
                     return;
                 }
                 Tok::Punct(b'}') if depth == 0 => return,
                 Tok::Punct(b'}') => depth -= 1,
                 Tok::Ident | Tok::Dot | Tok::Punct(b'@') | Tok::Punct(b'{')
-                    if self.pos > start && self.starts_line(self.pos) =>
+                    if self.consumed > start && self.at_line_start() =>
                 {
                     return
                 }
                 Tok::Punct(b'{') => depth += 1,
                 _ => {}
             }
-            self.pos += 1;
+            self.bump();
         }
     }
 
     /// Skips at module level to the next token that can start a module item.
     fn recover_module(&mut self) {
-        let start = self.pos;
+        let start = self.consumed;
         let mut depth = 0i32;
         let mut parens = 0i32;
         loop {
@@ -218,25 +265,25 @@ impl<'a> Parser<'a> {
                 Tok::Punct(b'}') => {
                     depth -= 1;
                     if depth <= 0 {
-                        self.pos += 1;
+                        self.bump();
                         return;
                     }
                 }
                 Tok::Punct(b';') if depth == 0 => {
-                    self.pos += 1;
+                    self.bump();
                     return;
                 }
                 Tok::Dot
                     if depth == 0
                         && parens <= 0
-                        && self.pos > start
-                        && self.starts_line(self.pos) =>
+                        && self.consumed > start
+                        && self.at_line_start() =>
                 {
                     return
                 }
                 _ => {}
             }
-            self.pos += 1;
+            self.bump();
         }
     }
 
@@ -251,13 +298,13 @@ impl<'a> Parser<'a> {
             names: Interner::default(),
         };
         while self.peek().kind != Tok::Eof {
-            let before = self.pos;
+            let before = self.consumed;
             if self.module_item(&mut m).is_err() {
                 self.recover_module();
             }
-            if self.pos == before {
+            if self.consumed == before {
                 // Never loop without progress.
-                self.pos += 1;
+                self.bump();
             }
         }
         m.names = std::mem::take(&mut self.names);
@@ -336,7 +383,7 @@ impl<'a> Parser<'a> {
                     index,
                     name,
                     extra,
-                    span: t.span().to(self.toks[self.pos - 1].span()),
+                    span: t.span().to(self.prev.span()),
                 });
             }
             ".section" => {
@@ -526,7 +573,7 @@ impl<'a> Parser<'a> {
             params,
             attrs,
             body,
-            span: start.to(self.toks[self.pos - 1].span()),
+            span: start.to(self.prev.span()),
         })
     }
 
@@ -570,34 +617,50 @@ impl<'a> Parser<'a> {
 
     fn block(&mut self) -> PResult<Block> {
         let open = self.expect_punct(b'{')?;
-        let mut stmts = Vec::new();
+        let mut buf = self.stmt_buffers.pop().unwrap_or_default();
+        let result = self.block_body(&mut buf);
+        let stmts = result.map(|close| {
+            let mut stmts = Vec::with_capacity(buf.len());
+            stmts.append(&mut buf);
+            Block {
+                stmts,
+                span: open.span().to(close),
+            }
+        });
+        buf.clear();
+        self.stmt_buffers.push(buf);
+        stmts
+    }
+
+    /// Statements up to the closing `}`; returns its span.
+    fn block_body(&mut self, stmts: &mut Vec<Statement>) -> PResult<Span> {
         loop {
             let t = self.peek();
             match t.kind {
                 Tok::Punct(b'}') => {
                     self.bump();
-                    stmts.shrink_to_fit();
-                    return Ok(Block {
-                        stmts,
-                        span: open.span().to(t.span()),
-                    });
+                    return Ok(t.span());
                 }
                 Tok::Eof => {
                     // After an earlier error (an unterminated comment ate the
                     // rest of the file, say) this is only a consequence.
-                    if self.diags.iter().any(Diagnostic::is_error) {
+                    if self
+                        .diags
+                        .iter()
+                        .chain(&self.lexer.diags)
+                        .any(Diagnostic::is_error)
+                    {
                         return Err(Reported);
                     }
-                    let _ = open;
                     return Err(self.expected("'}'"));
                 }
                 _ => {
-                    let before = self.pos;
-                    if self.statement(&mut stmts).is_err() {
+                    let before = self.consumed;
+                    if self.statement(stmts).is_err() {
                         self.recover_stmt();
                     }
-                    if self.pos == before {
-                        self.pos += 1;
+                    if self.consumed == before {
+                        self.bump();
                     }
                 }
             }
