@@ -3,5 +3,7 @@
 //! the reducer and the reports (see ARCHITECTURE.md). This crate shares only
 //! the front end, the SM table and the bit-exact float helpers with `ptxc`.
 
+pub mod commands;
 pub mod fuzz_targets;
 pub mod launch;
+pub mod ptx_interp;

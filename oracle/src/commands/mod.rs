@@ -1,0 +1,4 @@
+//! The `ptxdiff` subcommands, as library functions the binary and the tests
+//! share.
+
+pub mod interp;

@@ -1,0 +1,340 @@
+//! Data movement: mov, ld/ldu/st (scalar and vector), atom/red, cvta,
+//! isspacep (PTX ISA 9.7.8, 9.7.9, 9.7.13.5-6). Every access is checked for
+//! natural alignment (misalignment is UB) and bounds (outside every
+//! allocation is a fault naming the address).
+
+use super::{extend, mask, Ctx};
+use crate::ptx_interp::machine::{Stop, WARP};
+use crate::ptx_interp::memory::{load_le, range, range_mut, store_le};
+use crate::ptx_interp::program::{AddrBase, Inst, Opnd, Space};
+use crate::ptx_interp::race::{self, Accessor};
+use crate::ptx_interp::result::UbKind;
+use crate::ptx_interp::semantics::atomic::{self, AtomOp, AtomTy};
+use ptxc::ptx::isa::Opcode;
+use ptxc::ptx::modifiers::Mod;
+use ptxc::ptx::types::ScalarType;
+
+/// Where an access goes.
+#[derive(Clone, Copy, Debug)]
+pub struct Place {
+    pub space: Space,
+    pub addr: u64,
+}
+
+fn space_name(s: Space) -> &'static str {
+    match s {
+        Space::Generic => "generic",
+        Space::Global => "global",
+        Space::Shared => "shared",
+        Space::Local => "local",
+        Space::Const => "const",
+        Space::KernelParam => "param",
+        Space::FrameParam => "param",
+    }
+}
+
+impl Ctx<'_, '_> {
+    /// The place an address operand names, for an instruction in `space`.
+    pub fn place(&mut self, o: &Opnd, space: Space) -> Result<Place, Stop> {
+        let Opnd::Addr { base, offset, .. } = o else {
+            return Err(Stop::Fault("expected an address operand".into()));
+        };
+        let (space, addr) = match base {
+            AddrBase::Var(v) => (v.space, self.var_address(v.space, v.offset)),
+            AddrBase::Reg(s) => {
+                let a = self.reg(*s)?;
+                (space, if self.m.prog.addr64 { a } else { mask(32, a) })
+            }
+            AddrBase::Abs => (space, 0),
+            AddrBase::Handle(h) => (Space::Global, *h),
+        };
+        let addr = addr.wrapping_add(*offset as u64);
+        let addr = if self.m.prog.addr64 {
+            addr
+        } else {
+            mask(32, addr)
+        };
+        Ok(match space {
+            Space::Generic => {
+                let (s, a) = self.m.windows.resolve(addr);
+                Place { space: s, addr: a }
+            }
+            s => Place { space: s, addr },
+        })
+    }
+
+    fn fault(&self, p: Place, n: u64, what: &str) -> Stop {
+        Stop::Fault(format!(
+            "{what} of {n} bytes at {} address 0x{:x} is outside every allocation",
+            space_name(p.space),
+            p.addr
+        ))
+    }
+
+    /// Records an access for race detection (shared and global memory).
+    fn race(&mut self, p: Place, n: u64, write: bool, atomic: bool) -> Result<(), Stop> {
+        let space = match p.space {
+            Space::Global | Space::Generic => Space::Global,
+            Space::Shared => Space::Shared,
+            _ => return Ok(()),
+        };
+        let block = self.cta.threads.len() as u32;
+        let th = &self.cta.threads[self.t];
+        let me = Accessor {
+            who: self.cta.linear * block + th.linear + 1,
+            epoch: self.cta.epoch,
+            warp_epoch: self.cta.warp_epochs[th.linear as usize / WARP],
+            block_threads: block,
+        };
+        for k in 0..n {
+            let a = p.addr + k;
+            let shadow = if space == Space::Shared {
+                match self.cta.shared_shadow.get_mut(a as usize) {
+                    Some(s) => s,
+                    None => return Ok(()),
+                }
+            } else {
+                self.m.global_shadow.bytes.entry(a).or_default()
+            };
+            if let Some(other) = race::record(shadow, &me, write, atomic) {
+                let (cta, tid) = ((other - 1) / block, (other - 1) % block);
+                let [gx, gy, _] = self.m.grid;
+                let [bx, by, _] = self.m.block;
+                return Err(Stop::Ub(UbKind::DataRace {
+                    address: p.addr + k,
+                    other_tid: [tid % bx, (tid / bx) % by, tid / (bx * by)],
+                    other_ctaid: [cta % gx, (cta / gx) % gy, cta / (gx * gy)],
+                }));
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads `n` bytes (n = 1, 2, 4, 8, 16 as several calls) at a place.
+    pub fn load(&mut self, p: Place, n: u64) -> Result<u64, Stop> {
+        let v = self.load_raw(p, n)?;
+        self.race(p, n, false, false)?;
+        Ok(v)
+    }
+
+    pub fn store(&mut self, p: Place, n: u64, v: u64) -> Result<(), Stop> {
+        self.store_raw(p, n, v)?;
+        self.race(p, n, true, false)
+    }
+
+    fn load_raw(&mut self, p: Place, n: u64) -> Result<u64, Stop> {
+        if !p.addr.is_multiple_of(n) {
+            return Err(Stop::Ub(UbKind::Misaligned {
+                address: p.addr,
+                size: n as u32,
+            }));
+        }
+        let bytes = match p.space {
+            Space::Global | Space::Generic => self.m.global.slice(p.addr, n),
+            Space::Shared => range(&self.cta.shared, p.addr, n),
+            Space::Local | Space::FrameParam => range(&self.cta.threads[self.t].local, p.addr, n),
+            Space::Const => range(&self.m.prog.consts, p.addr, n),
+            Space::KernelParam => range(&self.m.params, p.addr, n),
+        };
+        bytes.map(load_le).ok_or_else(|| self.fault(p, n, "load"))
+    }
+
+    fn store_raw(&mut self, p: Place, n: u64, v: u64) -> Result<(), Stop> {
+        if !p.addr.is_multiple_of(n) {
+            return Err(Stop::Ub(UbKind::Misaligned {
+                address: p.addr,
+                size: n as u32,
+            }));
+        }
+        let dst = match p.space {
+            Space::Global | Space::Generic => self.m.global.slice_mut(p.addr, n),
+            Space::Shared => range_mut(&mut self.cta.shared, p.addr, n),
+            Space::Local | Space::FrameParam => {
+                range_mut(&mut self.cta.threads[self.t].local, p.addr, n)
+            }
+            Space::Const | Space::KernelParam => None,
+        };
+        match dst {
+            Some(d) => {
+                store_le(d, v);
+                Ok(())
+            }
+            None => Err(self.fault(p, n, "store")),
+        }
+    }
+}
+
+/// The registers of a vector operand (or a single register).
+fn elems(o: &Opnd) -> &[Opnd] {
+    match o {
+        Opnd::Vector(v) | Opnd::VectorPred(v, _) => v,
+        other => std::slice::from_ref(other),
+    }
+}
+
+pub fn exec(cx: &mut Ctx, i: &Inst) -> Result<(), Stop> {
+    match i.op {
+        Opcode::Mov => mov(cx, i),
+        Opcode::Ld | Opcode::Ldu => {
+            let n = u64::from(i.ty.bytes());
+            let p = cx.place(&i.ops[1], i.space)?;
+            let dst = elems(&i.ops[0]);
+            for (k, d) in dst.iter().enumerate() {
+                let v = cx.load(
+                    Place {
+                        addr: p.addr + k as u64 * n,
+                        ..p
+                    },
+                    n,
+                )?;
+                cx.set_typed(d, i.ty, v)?;
+            }
+            Ok(())
+        }
+        Opcode::St => {
+            let n = u64::from(i.ty.bytes());
+            let p = cx.place(&i.ops[0], i.space)?;
+            let src = elems(&i.ops[1]);
+            for (k, s) in src.iter().enumerate() {
+                let v = cx.get(s)?;
+                cx.store(
+                    Place {
+                        addr: p.addr + k as u64 * n,
+                        ..p
+                    },
+                    n,
+                    mask(i.ty.bits(), v),
+                )?;
+            }
+            Ok(())
+        }
+        Opcode::Atom | Opcode::Red => atom(cx, i),
+        Opcode::Cvta => {
+            let to = i.mods.has(Mod::To);
+            let space = if i.space == Space::KernelParam {
+                Space::KernelParam
+            } else {
+                i.space
+            };
+            let a = cx.get(&i.ops[1])?;
+            let v = if to {
+                cx.m.windows.from_generic(space, a)
+            } else {
+                cx.m.windows.to_generic(space, a)
+            };
+            cx.set_typed(&i.ops[0], i.ty, v)
+        }
+        Opcode::Isspacep => {
+            let a = cx.get(&i.ops[1])?;
+            let yes = cx.m.windows.is_space(i.space, a);
+            cx.set(&i.ops[0], u64::from(yes))
+        }
+        _ => unreachable!(),
+    }
+}
+
+/// `mov`: register, immediate, special register, address; vector pack
+/// (`mov.b64 %rd, {%r1, %r2}`: element 0 is the low part) and unpack.
+fn mov(cx: &mut Ctx, i: &Inst) -> Result<(), Stop> {
+    match (&i.ops[0], &i.ops[1]) {
+        (Opnd::Vector(d), src) => {
+            let v = cx.get(src)?;
+            let w = i.ty.bits() / d.len() as u32;
+            for (k, e) in d.iter().enumerate() {
+                cx.set(e, mask(w, v >> (w * k as u32)))?;
+            }
+            Ok(())
+        }
+        (dst, Opnd::Vector(s)) => {
+            let w = i.ty.bits() / s.len() as u32;
+            let mut v = 0u64;
+            for (k, e) in s.iter().enumerate() {
+                v |= mask(w, cx.get(e)?) << (w * k as u32);
+            }
+            cx.set(dst, v)
+        }
+        (dst, src) => {
+            let v = cx.get(src)?;
+            if i.ty == ScalarType::Pred {
+                cx.set(dst, v & 1)
+            } else {
+                cx.set_typed(dst, i.ty, v)
+            }
+        }
+    }
+}
+
+fn atom_op(i: &Inst) -> AtomOp {
+    let m = &i.mods;
+    if m.has(Mod::Add) {
+        AtomOp::Add
+    } else if m.has(Mod::Min) {
+        AtomOp::Min
+    } else if m.has(Mod::Max) {
+        AtomOp::Max
+    } else if m.has(Mod::Inc) {
+        AtomOp::Inc
+    } else if m.has(Mod::Dec) {
+        AtomOp::Dec
+    } else if m.has(Mod::And) {
+        AtomOp::And
+    } else if m.has(Mod::Or) {
+        AtomOp::Or
+    } else if m.has(Mod::Xor) {
+        AtomOp::Xor
+    } else if m.has(Mod::Exch) {
+        AtomOp::Exch
+    } else {
+        AtomOp::Cas
+    }
+}
+
+fn atom_ty(t: ScalarType) -> AtomTy {
+    use ScalarType::*;
+    match t {
+        U32 => AtomTy::U32,
+        S32 => AtomTy::S32,
+        U64 => AtomTy::U64,
+        S64 => AtomTy::S64,
+        B32 => AtomTy::B32,
+        B64 => AtomTy::B64,
+        F32 => AtomTy::F32,
+        F64 => AtomTy::F64,
+        F16 => AtomTy::F16,
+        F16x2 => AtomTy::F16x2,
+        Bf16 => AtomTy::Bf16,
+        Bf16x2 => AtomTy::Bf16x2,
+        _ => AtomTy::B16,
+    }
+}
+
+/// `atom`/`red`: read-modify-write; `atom` returns the old value. Threads run
+/// one at a time, so every atomic is indivisible by construction.
+fn atom(cx: &mut Ctx, i: &Inst) -> Result<(), Stop> {
+    let n = u64::from(i.ty.bytes());
+    let (addr_k, b_k) = if i.op == Opcode::Red { (0, 1) } else { (1, 2) };
+    let p = cx.place(&i.ops[addr_k], i.space)?;
+    let b = cx.get(&i.ops[b_k])?;
+    let c = if i.ops.len() > b_k + 1 {
+        cx.get(&i.ops[b_k + 1])?
+    } else {
+        0
+    };
+    let old = cx.load_raw(p, n)?;
+    cx.race(p, n, true, true)?;
+    // atom.add.f32 flushes subnormals on global memory, not on shared (ISA).
+    let global_ftz = p.space == Space::Global;
+    let new = atomic::atom(
+        atom_op(i),
+        atom_ty(i.ty),
+        old,
+        mask(i.ty.bits(), b),
+        mask(i.ty.bits(), c),
+        global_ftz,
+    );
+    cx.store_raw(p, n, mask(i.ty.bits(), new))?;
+    if i.op == Opcode::Atom {
+        cx.set(&i.ops[0], extend(i.ty, old))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,343 @@
+//! The execution model. CTAs run one after another in grid order; a CTA's
+//! threads run one at a time, each until it blocks (barrier, warp-collective
+//! instruction), exits or fails, in linear thread order: a deterministic
+//! schedule with independent-thread-scheduling semantics (issue 3). A
+//! warp-collective instruction completes when every thread named in its
+//! member mask has arrived at it; `bar.sync` when the expected number of the
+//! CTA's threads have. When nothing can move, the run is a deadlock (UB).
+
+use super::memory::{GlobalMem, Windows};
+use super::program::{Opnd, Program};
+use super::result::{Location, Outcome, RunLimits, UbKind};
+use crate::launch::{LaunchSpec, TextureImage};
+use std::time::Instant;
+
+pub const WARP: usize = 32;
+
+/// Why a thread stopped running.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TState {
+    Ready,
+    /// Waiting at `bar.sync`/`bar.arrive`/`bar.red` (pc of the instruction).
+    Barrier {
+        id: u32,
+        expected: Option<u32>,
+        pc: u32,
+        arrive_only: bool,
+    },
+    /// Waiting at a warp-collective instruction.
+    Warp {
+        pc: u32,
+        func: u32,
+    },
+    Exited,
+}
+
+/// A caller's saved frame.
+pub struct Frame {
+    pub func: u32,
+    pub ret_pc: u32,
+    pub regs: Vec<u64>,
+    pub written: Vec<u64>,
+    pub frame_base: u64,
+    /// Where the callee's return values go: the caller's return list.
+    pub ret_targets: Vec<Opnd>,
+}
+
+pub struct Thread {
+    pub tid: [u32; 3],
+    pub linear: u32,
+    pub func: u32,
+    pub pc: u32,
+    pub regs: Vec<u64>,
+    /// One bit per register slot: written at least once.
+    pub written: Vec<u64>,
+    pub frames: Vec<Frame>,
+    /// Local memory: the call frames, innermost last.
+    pub local: Vec<u8>,
+    pub frame_base: u64,
+    pub state: TState,
+    /// The carry flag of `add.cc`/`addc` chains.
+    pub carry: bool,
+}
+
+impl Thread {
+    #[inline]
+    pub fn is_written(&self, slot: u32) -> bool {
+        self.written[(slot / 64) as usize] & (1 << (slot % 64)) != 0
+    }
+
+    #[inline]
+    pub fn set_written(&mut self, slot: u32) {
+        self.written[(slot / 64) as usize] |= 1 << (slot % 64);
+    }
+}
+
+/// A failure while running: a fault or UB at a location.
+pub enum Stop {
+    Fault(String),
+    Ub(UbKind),
+    Timeout,
+}
+
+pub struct Cta {
+    pub ctaid: [u32; 3],
+    /// Linear CTA index in the grid.
+    pub linear: u32,
+    pub threads: Vec<Thread>,
+    pub shared: Vec<u8>,
+    /// Race detection: the CTA's barrier epoch, each warp's, and the shared
+    /// memory shadow.
+    pub epoch: u32,
+    pub warp_epochs: Vec<u32>,
+    pub shared_shadow: Vec<super::race::Shadow>,
+    /// `bar.arrive` arrivals per barrier since its last release.
+    pub arrivals: [u32; 16],
+}
+
+/// Everything a run shares across CTAs.
+pub struct Machine<'p> {
+    pub prog: &'p Program,
+    pub spec: &'p LaunchSpec,
+    pub global: GlobalMem,
+    pub params: Vec<u8>,
+    pub textures: Vec<TextureImage>,
+    pub windows: Windows,
+    pub grid: [u32; 3],
+    pub block: [u32; 3],
+    pub limits: RunLimits,
+    pub executed: u64,
+    pub global_shadow: super::race::GlobalShadow,
+    pub fuel_left: u64,
+    pub started: Instant,
+}
+
+impl<'p> Machine<'p> {
+    /// Runs every CTA; returns the outcome.
+    pub fn run(&mut self) -> Outcome {
+        let [gx, gy, gz] = self.grid;
+        for z in 0..gz {
+            for y in 0..gy {
+                for x in 0..gx {
+                    if let Some(o) = self.run_cta([x, y, z]) {
+                        return o;
+                    }
+                }
+            }
+        }
+        Outcome::Completed
+    }
+
+    fn new_cta(&self, ctaid: [u32; 3]) -> Cta {
+        let [bx, by, bz] = self.block;
+        let entry = &self.prog.funcs[self.prog.entry as usize];
+        let mut threads = Vec::with_capacity((bx * by * bz) as usize);
+        for z in 0..bz {
+            for y in 0..by {
+                for x in 0..bx {
+                    let linear = x + bx * (y + by * z);
+                    threads.push(Thread {
+                        tid: [x, y, z],
+                        linear,
+                        func: self.prog.entry,
+                        pc: 0,
+                        regs: vec![0; entry.nregs as usize],
+                        written: vec![0; (entry.nregs as usize).div_ceil(64)],
+                        frames: Vec::new(),
+                        local: vec![0; entry.frame_bytes as usize],
+                        frame_base: 0,
+                        state: TState::Ready,
+                        carry: false,
+                    });
+                }
+            }
+        }
+        let shared =
+            vec![0; (self.prog.static_shared + u64::from(self.spec.dynamic_shared_bytes)) as usize];
+        let [gx, gy, _] = self.grid;
+        let n = threads.len();
+        let shadow = vec![super::race::Shadow::default(); shared.len()];
+        Cta {
+            ctaid,
+            linear: ctaid[0] + gx * (ctaid[1] + gy * ctaid[2]),
+            threads,
+            shared_shadow: shadow,
+            shared,
+            arrivals: [0; 16],
+            epoch: 0,
+            warp_epochs: vec![0; n.div_ceil(WARP)],
+        }
+    }
+
+    pub fn location(&self, cta: &Cta, t: usize) -> Location {
+        let th = &cta.threads[t];
+        let f = &self.prog.funcs[th.func as usize];
+        let inst = f.insts.get(th.pc as usize);
+        Location {
+            ctaid: cta.ctaid,
+            tid: th.tid,
+            line: inst.map_or(0, |i| i.line),
+            instruction: inst.map_or_else(String::new, |i| i.text.to_string()),
+        }
+    }
+
+    fn stop_outcome(&self, cta: &Cta, t: usize, s: Stop) -> Outcome {
+        let at = self.location(cta, t);
+        match s {
+            Stop::Fault(message) => Outcome::Fault { message, at },
+            Stop::Ub(kind) => Outcome::Ub { kind, at },
+            Stop::Timeout => Outcome::Timeout {
+                executed: self.executed,
+            },
+        }
+    }
+
+    /// Runs one CTA to completion; Some(outcome) if the run must stop.
+    fn run_cta(&mut self, ctaid: [u32; 3]) -> Option<Outcome> {
+        let mut cta = self.new_cta(ctaid);
+        let n = cta.threads.len();
+        loop {
+            let mut progress = false;
+            for t in 0..n {
+                if cta.threads[t].state == TState::Ready {
+                    progress = true;
+                    if let Err(s) = self.run_thread(&mut cta, t) {
+                        return Some(self.stop_outcome(&cta, t, s));
+                    }
+                }
+            }
+            if cta.threads.iter().all(|t| t.state == TState::Exited) {
+                return None;
+            }
+            match self.release_barriers(&mut cta) {
+                Ok(p) => progress |= p,
+                Err((t, s)) => return Some(self.stop_outcome(&cta, t, s)),
+            }
+            match self.release_warp_collectives(&mut cta) {
+                Ok(p) => progress |= p,
+                Err((t, s)) => return Some(self.stop_outcome(&cta, t, s)),
+            }
+            if !progress {
+                let t = cta
+                    .threads
+                    .iter()
+                    .position(|t| t.state != TState::Exited)
+                    .unwrap_or(0);
+                let waiting = describe_waits(&cta);
+                return Some(self.stop_outcome(&cta, t, Stop::Ub(UbKind::Deadlock(waiting))));
+            }
+        }
+    }
+
+    /// Releases every barrier whose expected thread count has arrived.
+    /// PTX ISA 9.7.13.1: without a count, all threads of the CTA take part;
+    /// threads that exited no longer count (sm_70+ behaviour, in which exited
+    /// threads are removed from the barrier's expected set).
+    fn release_barriers(&mut self, cta: &mut Cta) -> Result<bool, (usize, Stop)> {
+        let live = cta
+            .threads
+            .iter()
+            .filter(|t| t.state != TState::Exited)
+            .count() as u32;
+        let mut progress = false;
+        for id in 0..16u32 {
+            let waiting: Vec<usize> = (0..cta.threads.len())
+                .filter(
+                    |&i| matches!(cta.threads[i].state, TState::Barrier { id: b, .. } if b == id),
+                )
+                .collect();
+            if waiting.is_empty() {
+                continue;
+            }
+            let expected = waiting
+                .iter()
+                .find_map(|&i| match cta.threads[i].state {
+                    TState::Barrier { expected, .. } => expected,
+                    _ => None,
+                })
+                .unwrap_or(live);
+            if (waiting.len() as u32) + cta.arrivals[id as usize] < expected.min(live) {
+                continue;
+            }
+            super::exec::complete_barrier(self, cta, &waiting).map_err(|s| (waiting[0], s))?;
+            progress = true;
+        }
+        Ok(progress)
+    }
+
+    /// Completes warp-collective instructions whose participants have all
+    /// arrived (see the module comment).
+    fn release_warp_collectives(&mut self, cta: &mut Cta) -> Result<bool, (usize, Stop)> {
+        let mut progress = false;
+        let n = cta.threads.len();
+        for w0 in (0..n).step_by(WARP) {
+            let lanes = w0..(w0 + WARP).min(n);
+            // Group the waiting lanes by instruction.
+            let mut groups: Vec<(u32, u32, u32)> = Vec::new(); // (func, pc, lane mask)
+            let mut running = false;
+            for i in lanes.clone() {
+                match cta.threads[i].state {
+                    TState::Warp { pc, func } => {
+                        let bit = 1u32 << (i - w0);
+                        match groups.iter_mut().find(|g| g.0 == func && g.1 == pc) {
+                            Some(g) => g.2 |= bit,
+                            None => groups.push((func, pc, bit)),
+                        }
+                    }
+                    TState::Ready => running = true,
+                    _ => {}
+                }
+            }
+            for (func, pc, arrived) in groups {
+                match super::exec::try_collective(self, cta, w0, func, pc, arrived, running) {
+                    Ok(done) => progress |= done,
+                    Err((lane, s)) => return Err((w0 + lane, s)),
+                }
+            }
+        }
+        Ok(progress)
+    }
+
+    /// Runs thread `t` until it blocks, exits or fails.
+    fn run_thread(&mut self, cta: &mut Cta, t: usize) -> Result<(), Stop> {
+        let mut budget: u64 = 0;
+        loop {
+            if budget == 0 {
+                // Fuel and the clock are checked in slices to keep the loop tight.
+                if self.fuel_left == 0 || self.started.elapsed() > self.limits.wall {
+                    return Err(Stop::Timeout);
+                }
+                budget = self.fuel_left.min(1 << 16);
+                self.fuel_left -= budget;
+            }
+            budget -= 1;
+            self.executed += 1;
+            let cont = super::exec::step(self, cta, t)?;
+            if !cont {
+                // Give back what this slice did not use.
+                self.fuel_left += budget;
+                return Ok(());
+            }
+        }
+    }
+}
+
+fn describe_waits(cta: &Cta) -> String {
+    let mut parts = Vec::new();
+    for t in &cta.threads {
+        match &t.state {
+            TState::Barrier { id, pc, .. } => {
+                parts.push(format!("tid {:?} at barrier {id} (pc {pc})", t.tid))
+            }
+            TState::Warp { pc, .. } => parts.push(format!(
+                "tid {:?} at a warp-synchronous instruction (pc {pc})",
+                t.tid
+            )),
+            _ => {}
+        }
+        if parts.len() >= 4 {
+            break;
+        }
+    }
+    format!("no thread can proceed: {}", parts.join("; "))
+}

@@ -1,0 +1,175 @@
+//! The interpreter's memory: global (the launch buffers plus module `.global`
+//! variables), per-CTA shared, per-thread local (call frames), the constant
+//! bank and the kernel parameter block; generic addresses map into them
+//! through fixed windows.
+//!
+//! Generic windows (decision, documented for every runner): with 64-bit
+//! addresses shared memory appears at `0x7f00_0000_0000`, local memory at
+//! `0x7e00_0000_0000` and the constant bank at `0x7d00_0000_0000`; with 32-bit
+//! addresses at `0xf000_0000`, `0xe000_0000` and `0xd000_0000`. Global
+//! addresses are themselves (the launch places buffers from `0x1000_0000`).
+//! Anything else is a fault.
+
+use super::program::Space;
+use crate::launch::MemoryImage;
+
+#[derive(Clone, Copy, Debug)]
+pub struct Windows {
+    pub shared: u64,
+    pub local: u64,
+    pub konst: u64,
+    /// Size of each window.
+    pub span: u64,
+}
+
+impl Windows {
+    pub fn new(addr64: bool) -> Windows {
+        if addr64 {
+            Windows {
+                shared: 0x7f00_0000_0000,
+                local: 0x7e00_0000_0000,
+                konst: 0x7d00_0000_0000,
+                span: 1 << 40,
+            }
+        } else {
+            Windows {
+                shared: 0xf000_0000,
+                local: 0xe000_0000,
+                konst: 0xd000_0000,
+                span: 0x0800_0000,
+            }
+        }
+    }
+
+    /// Resolves a generic address to (space, address in that space).
+    pub fn resolve(&self, addr: u64) -> (Space, u64) {
+        for (base, space) in [
+            (self.shared, Space::Shared),
+            (self.local, Space::Local),
+            (self.konst, Space::Const),
+        ] {
+            if addr >= base && addr - base < self.span {
+                return (space, addr - base);
+            }
+        }
+        (Space::Global, addr)
+    }
+
+    /// `cvta.space`: a space address to generic.
+    pub fn to_generic(&self, space: Space, addr: u64) -> u64 {
+        match space {
+            Space::Shared => self.shared.wrapping_add(addr),
+            Space::Local | Space::FrameParam => self.local.wrapping_add(addr),
+            Space::Const => self.konst.wrapping_add(addr),
+            _ => addr,
+        }
+    }
+
+    /// `cvta.to.space`: generic to a space address (no check: PTX leaves a
+    /// wrong-space conversion undefined; the later access faults).
+    pub fn from_generic(&self, space: Space, addr: u64) -> u64 {
+        match space {
+            Space::Shared => addr.wrapping_sub(self.shared),
+            Space::Local | Space::FrameParam => addr.wrapping_sub(self.local),
+            Space::Const => addr.wrapping_sub(self.konst),
+            _ => addr,
+        }
+    }
+
+    /// `isspacep.space`.
+    pub fn is_space(&self, space: Space, addr: u64) -> bool {
+        let (s, _) = self.resolve(addr);
+        match space {
+            Space::Local | Space::FrameParam => s == Space::Local,
+            Space::KernelParam => false,
+            other => s == other,
+        }
+    }
+}
+
+/// Global memory: the launch image plus the module's `.global` variables.
+pub struct GlobalMem {
+    pub image: MemoryImage,
+    pub vars_base: u64,
+    pub vars: Vec<u8>,
+}
+
+impl GlobalMem {
+    pub fn slice(&self, addr: u64, n: u64) -> Option<&[u8]> {
+        if let Some(s) = self.image.read(addr, n) {
+            return Some(s);
+        }
+        let off = addr.checked_sub(self.vars_base)?;
+        let end = off.checked_add(n)?;
+        self.vars.get(off as usize..end as usize)
+    }
+
+    pub fn slice_mut(&mut self, addr: u64, n: u64) -> Option<&mut [u8]> {
+        if self.image.read(addr, n).is_some() {
+            return self.image.slice_mut(addr, n);
+        }
+        let off = addr.checked_sub(self.vars_base)?;
+        let end = off.checked_add(n)?;
+        self.vars.get_mut(off as usize..end as usize)
+    }
+}
+
+/// Reads `n` (1..=8) little-endian bytes.
+#[inline]
+pub fn load_le(bytes: &[u8]) -> u64 {
+    let mut v = 0u64;
+    for (i, &b) in bytes.iter().enumerate() {
+        v |= u64::from(b) << (8 * i);
+    }
+    v
+}
+
+#[inline]
+pub fn store_le(dst: &mut [u8], v: u64) {
+    for (i, b) in dst.iter_mut().enumerate() {
+        *b = (v >> (8 * i)) as u8;
+    }
+}
+
+/// A byte range in a plain vector, or None (fault).
+#[inline]
+pub fn range(buf: &[u8], addr: u64, n: u64) -> Option<&[u8]> {
+    let end = addr.checked_add(n)?;
+    buf.get(addr as usize..end as usize)
+}
+
+#[inline]
+pub fn range_mut(buf: &mut [u8], addr: u64, n: u64) -> Option<&mut [u8]> {
+    let end = addr.checked_add(n)?;
+    buf.get_mut(addr as usize..end as usize)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn windows_round_trip_and_classify() {
+        for w in [Windows::new(true), Windows::new(false)] {
+            for space in [Space::Shared, Space::Local, Space::Const] {
+                let g = w.to_generic(space, 0x40);
+                assert_eq!(w.resolve(g), (space, 0x40));
+                assert!(w.is_space(space, g));
+                assert!(!w.is_space(Space::Global, g));
+                assert_eq!(w.from_generic(space, g), 0x40);
+            }
+            assert_eq!(w.resolve(0x1000_0000), (Space::Global, 0x1000_0000));
+            assert!(w.is_space(Space::Global, 0x1000_0000));
+        }
+    }
+
+    #[test]
+    fn little_endian_helpers() {
+        let mut b = [0u8; 4];
+        store_le(&mut b, 0x1122_3344);
+        assert_eq!(b, [0x44, 0x33, 0x22, 0x11]);
+        assert_eq!(load_le(&b), 0x1122_3344);
+        assert!(range(&b, 2, 4).is_none());
+        assert!(range(&b, u64::MAX, 2).is_none());
+    }
+}

@@ -1,0 +1,8 @@
+//! Pure semantic functions: values in, values out, no machine state. The
+//! interpreter's executor calls them; the SASS simulator reuses them where
+//! the hardware operation is the same.
+
+pub mod atomic;
+pub mod int;
+pub mod texture;
+pub mod warp;
