@@ -83,6 +83,7 @@ impl Accessor {
 
 /// Records an access to one byte; returns the conflicting earlier accessor
 /// (global thread id + 1) if it races.
+#[inline]
 pub fn record(s: &mut Shadow, me: &Accessor, write: bool, atomic: bool) -> Option<u32> {
     let w_conflict = !(me.ordered_after(&s.write) || (atomic && s.write_atomic));
     if w_conflict {
@@ -118,10 +119,23 @@ pub fn record(s: &mut Shadow, me: &Accessor, write: bool, atomic: bool) -> Optio
     None
 }
 
-/// Shadow state of global memory, by byte address.
+/// Shadow state of global memory in 64-byte chunks (one hash lookup per
+/// access; accesses are naturally aligned, so never straddle a chunk).
 #[derive(Default)]
 pub struct GlobalShadow {
-    pub bytes: FxHashMap<u64, Shadow>,
+    chunks: FxHashMap<u64, Box<[Shadow; 64]>>,
+}
+
+impl GlobalShadow {
+    /// The shadows of `[addr, addr + n)`, which lies within one chunk.
+    pub fn bytes(&mut self, addr: u64, n: u64) -> &mut [Shadow] {
+        let chunk = self
+            .chunks
+            .entry(addr >> 6)
+            .or_insert_with(|| Box::new([Shadow::default(); 64]));
+        let lo = (addr & 63) as usize;
+        &mut chunk[lo..(lo + n as usize).min(64)]
+    }
 }
 
 #[cfg(test)]

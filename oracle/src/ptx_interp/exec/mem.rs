@@ -86,16 +86,20 @@ impl Ctx<'_, '_> {
             warp_epoch: self.cta.warp_epochs[th.linear as usize / WARP],
             block_threads: block,
         };
-        for k in 0..n {
-            let a = p.addr + k;
-            let shadow = if space == Space::Shared {
-                match self.cta.shared_shadow.get_mut(a as usize) {
-                    Some(s) => s,
-                    None => return Ok(()),
-                }
-            } else {
-                self.m.global_shadow.bytes.entry(a).or_default()
-            };
+        let shadows = if space == Space::Shared {
+            match self
+                .cta
+                .shared_shadow
+                .get_mut(p.addr as usize..(p.addr + n) as usize)
+            {
+                Some(s) => s,
+                None => return Ok(()),
+            }
+        } else {
+            self.m.global_shadow.bytes(p.addr, n)
+        };
+        for (k, shadow) in shadows.iter_mut().enumerate() {
+            let k = k as u64;
             if let Some(other) = race::record(shadow, &me, write, atomic) {
                 let (cta, tid) = ((other - 1) / block, (other - 1) % block);
                 let [gx, gy, _] = self.m.grid;
