@@ -409,10 +409,39 @@ pub fn mul(ty: FloatType, a: u64, b: u64, rnd: Rounding, m: Mods) -> u64 {
     output(ty, mul_core(ty, input(ty, a, m), input(ty, b, m), rnd), m)
 }
 
+/// a * b + c with one rounding, without modifiers. f32/f64 RN use the host's
+/// `mul_add`, which Rust specifies as a fused multiply-add with a single
+/// rounding (IEEE 754 fusedMultiplyAdd); NaN results still follow the GPU
+/// NaN rule.
+#[inline]
+pub fn fma_core(ty: FloatType, a: u64, b: u64, c: u64, rnd: Rounding) -> u64 {
+    let (a, b, c) = (a & ty.mask(), b & ty.mask(), c & ty.mask());
+    match (ty, rnd) {
+        (FloatType::F32, Rounding::Rn) => {
+            let r = f32::from_bits(a as u32)
+                .mul_add(f32::from_bits(b as u32), f32::from_bits(c as u32));
+            if r.is_nan() {
+                nan::result(ty, &[a, b, c])
+            } else {
+                r.to_bits() as u64
+            }
+        }
+        (FloatType::F64, Rounding::Rn) => {
+            let r = f64::from_bits(a).mul_add(f64::from_bits(b), f64::from_bits(c));
+            if r.is_nan() {
+                nan::result(ty, &[a, b, c])
+            } else {
+                r.to_bits()
+            }
+        }
+        _ => fma_soft(ty, a, b, c, rnd),
+    }
+}
+
 /// `fma.rnd{.ftz}{.sat}` / `mad.rnd`: a * b + c with one rounding.
 #[inline]
 pub fn fma(ty: FloatType, a: u64, b: u64, c: u64, rnd: Rounding, m: Mods) -> u64 {
-    let r = fma_soft(ty, input(ty, a, m), input(ty, b, m), input(ty, c, m), rnd);
+    let r = fma_core(ty, input(ty, a, m), input(ty, b, m), input(ty, c, m), rnd);
     output(ty, r, m)
 }
 

@@ -859,3 +859,71 @@ fn dispatch_tables() {
     assert_eq!(fp32::NAN, 0x7fff_ffff);
     assert_eq!(fp16::NAN, 0x7fff);
 }
+
+/// The f32/f64 round-to-nearest fast path of `fma_core` (the host's
+/// `mul_add`) agrees bit for bit with `fma_soft`, which the exact reference
+/// above checks, on mixed special and random inputs.
+#[test]
+fn fma_fast_path_matches_soft_path() {
+    let mut s = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s
+    };
+    let specials32 = [
+        0u64,
+        0x8000_0000,
+        0x7f80_0000,
+        0xff80_0000,
+        0x7fc0_0000,
+        1,
+        0x0080_0000,
+        0x7f7f_ffff,
+        0x3f80_0000,
+        0xbf80_0000,
+    ];
+    let specials64 = [
+        0u64,
+        1 << 63,
+        0x7ff0 << 48,
+        0xfff0 << 48,
+        0x7ff8 << 48,
+        1,
+        1 << 52,
+        0x7fef_ffff_ffff_ffff,
+        0x3ff << 52,
+        0xbff << 52,
+    ];
+    for i in 0..200_000 {
+        let pick = |r: u64, sp: &[u64], mask: u64| {
+            if r % 4 == 0 {
+                sp[(r >> 8) as usize % sp.len()]
+            } else {
+                r & mask
+            }
+        };
+        let (a, b, c) = (next(), next(), next());
+        let (a32, b32, c32) = (
+            pick(a, &specials32, 0xffff_ffff),
+            pick(b, &specials32, 0xffff_ffff),
+            pick(c, &specials32, 0xffff_ffff),
+        );
+        assert_eq!(
+            arith::fma_core(F32, a32, b32, c32, RN),
+            arith::fma_soft(F32, a32, b32, c32, RN),
+            "f32 #{i} fma({a32:#x}, {b32:#x}, {c32:#x})"
+        );
+        let (a64, b64, c64) = (
+            pick(a, &specials64, u64::MAX),
+            pick(b, &specials64, u64::MAX),
+            pick(c, &specials64, u64::MAX),
+        );
+        assert_eq!(
+            arith::fma_core(F64, a64, b64, c64, RN),
+            arith::fma_soft(F64, a64, b64, c64, RN),
+            "f64 #{i} fma({a64:#x}, {b64:#x}, {c64:#x})"
+        );
+    }
+}
