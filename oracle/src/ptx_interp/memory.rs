@@ -42,7 +42,12 @@ impl Windows {
     }
 
     /// Resolves a generic address to (space, address in that space).
+    #[inline]
     pub fn resolve(&self, addr: u64) -> (Space, u64) {
+        // Every window lies at or above the constant window's base.
+        if addr < self.konst {
+            return (Space::Global, addr);
+        }
         for (base, space) in [
             (self.shared, Space::Shared),
             (self.local, Space::Local),
@@ -117,17 +122,30 @@ impl GlobalMem {
 /// Reads `n` (1..=8) little-endian bytes.
 #[inline]
 pub fn load_le(bytes: &[u8]) -> u64 {
-    let mut v = 0u64;
-    for (i, &b) in bytes.iter().enumerate() {
-        v |= u64::from(b) << (8 * i);
+    match bytes.len() {
+        1 => u64::from(bytes[0]),
+        2 => u64::from(u16::from_le_bytes([bytes[0], bytes[1]])),
+        4 => u64::from(u32::from_le_bytes(bytes.try_into().unwrap())),
+        8 => u64::from_le_bytes(bytes.try_into().unwrap()),
+        _ => bytes
+            .iter()
+            .enumerate()
+            .fold(0, |v, (i, &b)| v | u64::from(b) << (8 * i)),
     }
-    v
 }
 
 #[inline]
 pub fn store_le(dst: &mut [u8], v: u64) {
-    for (i, b) in dst.iter_mut().enumerate() {
-        *b = (v >> (8 * i)) as u8;
+    match dst.len() {
+        1 => dst[0] = v as u8,
+        2 => dst.copy_from_slice(&(v as u16).to_le_bytes()),
+        4 => dst.copy_from_slice(&(v as u32).to_le_bytes()),
+        8 => dst.copy_from_slice(&v.to_le_bytes()),
+        _ => {
+            for (i, b) in dst.iter_mut().enumerate() {
+                *b = (v >> (8 * i)) as u8;
+            }
+        }
     }
 }
 

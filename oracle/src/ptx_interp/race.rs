@@ -16,7 +16,7 @@
 use rustc_hash::FxHashMap;
 
 /// Who accessed a byte last, and when.
-#[derive(Clone, Copy, Default, Debug)]
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
 pub struct Access {
     /// Global thread id + 1 (0: nobody; `MULTI` for several readers).
     pub who: u32,
@@ -26,7 +26,7 @@ pub struct Access {
 
 pub const MULTI: u32 = u32::MAX;
 
-#[derive(Clone, Copy, Default, Debug)]
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
 pub struct Shadow {
     pub write: Access,
     pub write_atomic: bool,
