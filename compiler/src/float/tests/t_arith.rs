@@ -898,7 +898,7 @@ fn fma_fast_path_matches_soft_path() {
     ];
     for i in 0..200_000 {
         let pick = |r: u64, sp: &[u64], mask: u64| {
-            if r % 4 == 0 {
+            if r.is_multiple_of(4) {
                 sp[(r >> 8) as usize % sp.len()]
             } else {
                 r & mask

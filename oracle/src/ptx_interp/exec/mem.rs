@@ -108,8 +108,8 @@ impl Ctx<'_, '_> {
         // A word accessed whole has identical byte shadows: decide once.
         let uniform = shadows.windows(2).all(|w| w[0] == w[1]);
         let checked = if uniform { 1 } else { shadows.len() };
-        for k in 0..checked {
-            if let Some(other) = race::record(&mut shadows[k], &me, write, atomic) {
+        for (k, shadow) in shadows.iter_mut().take(checked).enumerate() {
+            if let Some(other) = race::record(shadow, &me, write, atomic) {
                 let k = k as u64;
                 let (cta, tid) = ((other - 1) / block, (other - 1) % block);
                 let [gx, gy, _] = self.m.grid;
