@@ -369,7 +369,22 @@ fn execute(
             } else {
                 ReduxOp::Xor
             };
-            let v = warp::redux(op, inst.ty == ScalarType::S32, &vals, part);
+            let v = if inst.ty == ScalarType::F32 {
+                let fop = if op == ReduxOp::Min {
+                    warp::ReduxFOp::Min
+                } else {
+                    warp::ReduxFOp::Max
+                };
+                warp::redux_f32(
+                    fop,
+                    inst.mods.has(Mod::Abs),
+                    inst.mods.has(Mod::NaNProp),
+                    &vals,
+                    part,
+                )
+            } else {
+                warp::redux(op, inst.ty == ScalarType::S32, &vals, part)
+            };
             for l in lanes {
                 write(m, cta, l, &inst.ops[0], extend(inst.ty, u64::from(v)))?;
             }

@@ -68,15 +68,22 @@ pub fn finish_compare(
     };
     if i.op == Opcode::Set {
         let r = combine(cx, lo)?;
-        let v = match i.ty {
-            ScalarType::F32 => u64::from(if r { 1.0f32.to_bits() } else { 0 }),
-            _ => {
-                if r {
-                    u64::MAX
-                } else {
-                    0
-                }
+        // set writes 1.0 in a float destination, all ones in an integer one
+        // (9.7.5.2); packed halves get one result per lane.
+        let one = |t: ScalarType, v: bool| -> u64 {
+            match (t, v) {
+                (_, false) => 0,
+                (ScalarType::F32, true) => u64::from(1.0f32.to_bits()),
+                (ScalarType::F16 | ScalarType::F16x2, true) => 0x3c00,
+                (ScalarType::Bf16 | ScalarType::Bf16x2, true) => 0x3f80,
+                _ => u64::MAX,
             }
+        };
+        let v = if matches!(i.ty, ScalarType::F16x2 | ScalarType::Bf16x2) {
+            let hi_r = combine(cx, hi)?;
+            one(i.ty, r) | (one(i.ty, hi_r) << 16)
+        } else {
+            one(i.ty, r)
         };
         return cx.set_typed(&i.ops[0], i.ty, v);
     }
