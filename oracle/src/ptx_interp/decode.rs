@@ -118,6 +118,25 @@ fn init_bytes(
     Ok(())
 }
 
+/// Appends variable `v` to a memory image at its alignment, with its
+/// initializer (zeros without one); returns its offset.
+fn place_initialized(
+    image: &mut Vec<u8>,
+    v: &VarDecl,
+    t: ScalarType,
+    size: u64,
+    align: u64,
+    global_addrs: &FxHashMap<Sym, u64>,
+) -> Result<u64, DecodeError> {
+    let off = align_up(image.len() as u64, align);
+    image.resize(off as usize, 0);
+    if let Some(init) = &v.init {
+        init_bytes(init, t, image, &|s| global_addrs.get(&s).copied())?;
+    }
+    image.resize((off + size) as usize, 0);
+    Ok(off)
+}
+
 /// A decimal value as the bits of float type `t` (round to nearest).
 fn float_from_f64(t: ScalarType, v: f64) -> u64 {
     match t {
@@ -230,13 +249,7 @@ pub fn decode(
                 module_scope.insert(v.name, Binding::Handle(handle));
             }
             (StateSpace::Global, VarType::Scalar(t)) => {
-                let off = align_up(globals.len() as u64, align);
-                globals.resize(off as usize, 0);
-                if let Some(init) = &v.init {
-                    let ga = global_addrs.clone();
-                    init_bytes(init, t, &mut globals, &move |s| ga.get(&s).copied())?;
-                }
-                globals.resize((off + size) as usize, 0);
+                let off = place_initialized(&mut globals, v, t, size, align, &global_addrs)?;
                 let addr = globals_base + off;
                 global_addrs.insert(v.name, addr);
                 module_scope.insert(
@@ -248,13 +261,7 @@ pub fn decode(
                 );
             }
             (StateSpace::Const, VarType::Scalar(t)) => {
-                let off = align_up(consts.len() as u64, align);
-                consts.resize(off as usize, 0);
-                if let Some(init) = &v.init {
-                    let ga = global_addrs.clone();
-                    init_bytes(init, t, &mut consts, &move |s| ga.get(&s).copied())?;
-                }
-                consts.resize((off + size) as usize, 0);
+                let off = place_initialized(&mut consts, v, t, size, align, &global_addrs)?;
                 module_scope.insert(
                     v.name,
                     Binding::Var(VarRef {
