@@ -73,11 +73,32 @@ impl Thread {
     }
 }
 
-/// A failure while running: a fault or UB at a location.
-pub enum Stop {
+/// Why a thread stopped with an error: a fault, UB or the fuel/clock bound.
+pub enum StopKind {
     Fault(String),
     Ub(UbKind),
     Timeout,
+}
+
+/// A failure while running, boxed so that the executor's `Result`s stay
+/// register-sized on the hot path (errors are rare; results are not).
+pub struct Stop(pub Box<StopKind>);
+
+impl Stop {
+    #[cold]
+    pub fn fault(message: impl Into<String>) -> Stop {
+        Stop(Box::new(StopKind::Fault(message.into())))
+    }
+
+    #[cold]
+    pub fn ub(kind: UbKind) -> Stop {
+        Stop(Box::new(StopKind::Ub(kind)))
+    }
+
+    #[cold]
+    pub fn timeout() -> Stop {
+        Stop(Box::new(StopKind::Timeout))
+    }
 }
 
 pub struct Cta {
@@ -86,11 +107,15 @@ pub struct Cta {
     pub linear: u32,
     pub threads: Vec<Thread>,
     pub shared: Vec<u8>,
-    /// Race detection: the CTA's barrier epoch, each warp's, and the shared
-    /// memory shadow.
-    pub epoch: u32,
-    pub warp_epochs: Vec<u32>,
+    /// Race detection: each thread's vector clock, the shared-memory
+    /// shadow and its read sets, and release/acquire sync objects by
+    /// (space is shared, address).
+    pub clocks: Vec<Vec<u32>>,
     pub shared_shadow: Vec<super::race::Shadow>,
+    pub shared_reads: Vec<super::race::ReadSet>,
+    pub sync_objects: rustc_hash::FxHashMap<(bool, u64), Vec<u32>>,
+    /// Clocks contributed by `bar.arrive` to each barrier since its release.
+    pub arrive_clocks: Vec<Vec<u32>>,
     /// `bar.arrive` arrivals per barrier since its last release.
     pub arrivals: [u32; 16],
 }
@@ -110,6 +135,27 @@ pub struct Machine<'p> {
     pub global_shadow: super::race::GlobalShadow,
     pub fuel_left: u64,
     pub started: Instant,
+}
+
+impl Cta {
+    /// Synchronizes the given threads: each gets the join of their vector
+    /// clocks, then advances its own clock (barriers, warp barriers).
+    pub fn sync_clocks(&mut self, threads: &[usize]) {
+        let n = self.threads.len();
+        self.sync_clocks_with(threads, &vec![0u32; n]);
+    }
+
+    /// As `sync_clocks`, also joining `extra` (clocks of `bar.arrive`rs).
+    pub fn sync_clocks_with(&mut self, threads: &[usize], extra: &[u32]) {
+        let mut j = extra.to_vec();
+        for &t in threads {
+            super::race::join(&mut j, &self.clocks[t]);
+        }
+        for &t in threads {
+            self.clocks[t].copy_from_slice(&j);
+            self.clocks[t][t] += 1;
+        }
+    }
 }
 
 impl<'p> Machine<'p> {
@@ -164,8 +210,12 @@ impl<'p> Machine<'p> {
             shared_shadow: shadow,
             shared,
             arrivals: [0; 16],
-            epoch: 0,
-            warp_epochs: vec![0; n.div_ceil(WARP)],
+            clocks: (0..n)
+                .map(|t| (0..n).map(|u| u32::from(u == t)).collect())
+                .collect(),
+            shared_reads: Vec::new(),
+            sync_objects: Default::default(),
+            arrive_clocks: vec![vec![0; n]; 16],
         }
     }
 
@@ -183,10 +233,10 @@ impl<'p> Machine<'p> {
 
     fn stop_outcome(&self, cta: &Cta, t: usize, s: Stop) -> Outcome {
         let at = self.location(cta, t);
-        match s {
-            Stop::Fault(message) => Outcome::Fault { message, at },
-            Stop::Ub(kind) => Outcome::Ub { kind, at },
-            Stop::Timeout => Outcome::Timeout {
+        match *s.0 {
+            StopKind::Fault(message) => Outcome::Fault { message, at },
+            StopKind::Ub(kind) => Outcome::Ub { kind, at },
+            StopKind::Timeout => Outcome::Timeout {
                 executed: self.executed,
             },
         }
@@ -224,7 +274,7 @@ impl<'p> Machine<'p> {
                     .position(|t| t.state != TState::Exited)
                     .unwrap_or(0);
                 let waiting = describe_waits(&cta);
-                return Some(self.stop_outcome(&cta, t, Stop::Ub(UbKind::Deadlock(waiting))));
+                return Some(self.stop_outcome(&cta, t, Stop::ub(UbKind::Deadlock(waiting))));
             }
         }
     }
@@ -305,7 +355,7 @@ impl<'p> Machine<'p> {
             if budget == 0 {
                 // Fuel and the clock are checked in slices to keep the loop tight.
                 if self.fuel_left == 0 || self.started.elapsed() > self.limits.wall {
-                    return Err(Stop::Timeout);
+                    return Err(Stop::timeout());
                 }
                 budget = self.fuel_left.min(1 << 16);
                 self.fuel_left -= budget;

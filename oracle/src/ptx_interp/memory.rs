@@ -5,8 +5,9 @@
 //!
 //! Generic windows (decision, documented for every runner): with 64-bit
 //! addresses shared memory appears at `0x7f00_0000_0000`, local memory at
-//! `0x7e00_0000_0000` and the constant bank at `0x7d00_0000_0000`; with 32-bit
-//! addresses at `0xf000_0000`, `0xe000_0000` and `0xd000_0000`. Global
+//! `0x7e00_0000_0000`, the constant bank at `0x7d00_0000_0000` and the kernel
+//! parameters (`cvta.param`, PTX 7.7) at `0x7c00_0000_0000`; with 32-bit
+//! addresses at `0xf000_0000`, `0xe000_0000`, `0xd000_0000` and `0xc000_0000`. Global
 //! addresses are themselves (the launch places buffers from `0x1000_0000`).
 //! Anything else is a fault.
 
@@ -18,6 +19,7 @@ pub struct Windows {
     pub shared: u64,
     pub local: u64,
     pub konst: u64,
+    pub param: u64,
     /// Size of each window.
     pub span: u64,
 }
@@ -29,6 +31,7 @@ impl Windows {
                 shared: 0x7f00_0000_0000,
                 local: 0x7e00_0000_0000,
                 konst: 0x7d00_0000_0000,
+                param: 0x7c00_0000_0000,
                 span: 1 << 40,
             }
         } else {
@@ -36,6 +39,7 @@ impl Windows {
                 shared: 0xf000_0000,
                 local: 0xe000_0000,
                 konst: 0xd000_0000,
+                param: 0xc000_0000,
                 span: 0x0800_0000,
             }
         }
@@ -44,14 +48,15 @@ impl Windows {
     /// Resolves a generic address to (space, address in that space).
     #[inline]
     pub fn resolve(&self, addr: u64) -> (Space, u64) {
-        // Every window lies at or above the constant window's base.
-        if addr < self.konst {
+        // Every window lies at or above the parameter window's base.
+        if addr < self.param {
             return (Space::Global, addr);
         }
         for (base, space) in [
             (self.shared, Space::Shared),
             (self.local, Space::Local),
             (self.konst, Space::Const),
+            (self.param, Space::KernelParam),
         ] {
             if addr >= base && addr - base < self.span {
                 return (space, addr - base);
@@ -66,6 +71,7 @@ impl Windows {
             Space::Shared => self.shared.wrapping_add(addr),
             Space::Local | Space::FrameParam => self.local.wrapping_add(addr),
             Space::Const => self.konst.wrapping_add(addr),
+            Space::KernelParam => self.param.wrapping_add(addr),
             _ => addr,
         }
     }
@@ -77,6 +83,7 @@ impl Windows {
             Space::Shared => addr.wrapping_sub(self.shared),
             Space::Local | Space::FrameParam => addr.wrapping_sub(self.local),
             Space::Const => addr.wrapping_sub(self.konst),
+            Space::KernelParam => addr.wrapping_sub(self.param),
             _ => addr,
         }
     }
@@ -86,7 +93,6 @@ impl Windows {
         let (s, _) = self.resolve(addr);
         match space {
             Space::Local | Space::FrameParam => s == Space::Local,
-            Space::KernelParam => false,
             other => s == other,
         }
     }
@@ -169,7 +175,12 @@ mod tests {
     #[test]
     fn windows_round_trip_and_classify() {
         for w in [Windows::new(true), Windows::new(false)] {
-            for space in [Space::Shared, Space::Local, Space::Const] {
+            for space in [
+                Space::Shared,
+                Space::Local,
+                Space::Const,
+                Space::KernelParam,
+            ] {
                 let g = w.to_generic(space, 0x40);
                 assert_eq!(w.resolve(g), (space, 0x40));
                 assert!(w.is_space(space, g));

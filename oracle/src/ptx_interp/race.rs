@@ -1,140 +1,179 @@
 //! Data-race detection (issue 3): two threads touch the same byte of shared
-//! or global memory, at least one with a non-atomic write, and nothing orders
-//! them. Ordering comes from barriers only:
-//! - a `bar.sync`/`barrier.sync` that all live threads of the CTA completed
-//!   ends an epoch of the CTA: accesses in different epochs are ordered;
-//! - `bar.warp.sync` ends an epoch of its warp: accesses by lanes of the same
-//!   warp in different warp epochs are ordered;
-//! - different CTAs are never ordered (PTX gives no inter-CTA ordering
-//!   without fences and flags, which the generator does not emit).
+//! or global memory, at least one writes, they are not both strong, and no
+//! synchronization orders them.
 //!
-//! Atomics never race with atomics. Local, const and param memory are
-//! private or read-only and are not tracked. A barrier with an explicit
-//! thread count that leaves threads out does not end an epoch (so programs
-//! that rely on partial barriers for ordering are reported conservatively).
+//! Happens-before is tracked with vector clocks over the threads of a CTA
+//! (the FastTrack scheme): every thread has a clock per thread of its CTA;
+//! an access is stamped with the thread's own clock; an earlier access by
+//! thread u with stamp c is ordered before the current access of thread t
+//! iff c <= VC_t[u]. Synchronization joins clocks:
+//! - a barrier (`bar.sync`/`barrier.sync`, with or without a thread count,
+//!   and `bar.warp.sync`) joins the clocks of the threads it releases;
+//! - a release (`st.release`, `atom.release`/`.acq_rel`, `red.release`)
+//!   stores the releaser's clock in a sync object at that address; an acquire
+//!   (`ld.acquire`, `atom.acquire`/`.acq_rel`) on the address joins it in.
+//!
+//! Strong accesses (atomics, `.volatile`, `.relaxed`, `.acquire`, `.release`)
+//! never race with each other ("morally strong" operations of the PTX memory
+//! model; scopes are not compared). Not modelled, so reported conservatively
+//! as races: ordering between different CTAs (clocks are per CTA), and
+//! orderings built from `fence`/`membar` plus relaxed accesses.
 
 use rustc_hash::FxHashMap;
 
-/// Who accessed a byte last, and when.
+/// Who accessed a byte last, and at which clock.
 #[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
 pub struct Access {
-    /// Global thread id + 1 (0: nobody; `MULTI` for several readers).
+    /// Global thread id + 1 (0: nobody; `MULTI`: several readers, see `clock`).
     pub who: u32,
-    pub epoch: u32,
-    pub warp_epoch: u32,
+    /// The accessor's own clock; for `MULTI`, the index of its read set.
+    pub clock: u32,
 }
 
 pub const MULTI: u32 = u32::MAX;
+/// A read set whose readers were in several CTAs.
+const MIXED: u32 = u32::MAX;
 
 #[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
 pub struct Shadow {
     pub write: Access,
-    pub write_atomic: bool,
+    pub write_strong: bool,
     pub read: Access,
+    pub read_strong: bool,
 }
 
-/// The accessing thread and its ordering position.
-#[derive(Clone, Copy, Debug)]
-pub struct Accessor {
+/// Several unordered readers of a location: per thread of the CTA, the
+/// latest clock at which it read.
+#[derive(Clone, Debug)]
+pub struct ReadSet {
+    pub cta: u32,
+    pub clocks: Vec<u32>,
+}
+
+/// The accessing thread.
+pub struct Accessor<'a> {
     /// Global thread id + 1.
     pub who: u32,
-    pub epoch: u32,
-    pub warp_epoch: u32,
+    pub cta: u32,
+    /// Linear thread index in the CTA.
+    pub tid: u32,
     pub block_threads: u32,
+    /// The thread's vector clock.
+    pub vc: &'a [u32],
 }
 
-impl Accessor {
-    fn cta_of(who: u32, block: u32) -> u32 {
-        (who - 1) / block
-    }
-
-    fn warp_of(who: u32, block: u32) -> u32 {
-        ((who - 1) % block) / 32
-    }
-
-    /// Is an earlier access `a` ordered before this one?
-    fn ordered_after(&self, a: &Access) -> bool {
-        if a.who == 0 || a.who == self.who {
-            return true;
-        }
-        let b = self.block_threads;
-        if a.who == MULTI {
-            // Several readers in `a.epoch` (`warp_epoch` holds their CTA, or
-            // MULTI if they were in several): ordered only by a barrier of
-            // this CTA.
-            return a.warp_epoch == Self::cta_of(self.who, b) && a.epoch != self.epoch;
-        }
-        if Self::cta_of(a.who, b) != Self::cta_of(self.who, b) {
-            return false;
-        }
-        a.epoch != self.epoch
-            || (Self::warp_of(a.who, b) == Self::warp_of(self.who, b)
-                && a.warp_epoch != self.warp_epoch)
+impl Accessor<'_> {
+    fn clock(&self) -> u32 {
+        self.vc[self.tid as usize]
     }
 
     fn access(&self) -> Access {
         Access {
             who: self.who,
-            epoch: self.epoch,
-            warp_epoch: self.warp_epoch,
+            clock: self.clock(),
         }
+    }
+
+    fn split(&self, who: u32) -> (u32, u32) {
+        (
+            (who - 1) / self.block_threads,
+            (who - 1) % self.block_threads,
+        )
+    }
+
+    /// Is the earlier access `a` ordered before this thread's current point?
+    fn ordered_after(&self, a: &Access, reads: &[ReadSet]) -> bool {
+        if a.who == 0 || a.who == self.who {
+            return true;
+        }
+        if a.who == MULTI {
+            let rs = &reads[a.clock as usize];
+            return rs.cta == self.cta && rs.clocks.iter().zip(self.vc).all(|(&r, &v)| r <= v);
+        }
+        let (cta, tid) = self.split(a.who);
+        cta == self.cta && a.clock <= self.vc[tid as usize]
     }
 }
 
-/// Records an access to one byte; returns the conflicting earlier accessor
-/// (global thread id + 1) if it races.
-#[inline]
-pub fn record(s: &mut Shadow, me: &Accessor, write: bool, atomic: bool) -> Option<u32> {
-    let w_conflict = !(me.ordered_after(&s.write) || (atomic && s.write_atomic));
-    if w_conflict {
+/// Records an access to one byte; returns the earlier conflicting accessor
+/// (global thread id + 1, or `MULTI`) if it races.
+pub fn record(
+    s: &mut Shadow,
+    me: &Accessor,
+    write: bool,
+    strong: bool,
+    reads: &mut Vec<ReadSet>,
+) -> Option<u32> {
+    if !(me.ordered_after(&s.write, reads) || (strong && s.write_strong)) {
         return Some(s.write.who);
     }
     if write {
-        let r_conflict = !me.ordered_after(&s.read);
-        // An atomic write may follow reads that were atomic themselves; plain
-        // reads concurrent with any write race.
-        if r_conflict {
+        if !(me.ordered_after(&s.read, reads) || (strong && s.read_strong)) {
             return Some(s.read.who);
         }
         s.write = me.access();
-        s.write_atomic = atomic;
-        // Reads before this ordered write no longer matter.
+        s.write_strong = strong;
+        // Reads before this write are either ordered before it or strong
+        // reads concurrent with a strong write; later accesses are checked
+        // against the write.
         s.read = Access::default();
-    } else if me.ordered_after(&s.read) {
+        s.read_strong = false;
+        return None;
+    }
+    if me.ordered_after(&s.read, reads) {
         s.read = me.access();
+        s.read_strong = strong;
     } else {
-        let b = me.block_threads;
-        let mine = Accessor::cta_of(me.who, b);
-        let theirs = if s.read.who == MULTI {
-            s.read.warp_epoch
+        let n = me.block_threads as usize;
+        let idx = if s.read.who == MULTI {
+            s.read.clock as usize
         } else {
-            Accessor::cta_of(s.read.who, b)
+            let (cta, tid) = me.split(s.read.who);
+            let mut clocks = vec![0; n];
+            clocks[tid as usize] = s.read.clock;
+            reads.push(ReadSet { cta, clocks });
+            reads.len() - 1
         };
+        let rs = &mut reads[idx];
+        if rs.cta != me.cta {
+            rs.cta = MIXED;
+        }
+        let c = &mut rs.clocks[me.tid as usize];
+        *c = (*c).max(me.clock());
         s.read = Access {
             who: MULTI,
-            epoch: me.epoch,
-            warp_epoch: if theirs == mine { mine } else { MULTI },
+            clock: idx as u32,
         };
+        s.read_strong &= strong;
     }
     None
 }
 
+/// Joins `from` into `into` (element-wise maximum).
+pub fn join(into: &mut [u32], from: &[u32]) {
+    for (a, &b) in into.iter_mut().zip(from) {
+        *a = (*a).max(b);
+    }
+}
+
 /// Shadow state of global memory in 64-byte chunks (one hash lookup per
-/// access; accesses are naturally aligned, so never straddle a chunk).
+/// access; accesses are naturally aligned, so never straddle a chunk), and
+/// the read sets its shadows point to.
 #[derive(Default)]
 pub struct GlobalShadow {
     chunks: FxHashMap<u64, Box<[Shadow; 64]>>,
+    pub reads: Vec<ReadSet>,
 }
 
 impl GlobalShadow {
-    /// The shadows of `[addr, addr + n)`, which lies within one chunk.
-    pub fn bytes(&mut self, addr: u64, n: u64) -> &mut [Shadow] {
+    /// The shadows of `[addr, addr + n)` and the read sets.
+    pub fn bytes(&mut self, addr: u64, n: u64) -> (&mut [Shadow], &mut Vec<ReadSet>) {
         let chunk = self
             .chunks
             .entry(addr >> 6)
             .or_insert_with(|| Box::new([Shadow::default(); 64]));
         let lo = (addr & 63) as usize;
-        &mut chunk[lo..(lo + n as usize).min(64)]
+        (&mut chunk[lo..(lo + n as usize).min(64)], &mut self.reads)
     }
 }
 
@@ -142,102 +181,119 @@ impl GlobalShadow {
 mod tests {
     use super::*;
 
-    fn who(cta: u32, tid: u32) -> u32 {
-        cta * 64 + tid + 1
+    /// Threads of one CTA of 64, each with its own clock at 1.
+    fn clocks(n: usize) -> Vec<Vec<u32>> {
+        (0..n)
+            .map(|t| (0..n).map(|u| u32::from(u == t)).collect())
+            .collect()
     }
 
-    fn acc(cta: u32, tid: u32, epoch: u32, warp_epoch: u32) -> Accessor {
+    fn acc<'a>(vcs: &'a [Vec<u32>], cta: u32, tid: u32) -> Accessor<'a> {
         Accessor {
-            who: who(cta, tid),
-            epoch,
-            warp_epoch,
+            who: cta * 64 + tid + 1,
+            cta,
+            tid,
             block_threads: 64,
+            vc: &vcs[tid as usize],
+        }
+    }
+
+    fn barrier(vcs: &mut [Vec<u32>], who: &[usize]) {
+        let mut j = vec![0; vcs[0].len()];
+        for &t in who {
+            join(&mut j, &vcs[t]);
+        }
+        for &t in who {
+            vcs[t].copy_from_slice(&j);
+            vcs[t][t] += 1;
         }
     }
 
     #[test]
-    fn two_writers_in_one_epoch_race() {
-        let mut s = Shadow::default();
-        assert_eq!(record(&mut s, &acc(0, 1, 0, 0), true, false), None);
+    fn two_writers_race_and_a_barrier_orders_them() {
+        let mut vcs = clocks(64);
+        let (mut s, mut r) = (Shadow::default(), Vec::new());
+        assert_eq!(record(&mut s, &acc(&vcs, 0, 1), true, false, &mut r), None);
         assert_eq!(
-            record(&mut s, &acc(0, 2, 0, 0), true, false),
-            Some(who(0, 1))
+            record(&mut s.clone(), &acc(&vcs, 0, 2), true, false, &mut r),
+            Some(2)
         );
+        barrier(&mut vcs, &(0..64).collect::<Vec<_>>());
+        assert_eq!(record(&mut s, &acc(&vcs, 0, 2), false, false, &mut r), None);
     }
 
     #[test]
-    fn barrier_orders_write_then_read() {
-        let mut s = Shadow::default();
-        record(&mut s, &acc(0, 1, 0, 0), true, false);
-        assert_eq!(record(&mut s, &acc(0, 2, 1, 0), false, false), None);
-        // Without the barrier it races.
-        let mut s = Shadow::default();
-        record(&mut s, &acc(0, 1, 0, 0), true, false);
+    fn a_partial_barrier_orders_only_its_participants() {
+        let mut vcs = clocks(64);
+        let (mut s, mut r) = (Shadow::default(), Vec::new());
+        record(&mut s, &acc(&vcs, 0, 1), true, false, &mut r);
+        barrier(&mut vcs, &[1, 2]);
         assert_eq!(
-            record(&mut s, &acc(0, 2, 0, 0), false, false),
-            Some(who(0, 1))
+            record(&mut s.clone(), &acc(&vcs, 0, 2), false, false, &mut r),
+            None
         );
+        assert!(record(&mut s, &acc(&vcs, 0, 3), false, false, &mut r).is_some());
     }
 
     #[test]
-    fn reads_do_not_race_with_reads() {
-        let mut s = Shadow::default();
-        for t in 0..10 {
-            assert_eq!(record(&mut s, &acc(0, t, 0, 0), false, false), None);
+    fn several_readers_then_a_write_race_unless_ordered() {
+        let mut vcs = clocks(64);
+        let (mut s, mut r) = (Shadow::default(), Vec::new());
+        for t in 0..8 {
+            assert_eq!(record(&mut s, &acc(&vcs, 0, t), false, false, &mut r), None);
         }
-        // ...but a write after several readers in the same epoch does.
-        assert!(record(&mut s, &acc(0, 3, 0, 0), true, false).is_some());
+        assert_eq!(
+            record(&mut s.clone(), &acc(&vcs, 0, 3), true, false, &mut r),
+            Some(MULTI)
+        );
+        barrier(&mut vcs, &(0..64).collect::<Vec<_>>());
+        assert_eq!(record(&mut s, &acc(&vcs, 0, 3), true, false, &mut r), None);
     }
 
     #[test]
-    fn atomics_do_not_race_with_atomics() {
-        let mut s = Shadow::default();
+    fn strong_accesses_do_not_race_with_each_other() {
+        let vcs = clocks(64);
+        let (mut s, mut r) = (Shadow::default(), Vec::new());
         for t in 0..10 {
-            assert_eq!(record(&mut s, &acc(0, t, 0, 0), true, true), None);
+            assert_eq!(record(&mut s, &acc(&vcs, 0, t), true, true, &mut r), None);
+            assert_eq!(record(&mut s, &acc(&vcs, 0, t), false, true, &mut r), None);
         }
-        assert!(record(&mut s, &acc(0, 11, 0, 0), false, false).is_some());
+        assert!(record(&mut s, &acc(&vcs, 0, 11), false, false, &mut r).is_some());
+    }
+
+    #[test]
+    fn release_acquire_orders_plain_accesses() {
+        let mut vcs = clocks(64);
+        let (mut data, mut r) = (Shadow::default(), Vec::new());
+        record(&mut data, &acc(&vcs, 0, 1), true, false, &mut r);
+        // Thread 1 releases (sync object = its clock), then advances.
+        let sync = vcs[1].clone();
+        vcs[1][1] += 1;
+        // Thread 2 without acquiring races; after acquiring it does not.
+        assert!(record(&mut data.clone(), &acc(&vcs, 0, 2), false, false, &mut r).is_some());
+        let (a, b) = vcs.split_at_mut(2);
+        join(&mut b[0], &sync);
+        let _ = a;
+        assert_eq!(
+            record(&mut data, &acc(&vcs, 0, 2), false, false, &mut r),
+            None
+        );
     }
 
     #[test]
     fn different_ctas_are_never_ordered() {
-        let mut s = Shadow::default();
-        record(&mut s, &acc(0, 1, 5, 0), true, false);
-        assert!(record(&mut s, &acc(1, 1, 9, 0), false, false).is_some());
-    }
-
-    #[test]
-    fn warp_barrier_orders_lanes_of_one_warp_only() {
-        let mut s = Shadow::default();
-        record(&mut s, &acc(0, 1, 0, 0), true, false);
-        assert_eq!(record(&mut s, &acc(0, 2, 0, 1), false, false), None);
-        let mut s = Shadow::default();
-        record(&mut s, &acc(0, 1, 0, 0), true, false);
-        // Lane 40 is in the other warp: the warp barrier does not order it.
-        assert!(record(&mut s, &acc(0, 40, 0, 1), false, false).is_some());
-    }
-
-    #[test]
-    fn readers_in_several_ctas_stay_unordered() {
-        let mut s = Shadow::default();
-        record(&mut s, &acc(0, 1, 0, 0), false, false);
-        record(&mut s, &acc(1, 1, 0, 0), false, false);
-        // A write from CTA 0 in a later epoch is not ordered after CTA 1's read.
-        assert!(record(&mut s, &acc(0, 2, 3, 0), true, false).is_some());
-    }
-
-    #[test]
-    fn readers_of_one_cta_are_ordered_by_its_barrier() {
-        let mut s = Shadow::default();
-        record(&mut s, &acc(0, 1, 0, 0), false, false);
-        record(&mut s, &acc(0, 2, 0, 0), false, false);
-        assert_eq!(record(&mut s, &acc(0, 3, 1, 0), true, false), None);
+        let vcs = clocks(64);
+        let (mut s, mut r) = (Shadow::default(), Vec::new());
+        record(&mut s, &acc(&vcs, 0, 1), true, false, &mut r);
+        assert!(record(&mut s, &acc(&vcs, 1, 1), false, false, &mut r).is_some());
     }
 
     #[test]
     fn same_thread_never_races_with_itself() {
-        let mut s = Shadow::default();
-        record(&mut s, &acc(0, 1, 0, 0), true, false);
-        assert_eq!(record(&mut s, &acc(0, 1, 0, 0), true, false), None);
-        assert_eq!(record(&mut s, &acc(0, 1, 0, 0), false, false), None);
+        let vcs = clocks(64);
+        let (mut s, mut r) = (Shadow::default(), Vec::new());
+        record(&mut s, &acc(&vcs, 0, 1), true, false, &mut r);
+        assert_eq!(record(&mut s, &acc(&vcs, 0, 1), true, false, &mut r), None);
+        assert_eq!(record(&mut s, &acc(&vcs, 0, 1), false, false, &mut r), None);
     }
 }

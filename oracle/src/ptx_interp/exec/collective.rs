@@ -22,7 +22,7 @@ pub fn arrive(cx: &mut Ctx, i: &Inst) -> Result<bool, Stop> {
         let id_k = usize::from(red);
         let id = mask(32, cx.get(&i.ops[id_k])?) as u32;
         if id >= 16 {
-            return Err(Stop::Fault(format!("barrier id {id} is outside 0..15")));
+            return Err(Stop::fault(format!("barrier id {id} is outside 0..15")));
         }
         let count_k = id_k + 1;
         let has_count = if red {
@@ -37,7 +37,7 @@ pub fn arrive(cx: &mut Ctx, i: &Inst) -> Result<bool, Stop> {
         };
         if let Some(n) = expected {
             if n % WARP as u32 != 0 || n == 0 {
-                return Err(Stop::Fault(format!(
+                return Err(Stop::fault(format!(
                     "barrier thread count {n} is not a positive multiple of the warp size"
                 )));
             }
@@ -45,6 +45,11 @@ pub fn arrive(cx: &mut Ctx, i: &Inst) -> Result<bool, Stop> {
         if i.mods.has(Mod::Arrive) {
             // bar.arrive: counts toward the barrier without waiting.
             cx.cta.arrivals[id as usize] += 1;
+            // Its accesses so far are ordered before the waiters' release.
+            let t = cx.t;
+            let cta = &mut *cx.cta;
+            super::super::race::join(&mut cta.arrive_clocks[id as usize], &cta.clocks[t]);
+            cta.clocks[t][t] += 1;
             cx.th().pc += 1;
             return Ok(true);
         }
@@ -75,15 +80,14 @@ pub fn complete_barrier(m: &mut Machine, cta: &mut Cta, waiting: &[usize]) -> Re
     if let TState::Barrier { id, .. } = th.state {
         cta.arrivals[id as usize] = 0;
     }
-    // A barrier all live threads completed ends a race-detection epoch.
-    let live = cta
-        .threads
-        .iter()
-        .filter(|t| t.state != TState::Exited)
-        .count();
-    if waiting.len() == live {
-        cta.epoch += 1;
-    }
+    // The barrier orders the accesses of the threads it releases (and those
+    // of the threads that arrived at it with bar.arrive).
+    let id = match th.state {
+        TState::Barrier { id, .. } => id as usize,
+        _ => 0,
+    };
+    let arrived = std::mem::replace(&mut cta.arrive_clocks[id], vec![0; cta.threads.len()]);
+    cta.sync_clocks_with(waiting, &arrived);
     if inst.mods.has(Mod::Red) {
         let mut preds = Vec::with_capacity(waiting.len());
         for &t in waiting {
@@ -162,7 +166,7 @@ pub fn try_collective(
                 if mm & (1 << l) == 0 {
                     return Err((
                         l as usize,
-                        Stop::Ub(UbKind::WarpSyncMismatch(format!(
+                        Stop::ub(UbKind::WarpSyncMismatch(format!(
                             "lane {l} is not in its own member mask 0x{mm:08x}"
                         ))),
                     ));
@@ -181,7 +185,7 @@ pub fn try_collective(
                 );
                 return Err((
                     arrived.trailing_zeros() as usize,
-                    Stop::Ub(UbKind::WarpSyncMismatch(msg)),
+                    Stop::ub(UbKind::WarpSyncMismatch(msg)),
                 ));
             }
             if union & !arrived != 0 {
@@ -243,7 +247,13 @@ fn execute(
         };
     let lanes = (0..32).filter(|l| part & (1 << l) != 0);
     match inst.op {
-        Opcode::Bar | Opcode::Barrier => cta.warp_epochs[w0 / WARP] += 1,
+        Opcode::Bar | Opcode::Barrier => {
+            let lanes: Vec<usize> = (0..32)
+                .filter(|l| part & (1 << l) != 0)
+                .map(|l| w0 + l)
+                .collect();
+            cta.sync_clocks(&lanes);
+        }
         Opcode::Activemask => {
             for l in lanes {
                 write(m, cta, l, &inst.ops[0], u64::from(part))?;
@@ -268,7 +278,7 @@ fn execute(
                 if part & (1 << src) == 0 {
                     return Err((
                         l,
-                        Stop::Ub(UbKind::WarpSyncMismatch(format!(
+                        Stop::ub(UbKind::WarpSyncMismatch(format!(
                             "shfl in lane {l} reads lane {src}, which does not take part"
                         ))),
                     ));
@@ -392,7 +402,7 @@ fn execute(
         _ => {
             return Err((
                 0,
-                Stop::Fault(format!("'{}' is not a collective instruction", inst.text)),
+                Stop::fault(format!("'{}' is not a collective instruction", inst.text)),
             ))
         }
     }

@@ -92,7 +92,7 @@ pub fn exec(cx: &mut Ctx, i: &Inst) -> Result<(), Stop> {
     use Opcode::*;
     let t = i.ty;
     let Some(ft) = fty(t) else {
-        return Err(Stop::Fault(format!("'{}' has no float type", i.text)));
+        return Err(Stop::fault(format!("'{}' has no float type", i.text)));
     };
     let rnd = i.rnd.unwrap_or(Rounding::Rn);
     let ftz = i.mods.has(Mod::Ftz);
@@ -221,7 +221,7 @@ pub fn exec(cx: &mut Ctx, i: &Inst) -> Result<(), Stop> {
             return cx.set(&i.ops[0], u64::from(float::testp(ft, op, a)));
         }
         _ => {
-            return Err(Stop::Fault(format!(
+            return Err(Stop::fault(format!(
                 "'{}' is not a float instruction the interpreter knows",
                 i.text
             )))
@@ -242,8 +242,8 @@ pub fn compare(cx: &mut Ctx, i: &Inst) -> Result<(), Stop> {
     }
     let st = if i.op == Opcode::Set { i.ty2 } else { i.ty };
     let ft =
-        fty(st).ok_or_else(|| Stop::Fault(format!("'{}' compares a non-float type", i.text)))?;
-    let op = cmp_op(i).ok_or_else(|| Stop::Fault("missing comparison".into()))?;
+        fty(st).ok_or_else(|| Stop::fault(format!("'{}' compares a non-float type", i.text)))?;
+    let op = cmp_op(i).ok_or_else(|| Stop::fault("missing comparison"))?;
     let a = mask(st.bits(), cx.get(&i.ops[1])?);
     let b = mask(st.bits(), cx.get(&i.ops[2])?);
     let (lo, hi) = if packed_ty(st) {
@@ -261,7 +261,7 @@ pub fn cvt(cx: &mut Ctx, i: &Inst) -> Result<(), Stop> {
     if i.mods.has(Mod::Pack) {
         // The ISA text available here gives cvt.pack's syntax but not the
         // placement of the packed fields; stop rather than guess.
-        return Err(Stop::Fault(format!(
+        return Err(Stop::fault(format!(
             "'{}': cvt.pack is not supported by the interpreter (packed layout unconfirmed)",
             i.text
         )));
@@ -295,11 +295,11 @@ pub fn cvt(cx: &mut Ctx, i: &Inst) -> Result<(), Stop> {
             }
         }
         (None, Some(sf)) => {
-            let it = ity(d).ok_or_else(|| Stop::Fault(format!("cvt to {d}")))?;
+            let it = ity(d).ok_or_else(|| Stop::fault(format!("cvt to {d}")))?;
             float::cvt_f2i(sf, a, it, rnd, ftz)
         }
         (Some(df), None) => {
-            let it = ity(s).ok_or_else(|| Stop::Fault(format!("cvt from {s}")))?;
+            let it = ity(s).ok_or_else(|| Stop::fault(format!("cvt from {s}")))?;
             float::cvt_i2f(it, a, df, rnd, sat)
         }
         (None, None) => int_to_int(d, s, a, sat),

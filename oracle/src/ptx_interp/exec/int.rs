@@ -129,7 +129,7 @@ pub fn exec(cx: &mut Ctx, i: &Inst) -> Result<(), Stop> {
     let r: u64 = match i.op {
         Add | Sub => {
             if t == ScalarType::Pred {
-                return Err(Stop::Fault("add on predicates".into()));
+                return Err(Stop::fault("add on predicates"));
             }
             if has(Mod::Cc) {
                 let (v, c) = if i.op == Add {
@@ -224,7 +224,7 @@ pub fn exec(cx: &mut Ctx, i: &Inst) -> Result<(), Stop> {
             } else {
                 s::rem(it, a, b)
             };
-            r.ok_or(Stop::Ub(UbKind::DivisionByZero))?
+            r.ok_or(Stop::ub(UbKind::DivisionByZero))?
         }
         Abs => s::abs(it, a),
         Neg => s::neg(it, a),
@@ -345,12 +345,12 @@ pub fn exec(cx: &mut Ctx, i: &Inst) -> Result<(), Stop> {
         }
         Setp | Set => {
             let st = if i.op == Set { i.ty2 } else { t };
-            let op = int_cmp(i).ok_or_else(|| Stop::Fault("missing comparison".into()))?;
+            let op = int_cmp(i).ok_or_else(|| Stop::fault("missing comparison"))?;
             let v = s::compare(ity(st), op, mask(st.bits(), a), mask(st.bits(), b));
             return finish_compare(cx, i, v, v, false);
         }
         _ => {
-            return Err(Stop::Fault(format!(
+            return Err(Stop::fault(format!(
                 "'{}' is not implemented by the interpreter",
                 i.text
             )))

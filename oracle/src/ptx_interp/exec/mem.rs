@@ -4,7 +4,7 @@
 //! allocation is a fault naming the address).
 
 use super::{extend, mask, Ctx};
-use crate::ptx_interp::machine::{Stop, WARP};
+use crate::ptx_interp::machine::Stop;
 use crate::ptx_interp::memory::{load_le, range, range_mut, store_le};
 use crate::ptx_interp::program::{AddrBase, Inst, Opnd, Space};
 use crate::ptx_interp::race::{self, Accessor};
@@ -19,6 +19,17 @@ use ptxc::ptx::types::ScalarType;
 pub struct Place {
     pub space: Space,
     pub addr: u64,
+}
+
+/// `ld`/`st` with `.volatile`, `.relaxed`, `.acquire` or `.release`: strong
+/// operations in the PTX memory model (volatile behaves as relaxed.sys).
+/// Decision: scopes are not compared, so a `.cta`-scoped relaxed access in
+/// one CTA and one in another are not reported as racing.
+fn is_strong(i: &Inst) -> bool {
+    i.mods.has(Mod::Volatile)
+        || i.mods.has(Mod::Relaxed)
+        || i.mods.has(Mod::Acquire)
+        || i.mods.has(Mod::Release)
 }
 
 /// Spaces whose accesses race detection records (the others are private or
@@ -44,7 +55,7 @@ impl Ctx<'_, '_> {
     /// The place an address operand names, for an instruction in `space`.
     pub fn place(&mut self, o: &Opnd, space: Space) -> Result<Place, Stop> {
         let Opnd::Addr { base, offset, .. } = o else {
-            return Err(Stop::Fault("expected an address operand".into()));
+            return Err(Stop::fault("expected an address operand"));
         };
         let (space, addr) = match base {
             AddrBase::Var(v) => (v.space, self.var_address(v.space, v.offset)),
@@ -71,7 +82,7 @@ impl Ctx<'_, '_> {
     }
 
     fn fault(&self, p: Place, n: u64, what: &str) -> Stop {
-        Stop::Fault(format!(
+        Stop::fault(format!(
             "{what} of {n} bytes at {} address 0x{:x} is outside every allocation",
             space_name(p.space),
             p.addr
@@ -79,27 +90,28 @@ impl Ctx<'_, '_> {
     }
 
     /// Records an access for race detection (shared and global memory).
-    fn race(&mut self, p: Place, n: u64, write: bool, atomic: bool) -> Result<(), Stop> {
-        let space = match p.space {
-            Space::Global | Space::Generic => Space::Global,
-            Space::Shared => Space::Shared,
+    fn race(&mut self, p: Place, n: u64, write: bool, strong: bool) -> Result<(), Stop> {
+        let shared = match p.space {
+            Space::Global | Space::Generic => false,
+            Space::Shared => true,
             _ => return Ok(()),
         };
         let block = self.cta.threads.len() as u32;
-        let th = &self.cta.threads[self.t];
+        let cta = &mut *self.cta;
+        let tid = cta.threads[self.t].linear;
         let me = Accessor {
-            who: self.cta.linear * block + th.linear + 1,
-            epoch: self.cta.epoch,
-            warp_epoch: self.cta.warp_epochs[th.linear as usize / WARP],
+            who: cta.linear * block + tid + 1,
+            cta: cta.linear,
+            tid,
             block_threads: block,
+            vc: &cta.clocks[self.t],
         };
-        let shadows = if space == Space::Shared {
-            match self
-                .cta
+        let (shadows, reads) = if shared {
+            match cta
                 .shared_shadow
                 .get_mut(p.addr as usize..(p.addr + n) as usize)
             {
-                Some(s) => s,
+                Some(s) => (s, &mut cta.shared_reads),
                 None => return Ok(()),
             }
         } else {
@@ -109,15 +121,19 @@ impl Ctx<'_, '_> {
         let uniform = shadows.windows(2).all(|w| w[0] == w[1]);
         let checked = if uniform { 1 } else { shadows.len() };
         for (k, shadow) in shadows.iter_mut().take(checked).enumerate() {
-            if let Some(other) = race::record(shadow, &me, write, atomic) {
+            if let Some(other) = race::record(shadow, &me, write, strong, reads) {
                 let k = k as u64;
-                let (cta, tid) = ((other - 1) / block, (other - 1) % block);
+                let (octa, otid) = if other == race::MULTI {
+                    (cta.linear, tid)
+                } else {
+                    ((other - 1) / block, (other - 1) % block)
+                };
                 let [gx, gy, _] = self.m.grid;
                 let [bx, by, _] = self.m.block;
-                return Err(Stop::Ub(UbKind::DataRace {
+                return Err(Stop::ub(UbKind::DataRace {
                     address: p.addr + k,
-                    other_tid: [tid % bx, (tid / bx) % by, tid / (bx * by)],
-                    other_ctaid: [cta % gx, (cta / gx) % gy, cta / (gx * gy)],
+                    other_tid: [otid % bx, (otid / bx) % by, otid / (bx * by)],
+                    other_ctaid: [octa % gx, (octa / gx) % gy, octa / (gx * gy)],
                 }));
             }
         }
@@ -128,28 +144,56 @@ impl Ctx<'_, '_> {
         Ok(())
     }
 
-    /// Reads `n` bytes (n = 1, 2, 4, 8, 16 as several calls) at a place.
+    /// A release at a place: its sync object takes this thread's clock; the
+    /// thread's clock advances.
+    pub fn release(&mut self, p: Place) {
+        if !tracked(p.space) {
+            return;
+        }
+        let key = (p.space == Space::Shared, p.addr);
+        let n = self.cta.threads.len();
+        let cta = &mut *self.cta;
+        let obj = cta.sync_objects.entry(key).or_insert_with(|| vec![0; n]);
+        race::join(obj, &cta.clocks[self.t]);
+        cta.clocks[self.t][self.t] += 1;
+    }
+
+    /// An acquire at a place: this thread's clock joins the sync object's.
+    pub fn acquire(&mut self, p: Place) {
+        if !tracked(p.space) {
+            return;
+        }
+        let key = (p.space == Space::Shared, p.addr);
+        let cta = &mut *self.cta;
+        if let Some(obj) = cta.sync_objects.get(&key) {
+            race::join(&mut cta.clocks[self.t], obj);
+        }
+    }
+
+    /// Reads `n` bytes (1, 2, 4 or 8) at a place. A `strong` load (volatile, relaxed, acquire: PTX memory
+    /// model "morally strong" operations) does not race with other strong
+    /// operations, atomics included.
     #[inline]
-    pub fn load(&mut self, p: Place, n: u64) -> Result<u64, Stop> {
+    pub fn load_as(&mut self, p: Place, n: u64, strong: bool) -> Result<u64, Stop> {
         let v = self.load_raw(p, n)?;
         if tracked(p.space) {
-            self.race(p, n, false, false)?;
+            self.race(p, n, false, strong)?;
         }
         Ok(v)
     }
 
     #[inline]
-    pub fn store(&mut self, p: Place, n: u64, v: u64) -> Result<(), Stop> {
+    pub fn store_as(&mut self, p: Place, n: u64, v: u64, strong: bool) -> Result<(), Stop> {
         self.store_raw(p, n, v)?;
         if tracked(p.space) {
-            self.race(p, n, true, false)?;
+            self.race(p, n, true, strong)?;
         }
         Ok(())
     }
 
     fn load_raw(&mut self, p: Place, n: u64) -> Result<u64, Stop> {
         if !p.addr.is_multiple_of(n) {
-            return Err(Stop::Ub(UbKind::Misaligned {
+            return Err(Stop::ub(UbKind::Misaligned {
                 address: p.addr,
                 size: n as u32,
             }));
@@ -166,7 +210,7 @@ impl Ctx<'_, '_> {
 
     fn store_raw(&mut self, p: Place, n: u64, v: u64) -> Result<(), Stop> {
         if !p.addr.is_multiple_of(n) {
-            return Err(Stop::Ub(UbKind::Misaligned {
+            return Err(Stop::ub(UbKind::Misaligned {
                 address: p.addr,
                 size: n as u32,
             }));
@@ -189,6 +233,19 @@ impl Ctx<'_, '_> {
     }
 }
 
+/// A vector access must be aligned to its whole size (`ld.v4.b32`: 16
+/// bytes; SEMANTICS_NOTES "PTX memory"), not only to its element size.
+fn vector_aligned(p: Place, n: u64, i: &Inst) -> Result<(), Stop> {
+    let total = n * u64::from(i.vec);
+    if i.vec > 1 && !p.addr.is_multiple_of(total) {
+        return Err(Stop::ub(UbKind::Misaligned {
+            address: p.addr,
+            size: total as u32,
+        }));
+    }
+    Ok(())
+}
+
 /// The registers of a vector operand (or a single register).
 fn elems(o: &Opnd) -> &[Opnd] {
     match o {
@@ -203,33 +260,36 @@ pub fn exec(cx: &mut Ctx, i: &Inst) -> Result<(), Stop> {
         Opcode::Ld | Opcode::Ldu => {
             let n = u64::from(i.ty.bytes());
             let p = cx.place(&i.ops[1], i.space)?;
-            let dst = elems(&i.ops[0]);
-            for (k, d) in dst.iter().enumerate() {
-                let v = cx.load(
-                    Place {
-                        addr: p.addr + k as u64 * n,
-                        ..p
-                    },
-                    n,
-                )?;
+            vector_aligned(p, n, i)?;
+            let strong = is_strong(i);
+            for (k, d) in elems(&i.ops[0]).iter().enumerate() {
+                let at = Place {
+                    addr: p.addr + k as u64 * n,
+                    ..p
+                };
+                let v = cx.load_as(at, n, strong)?;
                 cx.set_typed(d, i.ty, v)?;
+            }
+            if i.mods.has(Mod::Acquire) {
+                cx.acquire(p);
             }
             Ok(())
         }
         Opcode::St => {
             let n = u64::from(i.ty.bytes());
             let p = cx.place(&i.ops[0], i.space)?;
-            let src = elems(&i.ops[1]);
-            for (k, s) in src.iter().enumerate() {
+            vector_aligned(p, n, i)?;
+            let strong = is_strong(i);
+            if i.mods.has(Mod::Release) {
+                cx.release(p);
+            }
+            for (k, s) in elems(&i.ops[1]).iter().enumerate() {
                 let v = cx.get(s)?;
-                cx.store(
-                    Place {
-                        addr: p.addr + k as u64 * n,
-                        ..p
-                    },
-                    n,
-                    mask(i.ty.bits(), v),
-                )?;
+                let at = Place {
+                    addr: p.addr + k as u64 * n,
+                    ..p
+                };
+                cx.store_as(at, n, mask(i.ty.bits(), v), strong)?;
             }
             Ok(())
         }
@@ -346,6 +406,9 @@ fn atom(cx: &mut Ctx, i: &Inst) -> Result<(), Stop> {
         0
     };
     let old = cx.load_raw(p, n)?;
+    if i.mods.has(Mod::Release) || i.mods.has(Mod::AcqRel) {
+        cx.release(p);
+    }
     cx.race(p, n, true, true)?;
     // atom.add.f32 flushes subnormals on global memory, not on shared (ISA).
     let global_ftz = p.space == Space::Global;
@@ -358,6 +421,9 @@ fn atom(cx: &mut Ctx, i: &Inst) -> Result<(), Stop> {
         global_ftz,
     );
     cx.store_raw(p, n, mask(i.ty.bits(), new))?;
+    if i.mods.has(Mod::Acquire) || i.mods.has(Mod::AcqRel) {
+        cx.acquire(p);
+    }
     if i.op == Opcode::Atom {
         cx.set(&i.ops[0], extend(i.ty, old))?;
     }

@@ -81,7 +81,7 @@ impl Ctx<'_, '_> {
         let th = &self.cta.threads[self.t];
         let f = &self.m.prog.funcs[th.func as usize];
         let name = f.reg_names.get(s as usize).map_or("?", |n| n);
-        Stop::Ub(UbKind::UninitializedRegister(name.to_string()))
+        Stop::ub(UbKind::UninitializedRegister(name.to_string()))
     }
 
     /// Reads an operand as raw bits (registers as stored).
@@ -96,7 +96,7 @@ impl Ctx<'_, '_> {
                 .var_address(v.space, v.offset)
                 .wrapping_add(*off as u64)),
             Opnd::FuncAddr(f) | Opnd::Func(f) => Ok(FUNC_BASE + 16 * u64::from(*f)),
-            other => Err(Stop::Fault(format!(
+            other => Err(Stop::fault(format!(
                 "operand {other:?} cannot be read as a value"
             ))),
         }
@@ -120,7 +120,7 @@ impl Ctx<'_, '_> {
                 th.set_written(*slot);
             }
             Opnd::Sink => {}
-            other => return Err(Stop::Fault(format!("operand {other:?} cannot be written"))),
+            other => return Err(Stop::fault(format!("operand {other:?} cannot be written"))),
         }
         Ok(())
     }
@@ -182,9 +182,7 @@ pub fn step(m: &mut Machine, cta: &mut Cta, t: usize) -> Result<bool, Stop> {
     let th = &cta.threads[t];
     let func = &prog.funcs[th.func as usize];
     let Some(inst) = func.insts.get(th.pc as usize) else {
-        return Err(Stop::Fault(
-            "execution ran past the end of the function".into(),
-        ));
+        return Err(Stop::fault("execution ran past the end of the function"));
     };
     let mut cx = Ctx { m, cta, t };
     if let Some((g, neg)) = inst.guard {
@@ -239,7 +237,7 @@ fn control(cx: &mut Ctx, i: &Inst) -> Result<bool, Stop> {
     match i.op {
         Bra => {
             let Opnd::Label(pc) = i.ops[0] else {
-                return Err(Stop::Fault("bad branch target".into()));
+                return Err(Stop::fault("bad branch target"));
             };
             cx.th().pc = pc;
             Ok(true)
@@ -247,7 +245,7 @@ fn control(cx: &mut Ctx, i: &Inst) -> Result<bool, Stop> {
         Brx => {
             let idx = mask(32, cx.get(&i.ops[0])?);
             let Opnd::Targets(ts) = &i.ops[1] else {
-                return Err(Stop::Fault("bad brx.idx table".into()));
+                return Err(Stop::fault("bad brx.idx table"));
             };
             match ts.get(idx as usize) {
                 Some(&pc) => {
@@ -255,7 +253,7 @@ fn control(cx: &mut Ctx, i: &Inst) -> Result<bool, Stop> {
                     Ok(true)
                 }
                 // PTX ISA 9.7.12.2: an index out of range is undefined.
-                None => Err(Stop::Fault(format!(
+                None => Err(Stop::fault(format!(
                     "brx.idx index {idx} is outside its {} targets",
                     ts.len()
                 ))),
@@ -267,7 +265,7 @@ fn control(cx: &mut Ctx, i: &Inst) -> Result<bool, Stop> {
         }
         Ret => ret(cx),
         Call => call(cx, i),
-        _ => Err(Stop::Fault("trap".into())),
+        _ => Err(Stop::fault("trap")),
     }
 }
 
@@ -280,7 +278,7 @@ fn call(cx: &mut Ctx, i: &Inst) -> Result<bool, Stop> {
         [Opnd::List(r), tgt] => (r.to_vec(), tgt.clone(), Vec::new()),
         [tgt, Opnd::List(a), ..] => (Vec::new(), tgt.clone(), a.to_vec()),
         [tgt] => (Vec::new(), tgt.clone(), Vec::new()),
-        _ => return Err(Stop::Fault("malformed call".into())),
+        _ => return Err(Stop::fault("malformed call")),
     };
     let callee = match target {
         Opnd::Func(f) => f,
@@ -288,7 +286,7 @@ fn call(cx: &mut Ctx, i: &Inst) -> Result<bool, Stop> {
             let v = cx.get(&other)?;
             let idx = v.wrapping_sub(FUNC_BASE) / 16;
             if v < FUNC_BASE || idx as usize >= cx.m.prog.funcs.len() {
-                return Err(Stop::Fault(format!(
+                return Err(Stop::fault(format!(
                     "indirect call to 0x{v:x}, which is not a function"
                 )));
             }
@@ -296,7 +294,7 @@ fn call(cx: &mut Ctx, i: &Inst) -> Result<bool, Stop> {
         }
     };
     if cx.cta.threads[cx.t].frames.len() as u32 >= cx.m.limits.max_call_depth {
-        return Err(Stop::Ub(UbKind::CallDepth));
+        return Err(Stop::ub(UbKind::CallDepth));
     }
     let prog = cx.m.prog;
     let f = &prog.funcs[callee as usize];
@@ -310,7 +308,7 @@ fn call(cx: &mut Ctx, i: &Inst) -> Result<bool, Stop> {
                 let base = cx.var_address(v.space, v.offset);
                 let th = cx.th();
                 let bytes = super::memory::range(&th.local, base, size)
-                    .ok_or_else(|| Stop::Fault("call argument outside the frame".into()))?
+                    .ok_or_else(|| Stop::fault("call argument outside the frame"))?
                     .to_vec();
                 arg_bytes.push(bytes);
             }
@@ -373,7 +371,7 @@ fn ret(cx: &mut Ctx) -> Result<bool, Stop> {
                 .get(slot as usize)
                 .map_or("?", |n| n)
                 .to_string();
-            return Err(Stop::Ub(UbKind::UninitializedRegister(name)));
+            return Err(Stop::ub(UbKind::UninitializedRegister(name)));
         }
         ret_regs.push(th.regs[slot as usize]);
     }
@@ -394,7 +392,7 @@ fn ret(cx: &mut Ctx) -> Result<bool, Stop> {
                     let th = cx.th();
                     let end = at as usize + bytes.len();
                     if end > th.local.len() {
-                        return Err(Stop::Fault("return value outside the frame".into()));
+                        return Err(Stop::fault("return value outside the frame"));
                     }
                     th.local[at as usize..end].copy_from_slice(bytes);
                 }

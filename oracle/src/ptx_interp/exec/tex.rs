@@ -14,19 +14,19 @@ use ptxc::ptx::types::ScalarType;
 /// The texture image a handle operand names.
 fn image<'m>(cx: &mut Ctx<'_, 'm>, o: &Opnd) -> Result<usize, Stop> {
     let Opnd::Addr { base, .. } = o else {
-        return Err(Stop::Fault(
-            "texture instruction without a [handle, ...] operand".into(),
+        return Err(Stop::fault(
+            "texture instruction without a [handle, ...] operand",
         ));
     };
     let h = match base {
         AddrBase::Handle(h) => *h,
         AddrBase::Reg(s) => cx.get(&Opnd::Reg(*s))?,
-        _ => return Err(Stop::Fault("texture handle is not a texture".into())),
+        _ => return Err(Stop::fault("texture handle is not a texture")),
     };
     cx.m.textures
         .iter()
         .position(|t| t.handle == h)
-        .ok_or_else(|| Stop::Fault(format!("0x{h:x} is not a texture handle of this launch")))
+        .ok_or_else(|| Stop::fault(format!("0x{h:x} is not a texture handle of this launch")))
 }
 
 fn dims_of(i: &Inst) -> usize {
@@ -44,9 +44,7 @@ fn coords(cx: &mut Ctx, o: &Opnd, float: bool) -> Result<[Coord; 3], Stop> {
         unreachable!()
     };
     let Some(Opnd::Vector(v)) = rest.last() else {
-        return Err(Stop::Fault(
-            "texture instruction without coordinates".into(),
-        ));
+        return Err(Stop::fault("texture instruction without coordinates"));
     };
     let mut out = [Coord::Int(0); 3];
     for (k, e) in v.iter().take(3).enumerate() {
@@ -90,7 +88,7 @@ pub fn exec(cx: &mut Ctx, i: &Inst) -> Result<(), Stop> {
                 || i.mods.has(Mod::Cube)
                 || i.mods.has(Mod::Acube)
             {
-                return Err(Stop::Fault(format!(
+                return Err(Stop::fault(format!(
                     "'{}': array and cube textures are not in the launch spec",
                     i.text
                 )));
@@ -157,7 +155,7 @@ pub fn exec(cx: &mut Ctx, i: &Inst) -> Result<(), Stop> {
             let is_tex = cx.m.textures.iter().any(|t| t.handle == h);
             cx.set(&i.ops[0], u64::from(is_tex && i.mods.has(Mod::Texref)))
         }
-        _ => Err(Stop::Fault(format!(
+        _ => Err(Stop::fault(format!(
             "'{}': surfaces are not part of the launch spec",
             i.text
         ))),
