@@ -1,7 +1,9 @@
 //! The execution model. CTAs run one after another in grid order; a CTA's
-//! threads run one at a time, each until it blocks (barrier, warp-collective
-//! instruction), exits or fails, in linear thread order: a deterministic
-//! schedule with independent-thread-scheduling semantics (issue 3). A
+//! threads run one at a time, in linear thread order, each until it blocks
+//! (barrier, warp-collective instruction), exits, fails or has run a
+//! quantum of instructions: a deterministic round-robin schedule with
+//! independent-thread-scheduling semantics (issue 3), including forward
+//! progress for spin-waiting threads. A
 //! warp-collective instruction completes when every thread named in its
 //! member mask has arrived at it; `bar.sync` when the expected number of the
 //! CTA's threads have. When nothing can move, the run is a deadlock (UB).
@@ -13,6 +15,12 @@ use crate::launch::{LaunchSpec, TextureImage};
 use std::time::Instant;
 
 pub const WARP: usize = 32;
+
+/// Instructions a thread runs before the scheduler moves on (it stays
+/// ready). Independent thread scheduling guarantees every thread forward
+/// progress: a thread spinning on a flag must not starve the thread that will
+/// set it. Round-robin with a fixed quantum keeps the schedule deterministic.
+pub const QUANTUM: u32 = 4096;
 
 /// Why a thread stopped running.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -348,10 +356,16 @@ impl<'p> Machine<'p> {
         Ok(progress)
     }
 
-    /// Runs thread `t` until it blocks, exits or fails.
+    /// Runs thread `t` until it blocks, exits, fails or uses its quantum.
     fn run_thread(&mut self, cta: &mut Cta, t: usize) -> Result<(), Stop> {
         let mut budget: u64 = 0;
+        let mut quantum = QUANTUM;
         loop {
+            if quantum == 0 {
+                self.fuel_left += budget;
+                return Ok(());
+            }
+            quantum -= 1;
             if budget == 0 {
                 // Fuel and the clock are checked in slices to keep the loop tight.
                 if self.fuel_left == 0 || self.started.elapsed() > self.limits.wall {

@@ -120,29 +120,31 @@ pub fn record(
         s.read_strong = false;
         return None;
     }
-    if me.ordered_after(&s.read, reads) {
-        s.read = me.access();
-        s.read_strong = strong;
-    } else {
-        let n = me.block_threads as usize;
-        let idx = if s.read.who == MULTI {
-            s.read.clock as usize
-        } else {
-            let (cta, tid) = me.split(s.read.who);
-            let mut clocks = vec![0; n];
-            clocks[tid as usize] = s.read.clock;
-            reads.push(ReadSet { cta, clocks });
-            reads.len() - 1
-        };
-        let rs = &mut reads[idx];
+    if s.read.who == MULTI {
+        // Read-shared: reads never conflict with reads, so only this
+        // thread's entry changes (O(1); the O(n) check is for writes).
+        let rs = &mut reads[s.read.clock as usize];
         if rs.cta != me.cta {
             rs.cta = MIXED;
         }
         let c = &mut rs.clocks[me.tid as usize];
         *c = (*c).max(me.clock());
+        s.read_strong &= strong;
+    } else if me.ordered_after(&s.read, reads) {
+        s.read = me.access();
+        s.read_strong = strong;
+    } else {
+        let (cta, tid) = me.split(s.read.who);
+        let mut clocks = vec![0; me.block_threads as usize];
+        clocks[tid as usize] = s.read.clock;
+        clocks[me.tid as usize] = me.clock();
+        reads.push(ReadSet {
+            cta: if cta == me.cta { cta } else { MIXED },
+            clocks,
+        });
         s.read = Access {
             who: MULTI,
-            clock: idx as u32,
+            clock: (reads.len() - 1) as u32,
         };
         s.read_strong &= strong;
     }
