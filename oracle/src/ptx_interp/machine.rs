@@ -298,22 +298,21 @@ impl<'p> Machine<'p> {
             .filter(|t| t.state != TState::Exited)
             .count() as u32;
         let mut progress = false;
+        // One pass: the waiting threads of each barrier, and its expected count.
+        let mut waiting_by_id: [Vec<usize>; 16] = Default::default();
+        let mut expected_by_id: [Option<u32>; 16] = [None; 16];
+        for (i, th) in cta.threads.iter().enumerate() {
+            if let TState::Barrier { id, expected, .. } = th.state {
+                waiting_by_id[id as usize].push(i);
+                expected_by_id[id as usize] = expected_by_id[id as usize].or(expected);
+            }
+        }
         for id in 0..16u32 {
-            let waiting: Vec<usize> = (0..cta.threads.len())
-                .filter(
-                    |&i| matches!(cta.threads[i].state, TState::Barrier { id: b, .. } if b == id),
-                )
-                .collect();
+            let waiting = std::mem::take(&mut waiting_by_id[id as usize]);
             if waiting.is_empty() {
                 continue;
             }
-            let expected = waiting
-                .iter()
-                .find_map(|&i| match cta.threads[i].state {
-                    TState::Barrier { expected, .. } => expected,
-                    _ => None,
-                })
-                .unwrap_or(live);
+            let expected = expected_by_id[id as usize].unwrap_or(live);
             if (waiting.len() as u32) + cta.arrivals[id as usize] < expected.min(live) {
                 continue;
             }
