@@ -6,7 +6,7 @@
 
 use super::{extend, mask, sext, Ctx};
 use crate::ptx_interp::machine::Stop;
-use crate::ptx_interp::program::{Inst, Opnd};
+use crate::ptx_interp::program::Inst;
 use ptxc::float::{
     self, approx, arith, packed, CmpOp, CvtMods, FloatType, IntType, MinMaxMods, Mods, Rounding,
     TestpOp,
@@ -326,9 +326,4 @@ fn int_to_int(d: ScalarType, s: ScalarType, a: u64, sat: bool) -> u64 {
         v
     };
     extend(d, v as u64)
-}
-
-#[allow(dead_code)]
-fn is_pred(o: &Opnd) -> bool {
-    matches!(o, Opnd::Pred { .. })
 }
