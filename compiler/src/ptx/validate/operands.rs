@@ -23,7 +23,8 @@ pub(crate) enum Fit {
     /// PTX ISA "Type Checking Rules".
     Exact,
     /// ld/st/cvt: an integer or bit-size register may be wider than the type
-    /// (PTX ISA 5.2.3? "relaxed type-checking rules" for ld, st and cvt).
+    /// (PTX ISA "Operand Size Exceeding Instruction-Type Size": the relaxed
+    /// rules for ld, st and cvt; loads sign- or zero-extend, stores truncate).
     Relaxed,
 }
 
