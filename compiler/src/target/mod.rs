@@ -6,4 +6,4 @@ mod ptx_version;
 mod sm_table;
 
 pub use ptx_version::{PtxVersion, KNOWN_PTX_VERSIONS};
-pub use sm_table::{lookup_sm, SmInfo, SM_TABLE};
+pub use sm_table::{lookup_sm, CbankLayout, SmInfo, SM_TABLE};

@@ -5,6 +5,23 @@
 //! SEMANTICS_NOTES.md, "PTX versions per target").
 //! Address width: ptxas refuses `.address_size 32` on sm_90 and later
 //! (seed 002, phase 12; observed with ptxas 11.8).
+//!
+//! Constant bank 0 layout, read off the vendor SASS in `corpus/kernels/`
+//! (ptxas 11.8, cuobjdump; `tests/sm_table_vs_vendor_sass.rs` re-derives it
+//! from every kernel x architecture):
+//! - kernel parameters start at `c[0x0][0x160]` on sm_70..sm_89 and at
+//!   `c[0x0][0x210]` on sm_90 (e.g. gather_2d: `IMAD.WIDE R8, R5, R2,
+//!   c[0x0][0x160]` on sm_80);
+//! - the first instruction of every kernel loads the stack pointer R1 from
+//!   `c[0x0][0x28]` (`IMAD.MOV.U32 R1, RZ, RZ, c[0x0][0x28]` / `MOV` /
+//!   `LDC` on sm_90);
+//! - `%ntid.x` is `c[0x0][0x0]` and `%ntid.y` `c[0x0][0x4]` (matmul_tiled);
+//! - global accesses on sm_80..sm_89 go through the memory descriptor loaded
+//!   by `ULDC.64 URn, c[0x0][0x118]` (UR4 usually), on sm_90 `c[0x0][0x208]`;
+//!   sm_70/sm_75 SASS has none;
+//! - uniform registers (UR0..UR62) appear from sm_75 on (seed 004).
+//! Rows outside sm_70..sm_90 have no vendor SASS in the corpus; their
+//! constant-bank fields are `None` until measured.
 
 use super::PtxVersion;
 
@@ -20,7 +37,43 @@ pub struct SmInfo {
     pub min_ptx: PtxVersion,
     /// Whether `.address_size 32` is allowed.
     pub allows_32bit_addresses: bool,
+    /// Uniform datapath registers exist (sm_75+).
+    pub uniform_registers: bool,
+    /// Constant bank 0 layout (see the module comment), where measured.
+    pub cbank: Option<CbankLayout>,
 }
+
+/// Offsets in constant bank 0 that SASS reads launch state from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CbankLayout {
+    /// First kernel parameter.
+    pub param_base: u32,
+    /// Initial stack pointer (loaded into R1).
+    pub stack_pointer: u32,
+    /// `%ntid.x`; `.y` and `.z` follow at +4 and +8.
+    pub ntid: u32,
+    /// Global-memory descriptor read with `ULDC.64 UR4`, if the SM uses one.
+    pub global_descriptor: Option<u32>,
+}
+
+const VOLTA_TURING: CbankLayout = CbankLayout {
+    param_base: 0x160,
+    stack_pointer: 0x28,
+    ntid: 0x0,
+    global_descriptor: None,
+};
+const AMPERE_ADA: CbankLayout = CbankLayout {
+    param_base: 0x160,
+    stack_pointer: 0x28,
+    ntid: 0x0,
+    global_descriptor: Some(0x118),
+};
+const HOPPER: CbankLayout = CbankLayout {
+    param_base: 0x210,
+    stack_pointer: 0x28,
+    ntid: 0x0,
+    global_descriptor: Some(0x208),
+};
 
 const fn row(name: &'static str, sm: u32, a: bool, major: u8, minor: u8) -> SmInfo {
     SmInfo {
@@ -29,6 +82,15 @@ const fn row(name: &'static str, sm: u32, a: bool, major: u8, minor: u8) -> SmIn
         arch_specific: a,
         min_ptx: PtxVersion::new(major, minor),
         allows_32bit_addresses: sm < 90,
+        uniform_registers: sm >= 75,
+        cbank: None,
+    }
+}
+
+const fn with_cbank(r: SmInfo, c: CbankLayout) -> SmInfo {
+    SmInfo {
+        cbank: Some(c),
+        ..r
     }
 }
 
@@ -39,14 +101,14 @@ pub static SM_TABLE: &[SmInfo] = &[
     row("sm_60", 60, false, 5, 0),
     row("sm_61", 61, false, 5, 0),
     row("sm_62", 62, false, 5, 0),
-    row("sm_70", 70, false, 6, 0),
+    with_cbank(row("sm_70", 70, false, 6, 0), VOLTA_TURING),
     row("sm_72", 72, false, 6, 1),
-    row("sm_75", 75, false, 6, 3),
-    row("sm_80", 80, false, 7, 0),
-    row("sm_86", 86, false, 7, 1),
+    with_cbank(row("sm_75", 75, false, 6, 3), VOLTA_TURING),
+    with_cbank(row("sm_80", 80, false, 7, 0), AMPERE_ADA),
+    with_cbank(row("sm_86", 86, false, 7, 1), AMPERE_ADA),
     row("sm_87", 87, false, 7, 4),
-    row("sm_89", 89, false, 7, 8),
-    row("sm_90", 90, false, 7, 8),
+    with_cbank(row("sm_89", 89, false, 7, 8), AMPERE_ADA),
+    with_cbank(row("sm_90", 90, false, 7, 8), HOPPER),
     row("sm_90a", 90, true, 8, 0),
     row("sm_100", 100, false, 8, 6),
     row("sm_100a", 100, true, 8, 6),
