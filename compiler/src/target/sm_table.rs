@@ -20,6 +20,7 @@
 //!   by `ULDC.64 URn, c[0x0][0x118]` (UR4 usually), on sm_90 `c[0x0][0x208]`;
 //!   sm_70/sm_75 SASS has none;
 //! - uniform registers (UR0..UR62) appear from sm_75 on (seed 004).
+//!
 //! Rows outside sm_70..sm_90 have no vendor SASS in the corpus; their
 //! constant-bank fields are `None` until measured.
 
