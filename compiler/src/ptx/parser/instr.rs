@@ -10,7 +10,9 @@ use crate::ptx::sreg::parse_sreg;
 
 impl Parser<'_> {
     /// `[@[!]%p] opcode[.mod]* [operand (, operand)*] ;`
-    pub(super) fn instruction(&mut self) -> PResult<Instruction> {
+    /// Parses an instruction and pushes it as a statement (built in place:
+    /// an instruction is large, and returning it by value costs copies).
+    pub(super) fn instruction(&mut self, out: &mut Vec<Statement>) -> PResult<()> {
         let start = self.peek();
         let mut guard = None;
         if self.eat_punct(b'@') {
@@ -29,14 +31,15 @@ impl Parser<'_> {
             self.operands_into(&mut operands)?;
         }
         let semi = self.expect_punct(b';')?;
-        Ok(Instruction {
+        out.push(Statement::Instr(Instruction {
             guard,
             opcode,
             mods,
             operands,
             op_span,
             span: start.span().to(semi.span()),
-        })
+        }));
+        Ok(())
     }
 
     /// The opcode token and its adjacent modifiers, through the spelling cache.

@@ -675,7 +675,7 @@ impl<'a> Parser<'a> {
                 let b = self.block()?;
                 out.push(Statement::Block(b));
             }
-            Tok::Punct(b'@') => out.push(Statement::Instr(self.instruction()?)),
+            Tok::Punct(b'@') => self.instruction(out)?,
             Tok::Ident if self.peek_at(1).kind == Tok::Punct(b':') => {
                 self.bump();
                 self.bump();
@@ -725,7 +725,7 @@ impl<'a> Parser<'a> {
                     out.push(Statement::Label(sym, t.span()));
                 }
             }
-            Tok::Ident => out.push(Statement::Instr(self.instruction()?)),
+            Tok::Ident => self.instruction(out)?,
             Tok::Dot => match self.text(t) {
                 ".pragma" => {
                     self.bump();
