@@ -113,7 +113,7 @@ fn main() {
     });
     println!("lex:              {:8.1} MB/s", mb / lex);
 
-    let parse = best_of(3, || ptxc::ptx::parser::parse(&text));
+    let parse = best_of(7, || ptxc::ptx::parser::parse(&text));
     println!(
         "lex+parse:        {:8.1} MB/s   (target >= 100 MB/s)",
         mb / parse
