@@ -4,5 +4,6 @@
 
 pub mod cli;
 pub mod float;
+pub mod ir;
 pub mod ptx;
 pub mod target;

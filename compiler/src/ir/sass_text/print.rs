@@ -1,0 +1,110 @@
+//! Printing in `cuobjdump -sass` spelling and layout.
+
+use std::fmt::{self, Write};
+
+use super::{Guard, SassFile, SassFunction, SassInst};
+
+impl fmt::Display for Guard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "@{}{}", if self.negated { "!" } else { "" }, self.pred)
+    }
+}
+
+impl SassInst {
+    /// The instruction without guard and `;`: `BRA 0x1a0`.
+    pub fn body(&self) -> String {
+        let mut s = self.opcode.clone();
+        for m in &self.mods {
+            s.push('.');
+            s.push_str(m);
+        }
+        for (i, op) in self.operands.iter().enumerate() {
+            s.push_str(if i == 0 { " " } else { ", " });
+            let _ = write!(s, "{op}");
+        }
+        s
+    }
+}
+
+/// `@!P0 BRA 0x1a0 ;`: the instruction text as cuobjdump spells it.
+impl fmt::Display for SassInst {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(g) = self.guard {
+            write!(f, "{g} ")?;
+        }
+        write!(f, "{} ;", self.body())
+    }
+}
+
+/// The column where encoding comments start.
+const ENCODING_COL: usize = 84;
+
+fn write_encoding(out: &mut String, line: &str, enc: u128) {
+    let lo = enc as u64;
+    let hi = (enc >> 64) as u64;
+    let _ = writeln!(out, "{line:<w$}/* {lo:#018x} */", w = ENCODING_COL);
+    let _ = writeln!(out, "{:w$}/* {hi:#018x} */", "", w = ENCODING_COL);
+}
+
+/// Prints one instruction line, `        /*0040*/              @!P0 BRA 0x1a0 ;`,
+/// and its encoding lines when known.
+fn write_inst_line(out: &mut String, inst: &SassInst) {
+    let guard = inst.guard.map(|g| format!("{g} ")).unwrap_or_default();
+    let line = format!("        /*{:04x}*/{guard:>19}{} ;", inst.addr, inst.body());
+    match inst.encoding {
+        Some(enc) => write_encoding(out, &format!("{line} "), enc),
+        None => {
+            let _ = writeln!(out, "{line}");
+        }
+    }
+}
+
+/// Prints a function: its `Function :` and `.headerflags` lines and one line
+/// per instruction (with encoding lines where known), then cuobjdump's `....` separator.
+pub fn print_function(f: &SassFunction) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "\t\tFunction : {}", f.name);
+    if let Some(flags) = &f.header_flags {
+        let _ = writeln!(out, "\t.headerflags    {flags}");
+    }
+    let mut undecoded = f.undecoded.iter().peekable();
+    for inst in &f.insts {
+        while let Some(u) = undecoded.next_if(|u| u.addr < inst.addr) {
+            write_encoding(&mut out, "", u.encoding);
+        }
+        write_inst_line(&mut out, inst);
+    }
+    for u in undecoded {
+        write_encoding(&mut out, "", u.encoding);
+    }
+    out.push_str("\t\t..........\n");
+    out
+}
+
+/// Prints a whole listing; [`super::parse_file`] reads it back to `file`.
+pub fn print_file(file: &SassFile) -> String {
+    let mut out = String::from("\n");
+    if let Some(arch) = &file.arch {
+        let _ = writeln!(out, "\tcode for {arch}");
+    }
+    for f in &file.functions {
+        out.push_str(&print_function(f));
+        out.push_str("\n\n");
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ir::sass_text::{parse_file, print_function};
+
+    #[test]
+    fn layout_matches_cuobjdump() {
+        let text = "\t\tFunction : k\n        /*0040*/              @!P0 BRA 0x1a0 ;\n        /*0050*/                   EXIT ;\n";
+        let f = parse_file(text).unwrap();
+        assert_eq!(
+            print_function(&f.functions[0]),
+            format!("{text}\t\t..........\n")
+        );
+    }
+}
