@@ -422,9 +422,7 @@ impl<'m> FnDecoder<'m, '_> {
                     );
                 }
                 _ => {
-                    let (size, align) = var_size_align(p);
-                    let off = align_up(self.frame, align);
-                    self.frame = off + size;
+                    let (off, size) = self.frame_slot(p);
                     param_slots.push((off, size));
                     top.names.insert(
                         p.name,
@@ -448,9 +446,7 @@ impl<'m> FnDecoder<'m, '_> {
                 );
                 reg_rets.push(slot);
             } else {
-                let (size, align) = var_size_align(p);
-                let off = align_up(self.frame, align);
-                self.frame = off + size;
+                let (off, size) = self.frame_slot(p);
                 ret_slots.push((off, size));
                 top.names.insert(
                     p.name,
@@ -498,6 +494,14 @@ impl<'m> FnDecoder<'m, '_> {
             reg_params,
             reg_rets,
         })
+    }
+
+    /// Places a variable in the call frame at its alignment: (offset, size).
+    fn frame_slot(&mut self, v: &VarDecl) -> (u64, u64) {
+        let (size, align) = var_size_align(v);
+        let off = align_up(self.frame, align);
+        self.frame = off + size;
+        (off, size)
     }
 
     fn alloc_reg(&mut self, name: Sym, count: u32) -> u32 {
@@ -578,9 +582,7 @@ impl<'m> FnDecoder<'m, '_> {
                 }
             }
             StateSpace::Local | StateSpace::Param => {
-                let (size, align) = var_size_align(v);
-                let off = align_up(self.frame, align);
-                self.frame = off + size;
+                let (off, _) = self.frame_slot(v);
                 let space = if v.space == StateSpace::Local {
                     Space::Local
                 } else {

@@ -192,12 +192,7 @@ impl Ctx<'_, '_> {
     }
 
     fn load_raw(&mut self, p: Place, n: u64) -> Result<u64, Stop> {
-        if !p.addr.is_multiple_of(n) {
-            return Err(Stop::ub(UbKind::Misaligned {
-                address: p.addr,
-                size: n as u32,
-            }));
-        }
+        aligned(p.addr, n)?;
         let bytes = match p.space {
             Space::Global | Space::Generic => self.m.global.slice(p.addr, n),
             Space::Shared => range(&self.cta.shared, p.addr, n),
@@ -209,12 +204,7 @@ impl Ctx<'_, '_> {
     }
 
     fn store_raw(&mut self, p: Place, n: u64, v: u64) -> Result<(), Stop> {
-        if !p.addr.is_multiple_of(n) {
-            return Err(Stop::ub(UbKind::Misaligned {
-                address: p.addr,
-                size: n as u32,
-            }));
-        }
+        aligned(p.addr, n)?;
         let dst = match p.space {
             Space::Global | Space::Generic => self.m.global.slice_mut(p.addr, n),
             Space::Shared => range_mut(&mut self.cta.shared, p.addr, n),
@@ -236,14 +226,24 @@ impl Ctx<'_, '_> {
 /// A vector access must be aligned to its whole size (`ld.v4.b32`: 16
 /// bytes; SEMANTICS_NOTES "PTX memory"), not only to its element size.
 fn vector_aligned(p: Place, n: u64, i: &Inst) -> Result<(), Stop> {
-    let total = n * u64::from(i.vec);
-    if i.vec > 1 && !p.addr.is_multiple_of(total) {
-        return Err(Stop::ub(UbKind::Misaligned {
-            address: p.addr,
-            size: total as u32,
-        }));
+    if i.vec > 1 {
+        aligned(p.addr, n * u64::from(i.vec))?;
     }
     Ok(())
+}
+
+/// Addresses must be naturally aligned to the access size (PTX ISA; a
+/// misaligned access is undefined behaviour).
+#[inline]
+fn aligned(addr: u64, size: u64) -> Result<(), Stop> {
+    if addr.is_multiple_of(size) {
+        Ok(())
+    } else {
+        Err(Stop::ub(UbKind::Misaligned {
+            address: addr,
+            size: size as u32,
+        }))
+    }
 }
 
 /// The registers of a vector operand (or a single register).
