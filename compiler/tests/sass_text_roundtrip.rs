@@ -176,6 +176,7 @@ fn kind(op: &SassOperand) -> &'static str {
         SassOperand::Mem(_) => "mem",
         SassOperand::RegRel { .. } => "reg rel-offset",
         SassOperand::TexShape(_) => "tex shape",
+        SassOperand::Label(_) => "label",
     }
 }
 

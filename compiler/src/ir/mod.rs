@@ -1,7 +1,61 @@
-//! Machine-level intermediate forms of the compiler.
+//! The Ori-style machine IR (seed 004, "Instructions & Opcodes").
 //!
-//! [`sass_text`] is the text layer for NVIDIA SASS as printed by
-//! `cuobjdump -sass`: a parser into a structured, opcode-agnostic assembly
-//! form and a printer back to cuobjdump's spelling.
+//! | file | job |
+//! |---|---|
+//! | `opcode/` | the opcode table: the one list of opcodes, their shapes, modifiers, effects, SMs |
+//! | `inst.rs` | instructions: opcode, modifiers, guard, operands (destinations first) |
+//! | `func.rs` | functions and basic blocks |
+//! | `sass_io.rs` | IR <-> the SASS text layer (cuobjdump listings, and the IR's own printout) |
+//! | `sass_text/` | the cuobjdump `-sass` text format: parser and printer |
+//!
+//! Registers are physical (`R0..R254`, `RZ`, `UR0..UR62`, `P0..P6`, ...)
+//! after register allocation and virtual (`%r12`, `%ur3`, `%p4`, `%up1`)
+//! before; both execute in the simulator, so the IR can be run after every
+//! phase. A 64-bit value lives in a register pair `Rn:Rn+1` (n even), for
+//! virtual registers too.
 
+pub mod func;
+pub mod inst;
+pub mod opcode;
+pub mod sass_io;
 pub mod sass_text;
+
+pub use func::{Block, Function};
+pub use inst::{Inst, Operand};
+pub use opcode::{Op, OpcodeInfo};
+pub use sass_io::{from_sass, to_sass};
+
+/// An IR construction or conversion error, with the instruction address
+/// when one is known.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IrError {
+    pub addr: Option<u32>,
+    pub msg: String,
+}
+
+impl IrError {
+    pub fn new(msg: impl Into<String>) -> IrError {
+        IrError {
+            addr: None,
+            msg: msg.into(),
+        }
+    }
+
+    pub fn at(addr: u32, msg: impl Into<String>) -> IrError {
+        IrError {
+            addr: Some(addr),
+            msg: msg.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for IrError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.addr {
+            Some(a) => write!(f, "/*{a:04x}*/: {}", self.msg),
+            None => f.write_str(&self.msg),
+        }
+    }
+}
+
+impl std::error::Error for IrError {}

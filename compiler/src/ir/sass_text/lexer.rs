@@ -95,6 +95,11 @@ impl<'a> Cursor<'a> {
         self.take_while(|b| b.is_ascii_alphanumeric() || b == b'_')
     }
 
+    /// A register or predicate name: a word, or `%` and a word (virtual).
+    pub(crate) fn name(&mut self) -> &'a str {
+        self.take_while(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'%')
+    }
+
     pub(crate) fn expect(&mut self, b: u8) -> Result<(), SassError> {
         if self.eat(b) {
             Ok(())

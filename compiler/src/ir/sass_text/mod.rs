@@ -16,6 +16,11 @@
 //! (cuobjdump 11.8 prints some sm_90 opcodes that way) become
 //! [`UndecodedInst`]s.
 //!
+//! Two extensions serve the compiler's IR, which prints through this layer:
+//! virtual registers (`%r12`, `%ur3`, `%p4`, `%up1`) and labels (`.L_x_3`
+//! operands, and `.L_x_3:` lines before the instruction they name, in
+//! nvdisasm's spelling).
+//!
 //! Errors carry a 1-based line and byte column; no input makes the parser
 //! panic.
 
@@ -24,7 +29,7 @@ mod operand;
 mod parse;
 mod print;
 
-pub use operand::{ConstRef, MemBase, MemRef, Pred, Reg, RegOperand, SassOperand};
+pub use operand::{ConstRef, MemBase, MemRef, Pred, Reg, RegOperand, SassOperand, MAX_VIRTUAL};
 pub use parse::{parse_file, parse_inst};
 pub use print::{print_file, print_function};
 
@@ -71,6 +76,8 @@ pub struct UndecodedInst {
     pub addr: u32,
     /// The 128-bit encoding: the first `/* 0x... */` word is the low half.
     pub encoding: u128,
+    /// A `.L_x_N:` label line before the slot (see [`SassInst::label`]).
+    pub label: Option<u32>,
 }
 
 /// A guard predicate `@P0` / `@!P0` (also `@PT`, `@UP0`, ...).
@@ -94,4 +101,7 @@ pub struct SassInst {
     /// The 128-bit encoding from the two `/* 0x... */` comments (the first
     /// is the low half), when the text came with them.
     pub encoding: Option<u128>,
+    /// A `.L_x_N:` label line before the instruction (the compiler's IR
+    /// prints one per basic block; cuobjdump prints none).
+    pub label: Option<u32>,
 }

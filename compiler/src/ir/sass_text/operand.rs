@@ -5,23 +5,34 @@ use std::fmt;
 use super::lexer::{parse_index, Cursor};
 use super::SassError;
 
-/// A general (`R0..R254`, `RZ`) or uniform (`UR0..UR62`, `URZ`) register.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// A general (`R0..R254`, `RZ`) or uniform (`UR0..UR62`, `URZ`) register,
+/// or a virtual one of the compiler's IR before register allocation:
+/// `%r12` (general) and `%ur3` (uniform). Virtual registers pair like
+/// physical ones: a 64-bit value in `%r12` occupies `%r12` and `%r13`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Reg {
     R(u8),
     Rz,
     Ur(u8),
     Urz,
+    V(u32),
+    Uv(u32),
 }
 
-/// A predicate (`P0..P6`, `PT`) or uniform predicate (`UP0..UP6`, `UPT`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// A predicate (`P0..P6`, `PT`) or uniform predicate (`UP0..UP6`, `UPT`),
+/// or a virtual one: `%p4`, `%up1`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Pred {
     P(u8),
     Pt,
     Up(u8),
     Upt,
+    V(u32),
+    Uv(u32),
 }
+
+/// The largest virtual register or predicate number the text accepts.
+pub const MAX_VIRTUAL: u32 = (1 << 24) - 1;
 
 /// A register source with its modifiers, printed as
 /// `[-|~][|]REG[|][.reuse][.SEL]`, e.g. `-R7.reuse.H0_H0`, `|R6|.reuse`.
@@ -103,6 +114,9 @@ pub enum SassOperand {
     },
     /// A texture shape such as `1D`, `2D`, `3D`.
     TexShape(String),
+    /// A code label `.L_x_12` (nvdisasm's spelling): a branch target in the
+    /// compiler's IR. cuobjdump listings use absolute addresses instead.
+    Label(u32),
 }
 
 impl fmt::Display for Reg {
@@ -112,6 +126,8 @@ impl fmt::Display for Reg {
             Reg::Rz => f.write_str("RZ"),
             Reg::Ur(n) => write!(f, "UR{n}"),
             Reg::Urz => f.write_str("URZ"),
+            Reg::V(n) => write!(f, "%r{n}"),
+            Reg::Uv(n) => write!(f, "%ur{n}"),
         }
     }
 }
@@ -123,6 +139,8 @@ impl fmt::Display for Pred {
             Pred::Pt => f.write_str("PT"),
             Pred::Up(n) => write!(f, "UP{n}"),
             Pred::Upt => f.write_str("UPT"),
+            Pred::V(n) => write!(f, "%p{n}"),
+            Pred::Uv(n) => write!(f, "%up{n}"),
         }
     }
 }
@@ -239,12 +257,19 @@ impl fmt::Display for SassOperand {
                 write!(f, "{reg} ")?;
                 write_hex(f, *offset)
             }
+            SassOperand::Label(n) => write!(f, ".L_x_{n}"),
         }
     }
 }
 
 /// Parses a register name (`R12`, `RZ`, `UR4`, `URZ`); `None` if `w` is not one.
 pub(crate) fn reg_from_word(w: &str) -> Option<Reg> {
+    if let Some(d) = w.strip_prefix("%ur") {
+        return parse_index(d, MAX_VIRTUAL).map(Reg::Uv);
+    }
+    if let Some(d) = w.strip_prefix("%r") {
+        return parse_index(d, MAX_VIRTUAL).map(Reg::V);
+    }
     match w {
         "RZ" => Some(Reg::Rz),
         "URZ" => Some(Reg::Urz),
@@ -261,6 +286,12 @@ pub(crate) fn reg_from_word(w: &str) -> Option<Reg> {
 
 /// Parses a predicate name (`P3`, `PT`, `UP0`, `UPT`).
 pub(crate) fn pred_from_word(w: &str) -> Option<Pred> {
+    if let Some(d) = w.strip_prefix("%up") {
+        return parse_index(d, MAX_VIRTUAL).map(Pred::Uv);
+    }
+    if let Some(d) = w.strip_prefix("%p") {
+        return parse_index(d, MAX_VIRTUAL).map(Pred::V);
+    }
     match w {
         "PT" => Some(Pred::Pt),
         "UPT" => Some(Pred::Upt),
@@ -355,7 +386,7 @@ fn parse_reg_operand(
     abs: bool,
 ) -> Result<RegOperand, SassError> {
     let start = c.pos();
-    let w = c.word();
+    let w = c.name();
     let reg = reg_from_word(w)
         .ok_or_else(|| c.err_at(start, format!("expected a register, found `{w}`")))?;
     reg_suffixes(c, reg, neg, not, abs)
@@ -406,9 +437,11 @@ fn parse_const(c: &mut Cursor<'_>, neg: bool, not: bool, abs: bool) -> Result<Co
     c.expect(b']')?;
     c.expect(b'[')?;
     let (mut reg, mut offset) = (None, None);
-    if c.peek().is_some_and(|b| b.is_ascii_uppercase()) {
+    if c.peek()
+        .is_some_and(|b| b.is_ascii_uppercase() || b == b'%')
+    {
         let s = c.pos();
-        let w = c.word();
+        let w = c.name();
         reg = Some(reg_from_word(w).ok_or_else(|| c.err_at(s, "expected a register"))?);
         if c.eat(b'+') {
             offset = Some(parse_hex(c)?);
@@ -444,8 +477,10 @@ fn parse_mem(c: &mut Cursor<'_>, desc: Option<Reg>) -> Result<MemRef, SassError>
         if m.offset.is_some() {
             return Err(c.err("nothing may follow the offset in an address"));
         }
-        if c.peek().is_some_and(|b| b.is_ascii_uppercase()) {
-            let w = c.word();
+        if c.peek()
+            .is_some_and(|b| b.is_ascii_uppercase() || b == b'%')
+        {
+            let w = c.name();
             let reg = reg_from_word(w)
                 .ok_or_else(|| c.err_at(s, format!("expected a register, found `{w}`")))?;
             if m.base.is_none() && m.index.is_none() {
@@ -492,12 +527,19 @@ pub(crate) fn parse_operand(c: &mut Cursor<'_>) -> Result<SassOperand, SassError
         Some(b'!') => {
             c.bump();
             let s = c.pos();
-            let w = c.word();
+            let w = c.name();
             let pred = pred_from_word(w)
                 .ok_or_else(|| c.err_at(s, format!("expected a predicate, found `{w}`")))?;
             Ok(SassOperand::Pred { pred, not: true })
         }
         Some(b'[') => parse_mem(c, None).map(SassOperand::Mem),
+        Some(b'.') if c.eat_str(".L_x_") => {
+            let s = c.pos();
+            let d = c.word();
+            parse_index(d, u32::MAX)
+                .map(SassOperand::Label)
+                .ok_or_else(|| c.err_at(s, "malformed label"))
+        }
         Some(b'0') if c.peek_at(1) == Some(b'x') => parse_hex(c).map(SassOperand::Imm),
         Some(b'1'..=b'3') if c.peek_at(1) == Some(b'D') => {
             let w = c.word();
@@ -508,19 +550,19 @@ pub(crate) fn parse_operand(c: &mut Cursor<'_>) -> Result<SassOperand, SassError
             }
         }
         Some(b'0'..=b'9') => parse_float(c),
-        Some(b) if b.is_ascii_alphabetic() => {
+        Some(b) if b.is_ascii_alphabetic() || b == b'%' => {
             if c.starts_with("c[") {
                 return parse_const(c, false, false, false).map(SassOperand::Const);
             }
             if c.eat_str("desc[") {
                 let s = c.pos();
-                let w = c.word();
+                let w = c.name();
                 let d = reg_from_word(w)
                     .ok_or_else(|| c.err_at(s, "expected a descriptor register"))?;
                 c.expect(b']')?;
                 return parse_mem(c, Some(d)).map(SassOperand::Mem);
             }
-            let w = c.word();
+            let w = c.name();
             if w == "SRZ" || w.starts_with("SR_") {
                 let mut name = w.to_string();
                 while c.peek() == Some(b'.')
@@ -614,6 +656,16 @@ mod tests {
             "R20 0x0",
             "R4 -0x860",
             "1D",
+            "%r0",
+            "%r12",
+            "-%r7.reuse",
+            "|%ur3|",
+            "%p2",
+            "!%up1",
+            "c[0x3][%r9+0x4]",
+            "[%r6.64+%ur4+0x8]",
+            "%r20 0x0",
+            ".L_x_12",
         ] {
             assert_eq!(op(s).to_string(), s);
         }
@@ -674,6 +726,11 @@ mod tests {
             "c[0x0]",
             "[R1+]",
             "+FOO",
+            "%r",
+            "%r01",
+            "%q1",
+            ".L_x_",
+            ".L_y_1",
         ] {
             let mut c = Cursor::new(s, 1);
             let r = parse_operand(&mut c);

@@ -24,7 +24,7 @@ fn inst_body(c: &mut Cursor<'_>, addr: u32, need_semi: bool) -> Result<SassInst,
     if c.eat(b'@') {
         let negated = c.eat(b'!');
         let s = c.pos();
-        let w = c.word();
+        let w = c.name();
         let pred = pred_from_word(w)
             .ok_or_else(|| c.err_at(s, format!("expected a guard predicate, found `{w}`")))?;
         guard = Some(Guard { pred, negated });
@@ -70,6 +70,7 @@ fn inst_body(c: &mut Cursor<'_>, addr: u32, need_semi: bool) -> Result<SassInst,
         mods,
         operands,
         encoding: None,
+        label: None,
     })
 }
 
@@ -131,6 +132,7 @@ pub fn parse_file(text: &str) -> Result<SassFile, SassError> {
     let mut pending = Pending::Nothing;
     let mut next_addr: u32 = 0;
     let mut last_line = 0;
+    let mut label: Option<u32> = None;
     for (i, raw) in text.split('\n').enumerate() {
         let mut c = Cursor::new(raw, i + 1);
         c.skip_ws();
@@ -152,6 +154,7 @@ pub fn parse_file(text: &str) -> Result<SassFile, SassError> {
                 inst.encoding = Some(u128::from(lo));
                 pending = Pending::HiOfInst;
             }
+            inst.label = label.take();
             next_addr = inst.addr.wrapping_add(0x10);
             f.insts.push(inst);
         } else if is_encoding {
@@ -176,11 +179,18 @@ pub fn parse_file(text: &str) -> Result<SassFile, SassError> {
                     f.undecoded.push(UndecodedInst {
                         addr: next_addr,
                         encoding: u128::from(lo) | u128::from(word) << 64,
+                        label: label.take(),
                     });
                     next_addr = next_addr.wrapping_add(0x10);
                     Pending::Nothing
                 }
             };
+        } else if let Some(n) = rest.strip_prefix(".L_x_").and_then(|r| r.strip_suffix(':')) {
+            let n = super::lexer::parse_index(n, u32::MAX)
+                .ok_or_else(|| c.err("malformed label line"))?;
+            if label.replace(n).is_some() || file.functions.is_empty() {
+                return Err(c.err("a label line must precede an instruction"));
+            }
         } else if let Some(name) = rest.strip_prefix("Function : ") {
             if name.is_empty() || name.contains(char::is_whitespace) {
                 return Err(c.err("malformed function name"));
@@ -216,6 +226,13 @@ pub fn parse_file(text: &str) -> Result<SassFile, SassError> {
                 return Err(c.err("unrecognized line"));
             }
         }
+    }
+    if label.is_some() {
+        return Err(SassError {
+            line: last_line.max(1),
+            col: 1,
+            msg: "a label line must precede an instruction".into(),
+        });
     }
     if !matches!(pending, Pending::Nothing) {
         let line = text

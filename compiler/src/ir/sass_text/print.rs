@@ -2,7 +2,7 @@
 
 use std::fmt::{self, Write};
 
-use super::{Guard, SassFile, SassFunction, SassInst};
+use super::{Guard, SassFile, SassFunction, SassInst, UndecodedInst};
 
 impl fmt::Display for Guard {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -49,6 +49,9 @@ fn write_encoding(out: &mut String, line: &str, enc: u128) {
 /// Prints one instruction line, `        /*0040*/              @!P0 BRA 0x1a0 ;`,
 /// and its encoding lines when known.
 fn write_inst_line(out: &mut String, inst: &SassInst) {
+    if let Some(n) = inst.label {
+        let _ = writeln!(out, ".L_x_{n}:");
+    }
     let guard = inst.guard.map(|g| format!("{g} ")).unwrap_or_default();
     let line = format!("        /*{:04x}*/{guard:>19}{} ;", inst.addr, inst.body());
     match inst.encoding {
@@ -57,6 +60,13 @@ fn write_inst_line(out: &mut String, inst: &SassInst) {
             let _ = writeln!(out, "{line}");
         }
     }
+}
+
+fn write_undecoded(out: &mut String, u: &UndecodedInst) {
+    if let Some(n) = u.label {
+        let _ = writeln!(out, ".L_x_{n}:");
+    }
+    write_encoding(out, "", u.encoding);
 }
 
 /// Prints a function: its `Function :` and `.headerflags` lines and one line
@@ -70,12 +80,12 @@ pub fn print_function(f: &SassFunction) -> String {
     let mut undecoded = f.undecoded.iter().peekable();
     for inst in &f.insts {
         while let Some(u) = undecoded.next_if(|u| u.addr < inst.addr) {
-            write_encoding(&mut out, "", u.encoding);
+            write_undecoded(&mut out, u);
         }
         write_inst_line(&mut out, inst);
     }
     for u in undecoded {
-        write_encoding(&mut out, "", u.encoding);
+        write_undecoded(&mut out, u);
     }
     out.push_str("\t\t..........\n");
     out
@@ -97,6 +107,21 @@ pub fn print_file(file: &SassFile) -> String {
 #[cfg(test)]
 mod tests {
     use crate::ir::sass_text::{parse_file, print_function};
+
+    #[test]
+    fn label_lines_and_virtual_registers_round_trip() {
+        let text = "\t\tFunction : k\n.L_x_0:\n        /*0000*/                   IADD3 %r1, %r0, 0x1, RZ ;\n.L_x_1:\n        /*0010*/              @%p2 BRA .L_x_0 ;\n        /*0020*/                   EXIT ;\n";
+        let f = parse_file(text).unwrap();
+        assert_eq!(f.functions[0].insts[0].label, Some(0));
+        assert_eq!(f.functions[0].insts[1].label, Some(1));
+        assert_eq!(f.functions[0].insts[2].label, None);
+        assert_eq!(
+            print_function(&f.functions[0]),
+            format!("{text}\t\t..........\n")
+        );
+        assert!(parse_file("\t\tFunction : k\n.L_x_0:\n").is_err());
+        assert!(parse_file("\t\tFunction : k\n.L_x_0:\n.L_x_1:\n  /*0000*/ NOP ;\n").is_err());
+    }
 
     #[test]
     fn layout_matches_cuobjdump() {

@@ -1,0 +1,56 @@
+//! Functions and basic blocks.
+
+use super::inst::Inst;
+
+/// A basic block: a label and its instructions. Control leaves a block
+/// only at its end (a branch, return or exit), or falls through to the
+/// next block in layout order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Block {
+    /// The block's label; label operands name blocks by it.
+    pub label: u32,
+    pub insts: Vec<Inst>,
+}
+
+/// A function: blocks in layout order, the entry first. A kernel listing
+/// from cuobjdump is one function that also holds its callees' code
+/// (ptxas places `.func` bodies after the kernel's EXIT and reaches them
+/// with `CALL.REL`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Function {
+    pub name: String,
+    /// The `.headerflags` text of a vendor listing.
+    pub header_flags: Option<String>,
+    pub blocks: Vec<Block>,
+}
+
+impl Function {
+    /// The index of the block labelled `label`.
+    pub fn block_index(&self, label: u32) -> Option<usize> {
+        self.blocks.iter().position(|b| b.label == label)
+    }
+
+    /// All instructions in layout order.
+    pub fn insts(&self) -> impl Iterator<Item = &Inst> {
+        self.blocks.iter().flat_map(|b| b.insts.iter())
+    }
+
+    /// The byte address of each block's first instruction when laid out
+    /// contiguously, 16 bytes per instruction (sm_70+ encodings), plus the
+    /// end address.
+    pub fn block_addresses(&self) -> Vec<u32> {
+        let mut out = Vec::with_capacity(self.blocks.len() + 1);
+        let mut a = 0u32;
+        for b in &self.blocks {
+            out.push(a);
+            a += 16 * b.insts.len() as u32;
+        }
+        out.push(a);
+        out
+    }
+
+    /// A label no block uses yet.
+    pub fn fresh_label(&self) -> u32 {
+        self.blocks.iter().map(|b| b.label + 1).max().unwrap_or(0)
+    }
+}

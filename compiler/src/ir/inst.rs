@@ -1,0 +1,80 @@
+//! Instructions: an opcode from the table, its modifiers, an optional guard
+//! predicate and its operands, destinations first.
+
+use smallvec::SmallVec;
+
+use super::opcode::{match_shape, Op};
+use super::sass_text::{Guard, SassOperand};
+use super::IrError;
+
+/// Operands are the SASS text layer's structured operands: registers
+/// (physical or virtual) with their source modifiers, predicates, constant
+/// banks, addresses, immediates, special registers, barriers, labels.
+pub type Operand = SassOperand;
+
+/// One instruction.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Inst {
+    pub op: Op,
+    /// Dotted modifiers in order, each one the table accepts for `op`.
+    pub mods: SmallVec<[&'static str; 4]>,
+    pub guard: Option<Guard>,
+    /// Destinations (the first `ndst`), then sources.
+    pub operands: SmallVec<[Operand; 5]>,
+    pub ndst: u8,
+    /// The vendor encoding when the instruction came from a cuobjdump
+    /// listing (its control bits carry the scoreboard use the latency test
+    /// checks); `None` for compiler-made instructions.
+    pub encoding: Option<u128>,
+}
+
+impl Inst {
+    /// Builds an instruction, checking the modifiers and the operand shape
+    /// against the opcode table.
+    pub fn new(
+        op: Op,
+        mods: &[&str],
+        guard: Option<Guard>,
+        operands: impl IntoIterator<Item = Operand>,
+    ) -> Result<Inst, IrError> {
+        let info = op.info();
+        let mods = mods
+            .iter()
+            .map(|m| {
+                info.find_mod(m)
+                    .ok_or_else(|| IrError::new(format!("{op} does not take modifier `.{m}`")))
+            })
+            .collect::<Result<_, _>>()?;
+        let operands: SmallVec<[Operand; 5]> = operands.into_iter().collect();
+        let m = match_shape(info.name, info.shapes, &operands)
+            .map_err(|e| IrError::new(e.to_string()))?;
+        Ok(Inst {
+            op,
+            mods,
+            guard,
+            operands,
+            ndst: m.ndst as u8,
+            encoding: None,
+        })
+    }
+
+    pub fn dsts(&self) -> &[Operand] {
+        &self.operands[..self.ndst as usize]
+    }
+
+    pub fn srcs(&self) -> &[Operand] {
+        &self.operands[self.ndst as usize..]
+    }
+
+    pub fn has_mod(&self, m: &str) -> bool {
+        self.mods.contains(&m)
+    }
+
+    /// The label operands (branch, call and reconvergence targets).
+    pub fn targets(&self) -> impl Iterator<Item = u32> + '_ {
+        self.operands.iter().filter_map(|o| match o {
+            Operand::Label(l) => Some(*l),
+            _ => None,
+        })
+    }
+}

@@ -1,0 +1,179 @@
+//! The opcode table: the single source of truth for every SASS opcode the
+//! IR knows (seed 004, "Instructions & Opcodes").
+//!
+//! One row per opcode ([`table.rs`](table)): its mnemonic, its index in the
+//! seed's ROT13 name table where the seed lists it, its category (the seed's
+//! "Opcode Categories"), its operand shapes ([`shape`]), the dotted modifiers
+//! it accepts, its side effects (what makes it un-removable), its latency
+//! class, and the first SM that has it. The SASS parser, the printer, the
+//! verifier, the SM table's availability checks and the simulator's decoder
+//! all read these rows; nothing else lists opcodes.
+//!
+//! The seed's internal variants that SASS spells as one mnemonic plus a
+//! modifier (`IMAD_WIDE` = `IMAD.WIDE`, `HADD2_F32` = `HADD2.F32`,
+//! `CS2R_32`/`CS2R_64` = `CS2R[.32]`, `BAR_INDEXED` = `BAR` with a register,
+//! `F2F_X` ...) are one row here, keyed by the SASS mnemonic; the row keeps
+//! the seed index of the base form.
+
+mod shape;
+mod table;
+
+pub use shape::{kind_matches, match_shape, ShapeError, ShapeMatch};
+pub use table::{Op, FOLDED_SEED_VARIANTS, OPCODES};
+
+use crate::target::SmInfo;
+
+/// The seed's opcode categories.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Category {
+    IntAlu,
+    Fp32,
+    Fp64,
+    Fp16,
+    Conversion,
+    DataMovement,
+    SpecialFunction,
+    Predicate,
+    MemGlobal,
+    MemShared,
+    MemLocal,
+    MemConstant,
+    Atomic,
+    Texture,
+    Surface,
+    Control,
+    Sync,
+    Warp,
+    Tensor,
+    Uniform,
+    /// Graphics-pipeline, debug and compiler-internal opcodes that compute
+    /// kernels never run.
+    Other,
+}
+
+/// Side effects: what makes an instruction un-removable even when nothing
+/// reads its destinations ([`OpcodeInfo::has_side_effects`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Effects(pub u16);
+
+impl Effects {
+    pub const NONE: Effects = Effects(0);
+    /// Reads memory (removable when unused, but ordered against stores).
+    pub const LOAD: Effects = Effects(1 << 0);
+    pub const STORE: Effects = Effects(1 << 1);
+    pub const ATOMIC: Effects = Effects(1 << 2);
+    /// CTA-wide barrier (`BAR`).
+    pub const BARRIER: Effects = Effects(1 << 3);
+    /// Memory ordering point (`MEMBAR`, `DEPBAR`, `ERRBAR`).
+    pub const FENCE: Effects = Effects(1 << 4);
+    /// Warp convergence or collective control (`WARPSYNC`, `BSSY`, `BSYNC`, `BMOV`).
+    pub const CONVERGENCE: Effects = Effects(1 << 5);
+    /// Transfers control (`BRA`, `BRX`, `JMP`, `CALL`, `RET`, `EXIT`, ...).
+    pub const CONTROL: Effects = Effects(1 << 6);
+    /// Kept by the seed's dead-code check although it looks pure
+    /// (`sub_7E0030` excludes `OUT_FINAL` (93), `DMUL` (124) and one sm_90
+    /// opcode (248)), or whose removal the hardware would notice
+    /// (performance-monitor triggers, traps, nanosleep).
+    pub const KEEP: Effects = Effects(1 << 7);
+    /// Exchanges data between the lanes of a warp (`SHFL`, `VOTE`, `MATCH`,
+    /// `REDUX`): removable when unused, but never moved across divergence.
+    pub const WARP: Effects = Effects(1 << 8);
+
+    pub const fn union(self, o: Effects) -> Effects {
+        Effects(self.0 | o.0)
+    }
+    pub const fn contains(self, o: Effects) -> bool {
+        self.0 & o.0 == o.0
+    }
+    pub const fn intersects(self, o: Effects) -> bool {
+        self.0 & o.0 != 0
+    }
+}
+
+/// Fixed-latency opcodes complete in a known number of cycles; variable
+/// ones (memory, MUFU, conversions, S2R, ...) are tracked by scoreboards.
+/// The split matches the vendor SASS: every opcode marked `Variable` sets a
+/// read or write scoreboard in its control bits in at least one corpus
+/// instance, and no `Fixed` one does (tests/ir_opcode_table.rs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Latency {
+    Fixed,
+    Variable,
+}
+
+/// One row of the opcode table.
+#[derive(Debug)]
+pub struct OpcodeInfo {
+    /// The SASS mnemonic, as cuobjdump prints it.
+    pub name: &'static str,
+    /// The index in seed 004's ROT13 opcode name table, where it lists one.
+    pub seed_index: Option<u16>,
+    pub category: Category,
+    /// The first SM generation that has the opcode (seed 004's generation
+    /// boundaries, refined by the vendor SASS where noted in the table).
+    pub first_sm: u32,
+    pub latency: Latency,
+    pub effects: Effects,
+    /// Operand shapes, tried in order (see [`shape`]). `*` accepts anything:
+    /// the opcode's form is not modelled.
+    pub shapes: &'static [&'static str],
+    /// Every dotted modifier the opcode accepts.
+    pub mods: &'static [&'static str],
+}
+
+impl OpcodeInfo {
+    /// Whether removing the instruction could change what a program does,
+    /// whatever its destinations' uses.
+    pub fn has_side_effects(&self) -> bool {
+        self.effects.intersects(
+            Effects::STORE
+                .union(Effects::ATOMIC)
+                .union(Effects::BARRIER)
+                .union(Effects::FENCE)
+                .union(Effects::CONVERGENCE)
+                .union(Effects::CONTROL)
+                .union(Effects::KEEP),
+        )
+    }
+
+    /// The `'static` spelling of `m` if the opcode accepts it.
+    pub fn find_mod(&self, m: &str) -> Option<&'static str> {
+        self.mods.iter().copied().find(|&x| x == m)
+    }
+
+    /// Whether the shapes are modelled (not `*`).
+    pub fn is_modelled(&self) -> bool {
+        self.shapes != ["*"]
+    }
+}
+
+impl Op {
+    pub fn info(self) -> &'static OpcodeInfo {
+        &OPCODES[self as usize]
+    }
+
+    pub fn name(self) -> &'static str {
+        self.info().name
+    }
+
+    /// The opcode spelled `name`, if the table has it.
+    pub fn from_name(name: &str) -> Option<Op> {
+        table::by_name(name)
+    }
+
+    /// Whether `sm` has this opcode.
+    pub fn available_on(self, sm: &SmInfo) -> bool {
+        sm.sm >= self.info().first_sm
+    }
+
+    /// Every opcode, in table order.
+    pub fn all() -> impl Iterator<Item = Op> {
+        (0..OPCODES.len()).map(|i| table::ALL[i])
+    }
+}
+
+impl std::fmt::Display for Op {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}

@@ -1,0 +1,244 @@
+//! The rows. Each line: mnemonic, seed 004 index (`-` when the seed's base
+//! table does not list it), category, first SM, latency, effects, shapes,
+//! accepted modifiers.
+//!
+//! First SM: the seed's generation ranges (base sm_70 set = indices 0..136;
+//! sm_73, sm_82, sm_86, sm_89, sm_90 and sm_100 additions). Opcodes the seed
+//! does not place take the first architecture whose vendor SASS in
+//! `corpus/kernels/` uses them, where that is where the hardware
+//! generation introduced them: the uniform datapath (`ULDC`, `UMOV`,
+//! `UIADD3`, `S2UR`, `VOTEU`, ...) from sm_75 (Turing; no sm_70 listing has
+//! a uniform register); `F2FP` from sm_80, `I2FP` from sm_86 (ptxas 11.8
+//! emits `I2F` + `F2F`/`PRMT` before); `REDG` and `ENDCOLLECTIVE` from sm_90
+//! (the seed lists `ENDCOLLECTIVE` with the sm_100 additions, but ptxas 11.8
+//! emits it for sm_90: block_reduce.sm_90.sass).
+//!
+//! Latency: `RED`/`REDG` are memory operations, but fire-and-forget: no
+//! vendor instance sets a scoreboard (no result, operands read at issue),
+//! so the scheduler treats them as fixed-latency.
+//!
+//! Shapes use the grammar of [`super::shape`]: destinations `=` sources.
+//! Modifier lists hold every modifier the corpus uses plus the documented
+//! siblings of each family (all comparisons, all rounding modes, all widths).
+
+use super::Category::*;
+use super::Effects as E;
+use super::Latency::{Fixed, Variable};
+use super::OpcodeInfo;
+
+macro_rules! opcodes {
+    ($( $name:ident $seed:tt $cat:ident $sm:literal $lat:ident [$($eff:ident)|*]
+        [$($shape:literal),*] $mods:tt );* $(;)?) => {
+        /// An opcode: an index into [`OPCODES`].
+        #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[repr(u16)]
+        pub enum Op { $($name),* }
+
+        /// The opcode table, indexed by [`Op`].
+        pub static OPCODES: &[OpcodeInfo] = &[$(
+            OpcodeInfo {
+                name: stringify!($name),
+                seed_index: opcodes!(@seed $seed),
+                category: $cat,
+                first_sm: $sm,
+                latency: $lat,
+                effects: E::NONE $(.union(E::$eff))*,
+                shapes: &[$($shape),*],
+                mods: opcodes!(@mods $mods),
+            }
+        ),*];
+
+        pub(super) static ALL: &[Op] = &[$(Op::$name),*];
+
+        pub(super) fn by_name(name: &str) -> Option<Op> {
+            match name {
+                $(stringify!($name) => Some(Op::$name),)*
+                _ => None,
+            }
+        }
+    };
+    (@mods [$($m:literal),*]) => { &[$($m),*] };
+    // `(cmp ..)`: the comparison and predicate-combining modifiers of
+    // ISETP/FSETP/DSETP/HSETP2 and their set forms, plus the extras.
+    (@mods (cmp $($m:literal),*)) => {
+        &["F", "LT", "EQ", "LE", "GT", "NE", "GE", "T", "NUM", "NAN", "LTU", "EQU", "LEU",
+          "GTU", "NEU", "GEU", "AND", "OR", "XOR", $($m),*]
+    };
+    (@seed -) => { None };
+    (@seed $n:literal) => { Some($n) };
+}
+
+opcodes! {
+    // --- seed 004 base table (sm_70), in seed order ---
+    ERRBAR 0 Sync 70 Fixed [FENCE] ["="] [];
+    IMAD 1 IntAlu 70 Fixed [] ["R [P] = S S S [P]"] ["WIDE", "HI", "X", "U32", "MOV", "SHL", "IADD"];
+    IADD3 3 IntAlu 70 Fixed [] ["R [P] [P] = S S S [P] [P]"] ["X"];
+    BMSK 4 IntAlu 70 Fixed [] ["R = S S"] ["W"];
+    SGXT 5 IntAlu 70 Fixed [] ["R = S S"] ["U32", "W"];
+    LOP3 6 IntAlu 70 Fixed [] ["[P] R = S S S I P"] ["LUT"];
+    ISETP 7 IntAlu 70 Fixed [] ["P P = S S P [P]"] (cmp "U32", "EX");
+    IABS 8 IntAlu 70 Fixed [] ["R = S"] [];
+    LEA 9 IntAlu 70 Fixed [] ["R [P] = S S S [S] [P]", "R [P] = S S [P]"] ["HI", "X", "SX32"];
+    SHF 10 IntAlu 70 Fixed [] ["R = S S S"] ["L", "R", "HI", "W", "U32", "S32", "U64", "S64"];
+    FFMA 11 Fp32 70 Fixed [] ["R = S S S"] ["FTZ", "SAT", "RN", "RZ", "RM", "RP"];
+    FADD 12 Fp32 70 Fixed [] ["R = S S"] ["FTZ", "SAT", "RN", "RZ", "RM", "RP"];
+    FMUL 13 Fp32 70 Fixed [] ["R = S S"] ["FTZ", "SAT", "RN", "RZ", "RM", "RP", "D2", "D4", "D8", "M2", "M4", "M8"];
+    FMNMX 14 Fp32 70 Fixed [] ["R = S S P"] ["FTZ", "NAN", "XORSIGN"];
+    FSWZADD 15 Fp32 70 Fixed [] ["*"] [];
+    FSET 16 Fp32 70 Fixed [] ["R = S S P"] (cmp "FTZ", "BF");
+    FSEL 17 Fp32 70 Fixed [] ["R = S S P"] [];
+    FSETP 18 Fp32 70 Fixed [] ["P P = S S P"] (cmp "FTZ");
+    MOV 19 DataMovement 70 Fixed [] ["R = S [I]"] [];
+    SEL 20 DataMovement 70 Fixed [] ["R = S S P"] [];
+    P2R 21 Predicate 70 Fixed [] ["R = S S [S]"] ["B1", "B2", "B3"];
+    R2P 22 Predicate 70 Fixed [] ["= S S"] ["B1", "B2", "B3"];
+    PLOP3 23 Predicate 70 Fixed [] ["P P = P P P I I"] ["LUT"];
+    PRMT 24 IntAlu 70 Fixed [] ["R = S S S"] ["F4E", "B4E", "RC8", "ECL", "ECR", "RC16"];
+    NOP 25 Other 70 Fixed [] ["="] [];
+    VOTE 26 Warp 70 Fixed [WARP] ["[R] [P] = P"] ["ALL", "ANY", "EQ"];
+    CS2R 27 DataMovement 70 Fixed [] ["R = Z"] ["32"];
+    PMTRIG 29 Other 70 Fixed [KEEP] ["*"] [];
+    PSMTEST 30 Other 70 Fixed [KEEP] ["*"] [];
+    VABSDIFF 31 IntAlu 70 Fixed [] ["*"] [];
+    VABSDIFF4 32 IntAlu 70 Fixed [] ["*"] [];
+    IDP 33 IntAlu 70 Fixed [] ["R = S S S"] ["4A", "2A", "LO", "HI", "U8", "S8", "U16", "S16"];
+    IDE 34 IntAlu 70 Fixed [] ["*"] [];
+    I2I 35 Conversion 70 Variable [] ["R = S"] ["U8", "S8", "U16", "S16", "U32", "S32", "SAT"];
+    I2IP 36 Conversion 70 Fixed [] ["R = S S"] ["U8", "S8", "U16", "S16", "S32", "SAT"];
+    IMNMX 37 IntAlu 70 Fixed [] ["R = S S P"] ["U32"];
+    POPC 38 IntAlu 70 Variable [] ["R = S"] [];
+    FLO 39 IntAlu 70 Variable [] ["R [P] = S"] ["U32", "SH"];
+    FCHK 40 Fp32 70 Variable [] ["P = S S"] ["DIVIDE"];
+    IPA 41 Other 70 Variable [] ["*"] [];
+    MUFU 42 SpecialFunction 70 Variable [] ["R = S"] ["COS", "SIN", "EX2", "LG2", "RCP", "RSQ", "RCP64H", "RSQ64H", "SQRT", "TANH", "F16"];
+    F2F 43 Conversion 70 Variable [] ["R = S"] ["F16", "F32", "F64", "BF16", "RN", "RZ", "RM", "RP", "FTZ", "SAT", "ROUND", "FLOOR", "CEIL", "TRUNC"];
+    F2I 45 Conversion 70 Variable [] ["R = S"] ["F16", "F32", "F64", "U8", "S8", "U16", "S16", "U32", "S32", "U64", "S64", "TRUNC", "FLOOR", "CEIL", "FTZ", "NTZ"];
+    I2F 47 Conversion 70 Variable [] ["R = S"] ["F16", "F32", "F64", "U8", "S8", "U16", "S16", "U32", "S32", "U64", "S64", "RN", "RZ", "RM", "RP"];
+    FRND 49 Conversion 70 Variable [] ["R = S"] ["F32", "F64", "TRUNC", "FLOOR", "CEIL", "FTZ"];
+    AL2P 51 Other 70 Variable [] ["*"] [];
+    BREV 53 IntAlu 70 Variable [] ["R = S"] [];
+    BMOV 56 Control 70 Fixed [CONVERGENCE] ["R = B", "B = S"] ["32", "CLEAR"];
+    S2R 57 DataMovement 70 Variable [] ["R = Z"] [];
+    B2R 58 Sync 70 Variable [BARRIER] ["R = [I]"] ["RESULT"];
+    R2B 59 Sync 70 Fixed [BARRIER] ["*"] [];
+    LEPC 60 DataMovement 70 Fixed [] ["R ="] [];
+    BAR 61 Sync 70 Fixed [BARRIER] ["= [S] [S] [P]"] ["SYNC", "ARV", "RED", "POPC", "AND", "OR", "DEFER_BLOCKING"];
+    SETCTAID 63 Other 70 Fixed [KEEP] ["*"] [];
+    SETLMEMBASE 64 Other 70 Fixed [KEEP] ["*"] [];
+    GETLMEMBASE 65 DataMovement 70 Fixed [] ["R ="] [];
+    DEPBAR 66 Sync 70 Fixed [FENCE] ["= K [I]"] ["LE"];
+    BRA 67 Control 70 Fixed [CONTROL] ["= [P] [U] L"] ["U", "DIV", "INC", "DEC", "CONV"];
+    BRX 68 Control 70 Fixed [CONTROL] ["= W"] ["U"];
+    JMP 69 Control 70 Fixed [CONTROL] ["= L"] ["U"];
+    JMX 70 Control 70 Fixed [CONTROL] ["= W"] ["U"];
+    CALL 71 Control 70 Fixed [CONTROL] ["= L", "= S"] ["REL", "ABS", "NOINC"];
+    RET 72 Control 70 Fixed [CONTROL] ["= W"] ["REL", "ABS", "NODEC"];
+    BSSY 73 Control 70 Fixed [CONVERGENCE] ["B = L"] [];
+    BREAK 74 Control 70 Fixed [CONVERGENCE] ["= [P] B"] [];
+    BPT 75 Control 70 Fixed [KEEP | CONTROL] ["*"] ["TRAP"];
+    KILL 76 Control 70 Fixed [CONTROL] ["="] [];
+    EXIT 77 Control 70 Fixed [CONTROL] ["="] [];
+    RTT 78 Control 70 Fixed [CONTROL] ["*"] [];
+    BSYNC 79 Control 70 Fixed [CONVERGENCE] ["= B"] [];
+    MATCH 80 Warp 70 Variable [WARP] ["[P] R = S"] ["ALL", "ANY", "U32", "U64"];
+    NANOSLEEP 81 Sync 70 Fixed [KEEP] ["= S"] [];
+    NANOTRAP 82 Sync 70 Fixed [KEEP] ["*"] [];
+    TEX 83 Texture 70 Variable [LOAD] ["R R = *"] ["SCR", "LZ", "LL", "B", "AOFFI", "DC", "NODEP", "NDV"];
+    TLD 84 Texture 70 Variable [LOAD] ["R R = *"] ["SCR", "LZ", "LL", "AOFFI", "MS", "CL", "NODEP"];
+    TLD4 85 Texture 70 Variable [LOAD] ["R R = *"] ["SCR", "R", "G", "B", "A", "AOFFI", "PTP", "DC", "NODEP"];
+    TMML 86 Texture 70 Variable [LOAD] ["*"] [];
+    TXD 87 Texture 70 Variable [LOAD] ["*"] [];
+    TXQ 88 Texture 70 Variable [LOAD] ["R R = *"] ["SCR", "NODEP"];
+    LDC 89 MemConstant 70 Variable [LOAD] ["R = C"] ["U8", "S8", "U16", "S16", "32", "64", "IL", "IS", "ISL"];
+    ALD 90 Other 70 Variable [LOAD] ["*"] [];
+    AST 91 Other 70 Variable [STORE] ["*"] [];
+    OUT 92 Other 70 Variable [STORE] ["*"] [];
+    OUT_FINAL 93 Other 70 Variable [STORE | KEEP] ["*"] [];
+    LDS 94 MemShared 70 Variable [LOAD] ["R = M"] ["U8", "S8", "U16", "S16", "32", "64", "128", "U"];
+    STS 95 MemShared 70 Variable [STORE] ["= M S"] ["U8", "S8", "U16", "S16", "8", "16", "32", "64", "128"];
+    LDG 96 MemGlobal 70 Variable [LOAD] ["R = M"] ["E", "U8", "S8", "U16", "S16", "32", "64", "128", "CONSTANT", "STRONG", "WEAK", "SYS", "GPU", "CTA", "SM", "EF", "EL", "LU", "EU", "NA", "LTC64B", "LTC128B", "LTC256B", "ZD", "MMIO", "PRIVATE"];
+    STG 97 MemGlobal 70 Variable [STORE] ["= M S"] ["E", "U8", "S8", "U16", "S16", "8", "16", "32", "64", "128", "STRONG", "WEAK", "SYS", "GPU", "CTA", "SM", "EF", "EL", "LU", "EU", "NA", "MMIO", "PRIVATE"];
+    LDL 98 MemLocal 70 Variable [LOAD] ["R = M"] ["U8", "S8", "U16", "S16", "32", "64", "128", "LU", "EF", "EL", "EU", "NA"];
+    STL 99 MemLocal 70 Variable [STORE] ["= M S"] ["U8", "S8", "U16", "S16", "8", "16", "32", "64", "128", "EF", "EL", "EU", "NA"];
+    LD 100 MemGlobal 70 Variable [LOAD] ["R = M"] ["E", "U8", "S8", "U16", "S16", "32", "64", "128", "CONSTANT", "STRONG", "WEAK", "SYS", "GPU", "CTA", "SM", "EF", "EL", "LU", "EU", "NA", "MMIO", "PRIVATE"];
+    ST 101 MemGlobal 70 Variable [STORE] ["= M S"] ["E", "U8", "S8", "U16", "S16", "8", "16", "32", "64", "128", "STRONG", "WEAK", "SYS", "GPU", "CTA", "SM", "EF", "EL", "LU", "EU", "NA", "MMIO", "PRIVATE"];
+    ATOM 102 Atomic 70 Variable [ATOMIC] ["[P] R = M S [S]"] ["E", "ADD", "MIN", "MAX", "INC", "DEC", "AND", "OR", "XOR", "EXCH", "CAS", "SAFEADD", "F32", "F64", "FTZ", "RN", "F16x2", "BF16x2", "S32", "U32", "64", "S64", "U64", "STRONG", "SYS", "GPU", "CTA", "SM"];
+    ATOMG 103 Atomic 70 Variable [ATOMIC] ["[P] R = M S [S]"] ["E", "ADD", "MIN", "MAX", "INC", "DEC", "AND", "OR", "XOR", "EXCH", "CAS", "SAFEADD", "F32", "F64", "FTZ", "RN", "F16x2", "BF16x2", "S32", "U32", "64", "S64", "U64", "STRONG", "SYS", "GPU", "CTA", "SM"];
+    RED 104 Atomic 70 Fixed [ATOMIC] ["= M S"] ["E", "ADD", "MIN", "MAX", "INC", "DEC", "AND", "OR", "XOR", "F32", "F64", "FTZ", "RN", "F16x2", "BF16x2", "S32", "U32", "64", "S64", "U64", "STRONG", "SYS", "GPU", "CTA", "SM"];
+    ATOMS 105 Atomic 70 Variable [ATOMIC] ["R = M [S] [S]"] ["ADD", "MIN", "MAX", "INC", "DEC", "AND", "OR", "XOR", "EXCH", "CAS", "CAST", "SPIN", "POPC", "S32", "U32", "32", "64", "S64", "U64"];
+    QSPC 106 Other 70 Variable [] ["*"] [];
+    CCTL 108 MemGlobal 70 Variable [KEEP] ["*"] [];
+    CCTLL 109 MemLocal 70 Variable [KEEP] ["*"] [];
+    CCTLT 110 Texture 70 Variable [KEEP] ["*"] [];
+    MEMBAR 111 Sync 70 Fixed [FENCE] ["="] ["SC", "ALL", "CTA", "GPU", "SYS", "VC"];
+    SULD 112 Surface 70 Variable [LOAD] ["*"] [];
+    SUST 113 Surface 70 Variable [STORE] ["*"] [];
+    SUATOM 114 Surface 70 Variable [ATOMIC] ["*"] [];
+    SURED 115 Surface 70 Variable [ATOMIC] ["*"] [];
+    PIXLD 116 Other 70 Variable [] ["*"] [];
+    ISBERD 117 Other 70 Variable [] ["*"] [];
+    ISBEWR 118 Other 70 Variable [STORE] ["*"] [];
+    SHFL 119 Warp 70 Variable [WARP] ["P R = S S S"] ["IDX", "UP", "DOWN", "BFLY"];
+    WARPSYNC 120 Sync 70 Fixed [CONVERGENCE] ["= [S] [L]"] ["ALL", "COLLECTIVE"];
+    YIELD 121 Control 70 Fixed [] ["="] [];
+    DFMA 122 Fp64 70 Variable [] ["R = S S S"] ["RN", "RZ", "RM", "RP"];
+    DADD 123 Fp64 70 Variable [] ["R = S S"] ["RN", "RZ", "RM", "RP"];
+    DMUL 124 Fp64 70 Variable [KEEP] ["R = S S"] ["RN", "RZ", "RM", "RP"];
+    DSETP 125 Fp64 70 Variable [] ["P P = S S P"] (cmp);
+    HADD2 126 Fp16 70 Fixed [] ["R = S S"] ["F32", "FTZ", "SAT", "BF16_V2", "MMA"];
+    HFMA2 128 Fp16 70 Fixed [] ["R = S S S", "R = S S S S"] ["MMA", "FTZ", "SAT", "BF16_V2", "F32", "RELU"];
+    HMUL2 129 Fp16 70 Fixed [] ["R = S S"] ["FTZ", "SAT", "BF16_V2", "F32", "MMA"];
+    HSET2 130 Fp16 70 Fixed [] ["R = S S P"] (cmp "FTZ", "BF", "BF16_V2");
+    HSETP2 131 Fp16 70 Fixed [] ["P P = S S P"] (cmp "FTZ", "H_AND", "BF16_V2");
+    HMMA 132 Tensor 70 Variable [] ["*"] [];
+    IMMA 134 Tensor 75 Variable [] ["*"] [];
+    // --- uniform datapath (Turing, sm_75) ---
+    S2UR - Uniform 75 Variable [] ["U = Z"] [];
+    R2UR - Uniform 75 Variable [] ["U = R"] [];
+    ULDC - Uniform 75 Fixed [] ["U = C"] ["U8", "S8", "U16", "S16", "32", "64"];
+    UMOV - Uniform 75 Fixed [] ["U = S"] [];
+    UIADD3 - Uniform 75 Fixed [] ["U [Q] [Q] = S S S [P] [P]"] ["X"];
+    UIMAD - Uniform 75 Fixed [] ["U = S S S"] ["WIDE", "HI", "U32", "X", "MOV"];
+    ULOP3 - Uniform 75 Fixed [] ["[Q] U = S S S I P"] ["LUT"];
+    USHF - Uniform 75 Fixed [] ["U = S S S"] ["L", "R", "HI", "W", "U32", "S32", "U64", "S64"];
+    UPRMT - Uniform 75 Fixed [] ["U = S S S"] [];
+    USEL - Uniform 75 Fixed [] ["U = S S P"] [];
+    UISETP - Uniform 75 Fixed [] ["Q Q = S S P [P]"] (cmp "U32", "EX");
+    ULEA - Uniform 75 Fixed [] ["U [Q] = S S S [S] [P]", "U [Q] = S S [P]"] ["HI", "X", "SX32"];
+    USGXT - Uniform 75 Fixed [] ["U = S S"] ["U32", "W"];
+    UFLO - Uniform 75 Fixed [] ["U = S"] ["U32", "SH"];
+    UPOPC - Uniform 75 Fixed [] ["U = S"] [];
+    UBREV - Uniform 75 Fixed [] ["U = S"] [];
+    UPLOP3 - Uniform 75 Fixed [] ["Q Q = P P P I I"] ["LUT"];
+    VOTEU - Uniform 75 Fixed [WARP] ["[U] [Q] = P"] ["ALL", "ANY", "EQ"];
+    // --- later generations (see the module comment) ---
+    F2FP - Conversion 80 Fixed [] ["R = S S"] ["F16", "F32", "BF16", "PACK_AB", "RELU"];
+    I2FP - Conversion 86 Fixed [] ["R = S"] ["F32", "S32", "U32", "RN", "RZ", "RM", "RP"];
+    REDUX - Warp 80 Variable [WARP] ["U = R"] ["SUM", "MIN", "MAX", "AND", "OR", "XOR", "S32"];
+    REDG - Atomic 90 Fixed [ATOMIC] ["= M S"] ["E", "ADD", "MIN", "MAX", "INC", "DEC", "AND", "OR", "XOR", "F32", "F64", "FTZ", "RN", "S32", "U32", "64", "S64", "U64", "STRONG", "SYS", "GPU", "CTA", "SM"];
+    ENDCOLLECTIVE - Sync 90 Fixed [CONVERGENCE] ["="] [];
+    // --- not an opcode: an instruction slot that cuobjdump printed as an
+    // encoding with no text (it lacks text for some sm_90 opcodes). Kept so
+    // that addresses stay right; the simulator refuses to execute it.
+    UNDECODED - Other 70 Fixed [KEEP] ["="] [];
+}
+
+/// The mnemonic and index of each seed 004 base-table entry that the table
+/// folds into another row's modifiers (documented, checked in tests).
+pub const FOLDED_SEED_VARIANTS: &[(&str, u16, &str)] = &[
+    ("IMAD_WIDE", 2, "IMAD.WIDE"),
+    ("CS2R_64", 28, "CS2R"),
+    ("F2F_X", 44, "F2F"),
+    ("F2I_X", 46, "F2I"),
+    ("I2F_X", 48, "I2F"),
+    ("FRND_X", 50, "FRND"),
+    ("AL2P_INDEXED", 52, "AL2P"),
+    ("BMOV_B", 54, "BMOV"),
+    ("BMOV_R", 55, "BMOV"),
+    ("BAR_INDEXED", 62, "BAR"),
+    ("CCTL_NO_SB", 107, "CCTL"),
+    ("HADD2_F32", 127, "HADD2.F32"),
+    ("HMMA_32", 133, "HMMA"),
+    ("INTRINSIC", 135, "(compiler pseudo-opcode, never in SASS)"),
+];
