@@ -7,6 +7,11 @@
 #   NAME.nvcc.ptx     nvcc -ccbin clang-14 -ptx -arch=sm_70 -fmad=false NAME.cu
 #   NAME.sm_XX.sass   ptxas -arch=sm_XX NAME.ptx -o x.cubin && cuobjdump -sass x.cubin
 #                     for XX in 70 75 80 86 89 90
+#   NAME.sm_XX.banks.json  the cubin's constant banks 2 (ptxas's jump tables)
+#                     and 3 (the module's .const data), which the SASS text
+#                     reads (`LDC R2, c[0x2][R9]`) but does not show, from
+#                     cuobjdump -elf x.cubin; written only when the cubin has
+#                     either bank. Format: {"banks": {"2": "<hex bytes>", ...}}
 #
 # clang is also given --cuda-path (libdevice is linked in from there) and
 # -Wno-unknown-cuda-version (clang 14 knows CUDA up to 11.5 and warns about
@@ -101,6 +106,27 @@ if [ -n "$out" ]; then mkdir -p "$out"; out="$(cd "$out" && pwd)"; fi
 CLANG=(clang-14 --cuda-path="$CUDA_PATH" -Wno-unknown-cuda-version
        --cuda-gpu-arch=sm_70 --cuda-device-only -S)
 
+# Reads `cuobjdump -elf` and prints the banks file (nothing when the cubin
+# has neither bank): each section's 32-bit words are little-endian bytes.
+banks_json() {
+  awk '
+    /^\.nv\.constant[23](\.|$)/ { bank = substr($1, 13, 1); order[++n] = bank; next }
+    bank != "" && /^0x/ {
+      for (i = 1; i <= NF; i++) {
+        w = substr($i, 3)
+        hex[bank] = hex[bank] substr(w, 7, 2) substr(w, 5, 2) substr(w, 3, 2) substr(w, 1, 2)
+      }
+      next
+    }
+    bank != "" && !/^0x/ { bank = "" }
+    END {
+      if (n == 0) exit
+      printf "{\"banks\": {"
+      for (i = 1; i <= n; i++) printf "%s\"%s\": \"%s\"", (i > 1 ? ", " : ""), order[i], hex[order[i]]
+      printf "}}\n"
+    }'
+}
+
 built=()   # paths relative to the output root: NAME/NAME.ext
 start=$(date +%s)
 for n in "${names[@]}"; do
@@ -132,6 +158,11 @@ for n in "${names[@]}"; do
       ptxas -arch="sm_$a" "$ptx" -o "$work/x.cubin"
       cuobjdump -sass "$work/x.cubin" >"$dst/$n.sm_$a.sass"
       say "built $dst/$n.sm_$a.sass (from $ptx)"; built+=("$n/$n.sm_$a.sass")
+      cuobjdump -elf "$work/x.cubin" | banks_json >"$work/banks.json"
+      if [ -s "$work/banks.json" ]; then
+        mv "$work/banks.json" "$dst/$n.sm_$a.banks.json"
+        say "built $dst/$n.sm_$a.banks.json"; built+=("$n/$n.sm_$a.banks.json")
+      fi
     done
   fi
 done
