@@ -21,6 +21,15 @@
 //!   sm_70/sm_75 SASS has none;
 //! - uniform registers (UR0..UR62) appear from sm_75 on (seed 004).
 //!
+//! Registers and shared memory: CUDA C++ Programming Guide, "Technical
+//! Specifications per Compute Capability": 255 registers per thread on
+//! every listed target; "maximum amount of shared memory per thread block"
+//! (opt-in) 48 KB on 5.x/6.x, 96 KB on 7.0/7.2, 64 KB on 7.5, 163 KB on
+//! 8.0/8.7, 99 KB on 8.6/8.9/12.0, 227 KB on 9.0/10.0; per SM 64/96/64 KB
+//! on 5.0/5.2/5.3, 64/96/64 KB on 6.0/6.1/6.2, 96 KB on 7.x but 64 KB on
+//! 7.5, 164 KB on 8.0/8.7, 100 KB on 8.6/8.9/12.0, 228 KB on 9.0/10.0. The
+//! vendor SASS agrees: no corpus listing names a register above R254.
+//!
 //! Rows outside sm_70..sm_90 have no vendor SASS in the corpus; their
 //! constant-bank fields are `None` until measured.
 
@@ -42,6 +51,20 @@ pub struct SmInfo {
     pub uniform_registers: bool,
     /// Constant bank 0 layout (see the module comment), where measured.
     pub cbank: Option<CbankLayout>,
+    /// General registers a thread may use (R0..R254; RZ is R255).
+    pub max_registers: u32,
+    /// Shared memory one CTA may use, with the opt-in carve-out, in bytes.
+    pub max_shared_per_block: u32,
+    /// Shared memory per SM, in bytes.
+    pub shared_per_sm: u32,
+}
+
+impl SmInfo {
+    /// Whether this target has `op` (the opcode table's first-SM column,
+    /// seed 004's generation boundaries).
+    pub fn has_opcode(&self, op: crate::ir::Op) -> bool {
+        op.available_on(self)
+    }
 }
 
 /// Offsets in constant bank 0 that SASS reads launch state from.
@@ -76,6 +99,21 @@ const HOPPER: CbankLayout = CbankLayout {
     global_descriptor: Some(0x208),
 };
 
+const KB: u32 = 1024;
+
+/// (max shared per block, shared per SM) by SM version (module comment).
+const fn shared_sizes(sm: u32) -> (u32, u32) {
+    match sm {
+        50 | 53 | 60 | 62 => (48 * KB, 64 * KB),
+        52 | 61 => (48 * KB, 96 * KB),
+        70 | 72 => (96 * KB, 96 * KB),
+        75 => (64 * KB, 64 * KB),
+        80 | 87 => (163 * KB, 164 * KB),
+        86 | 89 | 120 => (99 * KB, 100 * KB),
+        _ => (227 * KB, 228 * KB),
+    }
+}
+
 const fn row(name: &'static str, sm: u32, a: bool, major: u8, minor: u8) -> SmInfo {
     SmInfo {
         name,
@@ -85,6 +123,9 @@ const fn row(name: &'static str, sm: u32, a: bool, major: u8, minor: u8) -> SmIn
         allows_32bit_addresses: sm < 90,
         uniform_registers: sm >= 75,
         cbank: None,
+        max_registers: 255,
+        max_shared_per_block: shared_sizes(sm).0,
+        shared_per_sm: shared_sizes(sm).1,
     }
 }
 
@@ -162,5 +203,39 @@ mod tests {
         for r in SM_TABLE {
             assert!(r.min_ptx.is_known(), "{}", r.name);
         }
+    }
+
+    #[test]
+    fn shared_memory_follows_the_programming_guide() {
+        // CUDA C++ Programming Guide, technical specifications table.
+        let want = [
+            ("sm_70", 98_304, 98_304),
+            ("sm_75", 65_536, 65_536),
+            ("sm_80", 166_912, 167_936),
+            ("sm_86", 101_376, 102_400),
+            ("sm_89", 101_376, 102_400),
+            ("sm_90", 232_448, 233_472),
+        ];
+        for (name, block, sm) in want {
+            let r = lookup_sm(name).unwrap();
+            assert_eq!(
+                (r.max_shared_per_block, r.shared_per_sm),
+                (block, sm),
+                "{name}"
+            );
+            assert_eq!(r.max_registers, 255);
+        }
+    }
+
+    #[test]
+    fn opcode_availability_follows_generations() {
+        use crate::ir::Op;
+        let sm70 = lookup_sm("sm_70").unwrap();
+        let sm75 = lookup_sm("sm_75").unwrap();
+        let sm86 = lookup_sm("sm_86").unwrap();
+        assert!(sm70.has_opcode(Op::IMAD) && sm70.has_opcode(Op::BSSY));
+        assert!(!sm70.has_opcode(Op::ULDC) && sm75.has_opcode(Op::ULDC));
+        assert!(!lookup_sm("sm_80").unwrap().has_opcode(Op::I2FP) && sm86.has_opcode(Op::I2FP));
+        assert!(!sm86.has_opcode(Op::REDG) && lookup_sm("sm_90").unwrap().has_opcode(Op::REDG));
     }
 }

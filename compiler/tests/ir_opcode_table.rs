@@ -1,0 +1,211 @@
+//! The opcode table against its sources: seed 004's base opcode name table
+//! (indices 0..135, copied here from the seed's "Full Decoded Opcode Table",
+//! an independent source) and the table's own consistency rules.
+
+use std::collections::HashSet;
+
+use ptxc::ir::opcode::{Effects, Op, FOLDED_SEED_VARIANTS, OPCODES};
+
+/// Seed 004, "Full Decoded Opcode Table (Base ISA, sm_70+)", in index order.
+const SEED_BASE: [&str; 136] = [
+    "ERRBAR",
+    "IMAD",
+    "IMAD_WIDE",
+    "IADD3",
+    "BMSK",
+    "SGXT",
+    "LOP3",
+    "ISETP",
+    "IABS",
+    "LEA",
+    "SHF",
+    "FFMA",
+    "FADD",
+    "FMUL",
+    "FMNMX",
+    "FSWZADD",
+    "FSET",
+    "FSEL",
+    "FSETP",
+    "MOV",
+    "SEL",
+    "P2R",
+    "R2P",
+    "PLOP3",
+    "PRMT",
+    "NOP",
+    "VOTE",
+    "CS2R_32",
+    "CS2R_64",
+    "PMTRIG",
+    "PSMTEST",
+    "VABSDIFF",
+    "VABSDIFF4",
+    "IDP",
+    "IDE",
+    "I2I",
+    "I2IP",
+    "IMNMX",
+    "POPC",
+    "FLO",
+    "FCHK",
+    "IPA",
+    "MUFU",
+    "F2F",
+    "F2F_X",
+    "F2I",
+    "F2I_X",
+    "I2F",
+    "I2F_X",
+    "FRND",
+    "FRND_X",
+    "AL2P",
+    "AL2P_INDEXED",
+    "BREV",
+    "BMOV_B",
+    "BMOV_R",
+    "BMOV",
+    "S2R",
+    "B2R",
+    "R2B",
+    "LEPC",
+    "BAR",
+    "BAR_INDEXED",
+    "SETCTAID",
+    "SETLMEMBASE",
+    "GETLMEMBASE",
+    "DEPBAR",
+    "BRA",
+    "BRX",
+    "JMP",
+    "JMX",
+    "CALL",
+    "RET",
+    "BSSY",
+    "BREAK",
+    "BPT",
+    "KILL",
+    "EXIT",
+    "RTT",
+    "BSYNC",
+    "MATCH",
+    "NANOSLEEP",
+    "NANOTRAP",
+    "TEX",
+    "TLD",
+    "TLD4",
+    "TMML",
+    "TXD",
+    "TXQ",
+    "LDC",
+    "ALD",
+    "AST",
+    "OUT",
+    "OUT_FINAL",
+    "LDS",
+    "STS",
+    "LDG",
+    "STG",
+    "LDL",
+    "STL",
+    "LD",
+    "ST",
+    "ATOM",
+    "ATOMG",
+    "RED",
+    "ATOMS",
+    "QSPC",
+    "CCTL_NO_SB",
+    "CCTL",
+    "CCTLL",
+    "CCTLT",
+    "MEMBAR",
+    "SULD",
+    "SUST",
+    "SUATOM",
+    "SURED",
+    "PIXLD",
+    "ISBERD",
+    "ISBEWR",
+    "SHFL",
+    "WARPSYNC",
+    "MYELD",
+    "DFMA",
+    "DADD",
+    "DMUL",
+    "DSETP",
+    "HADD2",
+    "HADD2_F32",
+    "HFMA2",
+    "HMUL2",
+    "HSET2",
+    "HSETP2",
+    "HMMA_16",
+    "HMMA_32",
+    "IMMA",
+    "INTRINSIC",
+];
+
+#[test]
+fn every_seed_base_entry_is_a_row_or_a_documented_fold() {
+    let folded: HashSet<u16> = FOLDED_SEED_VARIANTS.iter().map(|f| f.1).collect();
+    for (i, name) in SEED_BASE.iter().enumerate() {
+        let i = i as u16;
+        let row = OPCODES.iter().find(|r| r.seed_index == Some(i));
+        match row {
+            // The row is the seed's opcode under its SASS mnemonic: the same
+            // name, or the seed's name minus a width/variant suffix
+            // (CS2R_32 -> CS2R, HMMA_16 -> HMMA), or YIELD for the seed's MYELD.
+            Some(r) => assert!(
+                *name == r.name
+                    || name.starts_with(&format!("{}_", r.name))
+                    || (*name == "MYELD" && r.name == "YIELD"),
+                "seed {i} {name} vs row {}",
+                r.name
+            ),
+            None => assert!(
+                folded.contains(&i),
+                "seed {i} {name} is neither a row nor folded"
+            ),
+        }
+    }
+    for f in FOLDED_SEED_VARIANTS {
+        assert_eq!(SEED_BASE[f.1 as usize], f.0, "fold {f:?}");
+    }
+}
+
+#[test]
+fn rows_are_consistent() {
+    let mut names = HashSet::new();
+    let mut seeds = HashSet::new();
+    for (i, r) in OPCODES.iter().enumerate() {
+        assert!(names.insert(r.name), "{} twice", r.name);
+        if let Some(s) = r.seed_index {
+            assert!(seeds.insert(s), "seed index {s} twice");
+            // Seed indices 0..136 are the base sm_70 set.
+            assert!(s > 136 || r.first_sm <= 75, "{}", r.name);
+        }
+        let op = Op::from_name(r.name).unwrap();
+        assert_eq!(op as usize, i);
+        assert_eq!(op.info().name, r.name);
+        assert!(!r.shapes.is_empty(), "{}", r.name);
+        for s in r.shapes {
+            assert!(*s == "*" || s.contains('='), "{}: shape `{s}`", r.name);
+        }
+        let mut mods = HashSet::new();
+        for m in r.mods {
+            assert!(mods.insert(m), "{}: modifier {m} twice", r.name);
+        }
+        // Control transfers and stores are never removable.
+        if r.effects.intersects(Effects::CONTROL.union(Effects::STORE)) {
+            assert!(r.has_side_effects(), "{}", r.name);
+        }
+    }
+    // The seed's required-side-effect exclusions (sub_7E0030).
+    assert!(Op::OUT_FINAL.info().has_side_effects());
+    assert!(Op::DMUL.info().has_side_effects());
+    assert!(!Op::DADD.info().has_side_effects());
+    assert!(!Op::IADD3.info().has_side_effects());
+    assert!(Op::BAR.info().has_side_effects() && Op::STG.info().has_side_effects());
+    assert!(!Op::LDG.info().has_side_effects());
+}
