@@ -12,6 +12,8 @@
 #                     reads (`LDC R2, c[0x2][R9]`) but does not show, from
 #                     cuobjdump -elf x.cubin; written only when the cubin has
 #                     either bank. Format: {"banks": {"2": "<hex bytes>", ...}}
+#   NAME.sm_XX.nvdisasm  nvdisasm -c -hex x.cubin, for the kernels in
+#                     NVDISASM_KERNELS only (the SASS parser's second dialect)
 #
 # clang is also given --cuda-path (libdevice is linked in from there) and
 # -Wno-unknown-cuda-version (clang 14 knows CUDA up to 11.5 and warns about
@@ -40,6 +42,8 @@ die() { printf 'build-kernels: error: %s\n' "$*" >&2; exit 2; }
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CORPUS="$ROOT/corpus/kernels"
 ARCHS=(70 75 80 86 89 90)
+# Kernels whose nvdisasm listing is kept too: jump tables, calls, warp sync.
+NVDISASM_KERNELS="switch_local double_noinline warp_vote_xor"
 CUDA_PATH="${CUDA_PATH:-/usr/lib/cuda}"
 
 out=""
@@ -75,7 +79,7 @@ need=()
 if [ $((want_ptx + want_o0 + want_nvcc)) -gt 0 ]; then need+=(clang-14); fi
 if [ "$want_nvcc" = 1 ]; then need+=(nvcc); fi
 if [ $((want_sass + want_o0)) -gt 0 ]; then need+=(ptxas); fi
-if [ "$want_sass" = 1 ]; then need+=(cuobjdump); fi
+if [ "$want_sass" = 1 ]; then need+=(cuobjdump nvdisasm); fi
 missing=()
 for t in "${need[@]}"; do command -v "$t" >/dev/null 2>&1 || missing+=("$t"); done
 if [ $((want_ptx + want_o0)) -gt 0 ] && [ ! -f "$CUDA_PATH/nvvm/libdevice/libdevice.10.bc" ]; then
@@ -158,6 +162,10 @@ for n in "${names[@]}"; do
       ptxas -arch="sm_$a" "$ptx" -o "$work/x.cubin"
       cuobjdump -sass "$work/x.cubin" >"$dst/$n.sm_$a.sass"
       say "built $dst/$n.sm_$a.sass (from $ptx)"; built+=("$n/$n.sm_$a.sass")
+      if [[ " $NVDISASM_KERNELS " == *" $n "* ]]; then
+        nvdisasm -c -hex "$work/x.cubin" >"$dst/$n.sm_$a.nvdisasm"
+        say "built $dst/$n.sm_$a.nvdisasm"; built+=("$n/$n.sm_$a.nvdisasm")
+      fi
       cuobjdump -elf "$work/x.cubin" | banks_json >"$work/banks.json"
       if [ -s "$work/banks.json" ]; then
         mv "$work/banks.json" "$dst/$n.sm_$a.banks.json"

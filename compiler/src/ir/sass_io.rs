@@ -7,9 +7,10 @@
 //! names (branch, `BSSY` and `WARPSYNC.COLLECTIVE` targets), and every
 //! instruction after one that transfers control (`BRA`, `BRX`, `EXIT`,
 //! `RET`, ...; not `CALL`, which returns to the next instruction). Blocks
-//! are labelled 0, 1, 2, ... in address order. A listing printed with
-//! label lines (`.L_x_N:`) keeps exactly its blocks and labels, so
-//! `from_sass(to_sass(f, true)) == f`.
+//! are labelled 0, 1, 2, ... in address order. A listing with label lines
+//! (`.L_x_N:`: the IR's own printout, or nvdisasm's) keeps its labels and
+//! gives the other leaders fresh ones, so `from_sass(to_sass(f, true)) == f`
+//! for every function whose blocks end at their control transfers.
 
 use std::collections::BTreeSet;
 
@@ -129,45 +130,54 @@ pub fn from_sass(f: &SassFunction, sm: Option<&SmInfo>) -> Result<Function, IrEr
         }
     }
     let labelled = slots.iter().any(|s| s.label.is_some());
-    if labelled && slots.first().is_some_and(|s| s.label.is_none()) {
-        return Err(IrError::at(
-            0,
-            "a labelled listing needs a label on its first instruction",
-        ));
+    let slot_of_label: std::collections::HashMap<u32, usize> = slots
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| s.label.map(|l| (l, i)))
+        .collect();
+    // Classic leaders: the entry, every target, every slot after a
+    // control transfer.
+    let mut set = BTreeSet::new();
+    if !slots.is_empty() {
+        set.insert(0usize);
     }
-    // Leaders: slot index -> label.
-    let mut leaders: Vec<Option<u32>> = vec![None; slots.len()];
-    if labelled {
-        for (i, s) in slots.iter().enumerate() {
-            leaders[i] = s.label;
-        }
-    } else {
-        let mut set = BTreeSet::new();
-        if !slots.is_empty() {
-            set.insert(0usize);
-        }
-        for (i, s) in slots.iter().enumerate() {
-            for &k in &s.target_ops {
-                if let Operand::Imm(a) = s.inst.operands[k] {
-                    let t = usize::try_from(a / 16)
-                        .ok()
-                        .filter(|&t| a % 16 == 0 && t < slots.len());
-                    let t = t.ok_or_else(|| {
+    for (i, s) in slots.iter().enumerate() {
+        for &k in &s.target_ops {
+            let t = match s.inst.operands[k] {
+                Operand::Imm(a) => usize::try_from(a / 16)
+                    .ok()
+                    .filter(|&t| a % 16 == 0 && t < slots.len())
+                    .ok_or_else(|| {
                         IrError::at(
                             s.addr,
                             format!("target {a:#x} is not an instruction of the function"),
                         )
-                    })?;
-                    set.insert(t);
-                }
-            }
-            let ends = s.inst.op.info().effects.contains(Effects::CONTROL) && s.inst.op != Op::CALL;
-            if ends && i + 1 < slots.len() {
-                set.insert(i + 1);
-            }
+                    })?,
+                Operand::Label(l) => *slot_of_label
+                    .get(&l)
+                    .ok_or_else(|| IrError::at(s.addr, format!("undefined label .L_x_{l}")))?,
+                _ => continue,
+            };
+            set.insert(t);
         }
-        for (n, &i) in set.iter().enumerate() {
-            leaders[i] = Some(n as u32);
+        let ends = s.inst.op.info().effects.contains(Effects::CONTROL) && s.inst.op != Op::CALL;
+        if ends && i + 1 < slots.len() {
+            set.insert(i + 1);
+        }
+    }
+    // Leaders: slot index -> label. A labelled listing keeps its labels and
+    // gives leaders without one fresh labels; an unlabelled one numbers its
+    // blocks in address order.
+    let mut leaders: Vec<Option<u32>> = slots.iter().map(|s| s.label).collect();
+    let mut fresh = if labelled {
+        slot_of_label.keys().max().map_or(0, |m| m + 1)
+    } else {
+        0
+    };
+    for &i in &set {
+        if leaders[i].is_none() {
+            leaders[i] = Some(fresh);
+            fresh += 1;
         }
     }
     let label_at = |addr: i64, from: u32| -> Result<u32, IrError> {
@@ -177,16 +187,12 @@ pub fn from_sass(f: &SassFunction, sm: Option<&SmInfo>) -> Result<Function, IrEr
             .and_then(|t| leaders.get(t).copied().flatten())
             .ok_or_else(|| IrError::at(from, format!("target {addr:#x} does not start a block")))
     };
-    let defined: BTreeSet<u32> = leaders.iter().flatten().copied().collect();
     let mut blocks: Vec<Block> = Vec::new();
     for (i, mut s) in slots.into_iter().enumerate() {
         for &k in &s.target_ops {
             let l = match s.inst.operands[k] {
                 Operand::Imm(a) => label_at(a, s.addr)?,
-                Operand::Label(l) if defined.contains(&l) => l,
-                Operand::Label(l) => {
-                    return Err(IrError::at(s.addr, format!("undefined label .L_x_{l}")))
-                }
+                Operand::Label(l) => l,
                 _ => continue,
             };
             s.inst.operands[k] = Operand::Label(l);
@@ -254,6 +260,7 @@ pub fn to_sass(f: &Function, labels: bool) -> Result<SassFunction, IrError> {
                 operands,
                 encoding: inst.encoding,
                 label: (labels && ii == 0).then_some(b.label),
+                annotation: None,
             });
         }
     }

@@ -104,4 +104,7 @@ pub struct SassInst {
     /// A `.L_x_N:` label line before the instruction (the compiler's IR
     /// prints one per basic block; cuobjdump prints none).
     pub label: Option<u32>,
+    /// nvdisasm's `(*"..."*)` annotation after the operands, e.g.
+    /// `BRANCH_TARGETS .L_x_10,.L_x_3` on a `BRX`.
+    pub annotation: Option<String>,
 }

@@ -533,6 +533,14 @@ pub(crate) fn parse_operand(c: &mut Cursor<'_>) -> Result<SassOperand, SassError
             Ok(SassOperand::Pred { pred, not: true })
         }
         Some(b'[') => parse_mem(c, None).map(SassOperand::Mem),
+        Some(b'`') if c.eat_str("`(.L_x_") => {
+            // nvdisasm's spelling of a code label operand.
+            let s = c.pos();
+            let d = c.word();
+            let n = parse_index(d, u32::MAX).ok_or_else(|| c.err_at(s, "malformed label"))?;
+            c.expect(b')')?;
+            Ok(SassOperand::Label(n))
+        }
         Some(b'.') if c.eat_str(".L_x_") => {
             let s = c.pos();
             let d = c.word();
@@ -666,8 +674,10 @@ mod tests {
             "[%r6.64+%ur4+0x8]",
             "%r20 0x0",
             ".L_x_12",
+            "`(.L_x_3)",
         ] {
-            assert_eq!(op(s).to_string(), s);
+            let want = if s.starts_with('`') { ".L_x_3" } else { s };
+            assert_eq!(op(s).to_string(), want);
         }
     }
 

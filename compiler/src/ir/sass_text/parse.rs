@@ -1,5 +1,7 @@
 //! Parsing `cuobjdump -sass` listings and single instruction texts.
 
+use std::collections::{HashMap, HashSet};
+
 use super::lexer::Cursor;
 use super::operand::{parse_operand, pred_from_word};
 use super::{Guard, SassError, SassFile, SassFunction, SassInst, UndecodedInst};
@@ -60,6 +62,16 @@ fn inst_body(c: &mut Cursor<'_>, addr: u32, need_semi: bool) -> Result<SassInst,
             c.skip_ws();
         }
     }
+    let mut annotation = None;
+    if c.eat_str("(*\"") {
+        // nvdisasm's annotation, e.g. `(*"BRANCH_TARGETS .L_x_10,.L_x_3"*)`.
+        let text = c.take_while(|b| b != b'"');
+        if !c.eat_str("\"*)") {
+            return Err(c.err("unterminated `(*\"...\"*)` annotation"));
+        }
+        annotation = Some(text.to_string());
+        c.skip_ws();
+    }
     if !c.eat(b';') && (need_semi || !c.at_end()) {
         return Err(c.err("expected `,` or `;`"));
     }
@@ -71,6 +83,7 @@ fn inst_body(c: &mut Cursor<'_>, addr: u32, need_semi: bool) -> Result<SassInst,
         operands,
         encoding: None,
         label: None,
+        annotation,
     })
 }
 
@@ -126,14 +139,110 @@ enum Pending {
     HiOfUndecoded(u64),
 }
 
-/// Parses a whole `cuobjdump -sass` listing (one `code for` section).
+/// The directives of `nvdisasm -c` listings that carry nothing the IR needs.
+const NVDISASM_DIRECTIVES: &[&str] = &[
+    ".elftype",
+    ".section",
+    ".sectioninfo",
+    ".sectionflags",
+    ".align",
+    ".global",
+    ".weak",
+    ".type",
+    ".size",
+    ".other",
+];
+
+/// Whether `line` is directive `d` followed by whitespace or nothing.
+fn directive_is(line: &str, d: &str) -> bool {
+    line.strip_prefix(d)
+        .is_some_and(|r| r.is_empty() || r.starts_with([' ', '\t']))
+}
+
+/// A function name as nvdisasm prints it before `:`.
+fn is_symbol(s: &str) -> bool {
+    !s.is_empty()
+        && !s.starts_with('.')
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'.'))
+}
+
+/// nvdisasm names code by symbol: `` `($k$callee) `` for a subroutine and
+/// `` `(k) `` for a function's start (as in `RET.REL.NODEC R4 `(k)`).
+/// Returns each symbol's address (a function's is 0; a subroutine label's
+/// is the address of the instruction after it) and the lines that start
+/// functions (a `NAME:` line followed by `.text.NAME:`).
+fn nvdisasm_symbols(lines: &[&str]) -> (HashMap<String, u32>, HashSet<usize>) {
+    let mut addrs = HashMap::new();
+    let mut starts = HashSet::new();
+    let mut pending: Vec<String> = Vec::new();
+    for (i, raw) in lines.iter().enumerate() {
+        let t = raw.trim();
+        if let Some(name) = t.strip_suffix(':').filter(|n| is_symbol(n)) {
+            let next = lines[i + 1..]
+                .iter()
+                .map(|l| l.trim())
+                .find(|l| !l.is_empty());
+            if next == Some(&format!(".text.{name}:")[..]) {
+                starts.insert(i);
+                addrs.insert(name.to_string(), 0);
+            } else {
+                pending.push(name.to_string());
+            }
+        } else if let Some(rest) = t.strip_prefix("/*").filter(|r| !r.starts_with(' ')) {
+            let hex = rest.split("*/").next().unwrap_or("");
+            if let Ok(a) = u32::from_str_radix(hex, 16) {
+                for n in pending.drain(..) {
+                    addrs.insert(n, a);
+                }
+            }
+        }
+    }
+    (addrs, starts)
+}
+
+/// Replaces nvdisasm's `` `(SYMBOL) `` operands by the symbol's address.
+fn resolve_symbols<'a>(line: &'a str, addrs: &HashMap<String, u32>) -> std::borrow::Cow<'a, str> {
+    if !line.contains("`(") || addrs.is_empty() {
+        return line.into();
+    }
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(p) = rest.find("`(") {
+        out.push_str(&rest[..p]);
+        let after = &rest[p + 2..];
+        match after.find(')').map(|e| (&after[..e], e)) {
+            Some((name, e)) if addrs.contains_key(name) => {
+                out.push_str(&format!("{:#x}", addrs[name]));
+                rest = &after[e + 1..];
+            }
+            _ => {
+                out.push_str("`(");
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out.into()
+}
+
+/// Parses a whole `cuobjdump -sass` listing (one `code for` section), or
+/// the code of an `nvdisasm -c [-hex]` listing: its section directives and
+/// comments are skipped, `NAME:` starts a function, `.L_x_N:` lines label
+/// the next instruction (or end the function), `` `(.L_x_N) `` operands are
+/// labels and `(*"..."*)` annotations are kept.
 pub fn parse_file(text: &str) -> Result<SassFile, SassError> {
     let mut file = SassFile::default();
     let mut pending = Pending::Nothing;
     let mut next_addr: u32 = 0;
     let mut last_line = 0;
     let mut label: Option<u32> = None;
-    for (i, raw) in text.split('\n').enumerate() {
+    let mut pending_flags: Option<String> = None;
+    let lines: Vec<&str> = text.split('\n').collect();
+    let (symbols, function_starts) = nvdisasm_symbols(&lines);
+    for (i, &raw) in lines.iter().enumerate() {
+        let resolved = resolve_symbols(raw, &symbols);
+        let raw: &str = &resolved;
         let mut c = Cursor::new(raw, i + 1);
         c.skip_ws();
         if c.at_end() {
@@ -188,25 +297,52 @@ pub fn parse_file(text: &str) -> Result<SassFile, SassError> {
         } else if let Some(n) = rest.strip_prefix(".L_x_").and_then(|r| r.strip_suffix(':')) {
             let n = super::lexer::parse_index(n, u32::MAX)
                 .ok_or_else(|| c.err("malformed label line"))?;
-            if label.replace(n).is_some() || file.functions.is_empty() {
+            if file.functions.is_empty() {
                 return Err(c.err("a label line must precede an instruction"));
             }
+            if label.replace(n).is_some() {
+                return Err(c.err("two labels for one instruction"));
+            }
+        } else if rest.starts_with("//")
+            || NVDISASM_DIRECTIVES.iter().any(|d| directive_is(rest, d))
+            || (rest.starts_with(".text.") && rest.ends_with(':'))
+        {
+            // nvdisasm's comments, section directives and section labels.
+        } else if let Some(flags) = rest.strip_prefix(".headerflags") {
+            let flags = flags.trim_start().to_string();
+            if file.functions.is_empty() {
+                pending_flags = Some(flags);
+            } else {
+                match file.functions.last_mut() {
+                    Some(f) if f.header_flags.is_none() && f.insts.is_empty() => {
+                        f.header_flags = Some(flags);
+                    }
+                    _ => return Err(c.err("misplaced `.headerflags`")),
+                }
+            }
+        } else if rest.strip_suffix(':').is_some_and(is_symbol) && !function_starts.contains(&i) {
+            // nvdisasm: a subroutine's symbol inside a function; operands
+            // naming it were resolved to its address.
+        } else if let Some(name) = rest.strip_suffix(':').filter(|n| is_symbol(n)) {
+            // nvdisasm: `NAME:` starts a function (a label pending from the
+            // previous one marked its end).
+            label = None;
+            next_addr = 0;
+            file.functions.push(SassFunction {
+                name: name.to_string(),
+                header_flags: pending_flags.clone(),
+                ..SassFunction::default()
+            });
         } else if let Some(name) = rest.strip_prefix("Function : ") {
             if name.is_empty() || name.contains(char::is_whitespace) {
                 return Err(c.err("malformed function name"));
             }
+            label = None;
             next_addr = 0;
             file.functions.push(SassFunction {
                 name: name.to_string(),
                 ..SassFunction::default()
             });
-        } else if let Some(flags) = rest.strip_prefix(".headerflags") {
-            match file.functions.last_mut() {
-                Some(f) if f.header_flags.is_none() && f.insts.is_empty() => {
-                    f.header_flags = Some(flags.trim_start().to_string());
-                }
-                _ => return Err(c.err("misplaced `.headerflags`")),
-            }
         } else if let Some(arch) = rest.strip_prefix("code for ") {
             let ok = arch
                 .strip_prefix("sm_")
@@ -227,13 +363,7 @@ pub fn parse_file(text: &str) -> Result<SassFile, SassError> {
             }
         }
     }
-    if label.is_some() {
-        return Err(SassError {
-            line: last_line.max(1),
-            col: 1,
-            msg: "a label line must precede an instruction".into(),
-        });
-    }
+    // A label after a function's last instruction marks its end (nvdisasm).
     if !matches!(pending, Pending::Nothing) {
         let line = text
             .split('\n')

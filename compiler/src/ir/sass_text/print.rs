@@ -22,6 +22,9 @@ impl SassInst {
             s.push_str(if i == 0 { " " } else { ", " });
             let _ = write!(s, "{op}");
         }
+        if let Some(a) = &self.annotation {
+            let _ = write!(s, " (*\"{a}\"*)");
+        }
         s
     }
 }
@@ -119,7 +122,9 @@ mod tests {
             print_function(&f.functions[0]),
             format!("{text}\t\t..........\n")
         );
-        assert!(parse_file("\t\tFunction : k\n.L_x_0:\n").is_err());
+        // A label after the last instruction marks the end (nvdisasm).
+        assert!(parse_file("\t\tFunction : k\n  /*0000*/ NOP ;\n.L_x_0:\n").is_ok());
+        assert!(parse_file(".L_x_0:\n").is_err());
         assert!(parse_file("\t\tFunction : k\n.L_x_0:\n.L_x_1:\n  /*0000*/ NOP ;\n").is_err());
     }
 
