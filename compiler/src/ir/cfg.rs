@@ -8,7 +8,7 @@
 //! | last instruction | successors |
 //! |---|---|
 //! | `BRA L`, `JMP L` | `L`; plus the next block when conditional: guarded by anything but `@PT`, with a predicate operand other than `PT` (`@P0 BRA P1, L` is taken when both hold), with a register operand (`BRA.DIV UR5, L`, `BRA.DIV ~URZ, L`), or `.DIV` (taken only by a diverged warp). `@!PT BRA` and `BRA !PT, L` are never taken: next block only |
-//! | `BRX`, `JMX` (indirect) | the targets are in a jump table in constant memory, not in the code. The block is flagged [`Cfg::indirect`] and its successors are the *address-taken candidates*: every block that nothing else reaches (no branch, fallthrough or call edge, not the entry), less ptxas's end padding (see below). In switch_local these are exactly the `case` bodies that follow each `BRX`. A jump-table entry that also has a direct predecessor would be missed: the listings give no way to see one |
+//! | `BRX`, `JMX` (indirect) | the targets are in a jump table in constant memory, not in the code. The block is flagged [`Cfg::indirect`] and its successors are the *candidate targets*: (a) the blocks laid out after it up to and including the reconvergence block of the innermost enclosing `BSSY` (the nearest earlier `BSSY` whose target lies after the branch), or every later block when there is none; and (b) every block that nothing else reaches (no branch, fallthrough or call edge; not the entry). ptxas's end padding (below) and callee entries are never candidates. ptxas lowers a `switch` to a `BRX` inside a `BSSY` region with the case bodies after it and the default going straight to the reconvergence block (switch_local: `IMAD.MOV.U32 R8, RZ, RZ, 0x3039` is the default result, read only at the join, reached from the jump table) — which (b) alone would miss |
 //! | `EXIT`, `KILL`, `RTT`, `BPT` | none (the thread ends, or traps); plus the next block when guarded |
 //! | `RET` | none inside the procedure; plus the next block when guarded. Where a `RET` returns to is a property of the calls ([`Cfg::calls`], [`Cfg::procs`]): liveness joins the live sets after every call of the procedure into its returns |
 //! | `CALL L` (anywhere in a block) | falls through to the next instruction; the call is recorded in [`Cfg::calls`], and `L` becomes a root: reachability, reverse postorder and dominators include the callee |
@@ -222,8 +222,9 @@ impl Cfg {
                 }
             }
         }
-        // Address-taken candidates for indirect branches.
+        // Candidate targets of indirect branches.
         if indirect.iter().any(|&x| x) {
+            let starts = f.block_addresses();
             let mut has_pred = vec![false; n];
             if n > 0 {
                 has_pred[0] = true;
@@ -236,15 +237,26 @@ impl Cfg {
                     has_pred[t] = true;
                 }
             }
-            let cands: Vec<usize> = (0..n)
+            let is_callee = |b: usize| calls.iter().any(|c| c.target == Some(b));
+            let orphans: Vec<usize> = (0..n)
                 .filter(|&b| !has_pred[b] && !is_padding(f, b))
                 .collect();
             for b in 0..n {
-                if indirect[b] {
-                    for &c in &cands {
-                        if !succs[b].contains(&c) {
-                            succs[b].push(c);
-                        }
+                if !indirect[b] {
+                    continue;
+                }
+                // The innermost enclosing BSSY region's reconvergence block.
+                let end = (0..=b)
+                    .rev()
+                    .flat_map(|x| f.blocks[x].insts.iter().rev())
+                    .filter(|i| i.op == Op::BSSY)
+                    .filter_map(|i| i.targets().next().and_then(|l| f.block_index(l)))
+                    .find(|&t| starts[t] > starts[b])
+                    .unwrap_or(n - 1);
+                let window = (b + 1..=end).filter(|&c| !is_padding(f, c) && !is_callee(c));
+                for c in window.chain(orphans.iter().copied()).collect::<Vec<_>>() {
+                    if !succs[b].contains(&c) {
+                        succs[b].push(c);
                     }
                 }
             }
@@ -497,8 +509,8 @@ pub(crate) mod tests {
         );
         let g = Cfg::new(&f);
         assert!(g.indirect[0]);
-        // Blocks 1 and 2 have no other predecessor; 4 is padding.
-        assert_eq!(g.succs[0], vec![1, 2]);
+        // No enclosing BSSY: every later block but the padding (4).
+        assert_eq!(g.succs[0], vec![1, 2, 3]);
         assert_eq!(g.reachable, vec![true, true, true, true, false]);
     }
 }

@@ -13,8 +13,20 @@
 //!
 //! The transfer through a block is computed instruction by instruction
 //! (backwards): `live = (live − kills(I)) ∪ uses(I)`, where a guarded
-//! instruction kills nothing ([`regs::kills`]: the old value may survive)
-//! and an `@!PT` instruction does nothing. [`Liveness::block_use`] and
+//! instruction kills nothing unconditionally ([`regs::kills`]: the old
+//! value may survive) and an `@!PT` instruction does nothing.
+//!
+//! The walk is guard-aware, which ptxas's if-converted code needs (without
+//! it most vendor kernels would show registers "read before written"):
+//! a unit read only by instructions under guard `g` is needed only where
+//! `g` holds, so a write under the same `g` (with `g`'s predicate not
+//! rewritten in between) satisfies it; a write under `g` of a unit needed
+//! everywhere leaves it needed under `!g`, so `@P0 MOV R12, ..` +
+//! `@!P0 MOV R12, ..` together kill R12. The same holds across a block's
+//! end: a block ending in `@g BRA L` needs `live_in[L]` under `g` and the
+//! fallthrough block's live-in under `!g`. Everything is joined back into
+//! one set at block boundaries, so this only sharpens the classic result
+//! and stays sound. [`Liveness::block_use`] and
 //! [`Liveness::block_def`] are the seed's per-block `use`/`def` sets
 //! (upward-exposed uses, and units killed in the block).
 //!
@@ -84,6 +96,13 @@ impl BitSet {
             *a = n;
         }
         changed
+    }
+
+    /// `self &= o`.
+    pub fn intersect_with(&mut self, o: &BitSet) {
+        for (a, b) in self.words.iter_mut().zip(&o.words) {
+            *a &= b;
+        }
     }
 
     /// `self -= o`.
@@ -169,12 +188,21 @@ impl UnitMap {
     }
 }
 
+/// A guard as a key: the predicate's unit index and the negation.
+type GuardKey = (usize, bool);
+
 /// What an instruction does to the live set, precomputed.
 #[derive(Clone, Debug)]
 struct Step {
+    /// Units read, the guard predicate excluded.
     uses: BitSet,
-    /// Units overwritten on every execution (empty when guarded).
-    kills: BitSet,
+    /// The guard predicate's unit, read on every execution.
+    guard_use: Option<usize>,
+    /// Every unit written (guarded or not).
+    defs: BitSet,
+    /// The guard, when the instruction may not execute (`None` for none
+    /// and for `@PT`).
+    guard: Option<GuardKey>,
     kind: StepKind,
 }
 
@@ -183,11 +211,9 @@ enum StepKind {
     Plain,
     /// `@!PT`: no effect.
     Never,
-    /// A call to the procedure rooted at this block; `guarded` when the
-    /// call may not happen.
+    /// A call to the procedure rooted at this block.
     Call {
         callee: usize,
-        guarded: bool,
     },
     /// Reads every unit.
     ReadsAll,
@@ -195,28 +221,200 @@ enum StepKind {
 
 fn step(units: &UnitMap, inst: &Inst, callee: Option<usize>) -> Step {
     let n = units.len();
+    let guard_unit = inst
+        .guard
+        .and_then(|g| RegUnit::of_pred(g.pred))
+        .and_then(|u| units.index(u));
+    let mut uses = regs::uses(inst);
+    // The guard is read on every execution; the rest only when it holds.
+    if let (Some(g), false) = (inst.guard, regs::kills(inst)) {
+        if let Some(u) = RegUnit::of_pred(g.pred) {
+            let operand_reads = inst
+                .operands
+                .iter()
+                .enumerate()
+                .any(|(i, _)| regs::operand_uses(inst, i).contains(&u));
+            if !operand_reads {
+                uses.retain(|x| *x != u);
+            }
+        }
+    }
     let mut s = Step {
-        uses: units.set_of(regs::uses(inst)),
-        kills: BitSet::new(n),
+        uses: units.set_of(uses),
+        guard_use: guard_unit,
+        defs: units.set_of(regs::defs(inst)),
+        guard: None,
         kind: StepKind::Plain,
     };
     if regs::never_executes(inst) {
         s.kind = StepKind::Never;
         s.uses = BitSet::new(n);
+        s.guard_use = None;
         return s;
     }
-    if regs::kills(inst) {
-        s.kills = units.set_of(regs::defs(inst));
+    if !regs::kills(inst) {
+        s.guard = inst.guard.and_then(|g| {
+            RegUnit::of_pred(g.pred)
+                .and_then(|u| units.index(u))
+                .map(|i| (i, g.negated))
+        });
     }
     if let Some(c) = callee {
-        s.kind = StepKind::Call {
-            callee: c,
-            guarded: !regs::kills(inst),
-        };
+        s.kind = StepKind::Call { callee: c };
     } else if regs::reads_all_registers(inst) {
         s.kind = StepKind::ReadsAll;
     }
     s
+}
+
+/// The live set inside a block during the backward walk, guard-aware:
+/// `always` holds the units needed on every path, `cond` the units needed
+/// only where a guard holds (read by instructions under that guard). A
+/// write under guard `g` satisfies the needs under `g`; a write under `g`
+/// of a unit needed always leaves it needed under `!g`; writing a guard's
+/// predicate turns the needs under it back into `always`; needs under both
+/// `g` and `!g` are needs always. The live set proper is the union of all
+/// of them.
+#[derive(Clone, Debug)]
+struct Walk {
+    always: BitSet,
+    cond: Vec<(GuardKey, BitSet)>,
+}
+
+impl Walk {
+    fn new(out: &BitSet) -> Walk {
+        Walk {
+            always: out.clone(),
+            cond: Vec::new(),
+        }
+    }
+
+    /// The state at the end of a block: `out`, or, for a block that ends
+    /// in a branch under guard `g` to `t` falling through to `ft`, the
+    /// needs of `t` under `g` and those of `ft` under `!g`.
+    fn at_end(out: &BitSet, split: Option<(GuardKey, usize, usize)>, live_in: &[BitSet]) -> Walk {
+        let Some((g, t, ft)) = split else {
+            return Walk::new(out);
+        };
+        let mut always = live_in[t].clone();
+        always.intersect_with(&live_in[ft]);
+        let mut on_g = live_in[t].clone();
+        on_g.subtract(&always);
+        let mut on_not_g = live_in[ft].clone();
+        on_not_g.subtract(&always);
+        let mut w = Walk {
+            always,
+            cond: vec![(g, on_g), ((g.0, !g.1), on_not_g)],
+        };
+        w.cond.retain(|(_, c)| !c.is_empty());
+        w
+    }
+
+    fn flat(&self) -> BitSet {
+        let mut s = self.always.clone();
+        for (_, c) in &self.cond {
+            s.union_with(c);
+        }
+        s
+    }
+
+    fn demote_all(&mut self) {
+        for (_, c) in self.cond.drain(..) {
+            self.always.union_with(&c);
+        }
+    }
+
+    fn cond_mut(&mut self, g: GuardKey, n: usize) -> &mut BitSet {
+        match self.cond.iter().position(|(k, _)| *k == g) {
+            Some(i) => &mut self.cond[i].1,
+            None => {
+                self.cond.push((g, BitSet::new(n)));
+                &mut self.cond.last_mut().expect("pushed").1
+            }
+        }
+    }
+
+    /// Steps backwards over `s`. For a call, `on_call` receives the callee
+    /// and the live set after the call.
+    fn back(
+        &mut self,
+        s: &Step,
+        live_in: &[BitSet],
+        all: &BitSet,
+        on_call: &mut dyn FnMut(usize, &BitSet),
+    ) {
+        let n = all.words.len() * 64;
+        match s.kind {
+            StepKind::Never => return,
+            StepKind::Plain => {}
+            StepKind::ReadsAll => {
+                self.demote_all();
+                self.always.union_with(all);
+            }
+            StepKind::Call { callee } => {
+                on_call(callee, &self.flat());
+                // The callee may write any predicate: no need stays
+                // conditional across it.
+                if s.guard.is_none() {
+                    self.always = live_in[callee].clone();
+                    self.cond.clear();
+                } else {
+                    self.demote_all();
+                    self.always.union_with(&live_in[callee]);
+                }
+            }
+        }
+        // Needs under a guard whose predicate this instruction writes.
+        if self.cond.iter().any(|(k, _)| s.defs.contains(k.0)) {
+            let (keep, demote): (Vec<_>, Vec<_>) = self
+                .cond
+                .drain(..)
+                .partition(|(k, _)| !s.defs.contains(k.0));
+            self.cond = keep;
+            for (_, c) in demote {
+                self.always.union_with(&c);
+            }
+        }
+        match s.guard {
+            None => {
+                self.always.subtract(&s.defs);
+                for (_, c) in &mut self.cond {
+                    c.subtract(&s.defs);
+                }
+                self.always.union_with(&s.uses);
+            }
+            Some(g) => {
+                if let Some(c) = self.cond.iter_mut().find(|(k, _)| *k == g) {
+                    c.1.subtract(&s.defs);
+                }
+                let mut moved = self.always.clone();
+                moved.intersect_with(&s.defs);
+                if !moved.is_empty() {
+                    self.always.subtract(&moved);
+                    self.cond_mut((g.0, !g.1), n).union_with(&moved);
+                }
+                self.cond_mut(g, n).union_with(&s.uses);
+            }
+        }
+        if let Some(u) = s.guard_use {
+            self.always.insert(u);
+        }
+        // Needed under `g` and under `!g` is needed always.
+        if let Some(g) = s.guard {
+            let pos = self.cond.iter().position(|(k, _)| *k == g);
+            let neg = self.cond.iter().position(|(k, _)| *k == (g.0, !g.1));
+            if let (Some(a), Some(b)) = (pos, neg) {
+                let mut both = self.cond[a].1.clone();
+                both.intersect_with(&self.cond[b].1);
+                if !both.is_empty() {
+                    self.cond[a].1.subtract(&both);
+                    self.cond[b].1.subtract(&both);
+                    self.always.union_with(&both);
+                }
+            }
+        }
+        self.cond.retain(|(_, c)| !c.is_empty());
+    }
 }
 
 /// Block-level liveness of a function.
@@ -228,6 +426,7 @@ pub struct Liveness {
     block_use: Vec<BitSet>,
     block_def: Vec<BitSet>,
     steps: Vec<Vec<Step>>,
+    split: Vec<Option<(GuardKey, usize, usize)>>,
 }
 
 impl Liveness {
@@ -257,11 +456,24 @@ impl Liveness {
         let mut block_use = vec![BitSet::new(n); nb];
         let mut block_def = vec![BitSet::new(n); nb];
         for b in 0..nb {
+            let mut w = Walk::new(&BitSet::new(n));
             for s in steps[b].iter().rev() {
-                block_use[b].subtract(&s.kills);
-                block_use[b].union_with(&s.uses);
-                block_def[b].union_with(&s.kills);
+                if s.guard.is_none() && s.kind != StepKind::Never {
+                    block_def[b].union_with(&s.defs);
+                }
+                if s.kind == StepKind::Plain || s.kind == StepKind::Never {
+                    w.back(s, &[], &all, &mut |_, _| {});
+                } else {
+                    // Calls and unknown reads are not part of the block's
+                    // own use set (module comment); their operands are.
+                    let plain = Step {
+                        kind: StepKind::Plain,
+                        ..s.clone()
+                    };
+                    w.back(&plain, &[], &all, &mut |_, _| {});
+                }
             }
+            block_use[b] = w.flat();
         }
         // RET blocks: which callee entries' return sets feed them, or
         // "unknown caller" (every unit).
@@ -280,6 +492,24 @@ impl Liveness {
                     .filter(|&e| cfg.calls.iter().any(|c| c.target == Some(e)))
                     .collect();
                 (!callees.is_empty()).then_some(callees)
+            })
+            .collect();
+        // Blocks ending in `@g BRA L` that fall through otherwise: the
+        // target's needs hold under `g`, the next block's under `!g`.
+        let split: Vec<Option<(GuardKey, usize, usize)>> = (0..nb)
+            .map(|b| {
+                let last = f.blocks[b].insts.last()?;
+                let s = steps[b].last()?;
+                let g = s.guard?;
+                let plain = matches!(last.op, Op::BRA | Op::JMP)
+                    && !last.has_mod("DIV")
+                    && last
+                        .srcs()
+                        .iter()
+                        .all(|o| matches!(o, super::inst::Operand::Label(_)));
+                let t = last.targets().next().and_then(|l| f.block_index(l))?;
+                (plain && cfg.succs[b].len() == 2 && t != b + 1 && cfg.succs[b].contains(&(b + 1)))
+                    .then_some((g, t, b + 1))
             })
             .collect();
         let mut live_in = vec![BitSet::new(n); nb];
@@ -305,27 +535,14 @@ impl Liveness {
                         }
                     }
                 }
-                let mut live = out.clone();
+                let mut w = Walk::at_end(&out, split[b], &live_in);
                 for s in steps[b].iter().rev() {
-                    match s.kind {
-                        StepKind::Never => continue,
-                        StepKind::Plain => {}
-                        StepKind::ReadsAll => {
-                            live.union_with(&all);
-                        }
-                        StepKind::Call { callee, guarded } => {
-                            changed |= ret_live[callee].union_with(&live);
-                            if !guarded {
-                                live = BitSet::new(n);
-                            }
-                            live.union_with(&live_in[callee]);
-                        }
-                    }
-                    live.subtract(&s.kills);
-                    live.union_with(&s.uses);
+                    w.back(s, &live_in, &all, &mut |c, after| {
+                        changed |= ret_live[c].union_with(after);
+                    });
                 }
                 changed |= live_out[b].union_with(&out);
-                changed |= live_in[b].union_with(&live);
+                changed |= live_in[b].union_with(&w.flat());
             }
         }
         Liveness {
@@ -335,6 +552,7 @@ impl Liveness {
             block_use,
             block_def,
             steps,
+            split,
         }
     }
 
@@ -363,24 +581,10 @@ impl Liveness {
         let all = BitSet::full(n);
         let steps = &self.steps[b];
         let mut out = vec![BitSet::new(n); steps.len()];
-        let mut live = self.live_out[b].clone();
+        let mut w = Walk::at_end(&self.live_out[b], self.split[b], &self.live_in);
         for (i, s) in steps.iter().enumerate().rev() {
-            out[i] = live.clone();
-            match s.kind {
-                StepKind::Never => continue,
-                StepKind::Plain => {}
-                StepKind::ReadsAll => {
-                    live.union_with(&all);
-                }
-                StepKind::Call { callee, guarded } => {
-                    if !guarded {
-                        live = BitSet::new(n);
-                    }
-                    live.union_with(&self.live_in[callee]);
-                }
-            }
-            live.subtract(&s.kills);
-            live.union_with(&s.uses);
+            out[i] = w.flat();
+            w.back(s, &self.live_in, &all, &mut |_, _| {});
         }
         out
     }
@@ -507,6 +711,49 @@ mod tests {
     }
 
     #[test]
+    fn guards_cover_uses_under_the_same_guard() {
+        // R12 is written under !P5 and read only under !P5, P5 unchanged
+        // in between: never needed from outside.
+        let (_, l) = live(
+            ".L_x_0:
+             @!P5 IMAD.SHL.U32 R12, R4, 0x4, RZ ;
+             MOV R5, 0x1 ;
+             @!P5 STS [R12], R5 ;
+             EXIT ;",
+        );
+        assert_eq!(names(&l, l.live_in(0)), ["P5", "R4"]);
+        // Complementary guards together overwrite R12; the read under !P1
+        // and the unguarded store are both covered.
+        let (_, l) = live(
+            ".L_x_0:
+             @P0 MOV R12, RZ ;
+             @!P0 MOV R12, -0x40 ;
+             @!P1 IADD3 R12, R12, 0x40, RZ ;
+             STG.E [R4.64], R12 ;
+             EXIT ;",
+        );
+        assert_eq!(names(&l, l.live_in(0)), ["P0", "P1", "R4", "R5"]);
+        // Rewriting the guard predicate in between breaks the cover: the
+        // write happened under the old P0, the read is under the new one.
+        let (_, l) = live(
+            ".L_x_0:
+             @P0 MOV R2, 0x1 ;
+             ISETP.NE.AND P0, PT, R3, RZ, PT ;
+             @P0 STG.E [R4.64], R2 ;
+             EXIT ;",
+        );
+        assert_eq!(names(&l, l.live_in(0)), ["P0", "R2", "R3", "R4", "R5"]);
+        // A guarded write of the guard's own predicate.
+        let (_, l) = live(
+            ".L_x_0:
+             @P0 ISETP.NE.AND P0, PT, R3, RZ, PT ;
+             @P0 STG.E [R4.64], R3 ;
+             EXIT ;",
+        );
+        assert_eq!(names(&l, l.live_in(0)), ["P0", "R3", "R4", "R5"]);
+    }
+
+    #[test]
     fn pairs_kill_and_use_both_halves() {
         // The 64-bit load overwrites R2 and R3; the store reads R6:R7.
         let (_, l) = live(
@@ -520,8 +767,9 @@ mod tests {
 
     #[test]
     fn calls_flow_through_the_callee() {
-        // The callee reads R2 (an argument) and R4 (the return address)
-        // and writes R6 (the result), leaving R8 alone. After the call:
+        // The callee reads R2 (an argument) and R4:R5 (the return address,
+        // whose high half it zeroes first, as ptxas does) and writes R6
+        // (the result), leaving R8 alone. After the call:
         // {R6, R8, R10, R11} -> the RET block's live_out. Through the
         // callee: live_in(1) = {R2, R4, R8, R10, R11} (R8, R10, R11 pass
         // through). Before the call that is what is live; the three MOVs
@@ -537,6 +785,7 @@ mod tests {
              EXIT ;
              .L_x_1:
              IADD3 R6, R2, 0x1, RZ ;
+             MOV R5, 0x0 ;
              RET.REL.NODEC R4 0x0 ;",
         );
         assert_eq!(names(&l, l.live_in(1)), ["R10", "R11", "R2", "R4", "R8"]);

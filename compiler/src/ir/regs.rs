@@ -245,7 +245,7 @@ fn w64(t: Option<&str>) -> u8 {
 /// | memory operands | the address is 64-bit with `Rn.64`, or with `.E` on a global-memory opcode (see `mem_is_wide`); a uniform index register of a 64-bit address is 64-bit too (`[R6.64+UR4]` after `ULDC.64 UR4`, gather_2d.sm_75); a `desc[URn]` descriptor is always a pair |
 /// | `CS2R` | destination 64-bit unless `.32` |
 /// | `BRX`, `JMX` | the target register is 64-bit: ptxas sign-extends the offset into the odd register right before each `BRX` (`SHF.R.S32.HI R3, RZ, 0x1f, R2` + `BRX R2 -0x830`, switch_local) |
-/// | `RET` | the return-address register is 32-bit: callers set only `Rn` (`MOV R4, 0xc0` + `CALL.REL.NOINC`, double_noinline) |
+/// | `RET` | the return-address register is a 64-bit pair: the caller writes only the low half (`MOV R4, 0xc0` + `CALL.REL.NOINC`), and the callee zeroes the high half right before returning (`IMAD.MOV.U32 R5, RZ, RZ, 0x0` + `RET.REL.NODEC R4 0x0`, double_noinline, i64_hash, saxpy_div, sort_scan) |
 /// | `TEX`, `TLD`, `TLD4`, `TXQ` | destinations: the mask (last immediate) gives the channel count c; each non-`RZ` destination receives up to two channels, one register each, the first destination first; only `TLD.LZ RZ, Rd, ...` with mask `0x1` occurs in the corpus (Rd holds the texel: it is read next). Sources: a general register covers the shape's coordinate count (1D: 1, 2D: 2, 3D: 3, the safe over-estimate), a uniform register is the 64-bit bindless handle (`UMOV UR6, UR4` + `UMOV UR7, URZ` before `TLD.LZ .., UR6`, tex_stencil.sm_90) |
 pub fn operand_width(inst: &Inst, idx: usize) -> u8 {
     let Some(o) = inst.operands.get(idx) else {
@@ -254,7 +254,7 @@ pub fn operand_width(inst: &Inst, idx: usize) -> u8 {
     let is_dst = idx < inst.ndst as usize;
     // Position among the sources (0-based) when a source.
     let src = idx.wrapping_sub(inst.ndst as usize);
-    match o {
+    let r = match o {
         Operand::Mem(m) => {
             return if mem_is_wide(inst, m.base.is_some_and(|b| b.wide)) {
                 2
@@ -262,9 +262,10 @@ pub fn operand_width(inst: &Inst, idx: usize) -> u8 {
                 1
             }
         }
-        Operand::Reg(_) => {}
-        Operand::Const(_) | Operand::RegRel { .. } => {
-            return if matches!(inst.op, Op::BRX | Op::JMX) {
+        Operand::Reg(r) => r,
+        Operand::Const(_) => return 1,
+        Operand::RegRel { .. } => {
+            return if matches!(inst.op, Op::BRX | Op::JMX | Op::RET) {
                 2
             } else {
                 1
@@ -272,17 +273,10 @@ pub fn operand_width(inst: &Inst, idx: usize) -> u8 {
         }
         Operand::Pred { .. } => return 1,
         _ => return 0,
-    }
-    let Operand::Reg(r) = o else { unreachable!() };
+    };
     let uniform = matches!(r.reg, Reg::Ur(_) | Reg::Urz | Reg::Uv(_));
     match inst.op {
-        Op::IMAD | Op::UIMAD if inst.has_mod("WIDE") => {
-            if is_dst || src == 2 {
-                2
-            } else {
-                1
-            }
-        }
+        Op::IMAD | Op::UIMAD if inst.has_mod("WIDE") && (is_dst || src == 2) => 2,
         Op::DADD | Op::DMUL | Op::DFMA | Op::DSETP => 2,
         Op::FRND => w64(float_types(inst).next()),
         Op::F2F => {
@@ -597,7 +591,7 @@ mod tests {
     #[test]
     fn control_and_texture() {
         assert_eq!(names(&uses(&inst("BRX R2 -0x830 ;"))), ["R2", "R3"]);
-        assert_eq!(names(&uses(&inst("RET.REL.NODEC R4 0x0 ;"))), ["R4"]);
+        assert_eq!(names(&uses(&inst("RET.REL.NODEC R4 0x0 ;"))), ["R4", "R5"]);
         assert!(reads_all_registers(&inst("CALL.REL.NOINC 0x100 ;")));
         assert!(!reads_all_registers(&inst("BRA 0x100 ;")));
         // One channel, in the second destination; 1D coordinate; 64-bit handle.
