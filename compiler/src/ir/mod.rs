@@ -7,6 +7,14 @@
 //! | `func.rs` | functions and basic blocks |
 //! | `sass_io.rs` | IR <-> the SASS text layer (cuobjdump listings, and the IR's own printout) |
 //! | `sass_text/` | the cuobjdump `-sass` text format: parser and printer |
+//! | `regs.rs` | register units an instruction defines and uses; operand widths (pairs, quads) |
+//! | `cfg.rs` | control-flow graph: successors, predecessors, calls, procedures, reverse postorder, reachability |
+//! | `dom.rs` | dominator tree (Cooper–Harvey–Kennedy) |
+//! | `loops.rs` | natural loops and nesting depth |
+//! | `defuse.rs` | def-use chains per register unit (seed 004, `sub_7E6090`) |
+//! | `liveness.rs` | block and instruction liveness (seed 001, `OriPerformLiveDead`) |
+//! | `remove.rs` | removability (seed 004, `sub_7E0030`) and dead instructions |
+//! | `verify.rs` | the IR verifier: structural invariants, per SM |
 //!
 //! Registers are physical (`R0..R254`, `RZ`, `UR0..UR62`, `P0..P6`, ...)
 //! after register allocation and virtual (`%r12`, `%ur3`, `%p4`, `%up1`)
@@ -14,16 +22,25 @@
 //! phase. A 64-bit value lives in a register pair `Rn:Rn+1` (n even), for
 //! virtual registers too.
 
+pub mod cfg;
+pub mod defuse;
+pub mod dom;
 pub mod func;
 pub mod inst;
+pub mod liveness;
+pub mod loops;
 pub mod opcode;
+pub mod regs;
+pub mod remove;
 pub mod sass_io;
 pub mod sass_text;
+pub mod verify;
 
 pub use func::{Block, Function};
 pub use inst::{Inst, Operand};
 pub use opcode::{Op, OpcodeInfo};
 pub use sass_io::{from_sass, to_sass};
+pub use verify::{verify, VerifyError};
 
 /// An IR construction or conversion error, with the instruction address
 /// when one is known.

@@ -1,0 +1,810 @@
+//! Liveness: seed 001's `OriPerformLiveDead`, the backward dataflow that
+//! ptxas runs before each dead-code round:
+//!
+//! ```text
+//! live_out[B] = ∪ live_in[S] over the successors S of B
+//! live_in[B]  = (live_out[B] − def[B]) ∪ use[B]
+//! ```
+//!
+//! iterated to a fixed point, on bitsets over a dense numbering of the
+//! function's register units ([`UnitMap`]). The seed walks the blocks in
+//! reverse postorder; the fixed point does not depend on the order, and a
+//! backward problem settles fastest in postorder, which is what we use.
+//!
+//! The transfer through a block is computed instruction by instruction
+//! (backwards): `live = (live − kills(I)) ∪ uses(I)`, where a guarded
+//! instruction kills nothing unconditionally ([`regs::kills`]: the old
+//! value may survive) and an `@!PT` instruction does nothing.
+//!
+//! The walk is guard-aware, which ptxas's if-converted code needs (without
+//! it most vendor kernels would show registers "read before written"):
+//! a unit read only by instructions under guard `g` is needed only where
+//! `g` holds, so a write under the same `g` (with `g`'s predicate not
+//! rewritten in between) satisfies it; a write under `g` of a unit needed
+//! everywhere leaves it needed under `!g`, so `@P0 MOV R12, ..` +
+//! `@!P0 MOV R12, ..` together kill R12. The same holds across a block's
+//! end: a block ending in `@g BRA L` needs `live_in[L]` under `g` and the
+//! fallthrough block's live-in under `!g`. Everything is joined back into
+//! one set at block boundaries, so this only sharpens the classic result
+//! and stays sound. [`Liveness::block_use`] and
+//! [`Liveness::block_def`] are the seed's per-block `use`/`def` sets
+//! (upward-exposed uses, and units killed in the block).
+//!
+//! Calls and returns (the function holds its callees' code, see
+//! [`Cfg::procs`]): a `CALL L` to a block of the function makes live
+//! before it exactly `live_in[L]` (plus, when the call is guarded, what is
+//! live after it), and what is live after the call flows into the
+//! `live_out` of every `RET` of the callee's procedure. Callees are thus
+//! analysed context-insensitively: the union over all their call sites,
+//! which is safe. Where the code gives no such knowledge — a `CALL` to an
+//! absolute or register target, a `RET` in no called procedure, an
+//! `UNDECODED` slot or an unmodelled opcode ([`regs::reads_all_registers`])
+//! — every unit of the function is live.
+
+use std::collections::HashMap;
+
+use super::cfg::Cfg;
+use super::func::Function;
+use super::inst::Inst;
+use super::opcode::Op;
+use super::regs::{self, RegUnit};
+
+/// A fixed-size bitset.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct BitSet {
+    words: Vec<u64>,
+}
+
+impl BitSet {
+    pub fn new(n: usize) -> BitSet {
+        BitSet {
+            words: vec![0; n.div_ceil(64)],
+        }
+    }
+
+    pub fn full(n: usize) -> BitSet {
+        let mut s = BitSet::new(n);
+        for i in 0..n {
+            s.insert(i);
+        }
+        s
+    }
+
+    pub fn insert(&mut self, i: usize) -> bool {
+        let (w, b) = (i / 64, 1u64 << (i % 64));
+        let was = self.words[w] & b != 0;
+        self.words[w] |= b;
+        !was
+    }
+
+    pub fn remove(&mut self, i: usize) {
+        self.words[i / 64] &= !(1u64 << (i % 64));
+    }
+
+    pub fn contains(&self, i: usize) -> bool {
+        self.words
+            .get(i / 64)
+            .is_some_and(|w| w & (1u64 << (i % 64)) != 0)
+    }
+
+    /// `self |= o`; whether anything was added.
+    pub fn union_with(&mut self, o: &BitSet) -> bool {
+        let mut changed = false;
+        for (a, b) in self.words.iter_mut().zip(&o.words) {
+            let n = *a | b;
+            changed |= n != *a;
+            *a = n;
+        }
+        changed
+    }
+
+    /// `self &= o`.
+    pub fn intersect_with(&mut self, o: &BitSet) {
+        for (a, b) in self.words.iter_mut().zip(&o.words) {
+            *a &= b;
+        }
+    }
+
+    /// `self -= o`.
+    pub fn subtract(&mut self, o: &BitSet) {
+        for (a, b) in self.words.iter_mut().zip(&o.words) {
+            *a &= !b;
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.words.iter().all(|&w| w == 0)
+    }
+
+    pub fn len(&self) -> usize {
+        self.words.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        self.words.iter().enumerate().flat_map(|(wi, &w)| {
+            (0..64)
+                .filter(move |b| w & (1u64 << b) != 0)
+                .map(move |b| wi * 64 + b)
+        })
+    }
+}
+
+/// A dense numbering of the register units a function mentions, in first
+/// mention order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct UnitMap {
+    units: Vec<RegUnit>,
+    index: HashMap<RegUnit, usize>,
+}
+
+impl UnitMap {
+    pub fn new(f: &Function) -> UnitMap {
+        let mut m = UnitMap::default();
+        for i in f.insts() {
+            for u in regs::mentioned(i) {
+                m.add(u);
+            }
+        }
+        m
+    }
+
+    fn add(&mut self, u: RegUnit) -> usize {
+        let n = self.units.len();
+        *self.index.entry(u).or_insert_with(|| {
+            self.units.push(u);
+            n
+        })
+    }
+
+    pub fn len(&self) -> usize {
+        self.units.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.units.is_empty()
+    }
+
+    pub fn index(&self, u: RegUnit) -> Option<usize> {
+        self.index.get(&u).copied()
+    }
+
+    pub fn unit(&self, i: usize) -> RegUnit {
+        self.units[i]
+    }
+
+    /// The units of a bitset, in numbering order.
+    pub fn units_of<'a>(&'a self, s: &'a BitSet) -> impl Iterator<Item = RegUnit> + 'a {
+        s.iter().map(|i| self.units[i])
+    }
+
+    pub fn set_of(&self, units: impl IntoIterator<Item = RegUnit>) -> BitSet {
+        let mut s = BitSet::new(self.len());
+        for u in units {
+            if let Some(i) = self.index(u) {
+                s.insert(i);
+            }
+        }
+        s
+    }
+}
+
+/// A guard as a key: the predicate's unit index and the negation.
+type GuardKey = (usize, bool);
+
+/// What an instruction does to the live set, precomputed.
+#[derive(Clone, Debug)]
+struct Step {
+    /// Units read, the guard predicate excluded.
+    uses: BitSet,
+    /// The guard predicate's unit, read on every execution.
+    guard_use: Option<usize>,
+    /// Every unit written (guarded or not).
+    defs: BitSet,
+    /// The guard, when the instruction may not execute (`None` for none
+    /// and for `@PT`).
+    guard: Option<GuardKey>,
+    kind: StepKind,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum StepKind {
+    Plain,
+    /// `@!PT`: no effect.
+    Never,
+    /// A call to the procedure rooted at this block.
+    Call {
+        callee: usize,
+    },
+    /// Reads every unit.
+    ReadsAll,
+}
+
+fn step(units: &UnitMap, inst: &Inst, callee: Option<usize>) -> Step {
+    let n = units.len();
+    let guard_unit = inst
+        .guard
+        .and_then(|g| RegUnit::of_pred(g.pred))
+        .and_then(|u| units.index(u));
+    let mut uses = regs::uses(inst);
+    // The guard is read on every execution; the rest only when it holds.
+    if let (Some(g), false) = (inst.guard, regs::kills(inst)) {
+        if let Some(u) = RegUnit::of_pred(g.pred) {
+            let operand_reads = inst
+                .operands
+                .iter()
+                .enumerate()
+                .any(|(i, _)| regs::operand_uses(inst, i).contains(&u));
+            if !operand_reads {
+                uses.retain(|x| *x != u);
+            }
+        }
+    }
+    let mut s = Step {
+        uses: units.set_of(uses),
+        guard_use: guard_unit,
+        defs: units.set_of(regs::defs(inst)),
+        guard: None,
+        kind: StepKind::Plain,
+    };
+    if regs::never_executes(inst) {
+        s.kind = StepKind::Never;
+        s.uses = BitSet::new(n);
+        s.guard_use = None;
+        return s;
+    }
+    if !regs::kills(inst) {
+        s.guard = inst.guard.and_then(|g| {
+            RegUnit::of_pred(g.pred)
+                .and_then(|u| units.index(u))
+                .map(|i| (i, g.negated))
+        });
+    }
+    if let Some(c) = callee {
+        s.kind = StepKind::Call { callee: c };
+    } else if regs::reads_all_registers(inst) {
+        s.kind = StepKind::ReadsAll;
+    }
+    s
+}
+
+/// The live set inside a block during the backward walk, guard-aware:
+/// `always` holds the units needed on every path, `cond` the units needed
+/// only where a guard holds (read by instructions under that guard). A
+/// write under guard `g` satisfies the needs under `g`; a write under `g`
+/// of a unit needed always leaves it needed under `!g`; writing a guard's
+/// predicate turns the needs under it back into `always`; needs under both
+/// `g` and `!g` are needs always. The live set proper is the union of all
+/// of them.
+#[derive(Clone, Debug)]
+struct Walk {
+    always: BitSet,
+    cond: Vec<(GuardKey, BitSet)>,
+}
+
+impl Walk {
+    fn new(out: &BitSet) -> Walk {
+        Walk {
+            always: out.clone(),
+            cond: Vec::new(),
+        }
+    }
+
+    /// The state at the end of a block: `out`, or, for a block that ends
+    /// in a branch under guard `g` to `t` falling through to `ft`, the
+    /// needs of `t` under `g` and those of `ft` under `!g`.
+    fn at_end(out: &BitSet, split: Option<(GuardKey, usize, usize)>, live_in: &[BitSet]) -> Walk {
+        let Some((g, t, ft)) = split else {
+            return Walk::new(out);
+        };
+        let mut always = live_in[t].clone();
+        always.intersect_with(&live_in[ft]);
+        let mut on_g = live_in[t].clone();
+        on_g.subtract(&always);
+        let mut on_not_g = live_in[ft].clone();
+        on_not_g.subtract(&always);
+        let mut w = Walk {
+            always,
+            cond: vec![(g, on_g), ((g.0, !g.1), on_not_g)],
+        };
+        w.cond.retain(|(_, c)| !c.is_empty());
+        w
+    }
+
+    fn flat(&self) -> BitSet {
+        let mut s = self.always.clone();
+        for (_, c) in &self.cond {
+            s.union_with(c);
+        }
+        s
+    }
+
+    fn demote_all(&mut self) {
+        for (_, c) in self.cond.drain(..) {
+            self.always.union_with(&c);
+        }
+    }
+
+    fn cond_mut(&mut self, g: GuardKey, n: usize) -> &mut BitSet {
+        match self.cond.iter().position(|(k, _)| *k == g) {
+            Some(i) => &mut self.cond[i].1,
+            None => {
+                self.cond.push((g, BitSet::new(n)));
+                &mut self.cond.last_mut().expect("pushed").1
+            }
+        }
+    }
+
+    /// Steps backwards over `s`. For a call, `on_call` receives the callee
+    /// and the live set after the call.
+    fn back(
+        &mut self,
+        s: &Step,
+        live_in: &[BitSet],
+        all: &BitSet,
+        on_call: &mut dyn FnMut(usize, &BitSet),
+    ) {
+        let n = all.words.len() * 64;
+        match s.kind {
+            StepKind::Never => return,
+            StepKind::Plain => {}
+            StepKind::ReadsAll => {
+                self.demote_all();
+                self.always.union_with(all);
+            }
+            StepKind::Call { callee } => {
+                on_call(callee, &self.flat());
+                // The callee may write any predicate: no need stays
+                // conditional across it.
+                if s.guard.is_none() {
+                    self.always = live_in[callee].clone();
+                    self.cond.clear();
+                } else {
+                    self.demote_all();
+                    self.always.union_with(&live_in[callee]);
+                }
+            }
+        }
+        // Needs under a guard whose predicate this instruction writes.
+        if self.cond.iter().any(|(k, _)| s.defs.contains(k.0)) {
+            let (keep, demote): (Vec<_>, Vec<_>) = self
+                .cond
+                .drain(..)
+                .partition(|(k, _)| !s.defs.contains(k.0));
+            self.cond = keep;
+            for (_, c) in demote {
+                self.always.union_with(&c);
+            }
+        }
+        match s.guard {
+            None => {
+                self.always.subtract(&s.defs);
+                for (_, c) in &mut self.cond {
+                    c.subtract(&s.defs);
+                }
+                self.always.union_with(&s.uses);
+            }
+            Some(g) => {
+                if let Some(c) = self.cond.iter_mut().find(|(k, _)| *k == g) {
+                    c.1.subtract(&s.defs);
+                }
+                let mut moved = self.always.clone();
+                moved.intersect_with(&s.defs);
+                if !moved.is_empty() {
+                    self.always.subtract(&moved);
+                    self.cond_mut((g.0, !g.1), n).union_with(&moved);
+                }
+                self.cond_mut(g, n).union_with(&s.uses);
+            }
+        }
+        if let Some(u) = s.guard_use {
+            self.always.insert(u);
+        }
+        // Needed under `g` and under `!g` is needed always.
+        if let Some(g) = s.guard {
+            let pos = self.cond.iter().position(|(k, _)| *k == g);
+            let neg = self.cond.iter().position(|(k, _)| *k == (g.0, !g.1));
+            if let (Some(a), Some(b)) = (pos, neg) {
+                let mut both = self.cond[a].1.clone();
+                both.intersect_with(&self.cond[b].1);
+                if !both.is_empty() {
+                    self.cond[a].1.subtract(&both);
+                    self.cond[b].1.subtract(&both);
+                    self.always.union_with(&both);
+                }
+            }
+        }
+        self.cond.retain(|(_, c)| !c.is_empty());
+    }
+}
+
+/// Block-level liveness of a function.
+#[derive(Clone, Debug)]
+pub struct Liveness {
+    pub units: UnitMap,
+    live_in: Vec<BitSet>,
+    live_out: Vec<BitSet>,
+    block_use: Vec<BitSet>,
+    block_def: Vec<BitSet>,
+    steps: Vec<Vec<Step>>,
+    split: Vec<Option<(GuardKey, usize, usize)>>,
+}
+
+impl Liveness {
+    pub fn new(f: &Function, cfg: &Cfg) -> Liveness {
+        let units = UnitMap::new(f);
+        let n = units.len();
+        let nb = f.blocks.len();
+        let all = BitSet::full(n);
+        let callee_of: HashMap<(usize, usize), usize> = cfg
+            .calls
+            .iter()
+            .filter_map(|c| c.target.map(|t| ((c.block, c.inst), t)))
+            .collect();
+        let steps: Vec<Vec<Step>> = f
+            .blocks
+            .iter()
+            .enumerate()
+            .map(|(b, blk)| {
+                blk.insts
+                    .iter()
+                    .enumerate()
+                    .map(|(i, inst)| step(&units, inst, callee_of.get(&(b, i)).copied()))
+                    .collect()
+            })
+            .collect();
+        // Seed sets: upward-exposed uses and kills of each block.
+        let mut block_use = vec![BitSet::new(n); nb];
+        let mut block_def = vec![BitSet::new(n); nb];
+        for b in 0..nb {
+            let mut w = Walk::new(&BitSet::new(n));
+            for s in steps[b].iter().rev() {
+                if s.guard.is_none() && s.kind != StepKind::Never {
+                    block_def[b].union_with(&s.defs);
+                }
+                if s.kind == StepKind::Plain || s.kind == StepKind::Never {
+                    w.back(s, &[], &all, &mut |_, _| {});
+                } else {
+                    // Calls and unknown reads are not part of the block's
+                    // own use set (module comment); their operands are.
+                    let plain = Step {
+                        kind: StepKind::Plain,
+                        ..s.clone()
+                    };
+                    w.back(&plain, &[], &all, &mut |_, _| {});
+                }
+            }
+            block_use[b] = w.flat();
+        }
+        // RET blocks: which callee entries' return sets feed them, or
+        // "unknown caller" (every unit).
+        let ret_sources: Vec<Option<Vec<usize>>> = (0..nb)
+            .map(|b| {
+                let ends_in_ret = f.blocks[b]
+                    .insts
+                    .last()
+                    .is_some_and(|i| i.op == Op::RET && !regs::never_executes(i));
+                if !ends_in_ret {
+                    return Some(vec![]);
+                }
+                let callees: Vec<usize> = cfg
+                    .procs_of(b)
+                    .map(|p| cfg.procs[p].entry)
+                    .filter(|&e| cfg.calls.iter().any(|c| c.target == Some(e)))
+                    .collect();
+                (!callees.is_empty()).then_some(callees)
+            })
+            .collect();
+        // Blocks ending in `@g BRA L` that fall through otherwise: the
+        // target's needs hold under `g`, the next block's under `!g`.
+        let split: Vec<Option<(GuardKey, usize, usize)>> = (0..nb)
+            .map(|b| {
+                let last = f.blocks[b].insts.last()?;
+                let s = steps[b].last()?;
+                let g = s.guard?;
+                let plain = matches!(last.op, Op::BRA | Op::JMP)
+                    && !last.has_mod("DIV")
+                    && last
+                        .srcs()
+                        .iter()
+                        .all(|o| matches!(o, super::inst::Operand::Label(_)));
+                let t = last.targets().next().and_then(|l| f.block_index(l))?;
+                (plain && cfg.succs[b].len() == 2 && t != b + 1 && cfg.succs[b].contains(&(b + 1)))
+                    .then_some((g, t, b + 1))
+            })
+            .collect();
+        let mut live_in = vec![BitSet::new(n); nb];
+        let mut live_out = vec![BitSet::new(n); nb];
+        // What is live after the calls of each callee entry.
+        let mut ret_live = vec![BitSet::new(n); nb];
+        let order: Vec<usize> = cfg.rpo.iter().rev().copied().collect();
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for &b in &order {
+                let mut out = BitSet::new(n);
+                for &s in &cfg.succs[b] {
+                    out.union_with(&live_in[s]);
+                }
+                match &ret_sources[b] {
+                    None => {
+                        out.union_with(&all);
+                    }
+                    Some(cs) => {
+                        for &c in cs {
+                            out.union_with(&ret_live[c]);
+                        }
+                    }
+                }
+                let mut w = Walk::at_end(&out, split[b], &live_in);
+                for s in steps[b].iter().rev() {
+                    w.back(s, &live_in, &all, &mut |c, after| {
+                        changed |= ret_live[c].union_with(after);
+                    });
+                }
+                changed |= live_out[b].union_with(&out);
+                changed |= live_in[b].union_with(&w.flat());
+            }
+        }
+        Liveness {
+            units,
+            live_in,
+            live_out,
+            block_use,
+            block_def,
+            steps,
+            split,
+        }
+    }
+
+    pub fn live_in(&self, b: usize) -> &BitSet {
+        &self.live_in[b]
+    }
+
+    pub fn live_out(&self, b: usize) -> &BitSet {
+        &self.live_out[b]
+    }
+
+    /// The seed's `use[B]`: units read in `B` before any write in `B`.
+    pub fn block_use(&self, b: usize) -> &BitSet {
+        &self.block_use[b]
+    }
+
+    /// The seed's `def[B]`: units overwritten in `B` (unguarded writes).
+    pub fn block_def(&self, b: usize) -> &BitSet {
+        &self.block_def[b]
+    }
+
+    /// The live set after each instruction of block `b` (index `i` is the
+    /// set right after instruction `i`).
+    pub fn live_after_each(&self, b: usize) -> Vec<BitSet> {
+        let n = self.units.len();
+        let all = BitSet::full(n);
+        let steps = &self.steps[b];
+        let mut out = vec![BitSet::new(n); steps.len()];
+        let mut w = Walk::at_end(&self.live_out[b], self.split[b], &self.live_in);
+        for (i, s) in steps.iter().enumerate().rev() {
+            out[i] = w.flat();
+            w.back(s, &self.live_in, &all, &mut |_, _| {});
+        }
+        out
+    }
+
+    /// The units live right after instruction `idx` of block `b`.
+    pub fn live_after(&self, b: usize, idx: usize) -> BitSet {
+        self.live_after_each(b).swap_remove(idx)
+    }
+
+    /// The units live right before instruction `idx` of block `b`.
+    pub fn live_before(&self, b: usize, idx: usize) -> BitSet {
+        if idx == 0 {
+            self.live_in[b].clone()
+        } else {
+            self.live_after(b, idx - 1)
+        }
+    }
+
+    /// Whether `u` is live at the start of block `b`.
+    pub fn is_live_in(&self, b: usize, u: RegUnit) -> bool {
+        self.units
+            .index(u)
+            .is_some_and(|i| self.live_in[b].contains(i))
+    }
+
+    /// Whether `u` is live at the end of block `b`.
+    pub fn is_live_out(&self, b: usize, u: RegUnit) -> bool {
+        self.units
+            .index(u)
+            .is_some_and(|i| self.live_out[b].contains(i))
+    }
+
+    /// The units of a set, sorted.
+    pub fn units_sorted(&self, s: &BitSet) -> Vec<RegUnit> {
+        let mut v: Vec<RegUnit> = self.units.units_of(s).collect();
+        v.sort();
+        v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::cfg::tests::func;
+
+    fn names(l: &Liveness, s: &BitSet) -> Vec<String> {
+        let mut v: Vec<String> = l.units_sorted(s).iter().map(|u| u.to_string()).collect();
+        v.sort();
+        v
+    }
+
+    fn live(text: &str) -> (Function, Liveness) {
+        let f = func(text);
+        let cfg = Cfg::new(&f);
+        let l = Liveness::new(&f, &cfg);
+        (f, l)
+    }
+
+    #[test]
+    fn loop_carried_value() {
+        // %r0 is the running sum, %r1 the counter: both carried around the
+        // loop, so both are live into the header and out of the latch.
+        // %r2 is defined in the body and dead at its end; %r5 is the bound,
+        // %r6:%r7 the store address.
+        // Exit (block 2): live_in = {%r0, %r6, %r7}.
+        // Loop (block 1): live_out = live_in(1) ∪ live_in(2); backwards:
+        // BRA +%p0; ISETP -%p0 +%r1 +%r5; IADD3 -%r1 +%r1;
+        // IADD3 -%r0 +%r0 +%r2; IMAD -%r2 +%r1
+        // -> live_in(1) = {%r0, %r1, %r5, %r6, %r7} = live_out(1).
+        // Entry: kills %r0, %r1 -> live_in(0) = {%r5, %r6, %r7}.
+        let (_, l) = live(
+            ".L_x_0:
+             MOV %r0, RZ ;
+             MOV %r1, RZ ;
+             .L_x_1:
+             IMAD %r2, %r1, %r1, RZ ;
+             IADD3 %r0, %r0, %r2, RZ ;
+             IADD3 %r1, %r1, 0x1, RZ ;
+             ISETP.NE.AND %p0, PT, %r1, %r5, PT ;
+             @%p0 BRA .L_x_1 ;
+             .L_x_2:
+             STG.E [%r6.64], %r0 ;
+             EXIT ;",
+        );
+        assert_eq!(names(&l, l.live_in(0)), ["%r5", "%r6", "%r7"]);
+        assert_eq!(names(&l, l.live_in(1)), ["%r0", "%r1", "%r5", "%r6", "%r7"]);
+        assert_eq!(
+            names(&l, l.live_out(1)),
+            ["%r0", "%r1", "%r5", "%r6", "%r7"]
+        );
+        assert_eq!(names(&l, l.live_in(2)), ["%r0", "%r6", "%r7"]);
+        assert!(l.live_out(2).is_empty());
+        // The seed's sets for the loop block.
+        assert_eq!(names(&l, l.block_use(1)), ["%r0", "%r1", "%r5"]);
+        assert_eq!(names(&l, l.block_def(1)), ["%p0", "%r0", "%r1", "%r2"]);
+        // After the IMAD, %r2 is live (read next); after the IADD3 that
+        // reads it, not.
+        assert!(l
+            .live_after(1, 0)
+            .contains(l.units.index(RegUnit::VR(2)).unwrap()));
+        assert!(!l
+            .live_after(1, 1)
+            .contains(l.units.index(RegUnit::VR(2)).unwrap()));
+        assert_eq!(names(&l, &l.live_before(1, 0)), names(&l, l.live_in(1)));
+    }
+
+    #[test]
+    fn guarded_def_does_not_kill() {
+        // R2 is written under @P0 only, so its old value (from before the
+        // function) may reach the store: R2 is live in at entry. R3 is
+        // written unconditionally: not live in.
+        let (_, l) = live(
+            ".L_x_0:
+             @P0 MOV R2, 0x1 ;
+             MOV R3, 0x2 ;
+             STG.E [R4.64], R2 ;
+             STG.E [R4.64], R3 ;
+             EXIT ;",
+        );
+        assert_eq!(names(&l, l.live_in(0)), ["P0", "R2", "R4", "R5"]);
+        // def[B] holds only the units the block overwrites on every
+        // execution: the guarded write of R2 is not one.
+        assert_eq!(names(&l, l.block_def(0)), ["R3"]);
+    }
+
+    #[test]
+    fn guards_cover_uses_under_the_same_guard() {
+        // R12 is written under !P5 and read only under !P5, P5 unchanged
+        // in between: never needed from outside.
+        let (_, l) = live(
+            ".L_x_0:
+             @!P5 IMAD.SHL.U32 R12, R4, 0x4, RZ ;
+             MOV R5, 0x1 ;
+             @!P5 STS [R12], R5 ;
+             EXIT ;",
+        );
+        assert_eq!(names(&l, l.live_in(0)), ["P5", "R4"]);
+        // Complementary guards together overwrite R12; the read under !P1
+        // and the unguarded store are both covered.
+        let (_, l) = live(
+            ".L_x_0:
+             @P0 MOV R12, RZ ;
+             @!P0 MOV R12, -0x40 ;
+             @!P1 IADD3 R12, R12, 0x40, RZ ;
+             STG.E [R4.64], R12 ;
+             EXIT ;",
+        );
+        assert_eq!(names(&l, l.live_in(0)), ["P0", "P1", "R4", "R5"]);
+        // Rewriting the guard predicate in between breaks the cover: the
+        // write happened under the old P0, the read is under the new one.
+        let (_, l) = live(
+            ".L_x_0:
+             @P0 MOV R2, 0x1 ;
+             ISETP.NE.AND P0, PT, R3, RZ, PT ;
+             @P0 STG.E [R4.64], R2 ;
+             EXIT ;",
+        );
+        assert_eq!(names(&l, l.live_in(0)), ["P0", "R2", "R3", "R4", "R5"]);
+        // A guarded write of the guard's own predicate.
+        let (_, l) = live(
+            ".L_x_0:
+             @P0 ISETP.NE.AND P0, PT, R3, RZ, PT ;
+             @P0 STG.E [R4.64], R3 ;
+             EXIT ;",
+        );
+        assert_eq!(names(&l, l.live_in(0)), ["P0", "R3", "R4", "R5"]);
+    }
+
+    #[test]
+    fn pairs_kill_and_use_both_halves() {
+        // The 64-bit load overwrites R2 and R3; the store reads R6:R7.
+        let (_, l) = live(
+            ".L_x_0:
+             LDG.E.64 R2, [R6.64] ;
+             STG.E.64 [R6.64], R2 ;
+             EXIT ;",
+        );
+        assert_eq!(names(&l, l.live_in(0)), ["R6", "R7"]);
+    }
+
+    #[test]
+    fn calls_flow_through_the_callee() {
+        // The callee reads R2 (an argument) and R4:R5 (the return address,
+        // whose high half it zeroes first, as ptxas does) and writes R6
+        // (the result), leaving R8 alone. After the call:
+        // {R6, R8, R10, R11} -> the RET block's live_out. Through the
+        // callee: live_in(1) = {R2, R4, R8, R10, R11} (R8, R10, R11 pass
+        // through). Before the call that is what is live; the three MOVs
+        // kill R2, R8, R4 -> live_in(0) = {R10, R11}.
+        let (_, l) = live(
+            ".L_x_0:
+             MOV R2, 0x1 ;
+             MOV R8, 0x2 ;
+             MOV R4, 0x50 ;
+             CALL.REL.NOINC .L_x_1 ;
+             IADD3 R9, R6, R8, RZ ;
+             STG.E [R10.64], R9 ;
+             EXIT ;
+             .L_x_1:
+             IADD3 R6, R2, 0x1, RZ ;
+             MOV R5, 0x0 ;
+             RET.REL.NODEC R4 0x0 ;",
+        );
+        assert_eq!(names(&l, l.live_in(1)), ["R10", "R11", "R2", "R4", "R8"]);
+        assert_eq!(names(&l, l.live_out(1)), ["R10", "R11", "R6", "R8"]);
+        assert_eq!(names(&l, l.live_in(0)), ["R10", "R11"]);
+        // Right before the call, exactly the callee's live-in.
+        assert_eq!(names(&l, &l.live_after(0, 2)), names(&l, l.live_in(1)));
+    }
+
+    #[test]
+    fn unknown_call_reads_everything() {
+        let (_, l) = live(
+            ".L_x_0:
+             MOV R2, 0x1 ;
+             CALL.ABS.NOINC c[0x4][0x10] ;
+             STG.E [R10.64], R7 ;
+             EXIT ;",
+        );
+        // Everything but R2 (written before the call) is live at entry.
+        assert_eq!(names(&l, l.live_in(0)), ["R10", "R11", "R7"]);
+    }
+}
