@@ -21,7 +21,72 @@
 //!   `.128` to 16): a misaligned one is the interpreter's UB
 //!   [`crate::ptx_interp::UbKind::Misaligned`].
 
+use crate::launch::MemoryImage;
 use crate::ptx_interp::memory::Windows;
+
+/// Global memory during a run: the launch buffers (copied out of the
+/// [`MemoryImage`] and back at the end), found by address with a one-entry
+/// cache. Guard gaps and everything between buffers are unmapped.
+pub struct GlobalMem {
+    /// (base, bytes, name), by address.
+    bufs: Vec<(u64, Vec<u8>, String)>,
+    last: std::cell::Cell<usize>,
+}
+
+impl GlobalMem {
+    pub fn new(img: &MemoryImage) -> GlobalMem {
+        let bufs = img
+            .layout()
+            .buffers()
+            .iter()
+            .map(|b| {
+                (
+                    b.base,
+                    img.buffer(&b.name).unwrap_or(&[]).to_vec(),
+                    b.name.clone(),
+                )
+            })
+            .collect();
+        GlobalMem {
+            bufs,
+            last: std::cell::Cell::new(0),
+        }
+    }
+
+    /// The buffer and offset holding all of `[a, a + n)`.
+    #[inline]
+    pub fn locate(&self, a: u64, n: u64) -> Option<(usize, usize)> {
+        let hit = |i: usize| {
+            let (base, data, _) = &self.bufs[i];
+            let off = a.checked_sub(*base)?;
+            (off.checked_add(n)? <= data.len() as u64).then_some((i, off as usize))
+        };
+        let l = self.last.get();
+        if l < self.bufs.len() {
+            if let Some(r) = hit(l) {
+                return Some(r);
+            }
+        }
+        let i = self.bufs.partition_point(|b| b.0 <= a).checked_sub(1)?;
+        let r = hit(i)?;
+        self.last.set(i);
+        Some(r)
+    }
+
+    #[inline]
+    pub fn bytes_mut(&mut self, buf: usize, off: usize, n: usize) -> &mut [u8] {
+        &mut self.bufs[buf].1[off..off + n]
+    }
+
+    /// Writes the buffers back into the image.
+    pub fn store_into(&self, img: &mut MemoryImage) {
+        for (_, data, name) in &self.bufs {
+            if let Some(d) = img.buffer_mut(name) {
+                d.copy_from_slice(data);
+            }
+        }
+    }
+}
 
 /// Local memory per thread.
 pub const LOCAL_BYTES: u32 = 16 * 1024;
@@ -37,7 +102,8 @@ pub struct CtaMem {
 /// Which memory an access resolved to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Place {
-    Global(u64),
+    /// Buffer index and offset in [`GlobalMem`].
+    Global(usize, usize),
     Shared(usize),
     Local(usize),
 }

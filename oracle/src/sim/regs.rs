@@ -1,6 +1,7 @@
 //! Register files and the dense numbering of registers.
 //!
-//! General registers: `R0..R254` are indices 0..=254; virtual `%rN` follow,
+//! General registers: `Rn` is index n; virtual `%rN` follow the highest
+//! physical register the function names (plus 3, room for a 128-bit quad),
 //! numbered densely in increasing N at decode time. `RZ` is never stored
 //! (reads give 0, writes vanish). Uniform registers: `UR0..UR62` are
 //! 0..=62, virtual `%urN` follow. Predicates: index 0 is `PT` (all lanes,
@@ -17,13 +18,14 @@ use std::collections::BTreeSet;
 use ptxc::ir::sass_text::{Pred, Reg};
 use ptxc::ir::{Function, Operand};
 
-pub const R_PHYS: u32 = 255;
-pub const UR_PHYS: u32 = 63;
 pub const P_PHYS: u32 = 8;
 
 /// Dense indices of one function's registers.
 #[derive(Clone, Debug, Default)]
 pub struct RegMap {
+    /// Physical general registers kept (`R0..R{r_phys-1}`).
+    r_phys: u32,
+    ur_phys: u32,
     v: Vec<u32>,
     uv: Vec<u32>,
     pv: Vec<u32>,
@@ -42,9 +44,12 @@ impl RegMap {
             BTreeSet::new(),
             BTreeSet::new(),
         );
+        let (mut r_phys, mut ur_phys) = (0u32, 0u32);
         let mut reg = |r: &Reg| match *r {
             Reg::V(n) => v.extend(n..n.saturating_add(4)),
             Reg::Uv(n) => uv.extend(n..n.saturating_add(4)),
+            Reg::R(n) => r_phys = r_phys.max(u32::from(n) + 4),
+            Reg::Ur(n) => ur_phys = ur_phys.max(u32::from(n) + 4),
             _ => {}
         };
         let pred = |p: &Pred, pv: &mut BTreeSet<u32>, upv: &mut BTreeSet<u32>| match *p {
@@ -80,6 +85,8 @@ impl RegMap {
             }
         }
         RegMap {
+            r_phys,
+            ur_phys,
             v: v.into_iter().collect(),
             uv: uv.into_iter().collect(),
             pv: pv.into_iter().collect(),
@@ -88,10 +95,10 @@ impl RegMap {
     }
 
     pub fn n_regs(&self) -> u32 {
-        R_PHYS + self.v.len() as u32
+        self.r_phys + self.v.len() as u32
     }
     pub fn n_uregs(&self) -> u32 {
-        UR_PHYS + self.uv.len() as u32
+        self.ur_phys + self.uv.len() as u32
     }
     pub fn n_preds(&self) -> u32 {
         P_PHYS + self.pv.len() as u32
@@ -104,7 +111,7 @@ impl RegMap {
     pub fn r(&self, r: Reg) -> Option<u32> {
         match r {
             Reg::R(n) => Some(u32::from(n)),
-            Reg::V(n) => Some(dense(&self.v, n, R_PHYS)),
+            Reg::V(n) => Some(dense(&self.v, n, self.r_phys)),
             _ => None,
         }
     }
@@ -113,7 +120,7 @@ impl RegMap {
     pub fn ur(&self, r: Reg) -> Option<u32> {
         match r {
             Reg::Ur(n) => Some(u32::from(n)),
-            Reg::Uv(n) => Some(dense(&self.uv, n, UR_PHYS)),
+            Reg::Uv(n) => Some(dense(&self.uv, n, self.ur_phys)),
             _ => None,
         }
     }
@@ -138,18 +145,18 @@ impl RegMap {
 
     /// A register's name for messages.
     pub fn name(&self, idx: u32) -> String {
-        if idx < R_PHYS {
+        if idx < self.r_phys {
             format!("R{idx}")
         } else {
-            format!("%r{}", self.v[(idx - R_PHYS) as usize])
+            format!("%r{}", self.v[(idx - self.r_phys) as usize])
         }
     }
 
     pub fn uname(&self, idx: u32) -> String {
-        if idx < UR_PHYS {
+        if idx < self.ur_phys {
             format!("UR{idx}")
         } else {
-            format!("%ur{}", self.uv[(idx - UR_PHYS) as usize])
+            format!("%ur{}", self.uv[(idx - self.ur_phys) as usize])
         }
     }
 

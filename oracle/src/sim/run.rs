@@ -32,7 +32,7 @@ use std::time::Instant;
 
 use super::cbank::{bank0, Banks, SimInputs, DEFAULT_STATIC_SHARED};
 use super::exec::{step, Ctx, Flow};
-use super::memory::{CtaMem, LOCAL_BYTES};
+use super::memory::{CtaMem, GlobalMem, LOCAL_BYTES};
 use super::program::{decode, BarKind, Program};
 use super::warp::{Group, Stop, StopKind, Wait, WaitKind, Warp};
 use crate::launch::{LaunchSpec, MemoryImage, OutputSet, TextureImage};
@@ -75,7 +75,7 @@ pub fn run(
     let mut m = Machine {
         prog: &prog,
         spec,
-        global: image,
+        global: GlobalMem::new(&image),
         banks: &banks,
         textures: TextureImage::all(spec),
         inputs: extra,
@@ -86,7 +86,9 @@ pub fn run(
         shared_base: cb.shared_base,
     };
     let outcome = m.run_grid();
-    let outputs = m.global.outputs(spec).unwrap_or_else(|_| OutputSet::default());
+    let mut image = image;
+    m.global.store_into(&mut image);
+    let outputs = image.outputs(spec).unwrap_or_else(|_| OutputSet::default());
     Ok(RunResult {
         outcome,
         outputs,
@@ -121,7 +123,7 @@ struct BarState {
 struct Machine<'a> {
     prog: &'a Program,
     spec: &'a LaunchSpec,
-    global: MemoryImage,
+    global: GlobalMem,
     banks: &'a Banks,
     textures: Vec<TextureImage>,
     inputs: &'a SimInputs,

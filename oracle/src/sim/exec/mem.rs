@@ -37,44 +37,72 @@ pub fn addresses(w: &Warp, a: &Addr, m: u32) -> Result<[u64; 32], Stop> {
 }
 
 /// Checks an access of `n` bytes at `a` and says where it goes.
+#[inline(always)]
 fn place(ctx: &Ctx<'_>, space: Space, a: u64, n: u64, lane: u32) -> Result<Place, Stop> {
     if a % n != 0 {
-        return Err(Stop::ub(lane, UbKind::Misaligned { address: a, size: n as u32 }));
+        return Err(misaligned(lane, a, n));
     }
-    let (space, a) = match space {
-        Space::Generic => match resolve_generic(a) {
-            (b's', o) => (Space::Shared, o + u64::from(ctx.cta.shared_base)),
-            (b'l', o) => (Space::Local, o),
-            (_, g) => (Space::Global, g),
-        },
-        s => (s, a),
-    };
-    let bad = |what: &str| {
-        Stop::fault(
-            lane,
-            format!("{what} access of {n} bytes at {a:#x} is outside the {what} window"),
-        )
-    };
     match space {
-        Space::Global => {
-            if ctx.global.read(a, n).is_some() {
-                Ok(Place::Global(a))
-            } else {
-                Err(Stop::fault(
-                    lane,
-                    format!("global access of {n} bytes at {a:#x} is outside every buffer"),
-                ))
+        Space::Shared => {
+            if let Some(o) = ctx.cta.shared_off(a, n) {
+                return Ok(Place::Shared(o));
             }
         }
-        Space::Shared => ctx.cta.shared_off(a, n).map(Place::Shared).ok_or_else(|| bad("shared")),
-        Space::Local => CtaMem::local_off(a, n).map(Place::Local).ok_or_else(|| bad("local")),
-        Space::Generic => unreachable!(),
+        Space::Local => {
+            if let Some(o) = CtaMem::local_off(a, n) {
+                return Ok(Place::Local(o));
+            }
+        }
+        Space::Global => {
+            if let Some((b, o)) = ctx.global.locate(a, n) {
+                return Ok(Place::Global(b, o));
+            }
+        }
+        Space::Generic => return generic_place(ctx, a, n, lane),
+    }
+    Err(outside(space, a, n, lane))
+}
+
+#[cold]
+fn misaligned(lane: u32, a: u64, n: u64) -> Stop {
+    Stop::ub(
+        lane,
+        UbKind::Misaligned {
+            address: a,
+            size: n as u32,
+        },
+    )
+}
+
+#[cold]
+fn outside(space: Space, a: u64, n: u64, lane: u32) -> Stop {
+    let what = match space {
+        Space::Global => return Stop::fault(
+            lane,
+            format!("global access of {n} bytes at {a:#x} is outside every buffer"),
+        ),
+        Space::Shared => "shared",
+        _ => "local",
+    };
+    Stop::fault(
+        lane,
+        format!("{what} access of {n} bytes at {a:#x} is outside the {what} window"),
+    )
+}
+
+#[inline(never)]
+fn generic_place(ctx: &Ctx<'_>, a: u64, n: u64, lane: u32) -> Result<Place, Stop> {
+    match resolve_generic(a) {
+        (b's', o) => place(ctx, Space::Shared, o + u64::from(ctx.cta.shared_base), n, lane),
+        (b'l', o) => place(ctx, Space::Local, o, n, lane),
+        (_, g) => place(ctx, Space::Global, g, n, lane),
     }
 }
 
+#[inline(always)]
 fn bytes_mut<'c>(ctx: &'c mut Ctx<'_>, p: Place, n: usize, thread: usize) -> &'c mut [u8] {
     match p {
-        Place::Global(a) => ctx.global.slice_mut(a, n as u64).expect("checked"),
+        Place::Global(b, o) => ctx.global.bytes_mut(b, o, n),
         Place::Shared(o) => &mut ctx.cta.shared[o..o + n],
         Place::Local(o) => &mut ctx.cta.local_mut(thread)[o..o + n],
     }
@@ -107,15 +135,17 @@ pub fn ld(
         let p = place(ctx, space, addrs[l as usize], n as u64, l)?;
         let th = thread_of(w, l);
         let b = bytes_mut(ctx, p, n, th);
-        let mut buf = [0u8; 16];
-        buf[..n].copy_from_slice(b);
-        for (k, o) in out.iter_mut().enumerate().take(words) {
-            let v = u32::from_le_bytes(buf[4 * k..4 * k + 4].try_into().unwrap());
-            o[l as usize] = if n < 4 {
-                super::super::program::extend(u64::from(v), size, signed) as u32
+        if n < 4 {
+            let v = if n == 1 {
+                u64::from(b[0])
             } else {
-                v
+                u64::from(u16::from_le_bytes([b[0], b[1]]))
             };
+            out[0][l as usize] = super::super::program::extend(v, size, signed) as u32;
+        } else {
+            for (k, o) in out.iter_mut().enumerate().take(words) {
+                o[l as usize] = u32::from_le_bytes(b[4 * k..4 * k + 4].try_into().unwrap());
+            }
         }
     }
     for (k, o) in out.iter().enumerate().take(words) {
@@ -150,12 +180,15 @@ pub fn st(
         let l = mm.trailing_zeros();
         mm &= mm - 1;
         let p = place(ctx, space, addrs[l as usize], n as u64, l)?;
-        let mut buf = [0u8; 16];
-        for k in 0..words {
-            buf[4 * k..4 * k + 4].copy_from_slice(&vals[k][l as usize].to_le_bytes());
-        }
         let th = thread_of(w, l);
-        bytes_mut(ctx, p, n, th).copy_from_slice(&buf[..n]);
+        let b = bytes_mut(ctx, p, n, th);
+        if n < 4 {
+            b.copy_from_slice(&vals[0][l as usize].to_le_bytes()[..n]);
+        } else {
+            for k in 0..words {
+                b[4 * k..4 * k + 4].copy_from_slice(&vals[k][l as usize].to_le_bytes());
+            }
+        }
     }
     Ok(())
 }

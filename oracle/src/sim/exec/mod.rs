@@ -16,17 +16,17 @@ pub mod uniform;
 pub mod warp_ops;
 
 use super::cbank::{Banks, SimInputs};
-use super::memory::CtaMem;
+use super::memory::{CtaMem, GlobalMem};
 use super::program::{Kind, Program};
 use super::warp::{Stop, WaitKind, Warp};
-use crate::launch::{LaunchSpec, MemoryImage, TextureImage};
+use crate::launch::{LaunchSpec, TextureImage};
 
 pub const ALL: u32 = u32::MAX;
 
 /// What the handlers may touch besides the warp.
 pub struct Ctx<'a> {
     pub prog: &'a Program,
-    pub global: &'a mut MemoryImage,
+    pub global: &'a mut GlobalMem,
     pub cta: &'a mut CtaMem,
     pub banks: &'a Banks,
     pub textures: &'a [TextureImage],
