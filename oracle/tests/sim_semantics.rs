@@ -45,7 +45,10 @@ fn listing(body: &[&str], arch: &str) -> String {
         for n in names {
             l = l.replace(&format!("%{n}"), &format!("{:#x}", labels[n] * 16));
         }
-        out.push_str(&format!("        /*{:04x}*/                   {l} ;\n", i * 16));
+        out.push_str(&format!(
+            "        /*{:04x}*/                   {l} ;\n",
+            i * 16
+        ));
     }
     out
 }
@@ -117,9 +120,17 @@ fn iadd3_carry_chains() {
         let add = x64 + 1;
         let neg = 0u64.wrapping_sub(x64);
         let tri = 3 * x64;
-        assert_eq!(o[t][0..2], [add as u32, (add >> 32) as u32], "inp+1, {x:#x}");
+        assert_eq!(
+            o[t][0..2],
+            [add as u32, (add >> 32) as u32],
+            "inp+1, {x:#x}"
+        );
         assert_eq!(o[t][2..4], [neg as u32, (neg >> 32) as u32], "-inp, {x:#x}");
-        assert_eq!(o[t][4..6], [tri as u32, (tri >> 32) as u32], "3*inp, {x:#x}");
+        assert_eq!(
+            o[t][4..6],
+            [tri as u32, (tri >> 32) as u32],
+            "3*inp, {x:#x}"
+        );
     }
 }
 
@@ -165,9 +176,9 @@ fn prmt_modes() {
     let o = run(
         &[
             "MOV R7, 0xa0b0c0d0",
-            "PRMT R8, R6, 0x3210, RZ",  // identity
-            "PRMT R9, R6, 0x123, RZ",   // bytes reversed
-            "PRMT R10, R6, 0x8880, RZ", // byte 0, then its sign three times
+            "PRMT R8, R6, 0x3210, RZ",   // identity
+            "PRMT R9, R6, 0x123, RZ",    // bytes reversed
+            "PRMT R10, R6, 0x8880, RZ",  // byte 0, then its sign three times
             "PRMT.F4E R11, R6, 0x1, R7", // bytes 1..4 of R7:R6
             "PRMT.RC8 R12, R6, 0x2, R7", // byte 2 replicated
             "PRMT R13, R6, 0x5140, R7",  // b0=R6.b0 b1=R7.b0 b2=R6.b1 b3=R7.b1
@@ -248,13 +259,13 @@ fn lea_hi_and_imad_hi_signedness() {
     let o = run(
         &[
             "MOV R7, 0x10",
-            "LEA.HI R8, R6, R7, RZ, 0x4",     // R7 + (R6 >> 28)
-            "LEA.HI.SX32 R9, R6, R7, 0x1c",   // R7 + (sext(R6) << 28 >> 32)
-            "LEA R10, R6, R7, 0x3",           // (R6 << 3) + R7
-            "MOV R12, 0xfffffffd",            // -3
-            "IMAD.HI R11, R6, R12, RZ",       // signed high word
-            "IMAD.HI.U32 R12, R6, R12, RZ",   // unsigned high word
-            "IMAD.WIDE R14, R6, R6, RZ",      // signed 64-bit square
+            "LEA.HI R8, R6, R7, RZ, 0x4",   // R7 + (R6 >> 28)
+            "LEA.HI.SX32 R9, R6, R7, 0x1c", // R7 + (sext(R6) << 28 >> 32)
+            "LEA R10, R6, R7, 0x3",         // (R6 << 3) + R7
+            "MOV R12, 0xfffffffd",          // -3
+            "IMAD.HI R11, R6, R12, RZ",     // signed high word
+            "IMAD.HI.U32 R12, R6, R12, RZ", // unsigned high word
+            "IMAD.WIDE R14, R6, R6, RZ",    // signed 64-bit square
             "STG.E.128 [R2.64], R8",
             "STG.E [R2.64+0x10], R12",
             "STG.E.64 [R2.64+0x18], R14",
@@ -284,10 +295,10 @@ fn lea_hi_and_imad_hi_signedness() {
 fn shfl_clamps_segments_and_predicate() {
     let o = run(
         &[
-            "SHFL.DOWN P0, R8, R0, 0x1, 0x1f",  // lane+1, lane 31 keeps its own
-            "SHFL.UP P1, R9, R0, 0x3, RZ",      // lane-3, lanes 0..2 keep their own
+            "SHFL.DOWN P0, R8, R0, 0x1, 0x1f", // lane+1, lane 31 keeps its own
+            "SHFL.UP P1, R9, R0, 0x3, RZ",     // lane-3, lanes 0..2 keep their own
             "SHFL.BFLY PT, R10, R0, 0x4, 0x181f", // xor 4 within 8-lane segments
-            "SHFL.IDX PT, R11, R0, 0x2, 0x181f",  // lane 2 of the segment
+            "SHFL.IDX PT, R11, R0, 0x2, 0x181f", // lane 2 of the segment
             "SEL R12, RZ, 0x1, !P0",
             "SEL R13, RZ, 0x1, !P1",
             "STG.E.128 [R2.64], R8",
@@ -303,7 +314,14 @@ fn shfl_clamps_segments_and_predicate() {
         let up = if l >= 3 { l - 3 } else { l };
         assert_eq!(
             o[t][..6],
-            [down, up, l ^ 4, (l & 0x18) | 2, u32::from(l < 31), u32::from(l >= 3)],
+            [
+                down,
+                up,
+                l ^ 4,
+                (l & 0x18) | 2,
+                u32::from(l < 31),
+                u32::from(l >= 3)
+            ],
             "lane {l}"
         );
     }
@@ -479,7 +497,12 @@ fn misaligned_and_out_of_bounds_accesses() {
         } => assert_eq!(address % 4, 2),
         o => panic!("{o:?}"),
     }
-    match ub(&["MOV R8, 0x0", "MOV R9, 0x0", "STG.E.64 [R4.64+0x4], R8", "EXIT"]) {
+    match ub(&[
+        "MOV R8, 0x0",
+        "MOV R9, 0x0",
+        "STG.E.64 [R4.64+0x4], R8",
+        "EXIT",
+    ]) {
         Outcome::Ub {
             kind: UbKind::Misaligned { size: 8, .. },
             ..
@@ -498,10 +521,18 @@ fn misaligned_and_out_of_bounds_accesses() {
         static_shared_bytes: Some(64),
         ..SimInputs::default()
     };
-    let r = run_with(&["LDS R8, [0x3c]", "LDS R9, [0x40]", "EXIT"], 1, &[], &small);
+    let r = run_with(
+        &["LDS R8, [0x3c]", "LDS R9, [0x40]", "EXIT"],
+        1,
+        &[],
+        &small,
+    );
     match r.outcome {
         Outcome::Fault { message, at } => {
-            assert!(message.contains("shared access of 4 bytes at 0x40"), "{message}");
+            assert!(
+                message.contains("shared access of 4 bytes at 0x40"),
+                "{message}"
+            );
             assert!(at.instruction.contains("LDS R9"), "{}", at.instruction);
         }
         o => panic!("{o:?}"),
@@ -515,7 +546,14 @@ fn misaligned_and_out_of_bounds_accesses() {
 #[test]
 fn deadlock_timeout_and_missing_bank() {
     // A barrier expecting 64 threads in a 32-thread CTA never completes.
-    match run_with(&["BAR.SYNC 0x0, 0x40", "EXIT"], 32, &[], &SimInputs::default()).outcome {
+    match run_with(
+        &["BAR.SYNC 0x0, 0x40", "EXIT"],
+        32,
+        &[],
+        &SimInputs::default(),
+    )
+    .outcome
+    {
         Outcome::Ub {
             kind: UbKind::Deadlock(m),
             ..
@@ -550,8 +588,17 @@ fn deadlock_timeout_and_missing_bank() {
         Outcome::Timeout { executed } => assert!(executed >= 1_000_000),
         o => panic!("{o:?}"),
     }
-    match run_with(&["LDC R8, c[0x3][0x0]", "EXIT"], 1, &[], &SimInputs::default()).outcome {
-        Outcome::Fault { message, .. } => assert!(message.contains("bank 3 is missing"), "{message}"),
+    match run_with(
+        &["LDC R8, c[0x3][0x0]", "EXIT"],
+        1,
+        &[],
+        &SimInputs::default(),
+    )
+    .outcome
+    {
+        Outcome::Fault { message, .. } => {
+            assert!(message.contains("bank 3 is missing"), "{message}")
+        }
         o => panic!("{o:?}"),
     }
 }
@@ -560,25 +607,54 @@ fn deadlock_timeout_and_missing_bank() {
 fn opcodes_the_target_lacks_and_unmodelled_forms_fault_when_run() {
     // I2FP exists from sm_86 on; on sm_80 the listing is refused by the IR
     // conversion, so build an IR function for sm_86 and run it on sm_80.
-    let text = listing(&["I2FP.F32.S32 R8, R6", "STG.E [R2.64], R8", "EXIT"], "sm_86");
+    let text = listing(
+        &["I2FP.F32.S32 R8, R6", "STG.E [R2.64], R8", "EXIT"],
+        "sm_86",
+    );
     let file = ptxc::ir::sass_text::parse_file(&text).unwrap();
     let f = ptxc::ir::from_sass(&file.functions[0], None).unwrap();
     let sm = ptxc::target::lookup_sm("sm_80").unwrap();
-    let r = sim::run(&f, sm, &spec(1, &[7]), &SimInputs::default(), &RunLimits::default()).unwrap();
+    let r = sim::run(
+        &f,
+        sm,
+        &spec(1, &[7]),
+        &SimInputs::default(),
+        &RunLimits::default(),
+    )
+    .unwrap();
     match r.outcome {
         Outcome::Fault { message, at } => {
             assert!(message.contains("does not exist on sm_80"), "{message}");
-            assert!(at.instruction.starts_with("/*0090*/ I2FP.F32.S32"), "{}", at.instruction);
+            assert!(
+                at.instruction.starts_with("/*0090*/ I2FP.F32.S32"),
+                "{}",
+                at.instruction
+            );
         }
         o => panic!("{o:?}"),
     }
     // ... and on sm_86 it runs: 7 -> 7.0f
     let sm86 = ptxc::target::lookup_sm("sm_86").unwrap();
-    let r = sim::run(&f, sm86, &spec(1, &[7]), &SimInputs::default(), &RunLimits::default()).unwrap();
+    let r = sim::run(
+        &f,
+        sm86,
+        &spec(1, &[7]),
+        &SimInputs::default(),
+        &RunLimits::default(),
+    )
+    .unwrap();
     assert_eq!(r.outcome, Outcome::Completed);
-    assert_eq!(r.outputs.get("out").unwrap().bits[0], u64::from(7.0f32.to_bits()));
+    assert_eq!(
+        r.outputs.get("out").unwrap().bits[0],
+        u64::from(7.0f32.to_bits())
+    );
     // A guarded-off unmodelled instruction is harmless; executed, it faults.
-    let o = run_with(&["@!PT TXQ R8, R6, 0x0, 0x0", "EXIT"], 1, &[], &SimInputs::default());
+    let o = run_with(
+        &["@!PT TXQ R8, R6, 0x0, 0x0", "EXIT"],
+        1,
+        &[],
+        &SimInputs::default(),
+    );
     assert_eq!(o.outcome, Outcome::Completed);
 }
 
@@ -605,11 +681,22 @@ fn virtual_registers_and_labels_of_the_compilers_ir() {
     let file = ptxc::ir::sass_text::parse_file(text).unwrap();
     let f = ptxc::ir::from_sass(&file.functions[0], None).unwrap();
     let sm = ptxc::target::lookup_sm("sm_80").unwrap();
-    let r = sim::run(&f, sm, &spec(4, &[]), &SimInputs::default(), &RunLimits::default()).unwrap();
+    let r = sim::run(
+        &f,
+        sm,
+        &spec(4, &[]),
+        &SimInputs::default(),
+        &RunLimits::default(),
+    )
+    .unwrap();
     assert_eq!(r.outcome, Outcome::Completed, "{:?}", r.outcome);
     let out = &r.outputs.get("out").unwrap().bits;
     for t in 0..4usize {
-        assert_eq!(out[64 * t], if t < 2 { t + 7 } else { t + 9 } as u64, "thread {t}");
+        assert_eq!(
+            out[64 * t],
+            if t < 2 { t + 7 } else { t + 9 } as u64,
+            "thread {t}"
+        );
     }
 }
 
@@ -620,9 +707,9 @@ fn float_ops_and_fsel_sign_modifiers() {
         &[
             "FADD R8, R6, 0.5",
             "FMUL R9, R6, R6",
-            "FFMA R10, R6, 2, -R6",   // 2x - x = x (inf: NaN)
+            "FFMA R10, R6, 2, -R6", // 2x - x = x (inf: NaN)
             "FSEL R11, -R6, |R6|, PT",
-            "FMNMX R12, R6, RZ, PT",  // min(x, +0)
+            "FMNMX R12, R6, RZ, PT", // min(x, +0)
             "FSETP.GT.AND P0, PT, R6, RZ, PT",
             "SEL R13, RZ, 0x1, !P0",
             "F2I.TRUNC.NTZ R14, R6",

@@ -179,7 +179,18 @@ fn agree(a: u32, b: u32, c: u32) -> TestResult {
 #[test]
 fn integer_ops_agree_with_the_interpreter() {
     // Edge values plus random ones; small shift counts matter for c.
-    let edges = [0, 1, 2, 31, 32, 33, 0x7fff_ffff, 0x8000_0000, 0xffff_ffff, 0x1234_5678];
+    let edges = [
+        0,
+        1,
+        2,
+        31,
+        32,
+        33,
+        0x7fff_ffff,
+        0x8000_0000,
+        0xffff_ffff,
+        0x1234_5678,
+    ];
     for &a in &edges {
         for &b in &edges {
             for &c in &[0, 1, 4, 31, 32, 40, 0x3210, 0x7654, 0xffff_ffff] {

@@ -88,7 +88,7 @@ impl SimInputs {
 fn parse_hex_bytes(hex: &str, bank: u32) -> Result<Vec<u8>, String> {
     let h: Vec<u8> = hex.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
     let h = h.strip_prefix(b"0x").unwrap_or(&h);
-    if h.len() % 2 != 0 {
+    if !h.len().is_multiple_of(2) {
         return Err(format!("banks.{bank}: odd number of hex digits"));
     }
     h.chunks(2)
@@ -137,9 +137,7 @@ pub fn param_decls(spec: &LaunchSpec) -> Vec<ParamDecl> {
     spec.params
         .iter()
         .map(|p| match p {
-            ParamValue::Scalar { ty, .. } | ParamValue::Bits { ty, .. } => {
-                ParamDecl::scalar(*ty)
-            }
+            ParamValue::Scalar { ty, .. } | ParamValue::Bits { ty, .. } => ParamDecl::scalar(*ty),
             ParamValue::Buffer { .. } | ParamValue::Texture { .. } => {
                 ParamDecl::scalar(ElemType::U64)
             }

@@ -205,7 +205,11 @@ pub fn lea(
 ) -> Result<(), Stop> {
     let va = w.read(a.s, m)?;
     let vb = w.read(b.s, m)?;
-    let vc = if hi && !sx32 { w.read(c.s, m)? } else { [0; 32] };
+    let vc = if hi && !sx32 {
+        w.read(c.s, m)?
+    } else {
+        [0; 32]
+    };
     let pc = if x { w.pred(ci, m)? } else { 0 };
     let sh = sh & 63;
     let mut r = [0u32; 32];
@@ -249,6 +253,7 @@ fn c_val(v: u32, c: &Sop) -> u32 {
 
 /// The SHF funnel shift of one lane.
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 pub fn shf1(
     lo: u32,
     s: u32,

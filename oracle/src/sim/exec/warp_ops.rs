@@ -86,7 +86,15 @@ pub fn shfl(
     Ok(())
 }
 
-pub fn match_(w: &mut Warp, m: u32, p: PDst, d: Dst, a: Src, wide: bool, all: bool) -> Result<(), Stop> {
+pub fn match_(
+    w: &mut Warp,
+    m: u32,
+    p: PDst,
+    d: Dst,
+    a: Src,
+    wide: bool,
+    all: bool,
+) -> Result<(), Stop> {
     let lo = w.read(a, m)?;
     let hi = if wide {
         match a {
@@ -100,18 +108,20 @@ pub fn match_(w: &mut Warp, m: u32, p: PDst, d: Dst, a: Src, wide: bool, all: bo
     let mut r = [0u32; 32];
     let first = m.trailing_zeros() as usize;
     let same_all = (0..32).all(|l| m >> l & 1 == 0 || key(l) == key(first.min(31)));
-    for l in 0..32 {
+    for (l, x) in r.iter_mut().enumerate() {
         if m >> l & 1 == 0 {
             continue;
         }
-        r[l] = if all {
+        *x = if all {
             if same_all {
                 m
             } else {
                 0
             }
         } else {
-            (0..32).filter(|&k| m >> k & 1 != 0 && key(k) == key(l)).fold(0, |x, k| x | 1 << k)
+            (0..32)
+                .filter(|&k| m >> k & 1 != 0 && key(k) == key(l))
+                .fold(0, |x, k| x | 1 << k)
         };
     }
     w.write(d, m, &r);
