@@ -22,7 +22,7 @@ pub mod memory;
 pub mod program;
 pub mod regs;
 pub mod run;
-// pub mod semantics;  (merged from sim-float)
+pub mod semantics;
 pub mod warp;
 
 pub use cbank::{Banks, SimInputs};
