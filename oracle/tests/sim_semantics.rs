@@ -1,0 +1,737 @@
+//! Semantics of the SM simulator on small hand-written SASS kernels. Each
+//! expected value is computed independently: host arithmetic, or a hand
+//! derivation in the comment next to it.
+//!
+//! Harness: a kernel gets `out` (u32, 64 per thread) and `inp` (u32, one per
+//! thread) and starts with a prologue that leaves `tid` in R0, `&out[64 *
+//! tid]` in R2:R3 and `inp[tid]` in R6. Body lines may define labels
+//! (`name:`) and use them as `%name` (the label's address in hex).
+
+#![allow(clippy::needless_range_loop)]
+
+use oracle::launch::LaunchSpec;
+use oracle::ptx_interp::{Outcome, RunLimits, RunResult, UbKind};
+use oracle::sim::{self, SimInputs};
+use std::collections::HashMap;
+
+const PROLOGUE: [&str; 8] = [
+    "S2R R0, SR_TID.X",
+    "IMAD.SHL.U32 R1, R0, 0x40, RZ",
+    "IMAD.MOV.U32 R2, RZ, RZ, c[0x0][0x160]",
+    "IMAD.MOV.U32 R3, RZ, RZ, c[0x0][0x164]",
+    "IMAD.WIDE.U32 R2, R1, 0x4, R2",
+    "IMAD.MOV.U32 R4, RZ, RZ, c[0x0][0x168]",
+    "IMAD.MOV.U32 R5, RZ, RZ, c[0x0][0x16c]",
+    "IMAD.WIDE.U32 R4, R0, 0x4, R4",
+];
+
+/// The listing text of prologue + `LDG.E R6, [R4.64]` + body.
+fn listing(body: &[&str], arch: &str) -> String {
+    let mut lines: Vec<String> = PROLOGUE.iter().map(|s| s.to_string()).collect();
+    lines.push("LDG.E R6, [R4.64]".into());
+    let mut labels = HashMap::new();
+    for l in body {
+        if let Some(name) = l.strip_suffix(':') {
+            labels.insert(name.to_string(), lines.len());
+        } else {
+            lines.push(l.to_string());
+        }
+    }
+    let mut out = format!("\n\tcode for {arch}\n\t\tFunction : k\n");
+    for (i, l) in lines.iter().enumerate() {
+        let mut l = l.clone();
+        let mut names: Vec<&String> = labels.keys().collect();
+        names.sort_by_key(|n| std::cmp::Reverse(n.len()));
+        for n in names {
+            l = l.replace(&format!("%{n}"), &format!("{:#x}", labels[n] * 16));
+        }
+        out.push_str(&format!(
+            "        /*{:04x}*/                   {l} ;\n",
+            i * 16
+        ));
+    }
+    out
+}
+
+fn spec(threads: u32, inp: &[u32]) -> LaunchSpec {
+    let vals: Vec<String> = (0..threads as usize)
+        .map(|i| inp.get(i).copied().unwrap_or(0).to_string())
+        .collect();
+    LaunchSpec::from_json_str(
+        &format!(
+            r#"{{"kernel": "k", "grid": [1], "block": [{threads}],
+              "params": [{{"buffer": "out"}}, {{"buffer": "inp"}}],
+              "buffers": {{"out": {{"type": "u32", "len": {}, "init": "zeros"}},
+                           "inp": {{"type": "u32", "len": {threads}, "init": {{"values": [{}]}}}}}}}}"#,
+            64 * threads,
+            vals.join(", ")
+        ),
+        "",
+    )
+    .unwrap()
+}
+
+fn run_with(body: &[&str], threads: u32, inp: &[u32], inputs: &SimInputs) -> RunResult {
+    let text = listing(body, "sm_80");
+    let sm = ptxc::target::lookup_sm("sm_80").unwrap();
+    let file = ptxc::ir::sass_text::parse_file(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let f = ptxc::ir::from_sass(&file.functions[0], Some(sm)).unwrap_or_else(|e| panic!("{e}"));
+    let limits = RunLimits {
+        fuel: 1_000_000,
+        ..RunLimits::default()
+    };
+    sim::run(&f, sm, &spec(threads, inp), inputs, &limits).unwrap()
+}
+
+/// Runs and returns `out[64 * tid + k]` per thread.
+fn run(body: &[&str], threads: u32, inp: &[u32]) -> Vec<Vec<u32>> {
+    let r = run_with(body, threads, inp, &SimInputs::default());
+    assert_eq!(r.outcome, Outcome::Completed, "{:?}", r.outcome);
+    let out = &r.outputs.get("out").unwrap().bits;
+    (0..threads as usize)
+        .map(|t| out[64 * t..64 * t + 64].iter().map(|&x| x as u32).collect())
+        .collect()
+}
+
+#[test]
+fn iadd3_carry_chains() {
+    let inp = [0, 1, 5, 0x7fff_ffff, 0x8000_0000, 0xffff_ffff];
+    let o = run(
+        &[
+            // 64-bit inp + 1
+            "IADD3 R8, P0, R6, 0x1, RZ",
+            "IADD3.X R9, RZ, RZ, RZ, P0, !PT",
+            // 64-bit 0 - inp: the carry is NOT borrow
+            "IADD3 R10, P1, RZ, -R6, RZ",
+            "IADD3.X R11, RZ, ~RZ, RZ, P1, !PT",
+            // 3 * inp with two carry-outs, consumed by one IADD3.X
+            "IADD3 R12, P2, P3, R6, R6, R6",
+            "IADD3.X R13, RZ, RZ, RZ, P2, P3",
+            "STG.E.64 [R2.64], R8",
+            "STG.E.64 [R2.64+0x8], R10",
+            "STG.E.64 [R2.64+0x10], R12",
+            "EXIT",
+        ],
+        6,
+        &inp,
+    );
+    for (t, &x) in inp.iter().enumerate() {
+        let x64 = u64::from(x);
+        let add = x64 + 1;
+        let neg = 0u64.wrapping_sub(x64);
+        let tri = 3 * x64;
+        assert_eq!(
+            o[t][0..2],
+            [add as u32, (add >> 32) as u32],
+            "inp+1, {x:#x}"
+        );
+        assert_eq!(o[t][2..4], [neg as u32, (neg >> 32) as u32], "-inp, {x:#x}");
+        assert_eq!(
+            o[t][4..6],
+            [tri as u32, (tri >> 32) as u32],
+            "3*inp, {x:#x}"
+        );
+    }
+}
+
+#[test]
+fn shf_clamps_and_wraps() {
+    let inp = [0x8000_0001, 0x1234_5678, 0xffff_fff0];
+    let o = run(
+        &[
+            "MOV R7, 0x20",
+            "SHF.L.U32 R8, R6, R7, RZ",        // clamp to 32: 0
+            "SHF.L.W.U32.HI R9, RZ, 0x24, R6", // wrap 36 & 31 = 4: hi of (R6:0) << 4
+            "SHF.R.S32.HI R10, RZ, 0x28, R6",  // clamp 32: sign fill
+            "SHF.R.U64 R11, R6, 0x24, R6",     // (R6:R6) >> 36, low word
+            "SHF.L.U64.HI R12, R6, 0x40, R6",  // 64-bit shift by 64: 0
+            "SHF.R.U32.HI R13, RZ, 0x3, R6",   // logical R6 >> 3
+            "STG.E.128 [R2.64], R8",
+            "STG.E.64 [R2.64+0x10], R12",
+            "EXIT",
+        ],
+        3,
+        &inp,
+    );
+    for (t, &x) in inp.iter().enumerate() {
+        let pair = (u64::from(x) << 32) | u64::from(x);
+        assert_eq!(
+            o[t][..6],
+            [
+                0,
+                x << 4,
+                ((x as i32) >> 31) as u32,
+                (pair >> 36) as u32,
+                0,
+                x >> 3
+            ],
+            "{x:#x}"
+        );
+    }
+}
+
+#[test]
+fn prmt_modes() {
+    let inp = [0x8182_0304, 0x11f2_3344];
+    let o = run(
+        &[
+            "MOV R7, 0xa0b0c0d0",
+            "PRMT R8, R6, 0x3210, RZ",   // identity
+            "PRMT R9, R6, 0x123, RZ",    // bytes reversed
+            "PRMT R10, R6, 0x8880, RZ",  // byte 0, then its sign three times
+            "PRMT.F4E R11, R6, 0x1, R7", // bytes 1..4 of R7:R6
+            "PRMT.RC8 R12, R6, 0x2, R7", // byte 2 replicated
+            "PRMT R13, R6, 0x5140, R7",  // b0=R6.b0 b1=R7.b0 b2=R6.b1 b3=R7.b1
+            "STG.E.128 [R2.64], R8",
+            "STG.E.64 [R2.64+0x10], R12",
+            "EXIT",
+        ],
+        2,
+        &inp,
+    );
+    let b: u32 = 0xa0b0_c0d0;
+    for (t, &x) in inp.iter().enumerate() {
+        let pair = (u64::from(b) << 32) | u64::from(x);
+        let byte = |v: u32, i: u32| (v >> (8 * i)) & 0xff;
+        assert_eq!(
+            o[t][..6],
+            [
+                x,
+                x.swap_bytes(),
+                (x as u8 as i8) as i32 as u32,
+                (pair >> 8) as u32,
+                byte(x, 2) * 0x0101_0101,
+                byte(x, 0) | byte(b, 0) << 8 | byte(x, 1) << 16 | byte(b, 1) << 24,
+            ],
+            "{x:#x}"
+        );
+    }
+}
+
+#[test]
+fn isetp_ex_compares_64_bit_values() {
+    // Thread t compares x = (inp[t] : inp[t] ^ 1) against y = (0x5 : 0x80000000)
+    // as 64-bit signed and unsigned values (hi : lo).
+    let inp = [0, 5, 0x8000_0000, 0xffff_ffff, 4, 6];
+    let o = run(
+        &[
+            "LOP3.LUT R7, R6, 0x1, RZ, 0x3c, !PT", // lo = inp ^ 1
+            "MOV R8, 0x80000000",                  // y.lo
+            "MOV R9, 0x5",                         // y.hi
+            // signed x < y
+            "ISETP.LT.U32.AND P0, PT, R7, R8, PT",
+            "ISETP.LT.AND.EX P0, PT, R6, R9, PT, P0",
+            // unsigned x >= y, and its complement in the second output
+            "ISETP.GE.U32.AND P1, PT, R7, R8, PT",
+            "ISETP.GE.U32.AND.EX P1, P2, R6, R9, PT, P1",
+            // x == y
+            "ISETP.EQ.U32.AND P3, PT, R7, R8, PT",
+            "ISETP.EQ.AND.EX P3, PT, R6, R9, PT, P3",
+            "SEL R10, RZ, 0x1, !P0",
+            "SEL R11, RZ, 0x1, !P1",
+            "SEL R12, RZ, 0x1, !P2",
+            "SEL R13, RZ, 0x1, !P3",
+            "STG.E.128 [R2.64], R10",
+            "EXIT",
+        ],
+        6,
+        &inp,
+    );
+    let y: u64 = (5 << 32) | 0x8000_0000;
+    for (t, &h) in inp.iter().enumerate() {
+        let x = (u64::from(h) << 32) | u64::from(h ^ 1);
+        assert_eq!(
+            o[t][..4],
+            [
+                u32::from((x as i64) < (y as i64)),
+                u32::from(x >= y),
+                u32::from(x < y),
+                u32::from(x == y)
+            ],
+            "x = {x:#x}"
+        );
+    }
+}
+
+#[test]
+fn lea_hi_and_imad_hi_signedness() {
+    let inp = [0x8000_0000, 0xffff_fffe, 0x7fff_ffff, 3];
+    let o = run(
+        &[
+            "MOV R7, 0x10",
+            "LEA.HI R8, R6, R7, RZ, 0x4",   // R7 + (R6 >> 28)
+            "LEA.HI.SX32 R9, R6, R7, 0x1c", // R7 + (sext(R6) << 28 >> 32)
+            "LEA R10, R6, R7, 0x3",         // (R6 << 3) + R7
+            "MOV R12, 0xfffffffd",          // -3
+            "IMAD.HI R11, R6, R12, RZ",     // signed high word
+            "IMAD.HI.U32 R12, R6, R12, RZ", // unsigned high word
+            "IMAD.WIDE R14, R6, R6, RZ",    // signed 64-bit square
+            "STG.E.128 [R2.64], R8",
+            "STG.E [R2.64+0x10], R12",
+            "STG.E.64 [R2.64+0x18], R14",
+            "EXIT",
+        ],
+        4,
+        &inp,
+    );
+    for (t, &x) in inp.iter().enumerate() {
+        let sq = i64::from(x as i32) * i64::from(x as i32);
+        assert_eq!(
+            o[t][..5],
+            [
+                0x10 + (x >> 28),
+                0x10u32.wrapping_add(((x as i32) >> 4) as u32),
+                (x << 3).wrapping_add(0x10),
+                ((i64::from(x as i32) * -3) >> 32) as u32,
+                ((u64::from(x) * 0xffff_fffd) >> 32) as u32,
+            ],
+            "{x:#x}"
+        );
+        assert_eq!(o[t][6..8], [sq as u32, (sq as u64 >> 32) as u32], "{x:#x}");
+    }
+}
+
+#[test]
+fn shfl_clamps_segments_and_predicate() {
+    let o = run(
+        &[
+            "SHFL.DOWN P0, R8, R0, 0x1, 0x1f", // lane+1, lane 31 keeps its own
+            "SHFL.UP P1, R9, R0, 0x3, RZ",     // lane-3, lanes 0..2 keep their own
+            "SHFL.BFLY PT, R10, R0, 0x4, 0x181f", // xor 4 within 8-lane segments
+            "SHFL.IDX PT, R11, R0, 0x2, 0x181f", // lane 2 of the segment
+            "SEL R12, RZ, 0x1, !P0",
+            "SEL R13, RZ, 0x1, !P1",
+            "STG.E.128 [R2.64], R8",
+            "STG.E.64 [R2.64+0x10], R12",
+            "EXIT",
+        ],
+        32,
+        &[],
+    );
+    for l in 0..32u32 {
+        let t = l as usize;
+        let down = if l < 31 { l + 1 } else { l };
+        let up = if l >= 3 { l - 3 } else { l };
+        assert_eq!(
+            o[t][..6],
+            [
+                down,
+                up,
+                l ^ 4,
+                (l & 0x18) | 2,
+                u32::from(l < 31),
+                u32::from(l >= 3)
+            ],
+            "lane {l}"
+        );
+    }
+}
+
+#[test]
+fn vote_on_partial_and_divergent_masks_and_bssy_reconvergence() {
+    // 40 threads: warp 1 has 8 lanes. Lanes < 5 of each warp take the branch.
+    let o = run(
+        &[
+            "VOTE.ANY R8, PT, PT", // whole (partial) warp
+            "LOP3.LUT R7, R0, 0x1f, RZ, 0xc0, !PT",
+            "ISETP.LT.U32.AND P0, PT, R7, 0x5, PT",
+            "BSSY B0, %join",
+            "@P0 BRA %taken",
+            "VOTE.ANY R9, PT, PT", // the lanes that did not branch
+            "BRA %join_sync",
+            "taken:",
+            "VOTE.ANY R9, PT, PT", // the lanes that branched
+            "join_sync:",
+            "BSYNC B0",
+            "join:",
+            "VOTE.ANY R10, PT, PT", // reconverged
+            "VOTE.ALL P1, P0",      // false unless every lane branched
+            "SEL R11, RZ, 0x1, !P1",
+            "STG.E.128 [R2.64], R8",
+            "EXIT",
+        ],
+        40,
+        &[],
+    );
+    for t in 0..40usize {
+        let full = if t < 32 { u32::MAX } else { 0xff };
+        let lane = t % 32;
+        let side = if lane < 5 { 0x1f } else { full & !0x1f };
+        assert_eq!(o[t][..4], [full, side, full, 0], "thread {t}");
+    }
+}
+
+#[test]
+fn bar_sync_across_divergent_paths_and_bar_red_popc() {
+    // Threads < 16 and the rest reach different BAR.SYNC instructions of
+    // barrier 0; both must have stored before anyone reads.
+    let o = run(
+        &[
+            "IMAD.SHL.U32 R7, R0, 0x4, RZ",
+            "IADD3 R8, R0, 0x64, RZ",
+            "STS [R7], R8",
+            "ISETP.LT.U32.AND P0, PT, R0, 0x10, PT",
+            "BSSY B0, %join",
+            "@P0 BRA %a",
+            "BAR.SYNC 0x0",
+            "BRA %sync",
+            "a:",
+            "NOP",
+            "BAR.SYNC 0x0",
+            "sync:",
+            "BSYNC B0",
+            "join:",
+            "IADD3 R9, R0, 0x1, RZ",
+            "LOP3.LUT R9, R9, 0x3f, RZ, 0xc0, !PT",
+            "IMAD.SHL.U32 R9, R9, 0x4, RZ",
+            "LDS R10, [R9]",
+            "ISETP.LT.U32.AND P1, PT, R0, 0xa, PT",
+            "BAR.RED.POPC 0x0, P1",
+            "B2R.RESULT R11",
+            "STG.E.64 [R2.64], R10",
+            "EXIT",
+        ],
+        64,
+        &[],
+    );
+    for t in 0..64u32 {
+        assert_eq!(o[t as usize][..2], [((t + 1) % 64) + 100, 10], "thread {t}");
+    }
+}
+
+#[test]
+fn call_ret_and_brx_through_a_jump_table() {
+    // Jump table in bank 2 (function offsets), as ptxas emits for a switch.
+    let body = [
+        "LOP3.LUT R7, R0, 0x3, RZ, 0xc0, !PT",
+        "IMAD.SHL.U32 R7, R7, 0x4, RZ",
+        "LDC R8, c[0x2][R7]",
+        "BRX R8 -0xd0", // at 0xc0: target = R8 - 0xd0 + 0xd0 = R8
+        "case0:",
+        "MOV R9, 0xa",
+        "BRA %done",
+        "case1:",
+        "MOV R9, 0xb",
+        "BRA %done",
+        "case2:",
+        "MOV R9, 0xc",
+        "BRA %done",
+        "case3:",
+        "MOV R9, 0xd",
+        "done:",
+        "MOV R20, %back",
+        "CALL.REL.NOINC %fn",
+        "back:",
+        "STG.E.64 [R2.64], R9",
+        "EXIT",
+        "fn:",
+        "IADD3 R10, R9, 0x100, RZ",
+        "MOV R21, 0x0",
+        "RET.REL.NODEC R20 0x0",
+    ];
+    // case labels: instructions after the 9-instruction prologue + 4.
+    let case = |k: u32| (9 + 4 + 2 * k) * 16;
+    let mut table = Vec::new();
+    for k in 0..4 {
+        table.extend(case(k).to_le_bytes());
+    }
+    let mut inputs = SimInputs::default();
+    inputs.banks.insert(2, table);
+    let r = run_with(&body, 8, &[], &inputs);
+    assert_eq!(r.outcome, Outcome::Completed, "{:?}", r.outcome);
+    let out = &r.outputs.get("out").unwrap().bits;
+    for t in 0..8usize {
+        let v = 0xa + (t as u64 % 4);
+        assert_eq!(out[64 * t..64 * t + 2], [v, v + 0x100], "thread {t}");
+    }
+}
+
+#[test]
+fn reading_a_never_written_register_is_ub() {
+    let r = run_with(
+        &["IADD3 R8, R20, 0x1, RZ", "STG.E [R2.64], R8", "EXIT"],
+        4,
+        &[],
+        &SimInputs::default(),
+    );
+    match r.outcome {
+        Outcome::Ub {
+            kind: UbKind::UninitializedRegister(reg),
+            at,
+        } => {
+            assert_eq!(reg, "R20");
+            assert_eq!(at.tid, [0, 0, 0]);
+            assert_eq!(at.instruction, "/*0090*/ IADD3 R8, R20, 0x1, RZ");
+        }
+        o => panic!("{o:?}"),
+    }
+    // A predicate too, and only in the lanes that read it.
+    let r = run_with(
+        &[
+            "ISETP.EQ.AND P1, PT, R0, 0x2, PT",
+            "@P1 ISETP.EQ.AND P2, PT, R0, 0x2, PT",
+            "@P1 SEL R8, RZ, 0x1, P2", // lane 2 wrote P2: fine
+            "SEL R8, RZ, 0x1, P2",     // lane 0 did not
+            "EXIT",
+        ],
+        4,
+        &[],
+        &SimInputs::default(),
+    );
+    match r.outcome {
+        Outcome::Ub {
+            kind: UbKind::UninitializedRegister(p),
+            at,
+        } => assert_eq!((p.as_str(), at.tid), ("P2", [0, 0, 0])),
+        o => panic!("{o:?}"),
+    }
+}
+
+#[test]
+fn misaligned_and_out_of_bounds_accesses() {
+    let ub = |body: &[&str]| run_with(body, 2, &[], &SimInputs::default()).outcome;
+    match ub(&["LDG.E R8, [R4.64+0x2]", "EXIT"]) {
+        Outcome::Ub {
+            kind: UbKind::Misaligned { size: 4, address },
+            ..
+        } => assert_eq!(address % 4, 2),
+        o => panic!("{o:?}"),
+    }
+    match ub(&[
+        "MOV R8, 0x0",
+        "MOV R9, 0x0",
+        "STG.E.64 [R4.64+0x4], R8",
+        "EXIT",
+    ]) {
+        Outcome::Ub {
+            kind: UbKind::Misaligned { size: 8, .. },
+            ..
+        } => {}
+        o => panic!("{o:?}"),
+    }
+    match ub(&["STG.E [R4.64+0x100], R6", "EXIT"]) {
+        // inp has 2 elements: 0x100 is in the guard gap
+        Outcome::Fault { message, at } => {
+            assert!(message.contains("outside every buffer"), "{message}");
+            assert_eq!(at.tid, [0, 0, 0]);
+        }
+        o => panic!("{o:?}"),
+    }
+    let small = SimInputs {
+        static_shared_bytes: Some(64),
+        ..SimInputs::default()
+    };
+    let r = run_with(
+        &["LDS R8, [0x3c]", "LDS R9, [0x40]", "EXIT"],
+        1,
+        &[],
+        &small,
+    );
+    match r.outcome {
+        Outcome::Fault { message, at } => {
+            assert!(
+                message.contains("shared access of 4 bytes at 0x40"),
+                "{message}"
+            );
+            assert!(at.instruction.contains("LDS R9"), "{}", at.instruction);
+        }
+        o => panic!("{o:?}"),
+    }
+    match ub(&["LDL R8, [0x4000]", "EXIT"]) {
+        Outcome::Fault { message, .. } => assert!(message.contains("local"), "{message}"),
+        o => panic!("{o:?}"),
+    }
+}
+
+#[test]
+fn deadlock_timeout_and_missing_bank() {
+    // A barrier expecting 64 threads in a 32-thread CTA never completes.
+    match run_with(
+        &["BAR.SYNC 0x0, 0x40", "EXIT"],
+        32,
+        &[],
+        &SimInputs::default(),
+    )
+    .outcome
+    {
+        Outcome::Ub {
+            kind: UbKind::Deadlock(m),
+            ..
+        } => assert!(m.contains("barrier 0"), "{m}"),
+        o => panic!("{o:?}"),
+    }
+    // BSYNC waiting for a lane that waits at a WARPSYNC naming the first.
+    match run_with(
+        &[
+            "ISETP.EQ.AND P0, PT, R0, RZ, PT",
+            "BSSY B0, %j",
+            "@P0 BRA %s",
+            "WARPSYNC 0x1",
+            "s:",
+            "BSYNC B0",
+            "j:",
+            "EXIT",
+        ],
+        2,
+        &[],
+        &SimInputs::default(),
+    )
+    .outcome
+    {
+        Outcome::Ub {
+            kind: UbKind::Deadlock(_),
+            ..
+        } => {}
+        o => panic!("{o:?}"),
+    }
+    match run_with(&["spin:", "BRA %spin"], 4, &[], &SimInputs::default()).outcome {
+        Outcome::Timeout { executed } => assert!(executed >= 1_000_000),
+        o => panic!("{o:?}"),
+    }
+    match run_with(
+        &["LDC R8, c[0x3][0x0]", "EXIT"],
+        1,
+        &[],
+        &SimInputs::default(),
+    )
+    .outcome
+    {
+        Outcome::Fault { message, .. } => {
+            assert!(message.contains("bank 3 is missing"), "{message}")
+        }
+        o => panic!("{o:?}"),
+    }
+}
+
+#[test]
+fn opcodes_the_target_lacks_and_unmodelled_forms_fault_when_run() {
+    // I2FP exists from sm_86 on; on sm_80 the listing is refused by the IR
+    // conversion, so build an IR function for sm_86 and run it on sm_80.
+    let text = listing(
+        &["I2FP.F32.S32 R8, R6", "STG.E [R2.64], R8", "EXIT"],
+        "sm_86",
+    );
+    let file = ptxc::ir::sass_text::parse_file(&text).unwrap();
+    let f = ptxc::ir::from_sass(&file.functions[0], None).unwrap();
+    let sm = ptxc::target::lookup_sm("sm_80").unwrap();
+    let r = sim::run(
+        &f,
+        sm,
+        &spec(1, &[7]),
+        &SimInputs::default(),
+        &RunLimits::default(),
+    )
+    .unwrap();
+    match r.outcome {
+        Outcome::Fault { message, at } => {
+            assert!(message.contains("does not exist on sm_80"), "{message}");
+            assert!(
+                at.instruction.starts_with("/*0090*/ I2FP.F32.S32"),
+                "{}",
+                at.instruction
+            );
+        }
+        o => panic!("{o:?}"),
+    }
+    // ... and on sm_86 it runs: 7 -> 7.0f
+    let sm86 = ptxc::target::lookup_sm("sm_86").unwrap();
+    let r = sim::run(
+        &f,
+        sm86,
+        &spec(1, &[7]),
+        &SimInputs::default(),
+        &RunLimits::default(),
+    )
+    .unwrap();
+    assert_eq!(r.outcome, Outcome::Completed);
+    assert_eq!(
+        r.outputs.get("out").unwrap().bits[0],
+        u64::from(7.0f32.to_bits())
+    );
+    // A guarded-off unmodelled instruction is harmless; executed, it faults.
+    let o = run_with(
+        &["@!PT TXQ R8, R6, 0x0, 0x0", "EXIT"],
+        1,
+        &[],
+        &SimInputs::default(),
+    );
+    assert_eq!(o.outcome, Outcome::Completed);
+}
+
+#[test]
+fn virtual_registers_and_labels_of_the_compilers_ir() {
+    // The IR before register allocation: %r registers, pairs included.
+    let text = "\n\tcode for sm_80\n\t\tFunction : k\n\
+        .L_x_0:\n\
+        /*0000*/ S2R %r0, SR_TID.X ;\n\
+        /*0010*/ IMAD.MOV.U32 %r10, RZ, RZ, c[0x0][0x160] ;\n\
+        /*0020*/ IMAD.MOV.U32 %r11, RZ, RZ, c[0x0][0x164] ;\n\
+        /*0030*/ IMAD.SHL.U32 %r1, %r0, 0x100, RZ ;\n\
+        /*0040*/ IMAD.WIDE.U32 %r10, %r1, 0x1, %r10 ;\n\
+        /*0050*/ ISETP.GE.U32.AND %p0, PT, %r0, 0x2, PT ;\n\
+        /*0060*/ @%p0 BRA .L_x_1 ;\n\
+        .L_x_2:\n\
+        /*0070*/ IADD3 %r2, %r0, 0x7, RZ ;\n\
+        /*0080*/ STG.E [%r10.64], %r2 ;\n\
+        /*0090*/ EXIT ;\n\
+        .L_x_1:\n\
+        /*00a0*/ IADD3 %r2, %r0, 0x9, RZ ;\n\
+        /*00b0*/ STG.E [%r10.64], %r2 ;\n\
+        /*00c0*/ EXIT ;\n";
+    let file = ptxc::ir::sass_text::parse_file(text).unwrap();
+    let f = ptxc::ir::from_sass(&file.functions[0], None).unwrap();
+    let sm = ptxc::target::lookup_sm("sm_80").unwrap();
+    let r = sim::run(
+        &f,
+        sm,
+        &spec(4, &[]),
+        &SimInputs::default(),
+        &RunLimits::default(),
+    )
+    .unwrap();
+    assert_eq!(r.outcome, Outcome::Completed, "{:?}", r.outcome);
+    let out = &r.outputs.get("out").unwrap().bits;
+    for t in 0..4usize {
+        assert_eq!(
+            out[64 * t],
+            if t < 2 { t + 7 } else { t + 9 } as u64,
+            "thread {t}"
+        );
+    }
+}
+
+#[test]
+fn float_ops_and_fsel_sign_modifiers() {
+    let inp = [0x3fc0_0000, 0xbf80_0000, 0x7f80_0000, 0x0000_0001]; // 1.5, -1, +inf, min subnormal
+    let o = run(
+        &[
+            "FADD R8, R6, 0.5",
+            "FMUL R9, R6, R6",
+            "FFMA R10, R6, 2, -R6", // 2x - x = x (inf: NaN)
+            "FSEL R11, -R6, |R6|, PT",
+            "FMNMX R12, R6, RZ, PT", // min(x, +0)
+            "FSETP.GT.AND P0, PT, R6, RZ, PT",
+            "SEL R13, RZ, 0x1, !P0",
+            "F2I.TRUNC.NTZ R14, R6",
+            "I2F R15, R14",
+            "STG.E.128 [R2.64], R8",
+            "STG.E.128 [R2.64+0x10], R12",
+            "EXIT",
+        ],
+        4,
+        &inp,
+    );
+    for (t, &x) in inp.iter().enumerate() {
+        let f = f32::from_bits(x);
+        let nan_or = |v: f32| if v.is_nan() { 0x7fff_ffff } else { v.to_bits() };
+        assert_eq!(o[t][0], nan_or(f + 0.5), "{f}");
+        assert_eq!(o[t][1], nan_or(f * f), "{f}");
+        assert_eq!(o[t][2], nan_or(f.mul_add(2.0, -f)), "{f}");
+        assert_eq!(o[t][3], x ^ 0x8000_0000, "{f}");
+        assert_eq!(o[t][4], if f < 0.0 { x } else { 0 }, "{f}");
+        assert_eq!(o[t][5], u32::from(f > 0.0), "{f}");
+        let i = if f.is_infinite() { i32::MAX } else { f as i32 };
+        assert_eq!(o[t][6], i as u32, "{f}");
+        assert_eq!(o[t][7], (i as f32).to_bits(), "{f}");
+    }
+}
