@@ -98,7 +98,11 @@ impl Cx<'_> {
         mods.extend(tymods);
         mods.extend(["STRONG", "GPU"]);
         if sink && op != "CAS" && op != "EXCH" {
-            let rop = if self.sm.sm >= 90 && global { Op::REDG } else { Op::RED };
+            let rop = if self.sm.sm >= 90 && global {
+                Op::REDG
+            } else {
+                Op::RED
+            };
             return self.b.emit(rop, &mods, [addr, b]);
         }
         let d = if sink { rz() } else { r(self.atom_dst(i, ty)?) };

@@ -130,7 +130,8 @@ impl Builder {
             (g, a) => g.or(a),
         };
         let ops: SmallVec<[Operand; 6]> = ops.into_iter().collect();
-        let inst = Inst::new(op, mods, guard, ops).map_err(|e| LowerError::new(self.span, e.msg))?;
+        let inst =
+            Inst::new(op, mods, guard, ops).map_err(|e| LowerError::new(self.span, e.msg))?;
         self.blocks.last_mut().expect("a block").insts.push(inst);
         Ok(())
     }

@@ -21,7 +21,11 @@ fn callees(b: &ast::Block, out: &mut Vec<(Sym, crate::ptx::Span)>) {
     for s in &b.stmts {
         match s {
             Statement::Instr(i) if i.opcode == Opcode::Call => {
-                if let Some(o) = i.operands.iter().find(|o| matches!(o.kind, OperandKind::Name(_))) {
+                if let Some(o) = i
+                    .operands
+                    .iter()
+                    .find(|o| matches!(o.kind, OperandKind::Name(_)))
+                {
                     if let OperandKind::Name(f) = o.kind {
                         out.push((f, i.span));
                     }
@@ -87,7 +91,10 @@ impl Cx<'_> {
             return Ok(a.clone());
         }
         let Some(func) = self.m.function(self.m.name(f)) else {
-            return self.err(format!("call to `{}`, which has no body in the module", self.name(f)));
+            return self.err(format!(
+                "call to `{}`, which has no body in the module",
+                self.name(f)
+            ));
         };
         let label = self.b.new_label();
         let params = self.words_for(&func.params);
@@ -119,7 +126,10 @@ impl Cx<'_> {
                         None => self.err("a predicate call argument"),
                     }
                 }
-                _ => self.err(format!("call argument `{}` is not a parameter", self.name(*s))),
+                _ => self.err(format!(
+                    "call argument `{}` is not a parameter",
+                    self.name(*s)
+                )),
             },
             _ => self.err("unsupported call argument"),
         }
@@ -150,7 +160,8 @@ impl Cx<'_> {
             }
         }
         let ret = self.b.new_label();
-        self.b.emit(Op::MOV, &[], [r(abi.ra), Operand::Label(ret)])?;
+        self.b
+            .emit(Op::MOV, &[], [r(abi.ra), Operand::Label(ret)])?;
         self.mov(abi.ra + 1, rz())?;
         self.b
             .emit(Op::CALL, &["REL", "NOINC"], [Operand::Label(abi.label)])?;
@@ -184,11 +195,13 @@ impl Cx<'_> {
             self.scopes.bind(k, v);
         }
         for (p, &(first, words)) in func.params.iter().zip(&abi.params) {
-            self.scopes.bind(p.name, Binding::ParamWords { first, words });
+            self.scopes
+                .bind(p.name, Binding::ParamWords { first, words });
         }
         if let Some(rs) = &func.returns {
             for (p, &(first, words)) in rs.iter().zip(&abi.rets) {
-                self.scopes.bind(p.name, Binding::ParamWords { first, words });
+                self.scopes
+                    .bind(p.name, Binding::ParamWords { first, words });
             }
         }
         let body = func.body.as_ref().expect("a body");

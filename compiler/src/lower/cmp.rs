@@ -101,6 +101,7 @@ fn complement(c: &'static str, float: bool) -> &'static str {
 
 impl Cx<'_> {
     /// `dst = (a cmp b)` on 64-bit words, combined with `comb` by `boolop`.
+    #[allow(clippy::too_many_arguments)]
     pub fn cmp64_comb(
         &mut self,
         dst: u32,
@@ -111,8 +112,8 @@ impl Cx<'_> {
         boolop: &'static str,
         comb: Operand,
     ) -> R {
-        let alo = self.to_reg(a.0)?;
-        let ahi = self.to_reg(a.1)?;
+        let alo = self.in_reg(a.0)?;
+        let ahi = self.in_reg(a.1)?;
         let lo = self.b.vpred();
         self.b.emit(
             Op::ISETP,
@@ -153,7 +154,8 @@ impl Cx<'_> {
     ) -> R {
         let ftz = i.has(Mod::Ftz);
         if ty.is_float() {
-            let mut c = float_cmp(cmpm).ok_or_else(|| super::LowerError::new(i.span, "bad float comparison"))?;
+            let mut c = float_cmp(cmpm)
+                .ok_or_else(|| super::LowerError::new(i.span, "bad float comparison"))?;
             if complemented {
                 c = complement(c, true);
             }
@@ -169,7 +171,10 @@ impl Cx<'_> {
                 let b = self.src32(&i.operands[2], ty)?;
                 (self.f16_to_f32(a)?, self.f16_to_f32(b)?)
             } else if ty == ScalarType::F32 {
-                (self.src32(&i.operands[1], ty)?, self.src32(&i.operands[2], ty)?)
+                (
+                    self.src32(&i.operands[1], ty)?,
+                    self.src32(&i.operands[2], ty)?,
+                )
             } else {
                 return self.err(format!("setp on {ty} is not lowered"));
             };
@@ -178,7 +183,7 @@ impl Cx<'_> {
                     std::mem::swap(&mut a, &mut b);
                     c = swapped(c);
                 } else {
-                    a = self.to_reg(a)?;
+                    a = self.in_reg(a)?;
                 }
             }
             if ty == ScalarType::F64 {
@@ -186,12 +191,16 @@ impl Cx<'_> {
                     .b
                     .emit(Op::DSETP, &[c, boolop], [p(dst), pt(), a, b, comb]);
             }
-            let mods: Vec<&str> = if ftz { vec![c, "FTZ", boolop] } else { vec![c, boolop] };
+            let mods: Vec<&str> = if ftz {
+                vec![c, "FTZ", boolop]
+            } else {
+                vec![c, boolop]
+            };
             return self.b.emit(Op::FSETP, &mods, [p(dst), pt(), a, b, comb]);
         }
         let signed = ty.is_signed();
-        let (mut c, unsigned) =
-            int_cmp(cmpm, signed).ok_or_else(|| super::LowerError::new(i.span, "bad integer comparison"))?;
+        let (mut c, unsigned) = int_cmp(cmpm, signed)
+            .ok_or_else(|| super::LowerError::new(i.span, "bad integer comparison"))?;
         if complemented {
             c = complement(c, false);
         }
@@ -212,10 +221,10 @@ impl Cx<'_> {
                 std::mem::swap(&mut a, &mut b);
                 c = swapped(c);
             } else {
-                a = self.to_reg(a)?;
+                a = self.in_reg(a)?;
             }
         }
-        let mods: Vec<&str> = if unsigned && !matches!(c, "EQ" | "NE") || unsigned && ty.kind() == crate::ptx::types::TypeKind::Unsigned {
+        let mods: Vec<&str> = if unsigned {
             vec![c, "U32", boolop]
         } else {
             vec![c, boolop]
@@ -225,8 +234,10 @@ impl Cx<'_> {
 
     /// f16 bits (low half of a register) to f32: `HADD2.F32 d, -RZ, a.H0_H0`.
     pub fn f16_to_f32(&mut self, a: Operand) -> R<Operand> {
-        let a = self.to_reg(a)?;
-        let Operand::Reg(mut x) = a else { unreachable!() };
+        let a = self.in_reg(a)?;
+        let Operand::Reg(mut x) = a else {
+            unreachable!()
+        };
         x.sel = Some("H0_H0".into());
         let v = self.b.vreg();
         self.b
@@ -302,13 +313,18 @@ impl Cx<'_> {
             let c = self.src32r(&i.operands[3], cty)?;
             let pg = self.b.vpred();
             if cty == ScalarType::F32 {
-                let mods: Vec<&str> = if i.has(Mod::Ftz) { vec!["GE", "FTZ", "AND"] } else { vec!["GE", "AND"] };
-                self.b.emit(Op::FSETP, &mods, [p(pg), pt(), c, rz(), pt()])?;
+                let mods: Vec<&str> = if i.has(Mod::Ftz) {
+                    vec!["GE", "FTZ", "AND"]
+                } else {
+                    vec!["GE", "AND"]
+                };
+                self.b
+                    .emit(Op::FSETP, &mods, [p(pg), pt(), c, rz(), pt()])?;
             } else {
                 self.b
                     .emit(Op::ISETP, &["GE", "AND"], [p(pg), pt(), c, rz(), pt()])?;
             }
-            let a = self.to_reg(a)?;
+            let a = self.in_reg(a)?;
             return self.b.emit(Op::SEL, &[], [r(d), a, b, p(pg)]);
         }
         let c = self.src_pred(&i.operands[3])?;
@@ -325,13 +341,17 @@ impl Cx<'_> {
             let b = self.src64(&i.operands[2], ty)?;
             let t = self.b.vpair();
             for w in 0..2 {
-                let (x, y) = if w == 0 { (a.0.clone(), b.0.clone()) } else { (a.1.clone(), b.1.clone()) };
+                let (x, y) = if w == 0 {
+                    (a.0.clone(), b.0.clone())
+                } else {
+                    (a.1.clone(), b.1.clone())
+                };
                 let (x, y, cc) = if is_reg(&x) {
                     (x, y, c.clone())
                 } else if is_reg(&y) {
                     (y, x, flip(&c))
                 } else {
-                    (self.to_reg(x)?, y, c.clone())
+                    (self.in_reg(x)?, y, c.clone())
                 };
                 self.b.emit(Op::SEL, &[], [r(t + w), x, y, cc])?;
             }
@@ -346,7 +366,7 @@ impl Cx<'_> {
         } else if is_reg(&b) {
             (b, a, flip(&c))
         } else {
-            (self.to_reg(a)?, b, c)
+            (self.in_reg(a)?, b, c)
         };
         if ty == ScalarType::F32 {
             return self.b.emit(Op::FSEL, &[], [r(d), x, y, cc]);

@@ -62,7 +62,9 @@ impl Cx<'_> {
         let frnd = super::float::rounding(i);
         let (dval, dregty) = self.dst_val(&i.operands[0])?;
         let dwords = dval.words();
-        let d = *dwords.first().ok_or_else(|| super::LowerError::new(i.span, "bad cvt destination"))?;
+        let d = *dwords
+            .first()
+            .ok_or_else(|| super::LowerError::new(i.span, "bad cvt destination"))?;
         // Source.
         let (lo, hi) = self.src64(&i.operands[1], st)?;
         let src_reg = |cx: &mut Self| -> R<Operand> {
@@ -70,7 +72,7 @@ impl Cx<'_> {
                 let pair = cx.src64_pair(&i.operands[1], st)?;
                 Ok(r(pair))
             } else {
-                cx.to_reg(lo.clone())
+                cx.in_reg(lo.clone())
             }
         };
         match (dt.is_float(), st.is_float()) {
@@ -88,7 +90,7 @@ impl Cx<'_> {
                     let hi = if st.bits() == 64 {
                         hi
                     } else if st.is_signed() {
-                        let l = self.to_reg(lo.clone())?;
+                        let l = self.in_reg(lo.clone())?;
                         let h = self.b.vreg();
                         self.b
                             .emit(Op::SHF, &["R", "S32", "HI"], [r(h), rz(), imm(31), l])?;
@@ -126,13 +128,21 @@ impl Cx<'_> {
                 }
                 let a = if st.bits() < 32 {
                     // Narrow sources are extended to 32 bits first.
-                    let x = if st.is_signed() { self.sext(a, st.bits())? } else { a };
-                    self.to_reg(x)?
+                    let x = if st.is_signed() {
+                        self.sext(a, st.bits())?
+                    } else {
+                        a
+                    };
+                    self.in_reg(x)?
                 } else {
                     a
                 };
                 let sname = if st.bits() < 32 {
-                    if st.is_signed() { "S32" } else { "U32" }
+                    if st.is_signed() {
+                        "S32"
+                    } else {
+                        "U32"
+                    }
                 } else {
                     int_name(st)
                 };

@@ -61,24 +61,28 @@ pub static F64_SQRT_RN: Seq = Seq {
 impl Cx<'_> {
     /// `q = a / b` or `a % b` on u32 registers (the vendor sequence).
     pub fn udiv32(&mut self, d: u32, a: Operand, b: Operand, rem: bool) -> R {
-        let a = self.to_reg(a)?;
-        let b = self.to_reg(b)?;
+        let a = self.in_reg(a)?;
+        let b = self.in_reg(b)?;
         let f = self.b.vreg();
         self.b.emit(Op::I2F, &["U32", "RP"], [r(f), b.clone()])?;
         self.b.emit(Op::MUFU, &["RCP"], [r(f), r(f)])?;
-        self.b.emit(Op::IADD3, &[], [r(f), r(f), imm(0x0fff_fffe), rz()])?;
+        self.b
+            .emit(Op::IADD3, &[], [r(f), r(f), imm(0x0fff_fffe), rz()])?;
         let q0 = self.b.vreg();
         self.b
             .emit(Op::F2I, &["FTZ", "U32", "TRUNC", "NTZ"], [r(q0), r(f)])?;
         let nb = self.b.vreg();
-        self.b.emit(Op::IADD3, &[], [r(nb), rz(), neg(b.clone()), rz()])?;
+        self.b
+            .emit(Op::IADD3, &[], [r(nb), rz(), neg(b.clone()), rz()])?;
         let t = self.b.vreg();
         self.b.emit(Op::IMAD, &[], [r(t), r(nb), r(q0), rz()])?;
         let h = self.b.vreg();
-        self.b.emit(Op::IMAD, &["HI", "U32"], [r(h), r(q0), r(t), rz()])?;
+        self.b
+            .emit(Op::IMAD, &["HI", "U32"], [r(h), r(q0), r(t), rz()])?;
         self.b.emit(Op::IADD3, &[], [r(q0), r(q0), r(h), rz()])?;
         let q = self.b.vreg();
-        self.b.emit(Op::IMAD, &["HI", "U32"], [r(q), r(q0), a.clone(), rz()])?;
+        self.b
+            .emit(Op::IMAD, &["HI", "U32"], [r(q), r(q0), a.clone(), rz()])?;
         let rr = self.b.vreg();
         self.b.emit(Op::IMAD, &[], [r(rr), r(q), r(nb), a])?;
         for _ in 0..2 {
@@ -94,8 +98,12 @@ impl Cx<'_> {
                 &[],
                 [r(rr), r(rr), neg(b.clone()), rz()],
             )?;
-            self.b
-                .emit_g(Some(guard(pc, false)), Op::IADD3, &[], [r(q), r(q), imm(1), rz()])?;
+            self.b.emit_g(
+                Some(guard(pc, false)),
+                Op::IADD3,
+                &[],
+                [r(q), r(q), imm(1), rz()],
+            )?;
         }
         let out = if rem { rr } else { q };
         let pz = self.b.vpred();
@@ -115,8 +123,8 @@ impl Cx<'_> {
 
     /// Signed 32-bit div/rem: unsigned on |a|, |b|, then the sign.
     pub fn sdiv32(&mut self, d: u32, a: Operand, b: Operand, rem: bool) -> R {
-        let a = self.to_reg(a)?;
-        let b = self.to_reg(b)?;
+        let a = self.in_reg(a)?;
+        let b = self.in_reg(b)?;
         let ua = self.b.vreg();
         let ub = self.b.vreg();
         self.b.emit(Op::IABS, &[], [r(ua), a.clone()])?;
@@ -129,16 +137,26 @@ impl Cx<'_> {
                 .emit(Op::ISETP, &["LT", "AND"], [p(pn), pt(), a, rz(), pt()])?;
         } else {
             let x = self.b.vreg();
-            self.b
-                .emit(Op::LOP3, &["LUT"], [r(x), a, b.clone(), rz(), imm(0x3c), npt()])?;
+            self.b.emit(
+                Op::LOP3,
+                &["LUT"],
+                [r(x), a, b.clone(), rz(), imm(0x3c), npt()],
+            )?;
             self.b
                 .emit(Op::ISETP, &["LT", "AND"], [p(pn), pt(), r(x), rz(), pt()])?;
         }
-        self.b
-            .emit_g(Some(guard(pn, false)), Op::IADD3, &[], [r(t), rz(), neg(r(t)), rz()])?;
+        self.b.emit_g(
+            Some(guard(pn, false)),
+            Op::IADD3,
+            &[],
+            [r(t), rz(), neg(r(t)), rz()],
+        )?;
         let pz = self.b.vpred();
-        self.b
-            .emit(Op::ISETP, &["NE", "AND"], [p(pz), pt(), b.clone(), rz(), pt()])?;
+        self.b.emit(
+            Op::ISETP,
+            &["NE", "AND"],
+            [p(pz), pt(), b.clone(), rz(), pt()],
+        )?;
         self.b.emit_g(
             Some(guard(pz, true)),
             Op::LOP3,
@@ -164,11 +182,17 @@ impl Cx<'_> {
         let top = self.b.new_label();
         self.b.start_block(top);
         let c = self.b.vreg();
-        self.b
-            .emit(Op::SHF, &["R", "U32", "HI"], [r(c), rz(), imm(31), r(q + 1)])?;
+        self.b.emit(
+            Op::SHF,
+            &["R", "U32", "HI"],
+            [r(c), rz(), imm(31), r(q + 1)],
+        )?;
         self.shl64(rr, (r(rr), r(rr + 1)), imm(1))?;
-        self.b
-            .emit(Op::LOP3, &["LUT"], [r(rr), r(rr), r(c), rz(), imm(0xfc), npt()])?;
+        self.b.emit(
+            Op::LOP3,
+            &["LUT"],
+            [r(rr), r(rr), r(c), rz(), imm(0xfc), npt()],
+        )?;
         self.shl64(q, (r(q), r(q + 1)), imm(1))?;
         let ge = self.b.vpred();
         self.cmp64(ge, "GE", false, (r(rr), r(rr + 1)), (r(dv), r(dv + 1)))?;
@@ -199,16 +223,22 @@ impl Cx<'_> {
     }
 
     fn abs64(&mut self, a: (Operand, Operand)) -> R<(u32, u32)> {
-        let lo = self.to_reg(a.0)?;
-        let hi = self.to_reg(a.1)?;
+        let lo = self.in_reg(a.0)?;
+        let hi = self.in_reg(a.1)?;
         let s = self.b.vreg();
-        self.b
-            .emit(Op::SHF, &["R", "S32", "HI"], [r(s), rz(), imm(31), hi.clone()])?;
+        self.b.emit(
+            Op::SHF,
+            &["R", "S32", "HI"],
+            [r(s), rz(), imm(31), hi.clone()],
+        )?;
         let x = self.b.vpair();
         self.b
             .emit(Op::LOP3, &["LUT"], [r(x), lo, r(s), rz(), imm(0x3c), npt()])?;
-        self.b
-            .emit(Op::LOP3, &["LUT"], [r(x + 1), hi, r(s), rz(), imm(0x3c), npt()])?;
+        self.b.emit(
+            Op::LOP3,
+            &["LUT"],
+            [r(x + 1), hi, r(s), rz(), imm(0x3c), npt()],
+        )?;
         self.add64(x, (r(x), r(x + 1)), (r(s), r(s)), true)?;
         Ok((x, s))
     }
@@ -237,15 +267,24 @@ impl Cx<'_> {
                 sa
             } else {
                 let s = self.b.vreg();
-                self.b
-                    .emit(Op::LOP3, &["LUT"], [r(s), r(sa), r(sb), rz(), imm(0x3c), npt()])?;
+                self.b.emit(
+                    Op::LOP3,
+                    &["LUT"],
+                    [r(s), r(sa), r(sb), rz(), imm(0x3c), npt()],
+                )?;
                 s
             };
             let x = self.b.vpair();
-            self.b
-                .emit(Op::LOP3, &["LUT"], [r(x), r(t), r(s), rz(), imm(0x3c), npt()])?;
-            self.b
-                .emit(Op::LOP3, &["LUT"], [r(x + 1), r(t + 1), r(s), rz(), imm(0x3c), npt()])?;
+            self.b.emit(
+                Op::LOP3,
+                &["LUT"],
+                [r(x), r(t), r(s), rz(), imm(0x3c), npt()],
+            )?;
+            self.b.emit(
+                Op::LOP3,
+                &["LUT"],
+                [r(x + 1), r(t + 1), r(s), rz(), imm(0x3c), npt()],
+            )?;
             return self.add64(d, (r(x), r(x + 1)), (r(s), r(s)), true);
         }
         let d = self.dst32(&i.operands[0])?;
@@ -263,7 +302,7 @@ impl Cx<'_> {
 
     /// `FADD.FTZ t, x, -RZ`: flushes an f32 subnormal to zero.
     fn flush(&mut self, x: Operand) -> R<Operand> {
-        let x = self.to_reg(x)?;
+        let x = self.in_reg(x)?;
         let t = self.b.vreg();
         self.b.emit(Op::FADD, &["FTZ"], [r(t), x, neg(rz())])?;
         Ok(r(t))
@@ -280,7 +319,7 @@ impl Cx<'_> {
                     let t = self.b.vreg();
                     let b = if ftz { self.flush(b)? } else { b };
                     self.b.emit(Op::MUFU, &["RCP"], [r(t), b])?;
-                    let a = self.to_reg(a)?;
+                    let a = self.in_reg(a)?;
                     let mods: &[&str] = if ftz { &["FTZ"] } else { &[] };
                     return self.b.emit(Op::FMUL, mods, [r(d), a, r(t)]);
                 }
@@ -320,7 +359,11 @@ impl Cx<'_> {
             (ScalarType::F64, false) => {
                 let d = self.dst64(&i.operands[0])?;
                 let (blo, bhi) = self.src64(&i.operands[1], ty)?;
-                self.instantiate(&F64_DIV_RN, &[rz(), imm(0x3ff0_0000), blo, bhi], &[d, d + 1])
+                self.instantiate(
+                    &F64_DIV_RN,
+                    &[rz(), imm(0x3ff0_0000), blo, bhi],
+                    &[d, d + 1],
+                )
             }
             (ScalarType::F64, true) => {
                 let d = self.dst64(&i.operands[0])?;
@@ -335,10 +378,18 @@ impl Cx<'_> {
                 self.b.emit(Op::F2F, &["F64", "F32"], [r(w), a])?;
                 let s = self.b.vpair();
                 self.instantiate(&F64_SQRT_RN, &[r(w), r(w + 1)], &[s, s + 1])?;
-                let mods: &[&str] = if ftz { &["F32", "F64", "FTZ"] } else { &["F32", "F64"] };
+                let mods: &[&str] = if ftz {
+                    &["F32", "F64", "FTZ"]
+                } else {
+                    &["F32", "F64"]
+                };
                 self.b.emit(Op::F2F, mods, [r(d), r(s)])
             }
-            _ => self.err(format!("{}.rn.{} is not lowered", i.opcode.name(), ty.name())),
+            _ => self.err(format!(
+                "{}.rn.{} is not lowered",
+                i.opcode.name(),
+                ty.name()
+            )),
         }
     }
 }

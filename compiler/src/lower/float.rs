@@ -103,9 +103,9 @@ impl Cx<'_> {
         let bits = match &x {
             Operand::FloatImm(t) => t.parse::<f32>().map(f32::to_bits).unwrap_or(0),
             Operand::Imm(v) => *v as u32,
-            _ => return self.to_reg(x),
+            _ => return self.in_reg(x),
         };
-        self.to_reg(imm(i64::from(bits as i32)))
+        self.in_reg(imm(i64::from(bits as i32)))
     }
 
     /// Destination of a float op: (register, is pair).
@@ -119,8 +119,10 @@ impl Cx<'_> {
 
     /// The f16 half selector on a register operand.
     fn h0(&mut self, x: Operand) -> R<Operand> {
-        let x = self.to_reg(x)?;
-        let Operand::Reg(mut o) = x else { unreachable!() };
+        let x = self.in_reg(x)?;
+        let Operand::Reg(mut o) = x else {
+            unreachable!()
+        };
         o.sel = Some("H0_H0".into());
         Ok(Operand::Reg(o))
     }
@@ -129,7 +131,11 @@ impl Cx<'_> {
         let mut v = Vec::new();
         for k in 0..n {
             let x = self.src32r(&i.operands[1 + k], ty)?;
-            v.push(if ty == ScalarType::F16 { self.h0(x)? } else { x });
+            v.push(if ty == ScalarType::F16 {
+                self.h0(x)?
+            } else {
+                x
+            });
         }
         Ok(v)
     }
@@ -143,8 +149,13 @@ impl Cx<'_> {
                 s[1] = neg(s[1].clone());
             }
             let mods: Vec<&str> = if i.has(Mod::Sat) { vec!["SAT"] } else { vec![] };
-            self.b.emit(Op::HADD2, &mods, [r(d), s[0].clone(), s[1].clone()])?;
-            return if ty == ScalarType::F16 { self.narrow(d, 16) } else { Ok(()) };
+            self.b
+                .emit(Op::HADD2, &mods, [r(d), s[0].clone(), s[1].clone()])?;
+            return if ty == ScalarType::F16 {
+                self.narrow(d, 16)
+            } else {
+                Ok(())
+            };
         }
         let d = self.fdst(&i.operands[0], ty)?;
         let a = self.fsrc(&i.operands[1], ty)?;
@@ -165,7 +176,10 @@ impl Cx<'_> {
     }
 
     pub fn lower_fmul_fma(&mut self, i: &Instruction, ty: ScalarType) -> R {
-        let is_fma = matches!(i.opcode, crate::ptx::isa::Opcode::Fma | crate::ptx::isa::Opcode::Mad);
+        let is_fma = matches!(
+            i.opcode,
+            crate::ptx::isa::Opcode::Fma | crate::ptx::isa::Opcode::Mad
+        );
         if matches!(ty, ScalarType::F16 | ScalarType::F16x2) {
             let d = self.dst32(&i.operands[0])?;
             let s = self.half_srcs(i, ty, if is_fma { 3 } else { 2 })?;
@@ -177,12 +191,20 @@ impl Cx<'_> {
                 mods.push("RELU");
             }
             if is_fma {
-                self.b
-                    .emit(Op::HFMA2, &mods, [r(d), s[0].clone(), s[1].clone(), s[2].clone()])?;
+                self.b.emit(
+                    Op::HFMA2,
+                    &mods,
+                    [r(d), s[0].clone(), s[1].clone(), s[2].clone()],
+                )?;
             } else {
-                self.b.emit(Op::HMUL2, &mods, [r(d), s[0].clone(), s[1].clone()])?;
+                self.b
+                    .emit(Op::HMUL2, &mods, [r(d), s[0].clone(), s[1].clone()])?;
             }
-            return if ty == ScalarType::F16 { self.narrow(d, 16) } else { Ok(()) };
+            return if ty == ScalarType::F16 {
+                self.narrow(d, 16)
+            } else {
+                Ok(())
+            };
         }
         if i.has(Mod::Hi) || i.has(Mod::Wide) {
             return self.err("integer modifiers on a float multiply");
@@ -241,18 +263,24 @@ impl Cx<'_> {
         if ty == ScalarType::F64 {
             let d = self.dst64(&i.operands[0])?;
             let (lo, hi) = self.src64(&i.operands[1], ty)?;
-            let hi = self.to_reg(hi)?;
+            let hi = self.in_reg(hi)?;
             let t = self.b.vreg();
-            self.b
-                .emit(Op::LOP3, &["LUT"], [r(t), hi, imm32(m), rz(), imm(lut), npt()])?;
+            self.b.emit(
+                Op::LOP3,
+                &["LUT"],
+                [r(t), hi, imm32(m), rz(), imm(lut), npt()],
+            )?;
             self.mov(d, lo)?;
             return self.mov(d + word, r(t));
         }
         let d = self.dst32(&i.operands[0])?;
         let a = self.src32r(&i.operands[1], ty)?;
         let m = if ty.bits() == 16 { m & 0xffff } else { m };
-        self.b
-            .emit(Op::LOP3, &["LUT"], [r(d), a, imm32(m), rz(), imm(lut), npt()])
+        self.b.emit(
+            Op::LOP3,
+            &["LUT"],
+            [r(d), a, imm32(m), rz(), imm(lut), npt()],
+        )
     }
 
     pub fn lower_fminmax(&mut self, i: &Instruction, ty: ScalarType) -> R {
@@ -305,14 +333,22 @@ impl Cx<'_> {
                 self.b
                     .emit(Op::DSETP, &["NAN", "AND"], [p(pn), pt(), r(b), r(b), pt()])?;
                 let t = self.b.vpair();
-                let lut = if is_min { super::int::LUT_OR } else { super::int::LUT_AND };
+                let lut = if is_min {
+                    super::int::LUT_OR
+                } else {
+                    super::int::LUT_AND
+                };
                 for w in 0..2 {
                     self.b
                         .emit(Op::SEL, &[], [r(t + w), r(a + w), r(b + w), p(pl)])?;
                     let e = self.b.vreg();
+                    self.b.emit(
+                        Op::LOP3,
+                        &["LUT"],
+                        [r(e), r(a + w), r(b + w), rz(), imm(lut), npt()],
+                    )?;
                     self.b
-                        .emit(Op::LOP3, &["LUT"], [r(e), r(a + w), r(b + w), rz(), imm(lut), npt()])?;
-                    self.b.emit(Op::SEL, &[], [r(t + w), r(e), r(t + w), p(pe)])?;
+                        .emit(Op::SEL, &[], [r(t + w), r(e), r(t + w), p(pe)])?;
                     self.b
                         .emit(Op::SEL, &[], [r(t + w), r(a + w), r(t + w), p(pn)])?;
                 }
@@ -339,7 +375,7 @@ impl Cx<'_> {
             };
             let d = self.dst64(&i.operands[0])?;
             let (_, hi) = self.src64(&i.operands[1], ty)?;
-            let hi = self.to_reg(hi)?;
+            let hi = self.in_reg(hi)?;
             let t = self.b.vreg();
             self.b.emit(Op::MUFU, &[func], [r(t), hi])?;
             self.mov(d, rz())?;
@@ -384,12 +420,19 @@ impl Cx<'_> {
             };
             let (alo, ahi) = self.src64(&i.operands[1], ty)?;
             let (blo, bhi) = self.src64(&i.operands[2], ty)?;
-            let (a, b) = if w == 1 { (ahi, bhi) } else { (alo, blo.clone()) };
-            let a = self.to_reg(a)?;
-            let b = self.to_reg(b)?;
+            let (a, b) = if w == 1 {
+                (ahi, bhi)
+            } else {
+                (alo, blo.clone())
+            };
+            let a = self.in_reg(a)?;
+            let b = self.in_reg(b)?;
             let t = self.b.vreg();
-            self.b
-                .emit(Op::LOP3, &["LUT"], [r(t), a, imm32(0x8000_0000), b, imm(0xe2), npt()])?;
+            self.b.emit(
+                Op::LOP3,
+                &["LUT"],
+                [r(t), a, imm32(0x8000_0000), b, imm(0xe2), npt()],
+            )?;
             if w == 1 {
                 self.mov(d, blo)?;
             }
@@ -403,14 +446,36 @@ impl Cx<'_> {
             ScalarType::F64 => (0x7ff0_0000_0000_0000, 0x0010_0000_0000_0000),
             _ => return self.err(format!("testp on {ty} is not lowered")),
         };
-        let word = if ty == ScalarType::F64 { hi } else { lo.clone() };
-        let word = self.to_reg(word)?;
+        let word = if ty == ScalarType::F64 {
+            hi
+        } else {
+            lo.clone()
+        };
+        let word = self.in_reg(word)?;
         let mag = self.b.vreg();
-        self.b
-            .emit(Op::LOP3, &["LUT"], [r(mag), word, imm32(0x7fff_ffff), rz(), imm(0xc0), npt()])?;
-        let x = if ty == ScalarType::F64 { (self.to_reg(lo)?, r(mag)) } else { (r(mag), rz()) };
-        let k = |v: u64| (imm(i64::from(v as u32 as i32)), imm(i64::from((v >> 32) as u32 as i32)));
-        let cmp = |cx: &mut Self, dst: u32, c: &'static str, v: u64, comb: Operand, bop: &'static str| -> R {
+        self.b.emit(
+            Op::LOP3,
+            &["LUT"],
+            [r(mag), word, imm32(0x7fff_ffff), rz(), imm(0xc0), npt()],
+        )?;
+        let x = if ty == ScalarType::F64 {
+            (self.in_reg(lo)?, r(mag))
+        } else {
+            (r(mag), rz())
+        };
+        let k = |v: u64| {
+            (
+                imm(i64::from(v as u32 as i32)),
+                imm(i64::from((v >> 32) as u32 as i32)),
+            )
+        };
+        let cmp = |cx: &mut Self,
+                   dst: u32,
+                   c: &'static str,
+                   v: u64,
+                   comb: Operand,
+                   bop: &'static str|
+         -> R {
             if ty == ScalarType::F64 {
                 cx.cmp64_comb(dst, c, false, x.clone(), k(v), bop, comb)
             } else {

@@ -25,7 +25,6 @@ use crate::ptx::modifiers::Mod;
 use crate::ptx::types::ScalarType;
 
 use super::builder::*;
-use super::regs::Val;
 use super::Cx;
 
 pub(crate) const LUT_AND: i64 = 0xc0;
@@ -34,7 +33,8 @@ pub(crate) const LUT_XOR: i64 = 0x3c;
 
 impl Cx<'_> {
     pub fn ty(&self, i: &Instruction) -> R<ScalarType> {
-        i.ty().ok_or_else(|| super::LowerError::new(i.span, "missing type"))
+        i.ty()
+            .ok_or_else(|| super::LowerError::new(i.span, "missing type"))
     }
 
     /// Orders two sources so that the first is a register (swapping a
@@ -46,7 +46,7 @@ impl Cx<'_> {
         if commutes && is_reg(&b) {
             return Ok((b, a));
         }
-        Ok((self.to_reg(a)?, b))
+        Ok((self.in_reg(a)?, b))
     }
 
     /// The carry predicate of the current function.
@@ -65,9 +65,13 @@ impl Cx<'_> {
     pub fn add64(&mut self, d: u32, a: (Operand, Operand), b: (Operand, Operand), sub: bool) -> R {
         let (alo, ahi) = a;
         let (blo, bhi) = b;
-        let (blo, bhi) = if sub { (neg(blo), not(bhi)) } else { (blo, bhi) };
-        let alo = self.to_reg(alo)?;
-        let ahi = self.to_reg(ahi)?;
+        let (blo, bhi) = if sub {
+            (neg(blo), not(bhi))
+        } else {
+            (blo, bhi)
+        };
+        let alo = self.in_reg(alo)?;
+        let ahi = self.in_reg(ahi)?;
         let c = self.b.vpred();
         self.b.emit(Op::IADD3, &[], [r(d), p(c), alo, blo, rz()])?;
         self.b
@@ -75,8 +79,14 @@ impl Cx<'_> {
     }
 
     fn lower_add_sub_int(&mut self, i: &Instruction, ty: ScalarType) -> R {
-        let sub = matches!(i.opcode, crate::ptx::isa::Opcode::Sub | crate::ptx::isa::Opcode::Subc);
-        let extended = matches!(i.opcode, crate::ptx::isa::Opcode::Addc | crate::ptx::isa::Opcode::Subc);
+        let sub = matches!(
+            i.opcode,
+            crate::ptx::isa::Opcode::Sub | crate::ptx::isa::Opcode::Subc
+        );
+        let extended = matches!(
+            i.opcode,
+            crate::ptx::isa::Opcode::Addc | crate::ptx::isa::Opcode::Subc
+        );
         if i.has(Mod::Sat) {
             return self.lower_add_sat(i, sub);
         }
@@ -95,7 +105,7 @@ impl Cx<'_> {
         if extended {
             // a + b + CF, or a + ~b + CF (carry = not borrow).
             let cin = self.carry();
-            let a = self.to_reg(a)?;
+            let a = self.in_reg(a)?;
             let b = if sub { not(b) } else { b };
             if i.has(Mod::Cc) {
                 let cout = self.b.vpred();
@@ -116,7 +126,7 @@ impl Cx<'_> {
                 } else if is_reg(&b) {
                     (neg(b), a)
                 } else {
-                    (self.to_reg(a)?, neg(b))
+                    (self.in_reg(a)?, neg(b))
                 }
             } else {
                 self.reg_first(a, b, true)?
@@ -139,19 +149,39 @@ impl Cx<'_> {
         let b = self.src32r(&i.operands[2], ScalarType::S32)?;
         let ah = self.b.vreg();
         let bh = self.b.vreg();
-        self.b
-            .emit(Op::SHF, &["R", "S32", "HI"], [r(ah), rz(), imm(31), a.clone()])?;
-        self.b
-            .emit(Op::SHF, &["R", "S32", "HI"], [r(bh), rz(), imm(31), b.clone()])?;
+        self.b.emit(
+            Op::SHF,
+            &["R", "S32", "HI"],
+            [r(ah), rz(), imm(31), a.clone()],
+        )?;
+        self.b.emit(
+            Op::SHF,
+            &["R", "S32", "HI"],
+            [r(bh), rz(), imm(31), b.clone()],
+        )?;
         let s = self.b.vpair();
         self.add64(s, (a, r(ah)), (b, r(bh)), sub)?;
         // Clamp: s < INT_MIN -> INT_MIN; s > INT_MAX -> INT_MAX.
         let lo = self.b.vpred();
         let lo2 = self.b.vpred();
-        self.cmp64(lo, "LT", true, (r(s), r(s + 1)), (imm(i64::from(i32::MIN)), imm(-1)))?;
-        self.cmp64(lo2, "GT", true, (r(s), r(s + 1)), (imm(i64::from(i32::MAX)), imm(0)))?;
-        self.b.emit(Op::SEL, &[], [r(d), imm32(0x8000_0000), r(s), p(lo)])?;
-        self.b.emit(Op::SEL, &[], [r(d), imm32(0x7fff_ffff), r(d), p(lo2)])
+        self.cmp64(
+            lo,
+            "LT",
+            true,
+            (r(s), r(s + 1)),
+            (imm(i64::from(i32::MIN)), imm(-1)),
+        )?;
+        self.cmp64(
+            lo2,
+            "GT",
+            true,
+            (r(s), r(s + 1)),
+            (imm(i64::from(i32::MAX)), imm(0)),
+        )?;
+        self.b
+            .emit(Op::SEL, &[], [r(d), imm32(0x8000_0000), r(s), p(lo)])?;
+        self.b
+            .emit(Op::SEL, &[], [r(d), imm32(0x7fff_ffff), r(d), p(lo2)])
     }
 
     pub fn lower_add_sub(&mut self, i: &Instruction) -> R {
@@ -218,7 +248,14 @@ impl Cx<'_> {
             let (a, b) = self.reg_first(a, b, true)?;
             let d = self.dst32(&i.operands[0])?;
             let c = if is_mad {
-                let c = self.src32(&i.operands[3], if wide { ScalarType::int_of(bits * 2, signed).unwrap() } else { ty })?;
+                let c = self.src32(
+                    &i.operands[3],
+                    if wide {
+                        ScalarType::int_of(bits * 2, signed).unwrap()
+                    } else {
+                        ty
+                    },
+                )?;
                 if hi {
                     return self.err("mad.hi on 16-bit types is not lowered");
                 }
@@ -229,8 +266,11 @@ impl Cx<'_> {
             self.b.emit(Op::IMAD, &[], [r(d), a, b, c])?;
             if hi {
                 let sh = if signed { "S32" } else { "U32" };
-                self.b
-                    .emit(Op::SHF, &["R", sh, "HI"], [r(d), rz(), imm(i64::from(bits)), r(d)])?;
+                self.b.emit(
+                    Op::SHF,
+                    &["R", sh, "HI"],
+                    [r(d), rz(), imm(i64::from(bits)), r(d)],
+                )?;
                 return self.narrow(d, bits);
             }
             if !wide {
@@ -256,7 +296,9 @@ impl Cx<'_> {
             } else {
                 rz()
             };
-            let mods: Vec<&str> = std::iter::once("WIDE").chain(u32m.iter().copied()).collect();
+            let mods: Vec<&str> = std::iter::once("WIDE")
+                .chain(u32m.iter().copied())
+                .collect();
             let t = self.b.vpair();
             self.b.emit(Op::IMAD, &mods, [r(t), a, b, c])?;
             self.mov(d, r(t))?;
@@ -273,8 +315,11 @@ impl Cx<'_> {
                     let cin = self.carry();
                     if i.has(Mod::Cc) {
                         let cout = self.b.vpred();
-                        self.b
-                            .emit(Op::IADD3, &["X"], [r(d), p(cout), r(t), c, rz(), p(cin), npt()])?;
+                        self.b.emit(
+                            Op::IADD3,
+                            &["X"],
+                            [r(d), p(cout), r(t), c, rz(), p(cin), npt()],
+                        )?;
                         self.cc = Some(cout);
                         return Ok(());
                     }
@@ -284,7 +329,8 @@ impl Cx<'_> {
                 }
                 if i.has(Mod::Cc) {
                     let cout = self.b.vpred();
-                    self.b.emit(Op::IADD3, &[], [r(d), p(cout), r(t), c, rz()])?;
+                    self.b
+                        .emit(Op::IADD3, &[], [r(d), p(cout), r(t), c, rz()])?;
                     self.cc = Some(cout);
                     return Ok(());
                 }
@@ -302,8 +348,11 @@ impl Cx<'_> {
                     let cin = self.carry();
                     if i.has(Mod::Cc) {
                         let cout = self.b.vpred();
-                        self.b
-                            .emit(Op::IADD3, &["X"], [r(d), p(cout), r(t), c, rz(), p(cin), npt()])?;
+                        self.b.emit(
+                            Op::IADD3,
+                            &["X"],
+                            [r(d), p(cout), r(t), c, rz(), p(cin), npt()],
+                        )?;
                         self.cc = Some(cout);
                         return Ok(());
                     }
@@ -312,7 +361,8 @@ impl Cx<'_> {
                         .emit(Op::IADD3, &["X"], [r(d), r(t), c, rz(), p(cin), npt()]);
                 }
                 let cout = self.b.vpred();
-                self.b.emit(Op::IADD3, &[], [r(d), p(cout), r(t), c, rz()])?;
+                self.b
+                    .emit(Op::IADD3, &[], [r(d), p(cout), r(t), c, rz()])?;
                 self.cc = Some(cout);
                 return Ok(());
             }
@@ -325,10 +375,13 @@ impl Cx<'_> {
         if signed {
             self.sext(a, 24)
         } else {
-            let a = self.to_reg(a)?;
+            let a = self.in_reg(a)?;
             let v = self.b.vreg();
-            self.b
-                .emit(Op::LOP3, &["LUT"], [r(v), a, imm32(0xff_ffff), rz(), imm(LUT_AND), npt()])?;
+            self.b.emit(
+                Op::LOP3,
+                &["LUT"],
+                [r(v), a, imm32(0xff_ffff), rz(), imm(LUT_AND), npt()],
+            )?;
             Ok(r(v))
         }
     }
@@ -336,58 +389,86 @@ impl Cx<'_> {
     /// 64-bit `mul.lo`: `IMAD.WIDE.U32 t, alo, blo, RZ ; IMAD h, alo, bhi, RZ ;
     /// IMAD h, ahi, blo, h ; IADD3 thi, thi, h, RZ` (SEMANTICS_NOTES, sm_80).
     pub fn mul_lo64(&mut self, t: u32, a: (Operand, Operand), b: (Operand, Operand)) -> R {
-        let alo = self.to_reg(a.0)?;
-        let ahi = self.to_reg(a.1)?;
+        let alo = self.in_reg(a.0)?;
+        let ahi = self.in_reg(a.1)?;
         let (blo, bhi) = b;
-        self.b
-            .emit(Op::IMAD, &["WIDE", "U32"], [r(t), alo.clone(), blo.clone(), rz()])?;
+        self.b.emit(
+            Op::IMAD,
+            &["WIDE", "U32"],
+            [r(t), alo.clone(), blo.clone(), rz()],
+        )?;
         let h = self.b.vreg();
         self.b.emit(Op::IMAD, &[], [r(h), alo, bhi, rz()])?;
         self.b.emit(Op::IMAD, &[], [r(h), ahi, blo, r(h)])?;
-        self.b.emit(Op::IADD3, &[], [r(t + 1), r(t + 1), r(h), rz()])
+        self.b
+            .emit(Op::IADD3, &[], [r(t + 1), r(t + 1), r(h), rz()])
     }
 
     /// The high 64 bits of a 64x64 product, from four `IMAD.WIDE.U32`
     /// partial products; signed: minus `b` if `a < 0`, minus `a` if `b < 0`.
-    pub fn mul_hi64(&mut self, d: u32, a: (Operand, Operand), b: (Operand, Operand), signed: bool) -> R {
-        let alo = self.to_reg(a.0)?;
-        let ahi = self.to_reg(a.1)?;
-        let blo = self.to_reg(b.0)?;
-        let bhi = self.to_reg(b.1)?;
+    pub fn mul_hi64(
+        &mut self,
+        d: u32,
+        a: (Operand, Operand),
+        b: (Operand, Operand),
+        signed: bool,
+    ) -> R {
+        let alo = self.in_reg(a.0)?;
+        let ahi = self.in_reg(a.1)?;
+        let blo = self.in_reg(b.0)?;
+        let bhi = self.in_reg(b.1)?;
         let t = self.b.vpair();
-        self.b
-            .emit(Op::IMAD, &["WIDE", "U32"], [r(t), alo.clone(), blo.clone(), rz()])?;
+        self.b.emit(
+            Op::IMAD,
+            &["WIDE", "U32"],
+            [r(t), alo.clone(), blo.clone(), rz()],
+        )?;
         // u = alo*bhi + t.hi
         let c = self.b.vpair();
         self.mov(c, r(t + 1))?;
         self.mov(c + 1, rz())?;
         let u = self.b.vpair();
-        self.b
-            .emit(Op::IMAD, &["WIDE", "U32"], [r(u), alo.clone(), bhi.clone(), r(c)])?;
+        self.b.emit(
+            Op::IMAD,
+            &["WIDE", "U32"],
+            [r(u), alo.clone(), bhi.clone(), r(c)],
+        )?;
         // v = ahi*blo + u.lo
         let c2 = self.b.vpair();
         self.mov(c2, r(u))?;
         self.mov(c2 + 1, rz())?;
         let v = self.b.vpair();
-        self.b
-            .emit(Op::IMAD, &["WIDE", "U32"], [r(v), ahi.clone(), blo.clone(), r(c2)])?;
+        self.b.emit(
+            Op::IMAD,
+            &["WIDE", "U32"],
+            [r(v), ahi.clone(), blo.clone(), r(c2)],
+        )?;
         // w = ahi*bhi + u.hi
         let c3 = self.b.vpair();
         self.mov(c3, r(u + 1))?;
         self.mov(c3 + 1, rz())?;
         let w = self.b.vpair();
-        self.b
-            .emit(Op::IMAD, &["WIDE", "U32"], [r(w), ahi.clone(), bhi.clone(), r(c3)])?;
+        self.b.emit(
+            Op::IMAD,
+            &["WIDE", "U32"],
+            [r(w), ahi.clone(), bhi.clone(), r(c3)],
+        )?;
         // d = w + v.hi
         self.add64(d, (r(w), r(w + 1)), (r(v + 1), rz()), false)?;
         if signed {
             // d -= (a < 0 ? b : 0) + (b < 0 ? a : 0)
             let sa = self.b.vreg();
             let sb = self.b.vreg();
-            self.b
-                .emit(Op::SHF, &["R", "S32", "HI"], [r(sa), rz(), imm(31), ahi.clone()])?;
-            self.b
-                .emit(Op::SHF, &["R", "S32", "HI"], [r(sb), rz(), imm(31), bhi.clone()])?;
+            self.b.emit(
+                Op::SHF,
+                &["R", "S32", "HI"],
+                [r(sa), rz(), imm(31), ahi.clone()],
+            )?;
+            self.b.emit(
+                Op::SHF,
+                &["R", "S32", "HI"],
+                [r(sb), rz(), imm(31), bhi.clone()],
+            )?;
             let ma = self.b.vpair();
             let mb = self.b.vpair();
             for (dst, x, m) in [
@@ -396,8 +477,11 @@ impl Cx<'_> {
                 (mb, alo, sb),
                 (mb + 1, ahi, sb),
             ] {
-                self.b
-                    .emit(Op::LOP3, &["LUT"], [r(dst), x, r(m), rz(), imm(LUT_AND), npt()])?;
+                self.b.emit(
+                    Op::LOP3,
+                    &["LUT"],
+                    [r(dst), x, r(m), rz(), imm(LUT_AND), npt()],
+                )?;
             }
             self.add64(d, (r(d), r(d + 1)), (r(ma), r(ma + 1)), true)?;
             self.add64(d, (r(d), r(d + 1)), (r(mb), r(mb + 1)), true)?;
@@ -421,22 +505,31 @@ impl Cx<'_> {
                 return self.add64(d, (rz(), rz()), (lo, hi), true);
             }
             // (a ^ s) - s with s = a >> 63.
-            let lo = self.to_reg(lo)?;
-            let hi = self.to_reg(hi)?;
+            let lo = self.in_reg(lo)?;
+            let hi = self.in_reg(hi)?;
             let s = self.b.vreg();
-            self.b
-                .emit(Op::SHF, &["R", "S32", "HI"], [r(s), rz(), imm(31), hi.clone()])?;
+            self.b.emit(
+                Op::SHF,
+                &["R", "S32", "HI"],
+                [r(s), rz(), imm(31), hi.clone()],
+            )?;
             let x = self.b.vpair();
-            self.b
-                .emit(Op::LOP3, &["LUT"], [r(x), lo, r(s), rz(), imm(LUT_XOR), npt()])?;
-            self.b
-                .emit(Op::LOP3, &["LUT"], [r(x + 1), hi, r(s), rz(), imm(LUT_XOR), npt()])?;
+            self.b.emit(
+                Op::LOP3,
+                &["LUT"],
+                [r(x), lo, r(s), rz(), imm(LUT_XOR), npt()],
+            )?;
+            self.b.emit(
+                Op::LOP3,
+                &["LUT"],
+                [r(x + 1), hi, r(s), rz(), imm(LUT_XOR), npt()],
+            )?;
             return self.add64(d, (r(x), r(x + 1)), (r(s), r(s)), true);
         }
         let d = self.dst32(&i.operands[0])?;
         let a = self.src32(&i.operands[1], ty)?;
         let a = self.sext(a, bits)?;
-        let a = self.to_reg(a)?;
+        let a = self.in_reg(a)?;
         if is_abs {
             self.b.emit(Op::IABS, &[], [r(d), a])?;
         } else {
@@ -457,9 +550,15 @@ impl Cx<'_> {
             let d = self.dst64(&i.operands[0])?;
             let a = self.src64(&i.operands[1], ty)?;
             let b = self.src64(&i.operands[2], ty)?;
-            let a = (self.to_reg(a.0)?, self.to_reg(a.1)?);
+            let a = (self.in_reg(a.0)?, self.in_reg(a.1)?);
             let pl = self.b.vpred();
-            self.cmp64(pl, if is_min { "LT" } else { "GT" }, signed, a.clone(), b.clone())?;
+            self.cmp64(
+                pl,
+                if is_min { "LT" } else { "GT" },
+                signed,
+                a.clone(),
+                b.clone(),
+            )?;
             let t = self.b.vpair();
             self.b.emit(Op::SEL, &[], [r(t), a.0, b.0, p(pl)])?;
             self.b.emit(Op::SEL, &[], [r(t + 1), a.1, b.1, p(pl)])?;
@@ -476,8 +575,11 @@ impl Cx<'_> {
         };
         let (a, b) = self.reg_first(a, b, true)?;
         let mods: &[&str] = if signed { &[] } else { &["U32"] };
-        self.b
-            .emit(Op::IMNMX, mods, [r(d), a, b, if is_min { pt() } else { npt() }])?;
+        self.b.emit(
+            Op::IMNMX,
+            mods,
+            [r(d), a, b, if is_min { pt() } else { npt() }],
+        )?;
         self.narrow(d, bits)
     }
 
@@ -527,14 +629,16 @@ impl Cx<'_> {
                 O::Not => (rz(), pick(&vals[0]), rz(), 0x33),
                 O::Lop3 => {
                     let lut = match &i.operands[4].kind {
-                        crate::ptx::ast::OperandKind::Imm(x) => x.int_value().unwrap_or(0) as i64 & 0xff,
+                        crate::ptx::ast::OperandKind::Imm(x) => {
+                            x.int_value().unwrap_or(0) as i64 & 0xff
+                        }
                         _ => return self.err("lop3 needs an immediate truth table"),
                     };
                     (pick(&vals[0]), pick(&vals[1]), pick(&vals[2]), lut)
                 }
                 O::Cnot => {
                     let pz = self.b.vpred();
-                    let a = self.to_reg(pick(&vals[0]))?;
+                    let a = self.in_reg(pick(&vals[0]))?;
                     self.b.emit(
                         Op::ISETP,
                         &["EQ", "U32", "AND"],
@@ -551,9 +655,9 @@ impl Cx<'_> {
             } else if is_reg(&b) && i.opcode != O::Lop3 {
                 (b, a)
             } else {
-                (self.to_reg(a)?, b)
+                (self.in_reg(a)?, b)
             };
-            let c = if is_reg(&c) { c } else { self.to_reg(c)? };
+            let c = if is_reg(&c) { c } else { self.in_reg(c)? };
             self.b
                 .emit(Op::LOP3, &["LUT"], [r(d + w), a, b, c, imm(lut), npt()])?;
         }
@@ -565,11 +669,14 @@ impl Cx<'_> {
 
     /// `d = a << s` on a 64-bit pair (SHF.L.U64.HI + SHF.L.U32).
     pub fn shl64(&mut self, d: u32, a: (Operand, Operand), s: Operand) -> R {
-        let lo = self.to_reg(a.0)?;
-        let hi = self.to_reg(a.1)?;
+        let lo = self.in_reg(a.0)?;
+        let hi = self.in_reg(a.1)?;
         let t = self.b.vpair();
-        self.b
-            .emit(Op::SHF, &["L", "U64", "HI"], [r(t + 1), lo.clone(), s.clone(), hi])?;
+        self.b.emit(
+            Op::SHF,
+            &["L", "U64", "HI"],
+            [r(t + 1), lo.clone(), s.clone(), hi],
+        )?;
         self.b.emit(Op::SHF, &["L", "U32"], [r(t), lo, s, rz()])?;
         self.mov(d, r(t))?;
         self.mov(d + 1, r(t + 1))
@@ -577,13 +684,18 @@ impl Cx<'_> {
 
     /// `d = a >> s` on a 64-bit pair (SHF.R.U64 + SHF.R.U32.HI, or S64/S32).
     pub fn shr64(&mut self, d: u32, a: (Operand, Operand), s: Operand, signed: bool) -> R {
-        let lo = self.to_reg(a.0)?;
-        let hi = self.to_reg(a.1)?;
-        let (w, h) = if signed { ("S64", "S32") } else { ("U64", "U32") };
+        let lo = self.in_reg(a.0)?;
+        let hi = self.in_reg(a.1)?;
+        let (w, h) = if signed {
+            ("S64", "S32")
+        } else {
+            ("U64", "U32")
+        };
         let t = self.b.vpair();
         self.b
             .emit(Op::SHF, &["R", w], [r(t), lo, s.clone(), hi.clone()])?;
-        self.b.emit(Op::SHF, &["R", h, "HI"], [r(t + 1), rz(), s, hi])?;
+        self.b
+            .emit(Op::SHF, &["R", h, "HI"], [r(t + 1), rz(), s, hi])?;
         self.mov(d, r(t))?;
         self.mov(d + 1, r(t + 1))
     }
@@ -624,15 +736,17 @@ impl Cx<'_> {
         let d = self.dst32(&i.operands[0])?;
         let a = self.src32(&i.operands[1], ty)?;
         if left {
-            let a = self.to_reg(a)?;
+            let a = self.in_reg(a)?;
             self.b.emit(Op::SHF, &["L", "U32"], [r(d), a, s, rz()])?;
         } else if signed {
             let a = self.sext(a, bits)?;
-            let a = self.to_reg(a)?;
-            self.b.emit(Op::SHF, &["R", "S32", "HI"], [r(d), rz(), s, a])?;
+            let a = self.in_reg(a)?;
+            self.b
+                .emit(Op::SHF, &["R", "S32", "HI"], [r(d), rz(), s, a])?;
         } else {
-            let a = self.to_reg(a)?;
-            self.b.emit(Op::SHF, &["R", "U32", "HI"], [r(d), rz(), s, a])?;
+            let a = self.in_reg(a)?;
+            self.b
+                .emit(Op::SHF, &["R", "U32", "HI"], [r(d), rz(), s, a])?;
         }
         self.narrow(d, bits)
     }
@@ -645,8 +759,8 @@ impl Cx<'_> {
             O::Popc | O::Clz | O::Bfind if bits == 64 => {
                 let d = self.dst32(&i.operands[0])?;
                 let (lo, hi) = self.src64(&i.operands[1], ty)?;
-                let lo = self.to_reg(lo)?;
-                let hi = self.to_reg(hi)?;
+                let lo = self.in_reg(lo)?;
+                let hi = self.in_reg(hi)?;
                 match i.opcode {
                     O::Popc => {
                         let t = self.b.vreg();
@@ -667,8 +781,10 @@ impl Cx<'_> {
                             [p(ph), pt(), hi, rz(), pt()],
                         )?;
                         let t = self.b.vreg();
-                        self.b.emit(Op::IADD3, &[], [r(t), neg(r(fl)), imm(63), rz()])?;
-                        self.b.emit(Op::IADD3, &[], [r(d), neg(r(fh)), imm(31), rz()])?;
+                        self.b
+                            .emit(Op::IADD3, &[], [r(t), neg(r(fl)), imm(63), rz()])?;
+                        self.b
+                            .emit(Op::IADD3, &[], [r(d), neg(r(fh)), imm(31), rz()])?;
                         self.b.emit(Op::SEL, &[], [r(d), r(d), r(t), p(ph)])
                     }
                     _ => self.err("bfind.u64/s64 is not lowered"),
@@ -683,7 +799,8 @@ impl Cx<'_> {
                 let d = self.dst32(&i.operands[0])?;
                 let a = self.src32r(&i.operands[1], ty)?;
                 self.b.emit(Op::FLO, &["U32"], [r(d), a])?;
-                self.b.emit(Op::IADD3, &[], [r(d), neg(r(d)), imm(31), rz()])
+                self.b
+                    .emit(Op::IADD3, &[], [r(d), neg(r(d)), imm(31), rz()])
             }
             O::Bfind => {
                 let d = self.dst32(&i.operands[0])?;
@@ -701,8 +818,8 @@ impl Cx<'_> {
                 if bits == 64 {
                     let d = self.dst64(&i.operands[0])?;
                     let (lo, hi) = self.src64(&i.operands[1], ty)?;
-                    let lo = self.to_reg(lo)?;
-                    let hi = self.to_reg(hi)?;
+                    let lo = self.in_reg(lo)?;
+                    let hi = self.in_reg(hi)?;
                     let t = self.b.vpair();
                     self.b.emit(Op::BREV, &[], [r(t), hi])?;
                     self.b.emit(Op::BREV, &[], [r(t + 1), lo])?;
@@ -745,9 +862,13 @@ impl Cx<'_> {
             return Ok(imm((v & 0xff).min(cap)));
         }
         let t = self.b.vreg();
+        self.b.emit(
+            Op::LOP3,
+            &["LUT"],
+            [r(t), x, imm(0xff), rz(), imm(LUT_AND), npt()],
+        )?;
         self.b
-            .emit(Op::LOP3, &["LUT"], [r(t), x, imm(0xff), rz(), imm(LUT_AND), npt()])?;
-        self.b.emit(Op::IMNMX, &["U32"], [r(t), r(t), imm(cap), pt()])?;
+            .emit(Op::IMNMX, &["U32"], [r(t), r(t), imm(cap), pt()])?;
         Ok(r(t))
     }
 
@@ -779,9 +900,12 @@ impl Cx<'_> {
         let a = self.src32r(&i.operands[1], ty)?;
         let hs = if signed { "S32" } else { "U32" };
         let t = self.b.vreg();
-        self.b.emit(Op::SHF, &["R", hs, "HI"], [r(t), rz(), pos, a])?;
-        self.b.emit(Op::SHF, &["L", "U32"], [r(t), r(t), sh.clone(), rz()])?;
-        self.b.emit(Op::SHF, &["R", hs, "HI"], [r(d), rz(), sh, r(t)])
+        self.b
+            .emit(Op::SHF, &["R", hs, "HI"], [r(t), rz(), pos, a])?;
+        self.b
+            .emit(Op::SHF, &["L", "U32"], [r(t), r(t), sh.clone(), rz()])?;
+        self.b
+            .emit(Op::SHF, &["R", hs, "HI"], [r(d), rz(), sh, r(t)])
     }
 
     /// bfi: `m = ~(-1 << len) << pos`, `d = (b & ~m) | ((f << pos) & m)`.
@@ -798,37 +922,48 @@ impl Cx<'_> {
             self.mov(ones + 1, imm(-1))?;
             let m = self.b.vpair();
             self.shl64(m, (r(ones), r(ones + 1)), len)?;
-            self.b
-                .emit(Op::LOP3, &["LUT"], [r(m), rz(), r(m), rz(), imm(0x33), npt()])?;
-            self.b
-                .emit(Op::LOP3, &["LUT"], [r(m + 1), rz(), r(m + 1), rz(), imm(0x33), npt()])?;
+            self.b.emit(
+                Op::LOP3,
+                &["LUT"],
+                [r(m), rz(), r(m), rz(), imm(0x33), npt()],
+            )?;
+            self.b.emit(
+                Op::LOP3,
+                &["LUT"],
+                [r(m + 1), rz(), r(m + 1), rz(), imm(0x33), npt()],
+            )?;
             self.shl64(m, (r(m), r(m + 1)), pos.clone())?;
             let fs = self.b.vpair();
             self.shl64(fs, f, pos)?;
-            let (blo, bhi) = (self.to_reg(b.0)?, self.to_reg(b.1)?);
-            self.b
-                .emit(Op::LOP3, &["LUT"], [r(d), blo, r(m), r(fs), imm(0xb8), npt()])?;
-            return self
-                .b
-                .emit(Op::LOP3, &["LUT"], [r(d + 1), bhi, r(m + 1), r(fs + 1), imm(0xb8), npt()]);
+            let (blo, bhi) = (self.in_reg(b.0)?, self.in_reg(b.1)?);
+            self.b.emit(
+                Op::LOP3,
+                &["LUT"],
+                [r(d), blo, r(m), r(fs), imm(0xb8), npt()],
+            )?;
+            return self.b.emit(
+                Op::LOP3,
+                &["LUT"],
+                [r(d + 1), bhi, r(m + 1), r(fs + 1), imm(0xb8), npt()],
+            );
         }
         let d = self.dst32(&i.operands[0])?;
         let f = self.src32r(&i.operands[1], ty)?;
         let b = self.src32r(&i.operands[2], ty)?;
         let m = self.b.vreg();
         self.mov(m, imm(-1))?;
-        self.b.emit(Op::SHF, &["L", "U32"], [r(m), r(m), len, rz()])?;
         self.b
-            .emit(Op::LOP3, &["LUT"], [r(m), rz(), r(m), rz(), imm(0x33), npt()])?;
-        self.b.emit(Op::SHF, &["L", "U32"], [r(m), r(m), pos.clone(), rz()])?;
+            .emit(Op::SHF, &["L", "U32"], [r(m), r(m), len, rz()])?;
+        self.b.emit(
+            Op::LOP3,
+            &["LUT"],
+            [r(m), rz(), r(m), rz(), imm(0x33), npt()],
+        )?;
+        self.b
+            .emit(Op::SHF, &["L", "U32"], [r(m), r(m), pos.clone(), rz()])?;
         let fs = self.b.vreg();
         self.b.emit(Op::SHF, &["L", "U32"], [r(fs), f, pos, rz()])?;
         self.b
             .emit(Op::LOP3, &["LUT"], [r(d), b, r(m), r(fs), imm(0xb8), npt()])
     }
-}
-
-/// The registers of a value (for moves of whole values).
-pub(crate) fn words_of(v: Val) -> Vec<u32> {
-    v.words()
 }

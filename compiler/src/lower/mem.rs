@@ -99,8 +99,12 @@ impl Cx<'_> {
             Some(Binding::KernelParam { offset, .. }) => {
                 Ok(Place::KParam(self.cb.param_base + offset + off as u32))
             }
-            Some(Binding::ParamWords { first, words }) => Ok(Place::Words(first, words, off as u32)),
-            Some(Binding::Local { offset }) => Ok(Place::Mem(mem(Reg::R(1), false, i64::from(offset) + off))),
+            Some(Binding::ParamWords { first, words }) => {
+                Ok(Place::Words(first, words, off as u32))
+            }
+            Some(Binding::Local { offset }) => {
+                Ok(Place::Mem(mem(Reg::R(1), false, i64::from(offset) + off)))
+            }
             Some(Binding::Shared { addr }) => Ok(Place::Mem(Operand::Mem(MemRef {
                 desc: None,
                 base: None,
@@ -108,6 +112,12 @@ impl Cx<'_> {
                 offset: Some(i64::from(addr) + off),
             }))),
             Some(Binding::Const { offset }) => Ok(Place::Const(cbank(3, offset + off as u32))),
+            Some(g @ Binding::Global { .. }) => {
+                let Some(v) = self.global_addr(g)? else {
+                    unreachable!()
+                };
+                Ok(Place::Mem(mem(Reg::V(v), self.sm.sm >= 80, off)))
+            }
             Some(Binding::Reg { val, .. }) => {
                 let (lo, wide_ok) = match val {
                     Val::R(v) => (v, false),
@@ -135,6 +145,15 @@ impl Cx<'_> {
             }
             None => self.err(format!("unknown address `{}`", self.name(base))),
         }
+    }
+
+    fn global_addr(&mut self, g: Binding) -> R<Option<u32>> {
+        let Binding::Global { slot } = g else {
+            return Ok(None);
+        };
+        let v = self.b.vpair();
+        self.b.emit(Op::LDC, &["64"], [r(v), cbank(4, slot)])?;
+        Ok(Some(v))
     }
 
     /// The load/store opcode and base modifiers of a space.
@@ -198,12 +217,22 @@ impl Cx<'_> {
         let signed = ty.is_signed();
         // Load the bytes into registers.
         let words = total.div_ceil(4);
-        let base = self.b.valigned(words.next_power_of_two().max(1));
+        // A whole-register load goes straight to its destination.
+        let direct = match dsts.as_slice() {
+            [Some((Val::R(v), t))] if esize == 4 && t.bits() == 32 => Some(*v),
+            [Some((Val::D(v), _))] if esize == 8 => Some(*v),
+            _ => None,
+        };
+        let base = match direct {
+            Some(v) => v,
+            None => self.b.valigned(words.next_power_of_two().max(1)),
+        };
         match &place {
             Place::KParam(off) => {
                 if total >= 4 {
                     for w in 0..words {
-                        self.b.emit(Op::MOV, &[], [r(base + w), cbank(0, off + 4 * w)])?;
+                        self.b
+                            .emit(Op::MOV, &[], [r(base + w), cbank(0, off + 4 * w)])?;
                     }
                 } else {
                     let wm = width_mod(total, signed && n == 1).expect("narrow");
@@ -232,8 +261,11 @@ impl Cx<'_> {
                     }
                     self.narrow(base, total * 8)?;
                     if signed && n == 1 {
-                        self.b
-                            .emit(Op::SGXT, &[], [r(base), r(base), imm(i64::from(total * 8))])?;
+                        self.b.emit(
+                            Op::SGXT,
+                            &[],
+                            [r(base), r(base), imm(i64::from(total * 8))],
+                        )?;
                     }
                 }
             }
@@ -248,6 +280,9 @@ impl Cx<'_> {
                 let mods = Self::with_width(mods, wm);
                 self.b.emit(op, &mods, [r(base), m.clone()])?;
             }
+        }
+        if direct.is_some() {
+            return Ok(());
         }
         // Distribute to the element registers.
         for (k, d) in dsts.iter().enumerate() {
@@ -333,15 +368,25 @@ impl Cx<'_> {
                     self.b.emit(
                         Op::LOP3,
                         &["LUT"],
-                        [r(t), x, imm32(((1u64 << (esize * 8)) - 1) as u32), rz(), imm(0xc0), npt()],
+                        [
+                            r(t),
+                            x,
+                            imm32(((1u64 << (esize * 8)) - 1) as u32),
+                            rz(),
+                            imm(0xc0),
+                            npt(),
+                        ],
                     )?;
                     self.b.emit(
                         Op::SHF,
                         &["L", "U32"],
                         [r(t), r(t), imm(i64::from((byte % 4) * 8)), rz()],
                     )?;
-                    self.b
-                        .emit(Op::LOP3, &["LUT"], [r(acc), r(acc), r(t), rz(), imm(0xfc), npt()])?;
+                    self.b.emit(
+                        Op::LOP3,
+                        &["LUT"],
+                        [r(acc), r(acc), r(t), rz(), imm(0xfc), npt()],
+                    )?;
                 }
                 words.push(r(acc));
             }
@@ -356,6 +401,25 @@ impl Cx<'_> {
         let (words, total) = self.store_words(&i.operands[1], ty)?;
         match place {
             Place::Words(first, count, off) => {
+                if total < 4 {
+                    // A sub-word store: insert the bits into the word.
+                    let k = off / 4;
+                    if k >= count {
+                        return self.err("parameter store out of range");
+                    }
+                    let sh = i64::from((off % 4) * 8);
+                    let m = (((1u64 << (total * 8)) - 1) << sh) as u32;
+                    let x = self.in_reg(words[0].clone())?;
+                    let t = self.b.vreg();
+                    self.b
+                        .emit(Op::SHF, &["L", "U32"], [r(t), x, imm(sh), rz()])?;
+                    // (word & ~m) | (t & m): LOP3 0xb8 with (word, m, t).
+                    return self.b.emit(
+                        Op::LOP3,
+                        &["LUT"],
+                        [r(first + k), r(first + k), imm32(m), r(t), imm(0xb8), npt()],
+                    );
+                }
                 if off % 4 != 0 {
                     return self.err("unaligned parameter store");
                 }
@@ -365,9 +429,6 @@ impl Cx<'_> {
                         return self.err("parameter store out of range");
                     }
                     self.mov(first + k, x)?;
-                    if total < 4 {
-                        self.narrow(first + k, total * 8)?;
-                    }
                 }
                 Ok(())
             }
@@ -376,7 +437,7 @@ impl Cx<'_> {
                 let (op, mods) = self.mem_op(space, false, false);
                 let mods = Self::with_width(mods, width_mod(total, false));
                 let src = if words.len() == 1 {
-                    self.to_reg(words[0].clone())?
+                    self.in_reg(words[0].clone())?
                 } else {
                     let n = words.len() as u32;
                     let g = self.b.valigned(n.next_power_of_two());
@@ -412,8 +473,9 @@ impl Cx<'_> {
                 }
                 (Some(w), false) => self.add64(d, (lo, hi), (cbank(0, w), cbank(0, w + 4)), false),
                 (Some(w), true) => {
-                    let lo = self.to_reg(lo)?;
-                    self.b.emit(Op::IADD3, &[], [r(d), lo, neg(cbank(0, w)), rz()])?;
+                    let lo = self.in_reg(lo)?;
+                    self.b
+                        .emit(Op::IADD3, &[], [r(d), lo, neg(cbank(0, w)), rz()])?;
                     self.mov(d + 1, rz())
                 }
             }
@@ -422,12 +484,13 @@ impl Cx<'_> {
             match (window, to) {
                 (None, _) => self.mov(d, lo),
                 (Some(w), false) => {
-                    let lo = self.to_reg(lo)?;
+                    let lo = self.in_reg(lo)?;
                     self.b.emit(Op::IADD3, &[], [r(d), lo, cbank(0, w), rz()])
                 }
                 (Some(w), true) => {
-                    let lo = self.to_reg(lo)?;
-                    self.b.emit(Op::IADD3, &[], [r(d), lo, neg(cbank(0, w)), rz()])
+                    let lo = self.in_reg(lo)?;
+                    self.b
+                        .emit(Op::IADD3, &[], [r(d), lo, neg(cbank(0, w)), rz()])
                 }
             }
         }
@@ -439,9 +502,11 @@ impl Cx<'_> {
         if ty == ScalarType::Pred {
             let d = self.dst_pred(dst)?;
             let a = self.src_pred(src)?;
-            return self
-                .b
-                .emit(Op::PLOP3, &["LUT"], [p(d), pt(), a, pt(), pt(), imm(0xf0), imm(0)]);
+            return self.b.emit(
+                Op::PLOP3,
+                &["LUT"],
+                [p(d), pt(), a, pt(), pt(), imm(0xf0), imm(0)],
+            );
         }
         // Unpack: mov.b64 {a, b}, %rd / mov.b32 {h0, h1}, %r.
         if let OperandKind::Vector(parts) = &dst.kind {
@@ -459,7 +524,7 @@ impl Cx<'_> {
                 match val {
                     Val::R(v) if ebits == 32 => self.mov(v, word)?,
                     Val::R(v) => {
-                        let word = self.to_reg(word)?;
+                        let word = self.in_reg(word)?;
                         self.b.emit(
                             Op::SHF,
                             &["R", "U32", "HI"],
@@ -493,15 +558,25 @@ impl Cx<'_> {
                         self.b.emit(
                             Op::LOP3,
                             &["LUT"],
-                            [r(t), x, imm32(((1u64 << ebits) - 1) as u32), rz(), imm(0xc0), npt()],
+                            [
+                                r(t),
+                                x,
+                                imm32(((1u64 << ebits) - 1) as u32),
+                                rz(),
+                                imm(0xc0),
+                                npt(),
+                            ],
                         )?;
                         self.b.emit(
                             Op::SHF,
                             &["L", "U32"],
                             [r(t), r(t), imm(i64::from(bit % 32)), rz()],
                         )?;
-                        self.b
-                            .emit(Op::LOP3, &["LUT"], [r(acc), r(acc), r(t), rz(), imm(0xfc), npt()])?;
+                        self.b.emit(
+                            Op::LOP3,
+                            &["LUT"],
+                            [r(acc), r(acc), r(t), rz(), imm(0xfc), npt()],
+                        )?;
                     }
                 }
                 words.push(acc);
@@ -513,6 +588,11 @@ impl Cx<'_> {
             return Ok(());
         }
         let (val, _) = self.dst_val(dst)?;
+        if let (Val::R(v), OperandKind::Special(sr)) = (val, &src.kind) {
+            if let Some(name) = super::operand::s2r_name(*sr) {
+                return self.b.emit(Op::S2R, &[], [r(v), Operand::Special(name)]);
+            }
+        }
         match val {
             Val::P(_) => self.err("internal: pred mov"),
             Val::R(v) => {

@@ -163,6 +163,22 @@ pub struct LoweredKernel {
     pub local_bytes: u32,
     /// Constant bank 3: the module's `.const` data.
     pub const_bank: Vec<u8>,
+    /// Module `.global` variables; variable k's address is the 64-bit
+    /// word at `c[0x4][8*k]`.
+    pub globals: Vec<GlobalVar>,
+}
+
+/// A module-scope `.global` variable the runner must place in global
+/// memory, writing its address to constant bank 4 (DECISION: ptxas
+/// relocates such addresses into the code, `UMOV UR6, 0x0` before
+/// relocation in libdevice_math.sm_80; older ptxas targets read them from
+/// bank 4, the scheme kept here so that the IR needs no relocations).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GlobalVar {
+    pub name: String,
+    pub size: u32,
+    pub align: u32,
+    pub init: Vec<u8>,
 }
 
 /// Lowers every `.entry` of a module for `sm`.
@@ -202,6 +218,7 @@ struct ModuleLayout {
     fn_shared: FxHashMap<u32, u32>,
     shared_bytes: u32,
     const_bank: Vec<u8>,
+    globals: Vec<GlobalVar>,
 }
 
 fn var_size_align(v: &ast::VarDecl) -> (u32, u32) {
@@ -211,7 +228,10 @@ fn var_size_align(v: &ast::VarDecl) -> (u32, u32) {
     };
     let n = v.element_count().unwrap_or(0) as u32;
     let size = elem * n;
-    let align = v.align.unwrap_or(elem * u32::from(v.vector.unwrap_or(1))).max(1);
+    let align = v
+        .align
+        .unwrap_or(elem * u32::from(v.vector.unwrap_or(1)))
+        .max(1);
     (size, align)
 }
 
@@ -233,6 +253,7 @@ impl ModuleLayout {
         let mut shared = 0u32;
         let mut externs = Vec::new();
         let mut konst: Vec<u8> = Vec::new();
+        let mut globals = Vec::new();
         for v in m.globals() {
             match v.space {
                 StateSpace::Shared => {
@@ -249,6 +270,22 @@ impl ModuleLayout {
                         },
                     );
                     shared += size;
+                }
+                StateSpace::Global => {
+                    let (size, align) = var_size_align(v);
+                    let init = init_bytes(v, size).map_err(|e| LowerError::new(v.span, e))?;
+                    vars.insert(
+                        v.name,
+                        Binding::Global {
+                            slot: 8 * globals.len() as u32,
+                        },
+                    );
+                    globals.push(GlobalVar {
+                        name: m.name(v.name).to_string(),
+                        size,
+                        align,
+                        init,
+                    });
                 }
                 StateSpace::Const => {
                     let (size, align) = var_size_align(v);
@@ -299,6 +336,7 @@ impl ModuleLayout {
             fn_shared,
             shared_bytes: shared,
             const_bank: konst,
+            globals,
         })
     }
 }
@@ -324,7 +362,9 @@ fn init_bytes(v: &ast::VarDecl, size: u32) -> Result<Vec<u8>, String> {
             (ast::Init::F32(b), false) => u64::from(b),
             (ast::Init::F32(b), true) if elem == 8 => f64::from(f32::from_bits(b)).to_bits(),
             (ast::Init::F32(b), true) => u64::from(b),
-            (ast::Init::F64(b), true) if elem == 4 => u64::from((f64::from_bits(b) as f32).to_bits()),
+            (ast::Init::F64(b), true) if elem == 4 => {
+                u64::from((f64::from_bits(b) as f32).to_bits())
+            }
             (ast::Init::F64(b), _) => b,
             (ast::Init::Float(b), true) if elem == 4 => {
                 u64::from((f64::from_bits(b) as f32).to_bits())
@@ -419,7 +459,11 @@ fn lower_kernel(
     if sm.sm >= 90 {
         cx.b.emit(Op::LDC, &[], [sp(), cbank(0, cb.stack_pointer)])?;
     } else {
-        cx.b.emit(Op::IMAD, &["MOV", "U32"], [sp(), rz(), rz(), cbank(0, cb.stack_pointer)])?;
+        cx.b.emit(
+            Op::IMAD,
+            &["MOV", "U32"],
+            [sp(), rz(), rz(), cbank(0, cb.stack_pointer)],
+        )?;
     }
     if let Some(d) = cb.global_descriptor {
         let u = cx.b.uvpair();
@@ -441,7 +485,8 @@ fn lower_kernel(
         let (size, align) = var_size_align(p);
         off = off.next_multiple_of(align.max(1));
         params.push(ParamSlot { offset: off, size });
-        cx.scopes.bind(p.name, Binding::KernelParam { offset: off, size });
+        cx.scopes
+            .bind(p.name, Binding::KernelParam { offset: off, size });
         off += size;
     }
     let body = f.body.as_ref().expect("a body");
@@ -466,6 +511,7 @@ fn lower_kernel(
         shared_bytes: layout.shared_bytes,
         local_bytes: kernel_frame + max_callee,
         const_bank: layout.const_bank.clone(),
+        globals: layout.globals.clone(),
     })
 }
 
@@ -530,7 +576,10 @@ impl<'m> Cx<'m> {
                 Statement::Block(inner) => self.block(inner)?,
                 Statement::Pragma(..) | Statement::Loc(..) | Statement::CallPrototype { .. } => {}
                 Statement::BranchTargets { span, .. } => {
-                    return Err(LowerError::new(*span, ".branchtargets (brx.idx) is not lowered"))
+                    return Err(LowerError::new(
+                        *span,
+                        ".branchtargets (brx.idx) is not lowered",
+                    ))
                 }
             }
         }
@@ -573,7 +622,8 @@ impl<'m> Cx<'m> {
                 for _ in 1..words {
                     self.b.vreg();
                 }
-                self.scopes.bind(v.name, Binding::ParamWords { first, words });
+                self.scopes
+                    .bind(v.name, Binding::ParamWords { first, words });
             }
             other => return self.err(format!("{} declaration in a function", other.text())),
         }
@@ -603,9 +653,7 @@ impl<'m> Cx<'m> {
             return self.dispatch(i);
         };
         let pv = match self.lookup(g.reg) {
-            Some(Binding::Reg {
-                val: Val::P(p), ..
-            }) => p,
+            Some(Binding::Reg { val: Val::P(p), .. }) => p,
             _ => return self.err(format!("guard `{}` is not a predicate", self.name(g.reg))),
         };
         if i.opcode == Opcode::Bra {
@@ -625,7 +673,12 @@ impl<'m> Cx<'m> {
             _ => {}
         }
         self.b.blocks.truncate(nblocks);
-        self.b.blocks.last_mut().expect("a block").insts.truncate(ninsts);
+        self.b
+            .blocks
+            .last_mut()
+            .expect("a block")
+            .insts
+            .truncate(ninsts);
         let skip = self.b.new_label();
         self.branch(Some(guard(pv, !g.negated)), skip)?;
         self.dispatch(i)?;

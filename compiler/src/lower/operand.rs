@@ -11,7 +11,6 @@
 //! register on sm_70+; the offset 0xc (right after `%ntid`) is the
 //! documented DECISION for runners (UNCONFIRMED by vendor SASS here).
 
-use crate::ir::sass_text::Reg;
 use crate::ir::{Op, Operand};
 use crate::ptx::ast::{self, Dim, Imm, OperandKind, SpecialReg};
 use crate::ptx::types::ScalarType;
@@ -22,6 +21,26 @@ use super::Cx;
 
 /// `%nctaid.x` in constant bank 0 (see the module comment).
 pub const NCTAID_OFFSET: u32 = 0xc;
+
+/// The `S2R` name of a special register read by one `S2R`.
+pub fn s2r_name(sr: SpecialReg) -> Option<String> {
+    Some(match sr {
+        SpecialReg::Tid(d) => format!("SR_TID.{}", dim_text(d)),
+        SpecialReg::Ctaid(d) => format!("SR_CTAID.{}", dim_text(d)),
+        SpecialReg::Laneid => "SR_LANEID".into(),
+        SpecialReg::LanemaskEq => "SR_EQMASK".into(),
+        SpecialReg::LanemaskLt => "SR_LTMASK".into(),
+        SpecialReg::LanemaskLe => "SR_LEMASK".into(),
+        SpecialReg::LanemaskGt => "SR_GTMASK".into(),
+        SpecialReg::LanemaskGe => "SR_GEMASK".into(),
+        SpecialReg::Clock => "SR_CLOCKLO".into(),
+        SpecialReg::ClockHi => "SR_CLOCKHI".into(),
+        SpecialReg::Smid => "SR_VIRTUALSMID".into(),
+        SpecialReg::GlobaltimerLo => "SR_GLOBALTIMERLO".into(),
+        SpecialReg::GlobaltimerHi => "SR_GLOBALTIMERHI".into(),
+        _ => return None,
+    })
+}
 
 /// A resolved source value.
 #[derive(Clone, Debug)]
@@ -186,6 +205,15 @@ impl Cx<'_> {
     /// The address a variable name stands for (`mov.u64 %rd, smem;`).
     fn address_of(&mut self, b: Binding, ty: ScalarType) -> R<Src> {
         let lo = match b {
+            Binding::Global { slot } => {
+                let v = self.b.vpair();
+                self.b.emit(Op::LDC, &["64"], [r(v), cbank(4, slot)])?;
+                return Ok(if ty.bits() == 64 {
+                    Src::D(r(v), r(v + 1))
+                } else {
+                    Src::W(r(v))
+                });
+            }
             Binding::Shared { addr } => imm(i64::from(addr)),
             Binding::Const { offset } => imm(i64::from(offset)),
             Binding::Local { offset } => {
@@ -236,7 +264,7 @@ impl Cx<'_> {
     /// A 32-bit source in a register.
     pub fn src32r(&mut self, o: &ast::Operand, ty: ScalarType) -> R<Operand> {
         let x = self.src32(o, ty)?;
-        self.to_reg(x)
+        self.in_reg(x)
     }
 
     /// A 64-bit source: (low, high).
@@ -274,7 +302,7 @@ impl Cx<'_> {
     }
 
     /// Puts an operand in a register (`MOV` of an immediate or constant).
-    pub fn to_reg(&mut self, x: Operand) -> R<Operand> {
+    pub fn in_reg(&mut self, x: Operand) -> R<Operand> {
         if is_reg(&x) && !matches!(&x, Operand::Reg(o) if o.neg || o.not || o.abs) {
             return Ok(x);
         }
@@ -308,20 +336,12 @@ impl Cx<'_> {
             cx.b.emit(Op::S2R, &[], [r(v), Operand::Special(name)])?;
             Ok(Src::W(r(v)))
         };
+        if let Some(name) = s2r_name(sr) {
+            return s2r(self, name);
+        }
         match sr {
-            SpecialReg::Tid(d) => s2r(self, format!("SR_TID.{}", dim_text(d))),
-            SpecialReg::Ctaid(d) => s2r(self, format!("SR_CTAID.{}", dim_text(d))),
             SpecialReg::Ntid(d) => Ok(Src::W(cbank(0, self.cb.ntid + 4 * dim_index(d)))),
             SpecialReg::Nctaid(d) => Ok(Src::W(cbank(0, NCTAID_OFFSET + 4 * dim_index(d)))),
-            SpecialReg::Laneid => s2r(self, "SR_LANEID".into()),
-            SpecialReg::LanemaskEq => s2r(self, "SR_EQMASK".into()),
-            SpecialReg::LanemaskLt => s2r(self, "SR_LTMASK".into()),
-            SpecialReg::LanemaskLe => s2r(self, "SR_LEMASK".into()),
-            SpecialReg::LanemaskGt => s2r(self, "SR_GTMASK".into()),
-            SpecialReg::LanemaskGe => s2r(self, "SR_GEMASK".into()),
-            SpecialReg::Clock => s2r(self, "SR_CLOCKLO".into()),
-            SpecialReg::ClockHi => s2r(self, "SR_CLOCKHI".into()),
-            SpecialReg::Smid => s2r(self, "SR_VIRTUALSMID".into()),
             SpecialReg::Warpid => {
                 // %warpid: SR_VIRTID bits [14:8] (SEMANTICS_NOTES).
                 let Src::W(x) = s2r(self, "SR_VIRTID".into())? else {
@@ -330,8 +350,11 @@ impl Cx<'_> {
                 let v = self.b.vreg();
                 self.b
                     .emit(Op::SHF, &["R", "U32", "HI"], [r(v), rz(), imm(8), x])?;
-                self.b
-                    .emit(Op::LOP3, &["LUT"], [r(v), r(v), imm(0x7f), rz(), imm(0xc0), npt()])?;
+                self.b.emit(
+                    Op::LOP3,
+                    &["LUT"],
+                    [r(v), r(v), imm(0x7f), rz(), imm(0xc0), npt()],
+                )?;
                 Ok(Src::W(r(v)))
             }
             SpecialReg::Clock64 | SpecialReg::Globaltimer => {
@@ -341,11 +364,10 @@ impl Cx<'_> {
                     "SR_GLOBALTIMERLO"
                 };
                 let v = self.b.vpair();
-                self.b.emit(Op::CS2R, &[], [r(v), Operand::Special(name.into())])?;
+                self.b
+                    .emit(Op::CS2R, &[], [r(v), Operand::Special(name.into())])?;
                 Ok(Src::D(r(v), r(v + 1)))
             }
-            SpecialReg::GlobaltimerLo => s2r(self, "SR_GLOBALTIMERLO".into()),
-            SpecialReg::GlobaltimerHi => s2r(self, "SR_GLOBALTIMERHI".into()),
             other => self.err(format!("special register {other:?} is not lowered")),
         }
     }
@@ -394,7 +416,14 @@ impl Cx<'_> {
             self.b.emit(
                 Op::LOP3,
                 &["LUT"],
-                [r(v), r(v), imm32((1u32 << bits) - 1), rz(), imm(0xc0), npt()],
+                [
+                    r(v),
+                    r(v),
+                    imm32((1u32 << bits) - 1),
+                    rz(),
+                    imm(0xc0),
+                    npt(),
+                ],
             )?;
         }
         Ok(())
@@ -409,17 +438,10 @@ impl Cx<'_> {
             let sh = 64 - bits;
             return Ok(imm(((v << sh) >> sh) as i32 as i64));
         }
-        let x = self.to_reg(x)?;
+        let x = self.in_reg(x)?;
         let v = self.b.vreg();
-        self.b.emit(Op::SGXT, &[], [r(v), x, imm(i64::from(bits))])?;
+        self.b
+            .emit(Op::SGXT, &[], [r(v), x, imm(i64::from(bits))])?;
         Ok(r(v))
-    }
-
-    /// The type `Reg` of an operand if it is a plain register.
-    pub fn reg_of(o: &Operand) -> Option<Reg> {
-        match o {
-            Operand::Reg(x) => Some(x.reg),
-            _ => None,
-        }
     }
 }

@@ -81,6 +81,11 @@ pub enum Binding {
     Const {
         offset: u32,
     },
+    /// A module `.global` variable: its 64-bit address is at this offset
+    /// of constant bank 4 (filled by the runner, [`super::GlobalVar`]).
+    Global {
+        slot: u32,
+    },
 }
 
 #[derive(Default)]

@@ -103,8 +103,16 @@ impl Cx<'_> {
     pub fn instantiate(&mut self, seq: &'static Seq, inputs: &[Operand], outputs: &[u32]) -> R {
         self.sub_abi(seq);
         let mut abi = self.subs.remove(seq.name).expect("inserted");
-        let ins: Vec<u32> = seq.inputs.iter().map(|&n| abi.vreg(&mut self.b, n)).collect();
-        let outs: Vec<u32> = seq.outputs.iter().map(|&n| abi.vreg(&mut self.b, n)).collect();
+        let ins: Vec<u32> = seq
+            .inputs
+            .iter()
+            .map(|&n| abi.vreg(&mut self.b, n))
+            .collect();
+        let outs: Vec<u32> = seq
+            .outputs
+            .iter()
+            .map(|&n| abi.vreg(&mut self.b, n))
+            .collect();
         self.subs.insert(seq.name, abi);
         for (x, &v) in inputs.iter().zip(&ins) {
             self.mov(v, x.clone())?;
@@ -128,8 +136,9 @@ impl Cx<'_> {
             let slow_entry = seq.slow.and_then(|s| lines(s).first().map(|l| l.addr));
             // Targets inside the fragment.
             for (k, l) in ls.iter().enumerate() {
-                let si = parse_inst(&format!("{};", l.text.trim_end_matches(';').trim()))
-                    .map_err(|e| super::LowerError::new(self.b.span, format!("{}: {e}", seq.name)))?;
+                let si = parse_inst(&format!("{};", l.text.trim_end_matches(';').trim())).map_err(
+                    |e| super::LowerError::new(self.b.span, format!("{}: {e}", seq.name)),
+                )?;
                 let next_is_call = ls.get(k + 1).is_some_and(|n| n.text.starts_with("CALL"));
                 if si.opcode == "BRA" || (si.opcode == "MOV" && next_is_call) {
                     if let Some(SassOperand::Imm(a)) = si.operands.last() {
@@ -162,16 +171,21 @@ impl Cx<'_> {
                     self.b.start_block(lab);
                 }
                 after_transfer = false;
-                let si = parse_inst(&format!("{};", l.text.trim_end_matches(';').trim()))
-                    .map_err(|e| super::LowerError::new(self.b.span, format!("{}: {e}", seq.name)))?;
+                let si = parse_inst(&format!("{};", l.text.trim_end_matches(';').trim())).map_err(
+                    |e| super::LowerError::new(self.b.span, format!("{}: {e}", seq.name)),
+                )?;
                 if matches!(si.opcode.as_str(), "BSSY" | "BSYNC" | "BMOV") {
                     continue;
                 }
                 let op = Op::from_name(&si.opcode).ok_or_else(|| {
-                    super::LowerError::new(self.b.span, format!("{}: opcode {}", seq.name, si.opcode))
+                    super::LowerError::new(
+                        self.b.span,
+                        format!("{}: opcode {}", seq.name, si.opcode),
+                    )
                 })?;
                 let next_is_call = ls.get(k + 1).is_some_and(|n| n.text.starts_with("CALL"));
-                let is_target_op = matches!(op, Op::BRA | Op::CALL) || (op == Op::MOV && next_is_call);
+                let is_target_op =
+                    matches!(op, Op::BRA | Op::CALL) || (op == Op::MOV && next_is_call);
                 let nops = si.operands.len();
                 let mut ops = Vec::with_capacity(nops);
                 for (j, o) in si.operands.into_iter().enumerate() {

@@ -30,7 +30,11 @@ impl Cx<'_> {
                 } else {
                     "GPU"
                 };
-                let kind = if i.has(Mod::Sc) || i.opcode == O::Membar { "SC" } else { "ALL" };
+                let kind = if i.has(Mod::Sc) || i.opcode == O::Membar {
+                    "SC"
+                } else {
+                    "ALL"
+                };
                 self.b.emit(Op::MEMBAR, &[kind, scope], [])
             }
             _ => {
