@@ -7,3 +7,4 @@ pub mod commands;
 pub mod fuzz_targets;
 pub mod launch;
 pub mod ptx_interp;
+pub mod sim;

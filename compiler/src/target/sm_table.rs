@@ -19,7 +19,16 @@
 //! - global accesses on sm_80..sm_89 go through the memory descriptor loaded
 //!   by `ULDC.64 URn, c[0x0][0x118]` (UR4 usually), on sm_90 `c[0x0][0x208]`;
 //!   sm_70/sm_75 SASS has none;
-//! - uniform registers (UR0..UR62) appear from sm_75 on (seed 004).
+//! - uniform registers (UR0..UR62) appear from sm_75 on (seed 004);
+//! - shared-memory addresses start at 0 on sm_70..sm_89 and at 0x400 on
+//!   sm_90, whose first KiB of the CTA's shared window is reserved: every
+//!   sm_90 kernel with shared memory builds its addresses from `UMOV UR4,
+//!   0x400` (sort_scan.sm_90.sass: `UMOV UR4, 0x400; UIADD3 UR4, UR4, 0x80`
+//!   puts the 1 KiB dynamic array after the 128 bytes of static shared data,
+//!   where sort_scan.sm_80.sass uses offset 0x80). The upper byte of an
+//!   sm_90 shared address holds the CTA's rank in its cluster
+//!   (`S2UR UR5, SR_CgaCtaId; UPRMT UR4, UR5, 0x654, UR4`), 0 without
+//!   clusters.
 //!
 //! Registers and shared memory: CUDA C++ Programming Guide, "Technical
 //! Specifications per Compute Capability": 255 registers per thread on
@@ -78,6 +87,9 @@ pub struct CbankLayout {
     pub ntid: u32,
     /// Global-memory descriptor read with `ULDC.64 UR4`, if the SM uses one.
     pub global_descriptor: Option<u32>,
+    /// Not a bank offset: the first shared-memory address of a CTA's data
+    /// (0, or 0x400 on sm_90, see the module comment).
+    pub shared_base: u32,
 }
 
 const VOLTA_TURING: CbankLayout = CbankLayout {
@@ -85,18 +97,21 @@ const VOLTA_TURING: CbankLayout = CbankLayout {
     stack_pointer: 0x28,
     ntid: 0x0,
     global_descriptor: None,
+    shared_base: 0,
 };
 const AMPERE_ADA: CbankLayout = CbankLayout {
     param_base: 0x160,
     stack_pointer: 0x28,
     ntid: 0x0,
     global_descriptor: Some(0x118),
+    shared_base: 0,
 };
 const HOPPER: CbankLayout = CbankLayout {
     param_base: 0x210,
     stack_pointer: 0x28,
     ntid: 0x0,
     global_descriptor: Some(0x208),
+    shared_base: 0x400,
 };
 
 const KB: u32 = 1024;

@@ -10,6 +10,10 @@ Commands:
   interp SPEC.launch.json [--ptx FILE] [--dump OUT.json]
             run a kernel in the PTX interpreter and compare with the
             *.expected.json beside the spec; exit 1 unless it passes
+  sim SPEC.launch.json --sass FILE.sass --arch sm_XX [--function NAME] [--banks FILE]
+            run SASS text (cuobjdump's or ptxc's) in the SM simulator and
+            compare with the *.expected.json beside the spec; exit 1 unless
+            it passes. Default banks file: FILE.banks.json when it exists
   fuzz-parse FILE...   run the `parse` fuzz target's check on files
   help      print this help
 ";
@@ -26,6 +30,7 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
         Some("interp") => interp(&args[1..]),
+        Some("sim") => sim(&args[1..]),
         Some("fuzz-parse") => {
             for f in &args[1..] {
                 match std::fs::read(f) {
@@ -82,6 +87,73 @@ fn interp(args: &[String]) -> ExitCode {
         }
         Err(e) => {
             eprintln!("ptxdiff interp: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn sim(args: &[String]) -> ExitCode {
+    let mut spec = None;
+    let mut sass = None;
+    let mut arch = None;
+    let mut function = None;
+    let mut banks = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut val = |name: &str| match it.next() {
+            Some(v) => Some(v.clone()),
+            None => {
+                eprintln!("ptxdiff sim: {name} needs a value");
+                None
+            }
+        };
+        match a.as_str() {
+            "--sass" => match val("--sass") {
+                Some(v) => sass = Some(std::path::PathBuf::from(v)),
+                None => return ExitCode::from(2),
+            },
+            "--arch" => match val("--arch") {
+                Some(v) => arch = Some(v),
+                None => return ExitCode::from(2),
+            },
+            "--function" => match val("--function") {
+                Some(v) => function = Some(v),
+                None => return ExitCode::from(2),
+            },
+            "--banks" => match val("--banks") {
+                Some(v) => banks = Some(std::path::PathBuf::from(v)),
+                None => return ExitCode::from(2),
+            },
+            s if s.starts_with('-') => {
+                eprintln!("ptxdiff sim: unknown option '{s}'");
+                return ExitCode::from(2);
+            }
+            s => spec = Some(std::path::PathBuf::from(s)),
+        }
+    }
+    let (Some(spec), Some(sass), Some(arch)) = (spec, sass, arch) else {
+        eprintln!("ptxdiff sim: needs a launch spec, --sass FILE and --arch sm_XX\n{USAGE}");
+        return ExitCode::from(2);
+    };
+    let limits = oracle::ptx_interp::RunLimits::default();
+    match oracle::commands::sim::sim(
+        &spec,
+        &sass,
+        &arch,
+        function.as_deref(),
+        banks.as_deref(),
+        &limits,
+    ) {
+        Ok(v) => {
+            println!("{}", v.line);
+            if v.passed() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            }
+        }
+        Err(e) => {
+            eprintln!("ptxdiff sim: {e}");
             ExitCode::from(2)
         }
     }

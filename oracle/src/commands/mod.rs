@@ -2,3 +2,4 @@
 //! share.
 
 pub mod interp;
+pub mod sim;

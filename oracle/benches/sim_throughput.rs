@@ -1,0 +1,48 @@
+//! SASS simulator throughput: simulated thread-instructions per second on
+//! one core (one per active lane per executed instruction) for the matmul
+//! and reduction kernels' vendor SASS (issue 4 target: at least 100
+//! million). The "steady" figure times `sim::run` on an already parsed
+//! function (decode, setup and the run); parsing the listing is outside.
+//!
+//! `cargo bench -p oracle --bench sim_throughput`
+
+use oracle::launch::LaunchSpec;
+use oracle::ptx_interp::{Outcome, RunLimits};
+use oracle::sim::{self, SimInputs};
+use std::path::Path;
+use std::time::Instant;
+
+fn main() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/kernels");
+    for (k, arch) in [
+        ("matmul_tiled", "sm_80"),
+        ("block_reduce", "sm_80"),
+        ("matmul_tiled", "sm_70"),
+        ("block_reduce", "sm_70"),
+    ] {
+        let spec = LaunchSpec::from_file(dir.join(k).join(format!("{k}.launch.json"))).unwrap();
+        let text = std::fs::read_to_string(dir.join(k).join(format!("{k}.{arch}.sass"))).unwrap();
+        let sm = ptxc::target::lookup_sm(arch).unwrap();
+        let file = ptxc::ir::sass_text::parse_file(&text).unwrap();
+        let f = ptxc::ir::from_sass(&file.functions[0], Some(sm)).unwrap();
+        let limits = RunLimits::default();
+        let inputs = SimInputs::default();
+        let mut executed = 0u64;
+        let mut runs = 0;
+        let t = Instant::now();
+        while t.elapsed().as_secs_f64() < 2.0 {
+            let r = sim::run(&f, sm, &spec, &inputs, &limits).unwrap();
+            assert_eq!(r.outcome, Outcome::Completed, "{k}.{arch}");
+            executed += r.executed;
+            runs += 1;
+        }
+        let secs = t.elapsed().as_secs_f64();
+        println!(
+            "{:<22} {:>8.1} M thread-instructions/s  ({} runs of {} thread-instructions)   (target >= 100)",
+            format!("{k}.{arch}"),
+            executed as f64 / secs / 1e6,
+            runs,
+            executed / runs
+        );
+    }
+}

@@ -1,0 +1,344 @@
+//! Loads, stores, constant loads and atomics (global, shared, local and
+//! generic). Lanes access memory in lane order (for conflicting stores of
+//! one instruction the highest lane's value remains; UNCONFIRMED which lane
+//! wins on hardware, PTX leaves it unspecified). Cache and ordering
+//! modifiers (`.E`, `.CONSTANT`, `.STRONG.GPU`, `.SYS`, `.U`, ...) do not
+//! change results and are ignored, except `.E` which makes a global or
+//! generic address 64-bit.
+
+use super::super::memory::{resolve_generic, CtaMem, Place};
+use super::super::program::{Addr, AtomOpK, AtomTyK, Dst, PDst, Space, Src, Src64};
+use super::super::warp::{Stop, Warp, V};
+use super::Ctx;
+use crate::ptx_interp::semantics::atomic::{atom, AtomOp, AtomTy};
+use crate::ptx_interp::UbKind;
+
+/// Per-lane addresses.
+pub fn addresses(w: &Warp, a: &Addr, m: u32) -> Result<[u64; 32], Stop> {
+    let mut out = [0u64; 32];
+    let base: [u64; 32] = match a.base {
+        Src::Imm(v) => [u64::from(v); 32],
+        Src::R(i) if a.wide => w.read64(Src64::R(i), m)?,
+        Src::U(i) if a.wide => w.read64(Src64::U(i), m)?,
+        s => w.read(s, m)?.map(u64::from),
+    };
+    let idx: [u64; 32] = match a.index {
+        None => [0; 32],
+        Some(i) if a.wide => w.read64(Src64::U(i), m)?,
+        Some(i) => w.read(Src::U(i), m)?.map(u64::from),
+    };
+    for l in 0..32 {
+        let v = base[l]
+            .wrapping_add(idx[l])
+            .wrapping_add(a.offset as u64);
+        out[l] = if a.wide { v } else { v & 0xffff_ffff };
+    }
+    Ok(out)
+}
+
+/// Checks an access of `n` bytes at `a` and says where it goes.
+#[inline(always)]
+fn place(ctx: &Ctx<'_>, space: Space, a: u64, n: u64, lane: u32) -> Result<Place, Stop> {
+    if a % n != 0 {
+        return Err(misaligned(lane, a, n));
+    }
+    match space {
+        Space::Shared => {
+            if let Some(o) = ctx.cta.shared_off(a, n) {
+                return Ok(Place::Shared(o));
+            }
+        }
+        Space::Local => {
+            if let Some(o) = CtaMem::local_off(a, n) {
+                return Ok(Place::Local(o));
+            }
+        }
+        Space::Global => {
+            if let Some((b, o)) = ctx.global.locate(a, n) {
+                return Ok(Place::Global(b, o));
+            }
+        }
+        Space::Generic => return generic_place(ctx, a, n, lane),
+    }
+    Err(outside(space, a, n, lane))
+}
+
+#[cold]
+fn misaligned(lane: u32, a: u64, n: u64) -> Stop {
+    Stop::ub(
+        lane,
+        UbKind::Misaligned {
+            address: a,
+            size: n as u32,
+        },
+    )
+}
+
+#[cold]
+fn outside(space: Space, a: u64, n: u64, lane: u32) -> Stop {
+    let what = match space {
+        Space::Global => return Stop::fault(
+            lane,
+            format!("global access of {n} bytes at {a:#x} is outside every buffer"),
+        ),
+        Space::Shared => "shared",
+        _ => "local",
+    };
+    Stop::fault(
+        lane,
+        format!("{what} access of {n} bytes at {a:#x} is outside the {what} window"),
+    )
+}
+
+#[inline(never)]
+fn generic_place(ctx: &Ctx<'_>, a: u64, n: u64, lane: u32) -> Result<Place, Stop> {
+    match resolve_generic(a) {
+        (b's', o) => place(ctx, Space::Shared, o + u64::from(ctx.cta.shared_base), n, lane),
+        (b'l', o) => place(ctx, Space::Local, o, n, lane),
+        (_, g) => place(ctx, Space::Global, g, n, lane),
+    }
+}
+
+#[inline(always)]
+fn bytes_mut<'c>(ctx: &'c mut Ctx<'_>, p: Place, n: usize, thread: usize) -> &'c mut [u8] {
+    match p {
+        Place::Global(b, o) => ctx.global.bytes_mut(b, o, n),
+        Place::Shared(o) => &mut ctx.cta.shared[o..o + n],
+        Place::Local(o) => &mut ctx.cta.local_mut(thread)[o..o + n],
+    }
+}
+
+#[inline]
+fn thread_of(w: &Warp, lane: u32) -> usize {
+    (w.id * 32 + lane) as usize
+}
+
+#[allow(clippy::too_many_arguments)]
+pub fn ld(
+    ctx: &mut Ctx<'_>,
+    w: &mut Warp,
+    m: u32,
+    space: Space,
+    d: Dst,
+    a: &Addr,
+    size: u8,
+    signed: bool,
+) -> Result<(), Stop> {
+    let addrs = addresses(w, a, m)?;
+    let n = size as usize;
+    let words = n.div_ceil(4);
+    let mut out: [V; 4] = [[0; 32]; 4];
+    let mut mm = m;
+    while mm != 0 {
+        let l = mm.trailing_zeros();
+        mm &= mm - 1;
+        let p = place(ctx, space, addrs[l as usize], n as u64, l)?;
+        let th = thread_of(w, l);
+        let b = bytes_mut(ctx, p, n, th);
+        if n < 4 {
+            let v = if n == 1 {
+                u64::from(b[0])
+            } else {
+                u64::from(u16::from_le_bytes([b[0], b[1]]))
+            };
+            out[0][l as usize] = super::super::program::extend(v, size, signed) as u32;
+        } else {
+            for (k, o) in out.iter_mut().enumerate().take(words) {
+                o[l as usize] = u32::from_le_bytes(b[4 * k..4 * k + 4].try_into().unwrap());
+            }
+        }
+    }
+    for (k, o) in out.iter().enumerate().take(words) {
+        w.write_at(d, k as u32, m, o);
+    }
+    Ok(())
+}
+
+pub fn st(
+    ctx: &mut Ctx<'_>,
+    w: &mut Warp,
+    m: u32,
+    space: Space,
+    a: &Addr,
+    v: Src,
+    size: u8,
+) -> Result<(), Stop> {
+    let addrs = addresses(w, a, m)?;
+    let n = size as usize;
+    let words = n.div_ceil(4);
+    let mut vals: [V; 4] = [[0; 32]; 4];
+    for (k, val) in vals.iter_mut().enumerate().take(words) {
+        let s = match v {
+            Src::R(i) => Src::R(i + k as u32),
+            Src::U(i) => Src::U(i + k as u32),
+            Src::Imm(x) => Src::Imm(if k == 0 { x } else { 0 }),
+        };
+        *val = w.read(s, m)?;
+    }
+    let mut mm = m;
+    while mm != 0 {
+        let l = mm.trailing_zeros();
+        mm &= mm - 1;
+        let p = place(ctx, space, addrs[l as usize], n as u64, l)?;
+        let th = thread_of(w, l);
+        let b = bytes_mut(ctx, p, n, th);
+        if n < 4 {
+            b.copy_from_slice(&vals[0][l as usize].to_le_bytes()[..n]);
+        } else {
+            for k in 0..words {
+                b[4 * k..4 * k + 4].copy_from_slice(&vals[k][l as usize].to_le_bytes());
+            }
+        }
+    }
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+pub fn ldc(
+    ctx: &mut Ctx<'_>,
+    w: &mut Warp,
+    m: u32,
+    d: Dst,
+    bank: u32,
+    reg: Option<Src>,
+    off: i64,
+    size: u8,
+    signed: bool,
+) -> Result<(), Stop> {
+    let idx = match reg {
+        Some(r) => w.read(r, m)?,
+        None => [0; 32],
+    };
+    let mut lo = [0u32; 32];
+    let mut hi = [0u32; 32];
+    let mut mm = m;
+    while mm != 0 {
+        let l = mm.trailing_zeros();
+        mm &= mm - 1;
+        let o = off + i64::from(idx[l as usize] as i32);
+        if o % i64::from(size.min(8)) != 0 {
+            return Err(Stop::ub(
+                l,
+                UbKind::Misaligned {
+                    address: o as u64,
+                    size: u32::from(size),
+                },
+            ));
+        }
+        let v = ctx
+            .banks
+            .read(bank, o, u32::from(size.min(8)))
+            .map_err(|e| Stop::fault(l, e))?;
+        let v = super::super::program::extend(v, size, signed);
+        lo[l as usize] = v as u32;
+        hi[l as usize] = (v >> 32) as u32;
+    }
+    w.write_at(d, 0, m, &lo);
+    if size == 8 {
+        w.write_at(d, 1, m, &hi);
+    }
+    Ok(())
+}
+
+fn atom_ty(t: AtomTyK) -> AtomTy {
+    match t {
+        AtomTyK::U32 => AtomTy::U32,
+        AtomTyK::S32 => AtomTy::S32,
+        AtomTyK::U64 => AtomTy::U64,
+        AtomTyK::S64 => AtomTy::S64,
+        AtomTyK::F32 => AtomTy::F32,
+        AtomTyK::F64 => AtomTy::F64,
+        AtomTyK::F16x2 => AtomTy::F16x2,
+        AtomTyK::Bf16x2 => AtomTy::Bf16x2,
+    }
+}
+
+fn atom_op(o: AtomOpK) -> AtomOp {
+    match o {
+        AtomOpK::Add | AtomOpK::PopcInc => AtomOp::Add,
+        AtomOpK::Min => AtomOp::Min,
+        AtomOpK::Max => AtomOp::Max,
+        AtomOpK::Inc => AtomOp::Inc,
+        AtomOpK::Dec => AtomOp::Dec,
+        AtomOpK::And => AtomOp::And,
+        AtomOpK::Or => AtomOp::Or,
+        AtomOpK::Xor => AtomOp::Xor,
+        AtomOpK::Exch => AtomOp::Exch,
+        AtomOpK::Cas => AtomOp::Cas,
+    }
+}
+
+/// Atomics and reductions; the destination gets the old value. The
+/// predicate destination of `ATOMG.CAS` is set when the swap happened
+/// (UNCONFIRMED; ptxas 11.8 writes it to PT in the corpus).
+#[allow(clippy::too_many_arguments)]
+pub fn atomic(
+    ctx: &mut Ctx<'_>,
+    w: &mut Warp,
+    m: u32,
+    space: Space,
+    op: AtomOpK,
+    ty: AtomTyK,
+    ftz: bool,
+    d: Dst,
+    pd: PDst,
+    a: &Addr,
+    b: Src,
+    c: Src,
+) -> Result<(), Stop> {
+    let t = atom_ty(ty);
+    let wide = t.bits() == 64;
+    let n = (t.bits() / 8) as usize;
+    let addrs = addresses(w, a, m)?;
+    let read_src = |s: Src| -> Result<[u64; 32], Stop> {
+        if wide {
+            w.read64(
+                match s {
+                    Src::R(i) => Src64::R(i),
+                    Src::U(i) => Src64::U(i),
+                    Src::Imm(v) => Src64::Imm(u64::from(v)),
+                },
+                m,
+            )
+        } else {
+            Ok(w.read(s, m)?.map(u64::from))
+        }
+    };
+    let vb = if op == AtomOpK::PopcInc {
+        [1u64; 32]
+    } else {
+        read_src(b)?
+    };
+    let vc = if op == AtomOpK::Cas {
+        read_src(c)?
+    } else {
+        [0; 32]
+    };
+    let mut old = [0u64; 32];
+    let mut ok = 0u32;
+    let mut mm = m;
+    while mm != 0 {
+        let l = mm.trailing_zeros();
+        mm &= mm - 1;
+        let li = l as usize;
+        let p = place(ctx, space, addrs[li], n as u64, l)?;
+        let th = thread_of(w, l);
+        let bytes = bytes_mut(ctx, p, n, th);
+        let mut buf = [0u8; 8];
+        buf[..n].copy_from_slice(bytes);
+        let o = u64::from_le_bytes(buf);
+        let new = atom(atom_op(op), t, o, vb[li], vc[li], ftz);
+        if op != AtomOpK::Cas || o & t.mask() == vb[li] & t.mask() {
+            ok |= 1 << l;
+        }
+        bytes.copy_from_slice(&new.to_le_bytes()[..n]);
+        old[li] = o;
+    }
+    if wide {
+        w.write64(d, m, &old);
+    } else {
+        w.write(d, m, &old.map(|x| x as u32));
+    }
+    w.write_pred(pd, m, ok);
+    Ok(())
+}

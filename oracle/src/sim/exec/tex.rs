@@ -1,0 +1,130 @@
+//! Texture fetches (TLD, TEX, TLD4) through the PTX interpreter's texture
+//! model (`ptx_interp::semantics::texture`), so both runners sample alike.
+//!
+//! Operands (cuobjdump): `TLD.SCR.LZ RZ, R4, R4, 0x0, 0x58, 1D, 0x1` is
+//! destinations `R4` (first pair) and `RZ` (second pair), coordinates from
+//! `R4` (x; y and z in the following registers for 2D/3D, UNCONFIRMED), the
+//! texture slot `0x58` and the write mask `0x1` (components x, y, z, w; the
+//! selected ones fill the first pair, then the second, UNCONFIRMED). On
+//! sm_90 the texture is a handle in a uniform register (`TLD.LZ RZ, R3, R3,
+//! UR4, 0x0, 1D, 0x1`, UR4 = the parameter's low word).
+//!
+//! Which texture a slot means: the banks file's `textures` map when it has
+//! the slot; otherwise the 64-bit handle stored in constant bank 0 at
+//! `4 * slot` (slot 0x58 is c[0x0][0x160], the first parameter: the
+//! texture object; UNCONFIRMED but consistent with every listing). A
+//! handle whose upper word is 0 is read as the launch's texture index
+//! (real texture objects are small integers; sm_90 SASS uses only the low
+//! word).
+
+use super::super::program::{Dst, Src, TexOp, TexRef};
+use super::super::warp::{Stop, Warp};
+use super::Ctx;
+use crate::launch::{TextureImage, TEXTURE_HANDLE_BASE};
+use crate::ptx_interp::semantics::texture::{fetch, tld4, Coord};
+
+fn by_handle<'t>(ctx: &'t Ctx<'_>, h: u64) -> Option<&'t TextureImage> {
+    let h = if h >> 32 == 0 {
+        TEXTURE_HANDLE_BASE | h
+    } else {
+        h
+    };
+    ctx.textures.iter().find(|t| t.handle == h)
+}
+
+fn resolve<'t>(ctx: &'t Ctx<'_>, w: &Warp, t: TexRef, lane: u32) -> Result<&'t TextureImage, Stop> {
+    match t {
+        TexRef::Slot(s) => {
+            if let Some(name) = ctx.inputs.textures.get(&s) {
+                return ctx
+                    .textures
+                    .iter()
+                    .find(|t| &t.spec.name == name)
+                    .ok_or_else(|| {
+                        Stop::fault(lane, format!("texture slot {s}: the spec has no texture '{name}'"))
+                    });
+            }
+            let h = ctx.banks.read(0, i64::from(s) * 4, 8).unwrap_or(0);
+            by_handle(ctx, h).ok_or_else(|| {
+                Stop::fault(
+                    lane,
+                    format!("texture slot {s:#x} is bound to no texture (handle {h:#x} in c[0x0][{:#x}])", s * 4),
+                )
+            })
+        }
+        TexRef::Handle(u) => {
+            let lo = w.read1(Src::U(u), lane)?;
+            let hi = if (u as usize + 1) < w.ur.len() && w.urw[u as usize + 1] {
+                w.ur[u as usize + 1]
+            } else {
+                0
+            };
+            let h = (u64::from(hi) << 32) | u64::from(lo);
+            by_handle(ctx, h)
+                .ok_or_else(|| Stop::fault(lane, format!("texture handle {h:#x} names no texture")))
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+pub fn tex(
+    ctx: &mut Ctx<'_>,
+    w: &mut Warp,
+    m: u32,
+    op: TexOp,
+    d0: Dst,
+    d1: Dst,
+    coords: Src,
+    t: TexRef,
+    dims: u8,
+    mask: u8,
+) -> Result<(), Stop> {
+    if m == 0 {
+        return Ok(());
+    }
+    let mut cv = [[0u32; 32]; 3];
+    for (k, c) in cv.iter_mut().enumerate().take(dims as usize) {
+        let s = match coords {
+            Src::R(i) => Src::R(i + k as u32),
+            other => other,
+        };
+        *c = w.read(s, m)?;
+    }
+    let img = resolve(ctx, w, t, m.trailing_zeros())?;
+    let mut out = [[0u32; 32]; 4];
+    let mut mm = m;
+    while mm != 0 {
+        let l = mm.trailing_zeros() as usize;
+        mm &= mm - 1;
+        let texel = match op {
+            TexOp::Tld => {
+                let c = [0, 1, 2].map(|k| Coord::Int(cv[k][l] as i32));
+                fetch(img, &img.spec, c, dims as usize)
+            }
+            TexOp::Tex => {
+                let c = [0, 1, 2].map(|k| Coord::Float(f32::from_bits(cv[k][l])));
+                fetch(img, &img.spec, c, dims as usize)
+            }
+            TexOp::Tld4 { comp } => tld4(
+                img,
+                &img.spec,
+                comp as usize,
+                f32::from_bits(cv[0][l]),
+                f32::from_bits(cv[1][l]),
+            ),
+        };
+        let mut k = 0;
+        for (c, v) in texel.iter().enumerate() {
+            if mask >> c & 1 != 0 {
+                out[k][l] = *v;
+                k += 1;
+            }
+        }
+    }
+    let n = (mask & 0xf).count_ones() as usize;
+    for (k, o) in out.iter().enumerate().take(n) {
+        let (d, idx) = if k < 2 { (d0, k) } else { (d1, k - 2) };
+        w.write_at(d, idx as u32, m, o);
+    }
+    Ok(())
+}

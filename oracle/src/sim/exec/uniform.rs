@@ -1,0 +1,44 @@
+//! Special registers (S2R, S2UR, CS2R). The uniform datapath's arithmetic
+//! (UIADD3, ULOP3, USHF, UPRMT, USEL, UISETP, UMOV, R2UR, ULDC, ...) runs
+//! through the same handlers as the vector forms, computed once for the
+//! lowest executing lane and written to the uniform register file
+//! (`DInst::uniform`).
+//!
+//! Values: `SR_CLOCKLO/HI` and the global timer are the run's count of
+//! thread-instructions so far (deterministic, monotonic); `SR_VIRTID` has
+//! the warp index in bits 14:8 (SEMANTICS_NOTES.md `%warpid`), `SR_SMID`
+//! and `SR_CgaCtaId` are 0 (one SM, no clusters).
+
+use super::super::program::{Dst, SReg};
+use super::super::warp::{Stop, Warp};
+use super::Ctx;
+
+pub fn s2r(ctx: &Ctx<'_>, w: &mut Warp, m: u32, d: Dst, sr: SReg, wide: bool) -> Result<(), Stop> {
+    let mut r = [0u64; 32];
+    for (l, x) in r.iter_mut().enumerate() {
+        let lane = l as u32;
+        *x = match sr {
+            SReg::Zero => 0,
+            SReg::Tid(k) => u64::from(w.tid[l][k as usize]),
+            SReg::Ctaid(k) => u64::from(ctx.ctaid[k as usize]),
+            SReg::LaneId => u64::from(lane),
+            SReg::ClockLo | SReg::GlobalTimerLo => ctx.clock & 0xffff_ffff,
+            SReg::ClockHi | SReg::GlobalTimerHi => ctx.clock >> 32,
+            SReg::Clock64 => ctx.clock,
+            SReg::EqMask => 1u64 << lane,
+            SReg::LtMask => (1u64 << lane) - 1,
+            SReg::LeMask => (1u64 << (lane + 1)) - 1,
+            SReg::GtMask => u64::from(u32::MAX << lane) & !(1u64 << lane) & 0xffff_ffff,
+            SReg::GeMask => u64::from(u32::MAX << lane),
+            SReg::VirtId => u64::from(w.id & 0x7f) << 8,
+            SReg::WarpId => u64::from(w.id),
+            SReg::SmId | SReg::CgaCtaId => 0,
+        };
+    }
+    if wide {
+        w.write64(d, m, &r);
+    } else {
+        w.write(d, m, &r.map(|x| x as u32));
+    }
+    Ok(())
+}
