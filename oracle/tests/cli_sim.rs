@@ -41,7 +41,10 @@ fn a_fault_names_pc_thread_and_instruction_and_exits_one() {
     let (code, out) = ptxdiff(&["sim", &spec, "--sass", &sass, "--arch", "sm_90"]);
     assert_eq!(code, 1, "{out}");
     assert!(out.starts_with("tex_stencil: FAULT: UNDECODED"), "{out}");
-    assert!(out.contains("tid (0,0,0)") && out.contains("/*0080*/"), "{out}");
+    assert!(
+        out.contains("tid (0,0,0)") && out.contains("/*0080*/"),
+        "{out}"
+    );
 }
 
 #[test]

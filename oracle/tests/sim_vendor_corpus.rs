@@ -119,7 +119,9 @@ fn vendor_sass_corpus() {
                 (false, None) => problems.push(format!("{k}.{arch}: regression: {status}")),
                 (false, Some(Known::Undecoded)) => match &r.outcome {
                     Outcome::Fault { message, .. } if message.contains("UNDECODED") => {}
-                    o => problems.push(format!("{k}.{arch}: expected an UNDECODED fault, got {o:?}")),
+                    o => problems.push(format!(
+                        "{k}.{arch}: expected an UNDECODED fault, got {o:?}"
+                    )),
                 },
                 (false, Some(Known::NeedsRelocations)) => match &r.outcome {
                     Outcome::Fault { message, .. }

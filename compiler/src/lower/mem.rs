@@ -464,6 +464,21 @@ impl Cx<'_> {
             _ => return self.err("cvta for this space is not lowered"),
         };
         let (lo, hi) = self.src64(&i.operands[1], ty)?;
+        // Generic shared offsets count from the SM's shared base (0x400 on
+        // sm_90): the window maps generic offset 0 to the first byte.
+        let base = if space == Space::Shared {
+            i64::from(super::shared_base(self.sm))
+        } else {
+            0
+        };
+        let lo = if base != 0 && !to {
+            let l = self.in_reg(lo)?;
+            let t = self.b.vreg();
+            self.b.emit(Op::IADD3, &[], [r(t), l, imm(-base), rz()])?;
+            r(t)
+        } else {
+            lo
+        };
         if wide {
             let d = self.dst64(&i.operands[0])?;
             match (window, to) {
@@ -475,7 +490,7 @@ impl Cx<'_> {
                 (Some(w), true) => {
                     let lo = self.in_reg(lo)?;
                     self.b
-                        .emit(Op::IADD3, &[], [r(d), lo, neg(cbank(0, w)), rz()])?;
+                        .emit(Op::IADD3, &[], [r(d), lo, neg(cbank(0, w)), imm(base)])?;
                     self.mov(d + 1, rz())
                 }
             }
@@ -490,7 +505,7 @@ impl Cx<'_> {
                 (Some(w), true) => {
                     let lo = self.in_reg(lo)?;
                     self.b
-                        .emit(Op::IADD3, &[], [r(d), lo, neg(cbank(0, w)), rz()])
+                        .emit(Op::IADD3, &[], [r(d), lo, neg(cbank(0, w)), imm(base)])
                 }
             }
         }

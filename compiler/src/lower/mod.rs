@@ -100,6 +100,8 @@ use crate::target::{CbankLayout, SmInfo};
 
 pub use builder::Builder;
 use builder::*;
+pub use mem::{LOCAL_WINDOW, SHARED_WINDOW};
+pub use operand::NCTAID_OFFSET;
 use regs::{Binding, Scopes, Val};
 
 /// Lowering options.
@@ -235,7 +237,7 @@ fn var_size_align(v: &ast::VarDecl) -> (u32, u32) {
     (size, align)
 }
 
-fn shared_base(sm: &SmInfo) -> u32 {
+pub(crate) fn shared_base(sm: &SmInfo) -> u32 {
     // sm_90 reserves the first KiB of the CTA's window (sort_scan.sm_90.sass:
     // `UMOV UR4, 0x400`).
     if sm.sm >= 90 {

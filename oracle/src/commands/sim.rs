@@ -30,7 +30,8 @@ pub fn run_sass(
     limits: &RunLimits,
 ) -> Result<RunResult, String> {
     let sm = ptxc::target::lookup_sm(arch).ok_or_else(|| format!("unknown target '{arch}'"))?;
-    let file = ptxc::ir::sass_text::parse_file(sass_text).map_err(|e| format!("{sass_name}:{e}"))?;
+    let file =
+        ptxc::ir::sass_text::parse_file(sass_text).map_err(|e| format!("{sass_name}:{e}"))?;
     let want = function.unwrap_or(&spec.kernel);
     let f = match file.functions.iter().find(|f| f.name == want) {
         Some(f) => f,
@@ -53,7 +54,10 @@ pub fn sim(
     let spec = LaunchSpec::from_file(spec_path).map_err(|e| e.to_string())?;
     let text = std::fs::read_to_string(sass)
         .map_err(|e| format!("cannot read '{}': {e}", sass.display()))?;
-    let inputs = match banks.map(Path::to_path_buf).or_else(|| default_banks_path(sass)) {
+    let inputs = match banks
+        .map(Path::to_path_buf)
+        .or_else(|| default_banks_path(sass))
+    {
         Some(p) if banks.is_some() || p.exists() => SimInputs::from_banks_file(&p)?,
         _ => SimInputs::default(),
     };

@@ -920,9 +920,7 @@ pub fn decode(f: &Function, sm: &SmInfo, banks: &Banks) -> Program {
     let mut texts = Vec::with_capacity(n as usize);
     for (k, i) in f.insts().enumerate() {
         let text = inst_text(i);
-        let guard = i
-            .guard
-            .map_or(PSrc::TRUE, |g| dec.pred(g.pred, g.negated));
+        let guard = i.guard.map_or(PSrc::TRUE, |g| dec.pred(g.pred, g.negated));
         let kind = if i.op == Op::UNDECODED {
             Kind::Fault(
                 format!(
@@ -950,11 +948,7 @@ pub fn decode(f: &Function, sm: &SmInfo, banks: &Banks) -> Program {
         });
         texts.push(text);
     }
-    Program {
-        insts,
-        texts,
-        regs,
-    }
+    Program { insts, texts, regs }
 }
 
 fn decode_inst(d: &Dec<'_>, i: &Inst) -> DResult<Kind> {
@@ -967,10 +961,26 @@ fn decode_inst(d: &Dec<'_>, i: &Inst) -> DResult<Kind> {
         NOP | YIELD | MEMBAR | DEPBAR | ERRBAR | NANOSLEEP | CCTL | CCTLL => Kind::Nop,
         IADD3 | UIADD3 => {
             let x = has(i, "X");
-            let c0 = dsts.get(1).map(|p| d.pdst(p)).transpose()?.unwrap_or(PDst::None);
-            let c1 = dsts.get(2).map(|p| d.pdst(p)).transpose()?.unwrap_or(PDst::None);
-            let ci0 = s.get(3).map(|p| d.psrc(p)).transpose()?.unwrap_or(PSrc::FALSE);
-            let ci1 = s.get(4).map(|p| d.psrc(p)).transpose()?.unwrap_or(PSrc::FALSE);
+            let c0 = dsts
+                .get(1)
+                .map(|p| d.pdst(p))
+                .transpose()?
+                .unwrap_or(PDst::None);
+            let c1 = dsts
+                .get(2)
+                .map(|p| d.pdst(p))
+                .transpose()?
+                .unwrap_or(PDst::None);
+            let ci0 = s
+                .get(3)
+                .map(|p| d.psrc(p))
+                .transpose()?
+                .unwrap_or(PSrc::FALSE);
+            let ci1 = s
+                .get(4)
+                .map(|p| d.psrc(p))
+                .transpose()?
+                .unwrap_or(PSrc::FALSE);
             Kind::Iadd3 {
                 d: d.dst(&dsts[0])?,
                 c0,
@@ -991,15 +1001,26 @@ fn decode_inst(d: &Dec<'_>, i: &Inst) -> DResult<Kind> {
             } else {
                 ImadMode::Lo
             };
-            let co = dsts.get(1).map(|p| d.pdst(p)).transpose()?.unwrap_or(PDst::None);
-            let ci = s.get(3).map(|p| d.psrc(p)).transpose()?.unwrap_or(PSrc::FALSE);
+            let co = dsts
+                .get(1)
+                .map(|p| d.pdst(p))
+                .transpose()?
+                .unwrap_or(PDst::None);
+            let ci = s
+                .get(3)
+                .map(|p| d.psrc(p))
+                .transpose()?
+                .unwrap_or(PSrc::FALSE);
             let (c, c64) = if mode == ImadMode::Lo {
-                (d.src(&s[2])?, Sop64 {
-                    s: Src64::Imm(0),
-                    neg: false,
-                    not: false,
-                    abs: false,
-                })
+                (
+                    d.src(&s[2])?,
+                    Sop64 {
+                        s: Src64::Imm(0),
+                        neg: false,
+                        not: false,
+                        abs: false,
+                    },
+                )
             } else {
                 (Sop::ZERO, d.src64(&s[2], float::ImmTy::Int)?)
             };
@@ -1020,7 +1041,11 @@ fn decode_inst(d: &Dec<'_>, i: &Inst) -> DResult<Kind> {
             let hi = has(i, "HI");
             let sx32 = has(i, "SX32");
             let x = has(i, "X");
-            let co = dsts.get(1).map(|p| d.pdst(p)).transpose()?.unwrap_or(PDst::None);
+            let co = dsts
+                .get(1)
+                .map(|p| d.pdst(p))
+                .transpose()?
+                .unwrap_or(PDst::None);
             // sources: a, b, [c (HI without SX32)], shift, [carry-in]
             let (a, b) = (d.src(&s[0])?, d.src(&s[1])?);
             let mut k = 2;
@@ -1031,7 +1056,11 @@ fn decode_inst(d: &Dec<'_>, i: &Inst) -> DResult<Kind> {
                 Sop::ZERO
             };
             let sh = d.imm(&s[k])? as u32;
-            let ci = s.get(k + 1).map(|p| d.psrc(p)).transpose()?.unwrap_or(PSrc::FALSE);
+            let ci = s
+                .get(k + 1)
+                .map(|p| d.psrc(p))
+                .transpose()?
+                .unwrap_or(PSrc::FALSE);
             Kind::Lea {
                 hi,
                 x,
@@ -1207,9 +1236,15 @@ fn decode_inst(d: &Dec<'_>, i: &Inst) -> DResult<Kind> {
                     return Err("MOV with a partial lane mask is not modelled".into());
                 }
             }
+            // `MOV R, .L_x_N`: a return address (the lowering's call ABI),
+            // the byte address of the labelled block.
+            let a = match &s[0] {
+                Operand::Label(_) => Src::Imm(d.target(&s[0])? * 16),
+                o => d.plain(o)?,
+            };
             Kind::Mov {
                 d: d.dst(&dsts[0])?,
-                a: d.plain(&s[0])?,
+                a,
             }
         }
         R2UR => Kind::Mov {
@@ -1224,7 +1259,9 @@ fn decode_inst(d: &Dec<'_>, i: &Inst) -> DResult<Kind> {
             if c.reg.is_some_and(|r| !matches!(r, Reg::Urz | Reg::Rz)) {
                 return Err("indexed ULDC is not modelled".into());
             }
-            let v = d.banks.read(c.bank, c.offset.unwrap_or(0), u32::from(size.min(8)))?;
+            let v = d
+                .banks
+                .read(c.bank, c.offset.unwrap_or(0), u32::from(size.min(8)))?;
             let v = extend(v, size, signed);
             if size == 8 {
                 Kind::Ldc {
@@ -1479,7 +1516,11 @@ fn decode_inst(d: &Dec<'_>, i: &Inst) -> DResult<Kind> {
             let Operand::Barrier(b) = s.last().unwrap() else {
                 return Err("BREAK needs a barrier".into());
             };
-            let p = if s.len() == 2 { d.psrc(&s[0])? } else { PSrc::TRUE };
+            let p = if s.len() == 2 {
+                d.psrc(&s[0])?
+            } else {
+                PSrc::TRUE
+            };
             Kind::Break { b: *b, p }
         }
         BMOV => match (&dsts[0], &s[0]) {
@@ -1549,8 +1590,8 @@ fn decode_inst(d: &Dec<'_>, i: &Inst) -> DResult<Kind> {
         }
         TEX | TLD | TLD4 => decode_tex(d, i, dsts, s)?,
         TXQ => return Err("TXQ is not modelled".into()),
-        F2F | F2I | I2F | I2FP | FRND | F2FP | FADD | FMUL | FFMA | FMNMX | FSET | FSETP
-        | FCHK | MUFU | DADD | DMUL | DFMA | DSETP | HADD2 | HMUL2 | HFMA2 | HSETP2 | HSET2 => {
+        F2F | F2I | I2F | I2FP | FRND | F2FP | FADD | FMUL | FFMA | FMNMX | FSET | FSETP | FCHK
+        | MUFU | DADD | DMUL | DFMA | DSETP | HADD2 | HMUL2 | HFMA2 | HSETP2 | HSET2 => {
             Kind::F(float::decode(d, i)?)
         }
         _ => return Err("not implemented in the simulator".into()),
@@ -1647,8 +1688,14 @@ fn decode_atom(d: &Dec<'_>, i: &Inst, dsts: &[Operand], s: &[Operand]) -> DResul
         d: dr,
         pd,
         addr: d.addr(m, wide)?,
-        b: s.get(1).map(|x| d.plain(x)).transpose()?.unwrap_or(Src::Imm(0)),
-        c: s.get(2).map(|x| d.plain(x)).transpose()?.unwrap_or(Src::Imm(0)),
+        b: s.get(1)
+            .map(|x| d.plain(x))
+            .transpose()?
+            .unwrap_or(Src::Imm(0)),
+        c: s.get(2)
+            .map(|x| d.plain(x))
+            .transpose()?
+            .unwrap_or(Src::Imm(0)),
     })
 }
 

@@ -56,9 +56,12 @@ pub fn run(
     limits: &RunLimits,
 ) -> Result<RunResult, SetupError> {
     let image = MemoryImage::new(spec).map_err(|e| SetupError(e.to_string()))?;
-    let cb = sm
-        .cbank
-        .ok_or_else(|| SetupError(format!("{}: no constant-bank layout in the SM table", sm.name)))?;
+    let cb = sm.cbank.ok_or_else(|| {
+        SetupError(format!(
+            "{}: no constant-bank layout in the SM table",
+            sm.name
+        ))
+    })?;
     let mut banks = Banks::default();
     for (b, bytes) in &extra.banks {
         if *b == 0 {
@@ -66,9 +69,10 @@ pub fn run(
         }
         banks.banks.insert(*b, bytes.clone());
     }
-    banks
-        .banks
-        .insert(0, bank0(sm, spec, image.layout(), LOCAL_BYTES).map_err(SetupError)?);
+    banks.banks.insert(
+        0,
+        bank0(sm, spec, image.layout(), LOCAL_BYTES).map_err(SetupError)?,
+    );
     let prog = decode(f, sm, &banks);
     let shared = u64::from(extra.static_shared_bytes.unwrap_or(DEFAULT_STATIC_SHARED))
         + u64::from(spec.dynamic_shared_bytes);
@@ -235,8 +239,7 @@ impl Machine<'_> {
                     Err((s, pc)) => return self.stop_outcome(s, ctaid, &warps[wi], pc),
                 }
                 Self::check_barriers(&mut warps, &mut bars);
-                if self.executed >= self.limits.fuel || self.started.elapsed() > self.limits.wall
-                {
+                if self.executed >= self.limits.fuel || self.started.elapsed() > self.limits.wall {
                     return Outcome::Timeout {
                         executed: self.executed,
                     };

@@ -44,7 +44,10 @@ fn scalar(w: &Warp, s: Src, m: u32) -> Result<u32, Stop> {
 
 fn code_target(ctx: &Ctx<'_>, a: i64, lane: u32, what: &str) -> Result<u32, Stop> {
     if a < 0 {
-        return Err(Stop::fault(lane, format!("{what} to negative address {a:#x}")));
+        return Err(Stop::fault(
+            lane,
+            format!("{what} to negative address {a:#x}"),
+        ));
     }
     ctx.prog.index_of_addr(a as u64).ok_or_else(|| {
         Stop::fault(
@@ -87,7 +90,11 @@ pub fn exec(
 ) -> Result<Flow, Stop> {
     Ok(match k {
         Kind::Bra { target, p, div } => {
-            let mut taken = if *p == PSrc::TRUE { m } else { m & w.pred(*p, m)? };
+            let mut taken = if *p == PSrc::TRUE {
+                m
+            } else {
+                m & w.pred(*p, m)?
+            };
             if let Some(mask) = div {
                 let mv = scalar(w, *mask, gmask)?;
                 if (w.live & mv) & !gmask == 0 {
@@ -162,7 +169,10 @@ pub fn exec(
             }
         }
         Kind::EndCollective => match w.coll_target {
-            Some(t) if m != 0 => Flow::Branch { taken: m, target: t },
+            Some(t) if m != 0 => Flow::Branch {
+                taken: m,
+                target: t,
+            },
             Some(_) => Flow::Next,
             None if m == 0 => Flow::Next,
             None => {

@@ -335,7 +335,10 @@ pub fn decode(d: &Dec<'_>, i: &Inst) -> DResult<FInst> {
     let f32s = |k: usize| d.src_as(&s[k], ImmTy::F32);
     Ok(match i.op {
         Op::FADD | Op::FMUL | Op::FFMA => {
-            if ["D2", "D4", "D8", "M2", "M4", "M8"].iter().any(|x| has(i, x)) {
+            if ["D2", "D4", "D8", "M2", "M4", "M8"]
+                .iter()
+                .any(|x| has(i, x))
+            {
                 return Err("FMUL scale modifiers are not modelled".into());
             }
             let op = match i.op {
@@ -348,7 +351,11 @@ pub fn decode(d: &Dec<'_>, i: &Inst) -> DResult<FInst> {
                 d: d.dst(&dsts[0])?,
                 a: f32s(0)?,
                 b: f32s(1)?,
-                c: if op == Arith::Fma { f32s(2)? } else { Sop::ZERO },
+                c: if op == Arith::Fma {
+                    f32s(2)?
+                } else {
+                    Sop::ZERO
+                },
                 rnd: rounding(i),
                 m,
             }
@@ -433,7 +440,9 @@ pub fn decode(d: &Dec<'_>, i: &Inst) -> DResult<FInst> {
                 _ => return Err("F2F needs its types".into()),
             };
             let int_rnd = i.op == Op::FRND
-                || ["ROUND", "FLOOR", "CEIL", "TRUNC"].iter().any(|x| has(i, x));
+                || ["ROUND", "FLOOR", "CEIL", "TRUNC"]
+                    .iter()
+                    .any(|x| has(i, x));
             let fty = if src == FloatType::F64 {
                 ImmTy::F64
             } else {
@@ -690,7 +699,11 @@ pub fn exec(w: &mut Warp, m: u32, fi: &FInst) -> Result<(), Stop> {
         } => {
             let va = f32v(w, a, m)?;
             let vb = f32v(w, b, m)?;
-            let vc = if op == Arith::Fma { f32v(w, c, m)? } else { [0; 32] };
+            let vc = if op == Arith::Fma {
+                f32v(w, c, m)?
+            } else {
+                [0; 32]
+            };
             let ty = FloatType::F32;
             for l in 0..32 {
                 if m >> l & 1 == 0 {
@@ -768,13 +781,7 @@ pub fn exec(w: &mut Warp, m: u32, fi: &FInst) -> Result<(), Stop> {
             let vb = f32v(w, b, m)?;
             let pv = w.pred(ps, m)?;
             for l in 0..32 {
-                let t = cmp1(
-                    FloatType::F32,
-                    cmp,
-                    u64::from(va[l]),
-                    u64::from(vb[l]),
-                    ftz,
-                );
+                let t = cmp1(FloatType::F32, cmp, u64::from(va[l]), u64::from(vb[l]), ftz);
                 let t = bop.apply(u32::from(t), pv >> l & 1) != 0;
                 r[l] = match (t, bf) {
                     (true, true) => 0x3f80_0000,
@@ -905,7 +912,11 @@ pub fn exec(w: &mut Warp, m: u32, fi: &FInst) -> Result<(), Stop> {
         } => {
             let va = f64v(w, a, m)?;
             let vb = f64v(w, b, m)?;
-            let vc = if op == Arith::Fma { f64v(w, c, m)? } else { [0; 32] };
+            let vc = if op == Arith::Fma {
+                f64v(w, c, m)?
+            } else {
+                [0; 32]
+            };
             let ty = FloatType::F64;
             let mut out = [0u64; 32];
             for l in 0..32 {
@@ -932,7 +943,11 @@ pub fn exec(w: &mut Warp, m: u32, fi: &FInst) -> Result<(), Stop> {
         } => {
             let va = h2v(w, a, m)?;
             let vb = h2v(w, b, m)?;
-            let vc = if op == Arith::Fma { h2v(w, c, m)? } else { [0; 32] };
+            let vc = if op == Arith::Fma {
+                h2v(w, c, m)?
+            } else {
+                [0; 32]
+            };
             for l in 0..32 {
                 if m >> l & 1 == 0 {
                     continue;

@@ -205,7 +205,11 @@ pub fn lea(
 ) -> Result<(), Stop> {
     let va = w.read(a.s, m)?;
     let vb = w.read(b.s, m)?;
-    let vc = if hi && !sx32 { w.read(c.s, m)? } else { [0; 32] };
+    let vc = if hi && !sx32 {
+        w.read(c.s, m)?
+    } else {
+        [0; 32]
+    };
     let pc = if x { w.pred(ci, m)? } else { 0 };
     let sh = sh & 63;
     let mut r = [0u32; 32];

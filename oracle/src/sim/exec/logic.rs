@@ -212,7 +212,14 @@ pub fn p2r(
     Ok(())
 }
 
-pub fn r2p(w: &mut Warp, m: u32, src: Src, mask: Src, shift: u32, uniform: bool) -> Result<(), Stop> {
+pub fn r2p(
+    w: &mut Warp,
+    m: u32,
+    src: Src,
+    mask: Src,
+    shift: u32,
+    uniform: bool,
+) -> Result<(), Stop> {
     let vs = w.read(src, m)?;
     let vm = w.read(mask, m)?;
     for i in 0..7u32 {

@@ -28,9 +28,7 @@ pub fn addresses(w: &Warp, a: &Addr, m: u32) -> Result<[u64; 32], Stop> {
         Some(i) => w.read(Src::U(i), m)?.map(u64::from),
     };
     for l in 0..32 {
-        let v = base[l]
-            .wrapping_add(idx[l])
-            .wrapping_add(a.offset as u64);
+        let v = base[l].wrapping_add(idx[l]).wrapping_add(a.offset as u64);
         out[l] = if a.wide { v } else { v & 0xffff_ffff };
     }
     Ok(out)
@@ -77,10 +75,12 @@ fn misaligned(lane: u32, a: u64, n: u64) -> Stop {
 #[cold]
 fn outside(space: Space, a: u64, n: u64, lane: u32) -> Stop {
     let what = match space {
-        Space::Global => return Stop::fault(
-            lane,
-            format!("global access of {n} bytes at {a:#x} is outside every buffer"),
-        ),
+        Space::Global => {
+            return Stop::fault(
+                lane,
+                format!("global access of {n} bytes at {a:#x} is outside every buffer"),
+            )
+        }
         Space::Shared => "shared",
         _ => "local",
     };
@@ -93,7 +93,13 @@ fn outside(space: Space, a: u64, n: u64, lane: u32) -> Stop {
 #[inline(never)]
 fn generic_place(ctx: &Ctx<'_>, a: u64, n: u64, lane: u32) -> Result<Place, Stop> {
     match resolve_generic(a) {
-        (b's', o) => place(ctx, Space::Shared, o + u64::from(ctx.cta.shared_base), n, lane),
+        (b's', o) => place(
+            ctx,
+            Space::Shared,
+            o + u64::from(ctx.cta.shared_base),
+            n,
+            lane,
+        ),
         (b'l', o) => place(ctx, Space::Local, o, n, lane),
         (_, g) => place(ctx, Space::Global, g, n, lane),
     }

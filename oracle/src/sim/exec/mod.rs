@@ -115,7 +115,14 @@ pub fn step(ctx: &mut Ctx<'_>, w: &mut Warp, pc: u32, gmask: u32) -> Result<Flow
             sh,
             ci,
         } => int::lea(w, m, *hi, *x, *sx32, *d, *co, a, b, c, *sh, *ci)?,
-        Lop3 { d, pd, a, b, c, lut } => logic::lop3(w, m, *d, *pd, a, b, c, *lut)?,
+        Lop3 {
+            d,
+            pd,
+            a,
+            b,
+            c,
+            lut,
+        } => logic::lop3(w, m, *d, *pd, a, b, c, *lut)?,
         Shf {
             d,
             lo,
@@ -126,7 +133,9 @@ pub fn step(ctx: &mut Ctx<'_>, w: &mut Warp, pc: u32, gmask: u32) -> Result<Flow
             wrap,
             wide,
             signed,
-        } => int::shf(w, m, *d, *lo, *sh, *hi, *left, *hi_out, *wrap, *wide, *signed)?,
+        } => int::shf(
+            w, m, *d, *lo, *sh, *hi, *left, *hi_out, *wrap, *wide, *signed,
+        )?,
         Prmt { d, a, sel, b, mode } => logic::prmt(w, m, *d, *a, *sel, *b, *mode)?,
         Isetp {
             p,
@@ -198,7 +207,14 @@ pub fn step(ctx: &mut Ctx<'_>, w: &mut Warp, pc: u32, gmask: u32) -> Result<Flow
         Mov { d, a } => logic::mov(w, m, *d, *a)?,
         S2r { d, sr, wide } => uniform::s2r(ctx, w, m, *d, *sr, *wide)?,
         Vote { d, p, kind, src } => warp_ops::vote(w, m, *d, *p, *kind, *src)?,
-        Shfl { p, d, a, b, c, mode } => warp_ops::shfl(w, m, *p, *d, *a, *b, *c, *mode)?,
+        Shfl {
+            p,
+            d,
+            a,
+            b,
+            c,
+            mode,
+        } => warp_ops::shfl(w, m, *p, *d, *a, *b, *c, *mode)?,
         Match { p, d, a, wide, all } => warp_ops::match_(w, m, *p, *d, *a, *wide, *all)?,
         Redux { d, a, op, signed } => warp_ops::redux(w, m, *d, *a, *op, *signed)?,
         Ld {

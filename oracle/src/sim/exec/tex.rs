@@ -41,7 +41,10 @@ fn resolve<'t>(ctx: &'t Ctx<'_>, w: &Warp, t: TexRef, lane: u32) -> Result<&'t T
                     .iter()
                     .find(|t| &t.spec.name == name)
                     .ok_or_else(|| {
-                        Stop::fault(lane, format!("texture slot {s}: the spec has no texture '{name}'"))
+                        Stop::fault(
+                            lane,
+                            format!("texture slot {s}: the spec has no texture '{name}'"),
+                        )
                     });
             }
             let h = ctx.banks.read(0, i64::from(s) * 4, 8).unwrap_or(0);

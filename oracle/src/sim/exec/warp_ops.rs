@@ -86,7 +86,15 @@ pub fn shfl(
     Ok(())
 }
 
-pub fn match_(w: &mut Warp, m: u32, p: PDst, d: Dst, a: Src, wide: bool, all: bool) -> Result<(), Stop> {
+pub fn match_(
+    w: &mut Warp,
+    m: u32,
+    p: PDst,
+    d: Dst,
+    a: Src,
+    wide: bool,
+    all: bool,
+) -> Result<(), Stop> {
     let lo = w.read(a, m)?;
     let hi = if wide {
         match a {
@@ -111,7 +119,9 @@ pub fn match_(w: &mut Warp, m: u32, p: PDst, d: Dst, a: Src, wide: bool, all: bo
                 0
             }
         } else {
-            (0..32).filter(|&k| m >> k & 1 != 0 && key(k) == key(l)).fold(0, |x, k| x | 1 << k)
+            (0..32)
+                .filter(|&k| m >> k & 1 != 0 && key(k) == key(l))
+                .fold(0, |x, k| x | 1 << k)
         };
     }
     w.write(d, m, &r);
