@@ -5,5 +5,6 @@
 pub mod cli;
 pub mod float;
 pub mod ir;
+pub mod lower;
 pub mod ptx;
 pub mod target;

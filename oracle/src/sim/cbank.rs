@@ -170,6 +170,12 @@ pub fn bank0(
         put(&mut b, c.ntid + 4 * i as u32, &n.to_le_bytes());
     }
     put(&mut b, c.stack_pointer, &stack_top.to_le_bytes());
+    // The generic windows the compiler's `cvta.shared`/`cvta.local` read
+    // (ptxc::lower::mem::{SHARED_WINDOW, LOCAL_WINDOW}; DECISION documented
+    // in ptxc::lower): the interpreter's 64-bit window bases.
+    let w = crate::ptx_interp::memory::Windows::new(true);
+    put(&mut b, ptxc::lower::SHARED_WINDOW, &w.shared.to_le_bytes());
+    put(&mut b, ptxc::lower::LOCAL_WINDOW, &w.local.to_le_bytes());
     if let Some(d) = c.global_descriptor {
         // Opaque: no instruction reads its bits except to pass it along.
         put(&mut b, d, &0x0000_0000_0000_0000u64.to_le_bytes());

@@ -1236,9 +1236,15 @@ fn decode_inst(d: &Dec<'_>, i: &Inst) -> DResult<Kind> {
                     return Err("MOV with a partial lane mask is not modelled".into());
                 }
             }
+            // `MOV R, .L_x_N`: a return address (the lowering's call ABI),
+            // the byte address of the labelled block.
+            let a = match &s[0] {
+                Operand::Label(_) => Src::Imm(d.target(&s[0])? * 16),
+                o => d.plain(o)?,
+            };
             Kind::Mov {
                 d: d.dst(&dsts[0])?,
-                a: d.plain(&s[0])?,
+                a,
             }
         }
         R2UR => Kind::Mov {

@@ -89,7 +89,7 @@ opcodes! {
     FSET 16 Fp32 70 Fixed [] ["R = S S P"] (cmp "FTZ", "BF");
     FSEL 17 Fp32 70 Fixed [] ["R = S S P"] [];
     FSETP 18 Fp32 70 Fixed [] ["P P = S S P"] (cmp "FTZ");
-    MOV 19 DataMovement 70 Fixed [] ["R = S [I]"] [];
+    MOV 19 DataMovement 70 Fixed [] ["R = S [I]", "R = L"] [];
     SEL 20 DataMovement 70 Fixed [] ["R = S S P"] [];
     P2R 21 Predicate 70 Fixed [] ["R = S S [S]"] ["B1", "B2", "B3"];
     R2P 22 Predicate 70 Fixed [] ["= S S"] ["B1", "B2", "B3"];

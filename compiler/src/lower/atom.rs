@@ -1,0 +1,122 @@
+//! Atomics and reductions (PTX ISA 9.7.13.5).
+//!
+//! - global: `ATOMG.E.<op>[.type].STRONG.GPU PT, d, [a.64], b[, c]`
+//!   (atomic_hist_max.sm_80 `ATOMG.E.CAS.STRONG.GPU PT, R, [R], R, R`);
+//!   `red` and an `atom` whose result is unused: `RED.E.<op>.STRONG.GPU
+//!   [a], b` (`REDG` on sm_90, as the vendor prints it);
+//! - shared: `ATOMS.<op> d, [a], b[, c]`; generic: `ATOM.E.<op>`.
+//! - types: u32 none, s32 `.S32`, u64/b64 `.64`, s64 `.S64`, f32 `.F32.FTZ.RN`,
+//!   f64 `.F64.RN`.
+
+use crate::ir::sass_text::Reg;
+use crate::ir::{Op, Operand};
+use crate::ptx::ast::{self, AddrBase, Instruction, OperandKind};
+use crate::ptx::modifiers::Mod;
+use crate::ptx::types::ScalarType;
+
+use super::builder::*;
+use super::regs::{Binding, Val};
+use super::Cx;
+
+impl Cx<'_> {
+    fn atom_addr(&mut self, o: &ast::Operand, wide: bool) -> R<Operand> {
+        let OperandKind::Addr(a) = &o.kind else {
+            return self.err("expected an address");
+        };
+        match a.base {
+            AddrBase::Name(s) => match self.lookup(s) {
+                Some(Binding::Reg { val: Val::D(v), .. }) => Ok(mem(Reg::V(v), wide, a.offset)),
+                Some(Binding::Reg { val: Val::R(v), .. }) => Ok(mem(Reg::V(v), false, a.offset)),
+                Some(Binding::Shared { addr }) => Ok(Operand::Mem(crate::ir::sass_text::MemRef {
+                    desc: None,
+                    base: None,
+                    index: None,
+                    offset: Some(i64::from(addr) + a.offset),
+                })),
+                _ => self.err("unsupported atomic address"),
+            },
+            AddrBase::None => self.err("absolute atomic address"),
+        }
+    }
+
+    pub fn lower_atom(&mut self, i: &Instruction) -> R {
+        let ty = self.ty(i)?;
+        let is_red = i.opcode == crate::ptx::isa::Opcode::Red;
+        let op = [
+            (Mod::Add, "ADD"),
+            (Mod::Min, "MIN"),
+            (Mod::Max, "MAX"),
+            (Mod::Inc, "INC"),
+            (Mod::Dec, "DEC"),
+            (Mod::And, "AND"),
+            (Mod::Or, "OR"),
+            (Mod::Xor, "XOR"),
+            (Mod::Exch, "EXCH"),
+            (Mod::Cas, "CAS"),
+        ]
+        .iter()
+        .find(|(m, _)| i.has(*m))
+        .map(|(_, s)| *s)
+        .ok_or_else(|| super::LowerError::new(i.span, "atom: unknown operation"))?;
+        let tymods: &[&str] = match ty {
+            ScalarType::S32 => &["S32"],
+            ScalarType::U64 | ScalarType::B64 => &["64"],
+            ScalarType::S64 => &["S64"],
+            ScalarType::F32 => &["F32", "FTZ", "RN"],
+            ScalarType::F64 => &["F64", "RN"],
+            _ if ty.bits() == 32 => &[],
+            _ => return self.err(format!("atom on {ty} is not lowered")),
+        };
+        let shared = i.has(Mod::Shared) || i.has(Mod::SharedCta);
+        let global = i.has(Mod::Global);
+        let wide = self.sm.sm >= 80 && !shared;
+        let (ai, vi) = if is_red { (0, 1) } else { (1, 2) };
+        let addr = self.atom_addr(&i.operands[ai], wide)?;
+        let val = |cx: &mut Self, o: &ast::Operand| -> R<Operand> {
+            if ty.bits() == 64 {
+                Ok(r(cx.src64_pair(o, ty)?))
+            } else {
+                cx.src32r(o, ty)
+            }
+        };
+        let b = val(self, &i.operands[vi])?;
+        let c = if op == "CAS" {
+            Some(val(self, &i.operands[vi + 1])?)
+        } else {
+            None
+        };
+        let sink = is_red || matches!(i.operands[0].kind, OperandKind::Sink);
+        if shared {
+            let d = if sink { rz() } else { r(self.atom_dst(i, ty)?) };
+            let mut mods = vec![op];
+            mods.extend(tymods);
+            let mut ops = vec![d, addr, b];
+            ops.extend(c);
+            return self.b.emit(Op::ATOMS, &mods, ops);
+        }
+        let mut mods = vec!["E", op];
+        mods.extend(tymods);
+        mods.extend(["STRONG", "GPU"]);
+        if sink && op != "CAS" && op != "EXCH" {
+            let rop = if self.sm.sm >= 90 && global {
+                Op::REDG
+            } else {
+                Op::RED
+            };
+            return self.b.emit(rop, &mods, [addr, b]);
+        }
+        let d = if sink { rz() } else { r(self.atom_dst(i, ty)?) };
+        let opc = if global { Op::ATOMG } else { Op::ATOM };
+        let mut ops = vec![pt(), d, addr, b];
+        ops.extend(c);
+        self.b.emit(opc, &mods, ops)
+    }
+
+    fn atom_dst(&self, i: &Instruction, ty: ScalarType) -> R<u32> {
+        if ty.bits() == 64 {
+            self.dst64(&i.operands[0])
+        } else {
+            self.dst32(&i.operands[0])
+        }
+    }
+}

@@ -1,0 +1,214 @@
+//! `.func` calls (the ABI is documented in mod.rs).
+//!
+//! Caller: `MOV` each argument word into the callee's parameter registers,
+//! `MOV %ra, .L_ret ; MOV %ra+1, RZ ; CALL.REL.NOINC .L_callee`, then at
+//! `.L_ret` `MOV` the return words out (double_noinline.sm_80: `MOV R4, 0xc0
+//! ; CALL.REL.NOINC 0x3f0`). Callee: its body at `.L_callee` after the
+//! kernel, `ret` is `RET.REL.NODEC %ra 0x0`.
+
+use rustc_hash::FxHashSet;
+
+use crate::ir::{Op, Operand};
+use crate::ptx::ast::{self, Instruction, OperandKind, Statement};
+use crate::ptx::intern::Sym;
+use crate::ptx::isa::Opcode;
+
+use super::builder::*;
+use super::regs::Binding;
+use super::{var_size_align, CurFn, Cx, FuncAbi, LowerError};
+
+fn callees(b: &ast::Block, out: &mut Vec<(Sym, crate::ptx::Span)>) {
+    for s in &b.stmts {
+        match s {
+            Statement::Instr(i) if i.opcode == Opcode::Call => {
+                if let Some(o) = i
+                    .operands
+                    .iter()
+                    .find(|o| matches!(o.kind, OperandKind::Name(_)))
+                {
+                    if let OperandKind::Name(f) = o.kind {
+                        out.push((f, i.span));
+                    }
+                }
+            }
+            Statement::Block(inner) => callees(inner, out),
+            _ => {}
+        }
+    }
+}
+
+/// Refuses recursion (direct or not) among the functions a kernel reaches.
+pub fn check_no_recursion(m: &ast::Module, f: &ast::Function) -> Result<(), LowerError> {
+    fn visit(
+        m: &ast::Module,
+        f: &ast::Function,
+        stack: &mut Vec<Sym>,
+        done: &mut FxHashSet<Sym>,
+    ) -> Result<(), LowerError> {
+        let Some(body) = &f.body else { return Ok(()) };
+        let mut cs = Vec::new();
+        callees(body, &mut cs);
+        for (c, span) in cs {
+            if stack.contains(&c) {
+                return Err(LowerError::new(
+                    span,
+                    format!("recursive call to `{}` is not lowered", m.name(c)),
+                ));
+            }
+            if done.contains(&c) {
+                continue;
+            }
+            if let Some(g) = m.function(m.name(c)) {
+                stack.push(c);
+                visit(m, g, stack, done)?;
+                stack.pop();
+            }
+            done.insert(c);
+        }
+        Ok(())
+    }
+    visit(m, f, &mut vec![f.name], &mut FxHashSet::default())
+}
+
+impl Cx<'_> {
+    fn words_for(&mut self, decls: &[ast::VarDecl]) -> Vec<(u32, u32)> {
+        decls
+            .iter()
+            .map(|d| {
+                let (size, _) = var_size_align(d);
+                let words = size.div_ceil(4).max(1);
+                let first = self.b.valigned(if words >= 2 { 2 } else { 1 });
+                for _ in 1..words {
+                    self.b.vreg();
+                }
+                (first, words)
+            })
+            .collect()
+    }
+
+    fn func_abi(&mut self, f: Sym) -> R<FuncAbi> {
+        if let Some(a) = self.funcs.get(&f) {
+            return Ok(a.clone());
+        }
+        let Some(func) = self.m.function(self.m.name(f)) else {
+            return self.err(format!(
+                "call to `{}`, which has no body in the module",
+                self.name(f)
+            ));
+        };
+        let label = self.b.new_label();
+        let params = self.words_for(&func.params);
+        let rets = match &func.returns {
+            Some(r) => self.words_for(r),
+            None => vec![],
+        };
+        let ra = self.b.vpair();
+        let abi = FuncAbi {
+            label,
+            params,
+            rets,
+            ra,
+        };
+        self.funcs.insert(f, abi.clone());
+        self.func_queue.push(f);
+        Ok(abi)
+    }
+
+    /// The word registers a call argument or result names.
+    fn arg_words(&mut self, o: &ast::Operand) -> R<(u32, u32)> {
+        match &o.kind {
+            OperandKind::Name(s) => match self.lookup(*s) {
+                Some(Binding::ParamWords { first, words }) => Ok((first, words)),
+                Some(Binding::Reg { val, .. }) => {
+                    let w = val.words();
+                    match w.first() {
+                        Some(&f) => Ok((f, w.len() as u32)),
+                        None => self.err("a predicate call argument"),
+                    }
+                }
+                _ => self.err(format!(
+                    "call argument `{}` is not a parameter",
+                    self.name(*s)
+                )),
+            },
+            _ => self.err("unsupported call argument"),
+        }
+    }
+
+    pub fn lower_call(&mut self, i: &Instruction) -> R {
+        let mut rets: &[ast::Operand] = &[];
+        let mut args: &[ast::Operand] = &[];
+        let mut callee = None;
+        for o in &i.operands {
+            match &o.kind {
+                OperandKind::List(l) if callee.is_none() => rets = l,
+                OperandKind::List(l) => args = l,
+                OperandKind::Name(s) if callee.is_none() => callee = Some(*s),
+                _ => return self.err("indirect calls and call prototypes are not lowered"),
+            }
+        }
+        let f = callee.ok_or_else(|| LowerError::new(i.span, "call without a target"))?;
+        let abi = self.func_abi(f)?;
+        if args.len() != abi.params.len() || rets.len() != abi.rets.len() {
+            return self.err("call arguments do not match the callee");
+        }
+        for (k, a) in args.iter().enumerate() {
+            let (first, words) = self.arg_words(a)?;
+            let (pf, pw) = abi.params[k];
+            for w in 0..words.min(pw) {
+                self.mov(pf + w, r(first + w))?;
+            }
+        }
+        let ret = self.b.new_label();
+        self.b
+            .emit(Op::MOV, &[], [r(abi.ra), Operand::Label(ret)])?;
+        self.mov(abi.ra + 1, rz())?;
+        self.b
+            .emit(Op::CALL, &["REL", "NOINC"], [Operand::Label(abi.label)])?;
+        self.b.start_block(ret);
+        for (k, o) in rets.iter().enumerate() {
+            let (first, words) = self.arg_words(o)?;
+            let (rf, rw) = abi.rets[k];
+            for w in 0..words.min(rw) {
+                self.mov(first + w, r(rf + w))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Lowers a callee's body after the kernel.
+    pub fn lower_func(&mut self, f: Sym) -> R {
+        let abi = self.funcs[&f].clone();
+        let func = self.m.function(self.m.name(f)).expect("checked");
+        self.b.span = func.name_span;
+        self.b.start_block(abi.label);
+        let saved = std::mem::replace(
+            &mut self.cur,
+            CurFn {
+                is_entry: false,
+                frame: 0,
+                ra: abi.ra,
+            },
+        );
+        self.scopes.push();
+        for (k, v) in self.layout_vars() {
+            self.scopes.bind(k, v);
+        }
+        for (p, &(first, words)) in func.params.iter().zip(&abi.params) {
+            self.scopes
+                .bind(p.name, Binding::ParamWords { first, words });
+        }
+        if let Some(rs) = &func.returns {
+            for (p, &(first, words)) in rs.iter().zip(&abi.rets) {
+                self.scopes
+                    .bind(p.name, Binding::ParamWords { first, words });
+            }
+        }
+        let body = func.body.as_ref().expect("a body");
+        self.function_body(body)?;
+        self.max_callee_frame = self.max_callee_frame.max(self.cur.frame);
+        self.scopes.pop();
+        self.cur = saved;
+        Ok(())
+    }
+}

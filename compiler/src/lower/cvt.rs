@@ -1,0 +1,263 @@
+//! cvt (PTX ISA 9.7.9.21).
+//!
+//! | form | SASS |
+//! |---|---|
+//! | int -> int | copies, `SGXT` (sign extension of narrow values), `SHF.R.S32.HI` for the high word of a widened signed value, `LOP3` masks for narrowing |
+//! | int -> float | `I2F[.F64][.srctype][.rnd]` (int_bitops.sm_80 `I2F.U32.RP`); `I2FP.F32.S32/U32` on sm_86+ for 32-bit sources (the table's first SM for I2FP) |
+//! | float -> int | `F2I[.F64][.FTZ][.dsttype][.TRUNC/FLOOR/CEIL][.NTZ]` (`F2I.FTZ.U32.TRUNC.NTZ`) |
+//! | float -> float | `F2F.dst.src[.rnd]`; same type with `.rni/.rzi/.rmi/.rpi`: `FRND[.F64][.TRUNC/FLOOR/CEIL]`; `.sat` f32: `FADD.SAT d, a, -RZ` |
+//! | f16 <-> f32 | `HADD2.F32 d, -RZ, a.H0_H0`; `F2F.F16.F32` |
+
+use crate::ir::{Op, Operand};
+use crate::ptx::ast::Instruction;
+use crate::ptx::modifiers::Mod;
+use crate::ptx::types::ScalarType;
+
+use super::builder::*;
+use super::regs::Val;
+use super::Cx;
+
+fn int_name(t: ScalarType) -> &'static str {
+    match (t.bits(), t.is_signed()) {
+        (8, false) => "U8",
+        (8, true) => "S8",
+        (16, false) => "U16",
+        (16, true) => "S16",
+        (32, false) => "U32",
+        (32, true) => "S32",
+        (64, false) => "U64",
+        _ => "S64",
+    }
+}
+
+fn float_name(t: ScalarType) -> &'static str {
+    match t {
+        ScalarType::F16 => "F16",
+        ScalarType::Bf16 => "BF16",
+        ScalarType::F64 => "F64",
+        _ => "F32",
+    }
+}
+
+impl Cx<'_> {
+    pub fn lower_cvt(&mut self, i: &Instruction) -> R {
+        let tys: Vec<ScalarType> = i.types().collect();
+        if tys.len() != 2 {
+            return self.err("cvt needs two types");
+        }
+        let (dt, st) = (tys[0], tys[1]);
+        let ftz = i.has(Mod::Ftz);
+        let sat = i.has(Mod::Sat);
+        let irnd = if i.has(Mod::Rzi) {
+            Some("TRUNC")
+        } else if i.has(Mod::Rmi) {
+            Some("FLOOR")
+        } else if i.has(Mod::Rpi) {
+            Some("CEIL")
+        } else if i.has(Mod::Rni) {
+            Some("RN")
+        } else {
+            None
+        };
+        let frnd = super::float::rounding(i);
+        let (dval, dregty) = self.dst_val(&i.operands[0])?;
+        let dwords = dval.words();
+        let d = *dwords
+            .first()
+            .ok_or_else(|| super::LowerError::new(i.span, "bad cvt destination"))?;
+        // Source.
+        let (lo, hi) = self.src64(&i.operands[1], st)?;
+        let src_reg = |cx: &mut Self| -> R<Operand> {
+            if st.bits() == 64 {
+                let pair = cx.src64_pair(&i.operands[1], st)?;
+                Ok(r(pair))
+            } else {
+                cx.in_reg(lo.clone())
+            }
+        };
+        match (dt.is_float(), st.is_float()) {
+            (false, false) => {
+                if sat && dt.bits() < st.bits().max(32) {
+                    return self.err("cvt.sat between integer types is not lowered");
+                }
+                // Value as 64 bits (lo, hi), extended from the source.
+                let lo = if st.bits() < 32 && st.is_signed() {
+                    self.sext(lo, st.bits())?
+                } else {
+                    lo
+                };
+                if dt.bits() == 64 {
+                    let hi = if st.bits() == 64 {
+                        hi
+                    } else if st.is_signed() {
+                        let l = self.in_reg(lo.clone())?;
+                        let h = self.b.vreg();
+                        self.b
+                            .emit(Op::SHF, &["R", "S32", "HI"], [r(h), rz(), imm(31), l])?;
+                        r(h)
+                    } else {
+                        rz()
+                    };
+                    if !matches!(dval, Val::D(_)) {
+                        return self.err("cvt to 64 bits needs a 64-bit register");
+                    }
+                    self.mov(d, lo)?;
+                    return self.mov(d + 1, hi);
+                }
+                self.mov(d, lo)?;
+                if dt.bits() < 32 {
+                    if dt.is_signed() && dregty.bits() > dt.bits() {
+                        self.b
+                            .emit(Op::SGXT, &[], [r(d), r(d), imm(i64::from(dt.bits()))])?;
+                        self.narrow(d, dregty.bits())?;
+                    } else {
+                        self.narrow(d, dt.bits())?;
+                    }
+                } else if dregty.bits() < 32 {
+                    self.narrow(d, dregty.bits())?;
+                }
+                Ok(())
+            }
+            (true, false) => {
+                // int -> float
+                let a = src_reg(self)?;
+                if dt == ScalarType::F32 && st.bits() == 32 && self.sm.has_opcode(Op::I2FP) {
+                    let mut mods = vec!["F32", int_name(st)];
+                    mods.extend(frnd);
+                    return self.b.emit(Op::I2FP, &mods, [r(d), a]);
+                }
+                let a = if st.bits() < 32 {
+                    // Narrow sources are extended to 32 bits first.
+                    let x = if st.is_signed() {
+                        self.sext(a, st.bits())?
+                    } else {
+                        a
+                    };
+                    self.in_reg(x)?
+                } else {
+                    a
+                };
+                let sname = if st.bits() < 32 {
+                    if st.is_signed() {
+                        "S32"
+                    } else {
+                        "U32"
+                    }
+                } else {
+                    int_name(st)
+                };
+                let mut mods = vec![];
+                if dt != ScalarType::F32 {
+                    mods.push(float_name(dt));
+                }
+                if sname != "S32" {
+                    mods.push(sname);
+                }
+                mods.extend(frnd);
+                self.b.emit(Op::I2F, &mods, [r(d), a])?;
+                if dt.bits() == 16 {
+                    self.narrow(d, 16)?;
+                }
+                Ok(())
+            }
+            (false, true) => {
+                // float -> int
+                let mut a = src_reg(self)?;
+                let mut sty = st;
+                if st == ScalarType::F16 {
+                    a = self.f16_to_f32(a)?;
+                    sty = ScalarType::F32;
+                }
+                let mut mods = vec![];
+                if sty == ScalarType::F64 {
+                    mods.push("F64");
+                }
+                if ftz && sty == ScalarType::F32 {
+                    mods.push("FTZ");
+                }
+                let dname = int_name(dt);
+                if dname != "S32" {
+                    mods.push(dname);
+                }
+                match irnd {
+                    Some("RN") | None => {}
+                    Some(x) => mods.push(x),
+                }
+                if sty == ScalarType::F32 {
+                    mods.push("NTZ");
+                }
+                self.b.emit(Op::F2I, &mods, [r(d), a])?;
+                if dt.bits() < 32 && dregty.bits() < 32 {
+                    self.narrow(d, dregty.bits())?;
+                }
+                Ok(())
+            }
+            (true, true) => {
+                let a = src_reg(self)?;
+                if dt == st {
+                    if let Some(x) = irnd {
+                        if dt == ScalarType::F16 {
+                            return self.err("cvt.rXi.f16.f16 is not lowered");
+                        }
+                        let mut mods = vec![];
+                        if dt == ScalarType::F64 {
+                            mods.push("F64");
+                        }
+                        if ftz {
+                            mods.push("FTZ");
+                        }
+                        if x != "RN" {
+                            mods.push(x);
+                        }
+                        self.b.emit(Op::FRND, &mods, [r(d), a])?;
+                        if sat {
+                            self.b.emit(Op::FADD, &["SAT"], [r(d), r(d), neg(rz())])?;
+                        }
+                        return Ok(());
+                    }
+                    if dt == ScalarType::F32 && (sat || ftz) {
+                        let mut mods = vec![];
+                        if ftz {
+                            mods.push("FTZ");
+                        }
+                        if sat {
+                            mods.push("SAT");
+                        }
+                        return self.b.emit(Op::FADD, &mods, [r(d), a, neg(rz())]);
+                    }
+                    for (k, w) in dwords.iter().enumerate() {
+                        self.mov(*w, r(Self::reg_index(&a) + k as u32))?;
+                    }
+                    return Ok(());
+                }
+                if st == ScalarType::F16 && dt == ScalarType::F32 {
+                    let t = self.f16_to_f32(a)?;
+                    return self.mov(d, t);
+                }
+                let mut mods = vec![float_name(dt), float_name(st)];
+                mods.extend(frnd);
+                if ftz {
+                    mods.push("FTZ");
+                }
+                if sat {
+                    mods.push("SAT");
+                }
+                self.b.emit(Op::F2F, &mods, [r(d), a])?;
+                if dt.bits() == 16 {
+                    self.narrow(d, 16)?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    fn reg_index(o: &Operand) -> u32 {
+        match o {
+            Operand::Reg(x) => match x.reg {
+                crate::ir::sass_text::Reg::V(v) => v,
+                _ => 0,
+            },
+            _ => 0,
+        }
+    }
+}

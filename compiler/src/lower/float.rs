@@ -1,0 +1,517 @@
+//! Floating point (PTX ISA 9.7.3, 9.7.4): add/sub/mul/fma/mad, neg/abs,
+//! min/max, the MUFU approximations, copysign, testp; f32, f64, f16, f16x2.
+//!
+//! - f32: `FADD`/`FMUL`/`FFMA` with `.FTZ`, `.SAT` and the rounding
+//!   modifier when it is not `.rn` (vendor spelling: `FFMA.RZ R8, R13, R15,
+//!   R14`, saxpy_div.sm_80 0x0640); f64: `DADD`/`DMUL`/`DFMA`.
+//! - neg/abs: exact sign-bit operations (`LOP3.LUT` with 0x80000000 /
+//!   0x7fffffff); with `.ftz`, `FADD.FTZ d, |a|, -RZ` / `FADD.FTZ d, -a, -RZ`
+//!   as ptxas does (SEMANTICS_NOTES). ptxas also uses the FADD forms without
+//!   `.ftz`, which turns a NaN into the canonical NaN; the lowering keeps the
+//!   bits instead (PTX leaves the NaN unspecified; the CPU reference keeps them).
+//! - min/max f32: `FMNMX d, a, b, PT|!PT` (`.NAN`, `.FTZ`); f64 has no
+//!   min/max instruction before sm_90's table rows here: `DSETP` + `SEL`
+//!   with the NaN and signed-zero rules of PTX.
+//! - approximations: `MUFU.RCP/SQRT/RSQ/LG2/EX2/TANH`, `MUFU.RCP64H`,
+//!   `MUFU.RSQ64H`; sin/cos scale by 1/(2pi) with `FMUL.RZ` first.
+//! - f16: `HADD2`/`HMUL2`/`HFMA2` on `.H0_H0` halves (scalar) or packed
+//!   (f16x2); scalar results are masked back to 16 bits.
+
+use crate::ir::{Op, Operand};
+use crate::ptx::ast::{self, Instruction};
+use crate::ptx::modifiers::Mod;
+use crate::ptx::types::ScalarType;
+
+use super::builder::*;
+use super::operand::Src;
+use super::Cx;
+
+/// The SASS rounding modifier of a PTX instruction (`.rn` is the default
+/// and not printed).
+pub fn rounding(i: &Instruction) -> Option<&'static str> {
+    if i.has(Mod::Rz) {
+        Some("RZ")
+    } else if i.has(Mod::Rm) {
+        Some("RM")
+    } else if i.has(Mod::Rp) {
+        Some("RP")
+    } else {
+        None
+    }
+}
+
+fn fmods(i: &Instruction, allow_ftz: bool) -> Vec<&'static str> {
+    let mut m = Vec::new();
+    if allow_ftz && i.has(Mod::Ftz) {
+        m.push("FTZ");
+    }
+    if let Some(r) = rounding(i) {
+        m.push(r);
+    }
+    if i.has(Mod::Sat) {
+        m.push("SAT");
+    }
+    m
+}
+
+impl Cx<'_> {
+    /// An f64 source: a float immediate when encodable, else a register pair.
+    pub fn fsrc64(&mut self, o: &ast::Operand) -> R<Operand> {
+        if let ast::OperandKind::Imm(imm) = &o.kind {
+            let bits = super::operand::imm_bits(*imm, ScalarType::F64);
+            if bits == 0 {
+                return Ok(rz());
+            }
+            if let Some(f) = f64_imm(bits) {
+                return Ok(f);
+            }
+        }
+        Ok(r(self.src64_pair(o, ScalarType::F64)?))
+    }
+
+    /// A float source of `ty` (f32: register or immediate; f64: see fsrc64;
+    /// f16: a register).
+    pub fn fsrc(&mut self, o: &ast::Operand, ty: ScalarType) -> R<Operand> {
+        match ty {
+            ScalarType::F64 => self.fsrc64(o),
+            ScalarType::F32 => {
+                let x = self.src32(o, ty)?;
+                Ok(match x {
+                    Operand::Imm(0) => rz(),
+                    x => x,
+                })
+            }
+            _ => self.src32r(o, ty),
+        }
+    }
+
+    /// Puts a float operand in a register (f64 immediates into a pair).
+    fn freg(&mut self, x: Operand, ty: ScalarType) -> R<Operand> {
+        if is_reg(&x) || matches!(&x, Operand::Reg(_)) {
+            return Ok(x);
+        }
+        if ty == ScalarType::F64 {
+            let bits = match &x {
+                Operand::FloatImm(t) => t.parse::<f64>().map(f64::to_bits).unwrap_or(0),
+                _ => 0,
+            };
+            let v = self.b.vpair();
+            self.mov(v, imm(i64::from(bits as u32 as i32)))?;
+            self.mov(v + 1, imm(i64::from((bits >> 32) as u32 as i32)))?;
+            return Ok(r(v));
+        }
+        let bits = match &x {
+            Operand::FloatImm(t) => t.parse::<f32>().map(f32::to_bits).unwrap_or(0),
+            Operand::Imm(v) => *v as u32,
+            _ => return self.in_reg(x),
+        };
+        self.in_reg(imm(i64::from(bits as i32)))
+    }
+
+    /// Destination of a float op: (register, is pair).
+    fn fdst(&self, o: &ast::Operand, ty: ScalarType) -> R<u32> {
+        if ty == ScalarType::F64 {
+            self.dst64(o)
+        } else {
+            self.dst32(o)
+        }
+    }
+
+    /// The f16 half selector on a register operand.
+    fn h0(&mut self, x: Operand) -> R<Operand> {
+        let x = self.in_reg(x)?;
+        let Operand::Reg(mut o) = x else {
+            unreachable!()
+        };
+        o.sel = Some("H0_H0".into());
+        Ok(Operand::Reg(o))
+    }
+
+    fn half_srcs(&mut self, i: &Instruction, ty: ScalarType, n: usize) -> R<Vec<Operand>> {
+        let mut v = Vec::new();
+        for k in 0..n {
+            let x = self.src32r(&i.operands[1 + k], ty)?;
+            v.push(if ty == ScalarType::F16 {
+                self.h0(x)?
+            } else {
+                x
+            });
+        }
+        Ok(v)
+    }
+
+    pub fn lower_fadd(&mut self, i: &Instruction, ty: ScalarType) -> R {
+        let sub = i.opcode == crate::ptx::isa::Opcode::Sub;
+        if matches!(ty, ScalarType::F16 | ScalarType::F16x2) {
+            let d = self.dst32(&i.operands[0])?;
+            let mut s = self.half_srcs(i, ty, 2)?;
+            if sub {
+                s[1] = neg(s[1].clone());
+            }
+            let mods: Vec<&str> = if i.has(Mod::Sat) { vec!["SAT"] } else { vec![] };
+            self.b
+                .emit(Op::HADD2, &mods, [r(d), s[0].clone(), s[1].clone()])?;
+            return if ty == ScalarType::F16 {
+                self.narrow(d, 16)
+            } else {
+                Ok(())
+            };
+        }
+        let d = self.fdst(&i.operands[0], ty)?;
+        let a = self.fsrc(&i.operands[1], ty)?;
+        let b = self.fsrc(&i.operands[2], ty)?;
+        let b = if sub { neg(b) } else { b };
+        let (a, b) = if is_reg(&a) || matches!(a, Operand::Reg(_)) {
+            (a, b)
+        } else if matches!(b, Operand::Reg(_)) {
+            (b, a)
+        } else {
+            (self.freg(a, ty)?, b)
+        };
+        match ty {
+            ScalarType::F32 => self.b.emit(Op::FADD, &fmods(i, true), [r(d), a, b]),
+            ScalarType::F64 => self.b.emit(Op::DADD, &fmods(i, false), [r(d), a, b]),
+            _ => self.err(format!("add/sub on {ty} is not lowered")),
+        }
+    }
+
+    pub fn lower_fmul_fma(&mut self, i: &Instruction, ty: ScalarType) -> R {
+        let is_fma = matches!(
+            i.opcode,
+            crate::ptx::isa::Opcode::Fma | crate::ptx::isa::Opcode::Mad
+        );
+        if matches!(ty, ScalarType::F16 | ScalarType::F16x2) {
+            let d = self.dst32(&i.operands[0])?;
+            let s = self.half_srcs(i, ty, if is_fma { 3 } else { 2 })?;
+            let mut mods: Vec<&str> = vec![];
+            if i.has(Mod::Sat) {
+                mods.push("SAT");
+            }
+            if i.has(Mod::Relu) {
+                mods.push("RELU");
+            }
+            if is_fma {
+                self.b.emit(
+                    Op::HFMA2,
+                    &mods,
+                    [r(d), s[0].clone(), s[1].clone(), s[2].clone()],
+                )?;
+            } else {
+                self.b
+                    .emit(Op::HMUL2, &mods, [r(d), s[0].clone(), s[1].clone()])?;
+            }
+            return if ty == ScalarType::F16 {
+                self.narrow(d, 16)
+            } else {
+                Ok(())
+            };
+        }
+        if i.has(Mod::Hi) || i.has(Mod::Wide) {
+            return self.err("integer modifiers on a float multiply");
+        }
+        let d = self.fdst(&i.operands[0], ty)?;
+        let mut a = self.fsrc(&i.operands[1], ty)?;
+        let mut b = self.fsrc(&i.operands[2], ty)?;
+        let mut c = if is_fma {
+            Some(self.fsrc(&i.operands[3], ty)?)
+        } else {
+            None
+        };
+        let regish = |x: &Operand| matches!(x, Operand::Reg(_));
+        if !regish(&a) {
+            if regish(&b) {
+                std::mem::swap(&mut a, &mut b);
+            } else {
+                a = self.freg(a, ty)?;
+            }
+        }
+        if let Some(cv) = &c {
+            if !regish(&b) && !regish(cv) {
+                c = Some(self.freg(cv.clone(), ty)?);
+            }
+        }
+        let (op, ftz) = match (ty, is_fma) {
+            (ScalarType::F32, false) => (Op::FMUL, true),
+            (ScalarType::F32, true) => (Op::FFMA, true),
+            (ScalarType::F64, false) => (Op::DMUL, false),
+            (ScalarType::F64, true) => (Op::DFMA, false),
+            _ => return self.err(format!("mul/fma on {ty} is not lowered")),
+        };
+        let mods = fmods(i, ftz);
+        match c {
+            Some(c) => self.b.emit(op, &mods, [r(d), a, b, c]),
+            None => self.b.emit(op, &mods, [r(d), a, b]),
+        }
+    }
+
+    pub fn lower_fneg_abs(&mut self, i: &Instruction, ty: ScalarType) -> R {
+        let is_abs = i.opcode == crate::ptx::isa::Opcode::Abs;
+        if ty == ScalarType::F32 && i.has(Mod::Ftz) {
+            let d = self.dst32(&i.operands[0])?;
+            let a = self.src32r(&i.operands[1], ty)?;
+            let a = if is_abs { abs(a) } else { neg(a) };
+            return self.b.emit(Op::FADD, &["FTZ"], [r(d), a, neg(rz())]);
+        }
+        let (mask, word) = match ty {
+            ScalarType::F32 | ScalarType::F16x2 if ty == ScalarType::F16x2 => (0x8000_8000u32, 0),
+            ScalarType::F32 => (0x8000_0000, 0),
+            ScalarType::F16 | ScalarType::Bf16 => (0x8000, 0),
+            ScalarType::F64 => (0x8000_0000, 1),
+            _ => return self.err(format!("neg/abs on {ty} is not lowered")),
+        };
+        let (lut, m) = if is_abs { (0xc0, !mask) } else { (0x3c, mask) };
+        if ty == ScalarType::F64 {
+            let d = self.dst64(&i.operands[0])?;
+            let (lo, hi) = self.src64(&i.operands[1], ty)?;
+            let hi = self.in_reg(hi)?;
+            let t = self.b.vreg();
+            self.b.emit(
+                Op::LOP3,
+                &["LUT"],
+                [r(t), hi, imm32(m), rz(), imm(lut), npt()],
+            )?;
+            self.mov(d, lo)?;
+            return self.mov(d + word, r(t));
+        }
+        let d = self.dst32(&i.operands[0])?;
+        let a = self.src32r(&i.operands[1], ty)?;
+        let m = if ty.bits() == 16 { m & 0xffff } else { m };
+        self.b.emit(
+            Op::LOP3,
+            &["LUT"],
+            [r(d), a, imm32(m), rz(), imm(lut), npt()],
+        )
+    }
+
+    pub fn lower_fminmax(&mut self, i: &Instruction, ty: ScalarType) -> R {
+        let is_min = i.opcode == crate::ptx::isa::Opcode::Min;
+        let sel = if is_min { pt() } else { npt() };
+        match ty {
+            ScalarType::F32 => {
+                let d = self.dst32(&i.operands[0])?;
+                let a = self.src32(&i.operands[1], ty)?;
+                let b = self.src32(&i.operands[2], ty)?;
+                let (a, b) = if matches!(a, Operand::Reg(_)) {
+                    (a, b)
+                } else if matches!(b, Operand::Reg(_)) {
+                    (b, a)
+                } else {
+                    (self.freg(a, ty)?, b)
+                };
+                let mut mods = vec![];
+                if i.has(Mod::Ftz) {
+                    mods.push("FTZ");
+                }
+                if i.has(Mod::NaNProp) {
+                    mods.push("NAN");
+                }
+                self.b.emit(Op::FMNMX, &mods, [r(d), a, b, sel])
+            }
+            ScalarType::F16 => {
+                let d = self.dst32(&i.operands[0])?;
+                let a = self.src32(&i.operands[1], ty)?;
+                let b = self.src32(&i.operands[2], ty)?;
+                let fa = self.f16_to_f32(a)?;
+                let fb = self.f16_to_f32(b)?;
+                let t = self.b.vreg();
+                self.b.emit(Op::FMNMX, &[], [r(t), fa, fb, sel])?;
+                self.b.emit(Op::F2F, &["F16", "F32"], [r(d), r(t)])?;
+                self.narrow(d, 16)
+            }
+            ScalarType::F64 => {
+                // r = a < b (min) / a > b (max) ? a : b; equal: OR (min) /
+                // AND (max) of the bits (signed zeros); b NaN: a.
+                let d = self.dst64(&i.operands[0])?;
+                let a = self.src64_pair(&i.operands[1], ty)?;
+                let b = self.src64_pair(&i.operands[2], ty)?;
+                let (pl, pe, pn) = (self.b.vpred(), self.b.vpred(), self.b.vpred());
+                let c = if is_min { "LT" } else { "GT" };
+                self.b
+                    .emit(Op::DSETP, &[c, "AND"], [p(pl), pt(), r(a), r(b), pt()])?;
+                self.b
+                    .emit(Op::DSETP, &["EQ", "AND"], [p(pe), pt(), r(a), r(b), pt()])?;
+                self.b
+                    .emit(Op::DSETP, &["NAN", "AND"], [p(pn), pt(), r(b), r(b), pt()])?;
+                let t = self.b.vpair();
+                let lut = if is_min {
+                    super::int::LUT_OR
+                } else {
+                    super::int::LUT_AND
+                };
+                for w in 0..2 {
+                    self.b
+                        .emit(Op::SEL, &[], [r(t + w), r(a + w), r(b + w), p(pl)])?;
+                    let e = self.b.vreg();
+                    self.b.emit(
+                        Op::LOP3,
+                        &["LUT"],
+                        [r(e), r(a + w), r(b + w), rz(), imm(lut), npt()],
+                    )?;
+                    self.b
+                        .emit(Op::SEL, &[], [r(t + w), r(e), r(t + w), p(pe)])?;
+                    self.b
+                        .emit(Op::SEL, &[], [r(t + w), r(a + w), r(t + w), p(pn)])?;
+                }
+                self.mov(d, r(t))?;
+                self.mov(d + 1, r(t + 1))
+            }
+            _ => self.err(format!("min/max on {ty} is not lowered")),
+        }
+    }
+
+    /// rcp/sqrt/rsqrt/sin/cos/lg2/ex2/tanh.
+    pub fn lower_sfu(&mut self, i: &Instruction) -> R {
+        use crate::ptx::isa::Opcode as O;
+        let ty = self.ty(i)?;
+        let approx = i.has(Mod::Approx);
+        if !approx && matches!(i.opcode, O::Rcp | O::Sqrt) {
+            return self.lower_rn_sfu(i, ty);
+        }
+        if ty == ScalarType::F64 {
+            let func = match i.opcode {
+                O::Rcp => "RCP64H",
+                O::Rsqrt => "RSQ64H",
+                _ => return self.err(format!("{}.f64 is not lowered", i.opcode.name())),
+            };
+            let d = self.dst64(&i.operands[0])?;
+            let (_, hi) = self.src64(&i.operands[1], ty)?;
+            let hi = self.in_reg(hi)?;
+            let t = self.b.vreg();
+            self.b.emit(Op::MUFU, &[func], [r(t), hi])?;
+            self.mov(d, rz())?;
+            return self.mov(d + 1, r(t));
+        }
+        if ty != ScalarType::F32 {
+            return self.err(format!("{}.{} is not lowered", i.opcode.name(), ty.name()));
+        }
+        let d = self.dst32(&i.operands[0])?;
+        let a = self.src32r(&i.operands[1], ty)?;
+        let func = match i.opcode {
+            O::Rcp => "RCP",
+            O::Sqrt => "SQRT",
+            O::Rsqrt => "RSQ",
+            O::Lg2 => "LG2",
+            O::Ex2 => "EX2",
+            O::Tanh => "TANH",
+            O::Sin | O::Cos => {
+                // MUFU.SIN/COS take revolutions (SEMANTICS_NOTES).
+                let t = self.b.vreg();
+                self.b.emit(
+                    Op::FMUL,
+                    &["RZ"],
+                    [r(t), a, Operand::FloatImm("0.15915493667125701904".into())],
+                )?;
+                let f = if i.opcode == O::Sin { "SIN" } else { "COS" };
+                return self.b.emit(Op::MUFU, &[f], [r(d), r(t)]);
+            }
+            _ => return self.err("internal: sfu"),
+        };
+        self.b.emit(Op::MUFU, &[func], [r(d), a])
+    }
+
+    pub fn lower_float_misc(&mut self, i: &Instruction) -> R {
+        let ty = self.ty(i)?;
+        if i.opcode == crate::ptx::isa::Opcode::Copysign {
+            // copysign d, a, b: b with the sign of a. LOP3 0xe2 = mask ? a : b.
+            let (w, d) = if ty == ScalarType::F64 {
+                (1, self.dst64(&i.operands[0])?)
+            } else {
+                (0, self.dst32(&i.operands[0])?)
+            };
+            let (alo, ahi) = self.src64(&i.operands[1], ty)?;
+            let (blo, bhi) = self.src64(&i.operands[2], ty)?;
+            let (a, b) = if w == 1 {
+                (ahi, bhi)
+            } else {
+                (alo, blo.clone())
+            };
+            let a = self.in_reg(a)?;
+            let b = self.in_reg(b)?;
+            let t = self.b.vreg();
+            self.b.emit(
+                Op::LOP3,
+                &["LUT"],
+                [r(t), a, imm32(0x8000_0000), b, imm(0xe2), npt()],
+            )?;
+            if w == 1 {
+                self.mov(d, blo)?;
+            }
+            return self.mov(d + w, r(t));
+        }
+        // testp.op.type p, a: on the magnitude bits.
+        let d = self.dst_pred(&i.operands[0])?;
+        let (lo, hi) = self.src64(&i.operands[1], ty)?;
+        let (inf, min_normal): (u64, u64) = match ty {
+            ScalarType::F32 => (0x7f80_0000, 0x0080_0000),
+            ScalarType::F64 => (0x7ff0_0000_0000_0000, 0x0010_0000_0000_0000),
+            _ => return self.err(format!("testp on {ty} is not lowered")),
+        };
+        let word = if ty == ScalarType::F64 {
+            hi
+        } else {
+            lo.clone()
+        };
+        let word = self.in_reg(word)?;
+        let mag = self.b.vreg();
+        self.b.emit(
+            Op::LOP3,
+            &["LUT"],
+            [r(mag), word, imm32(0x7fff_ffff), rz(), imm(0xc0), npt()],
+        )?;
+        let x = if ty == ScalarType::F64 {
+            (self.in_reg(lo)?, r(mag))
+        } else {
+            (r(mag), rz())
+        };
+        let k = |v: u64| {
+            (
+                imm(i64::from(v as u32 as i32)),
+                imm(i64::from((v >> 32) as u32 as i32)),
+            )
+        };
+        let cmp = |cx: &mut Self,
+                   dst: u32,
+                   c: &'static str,
+                   v: u64,
+                   comb: Operand,
+                   bop: &'static str|
+         -> R {
+            if ty == ScalarType::F64 {
+                cx.cmp64_comb(dst, c, false, x.clone(), k(v), bop, comb)
+            } else {
+                cx.b.emit(
+                    Op::ISETP,
+                    &[c, "U32", bop],
+                    [p(dst), pt(), x.0.clone(), imm32(v as u32), comb],
+                )
+            }
+        };
+        if i.has(Mod::Finite) {
+            cmp(self, d, "LT", inf, pt(), "AND")
+        } else if i.has(Mod::Infinite) {
+            cmp(self, d, "EQ", inf, pt(), "AND")
+        } else if i.has(Mod::Number) {
+            cmp(self, d, "LE", inf, pt(), "AND")
+        } else if i.has(Mod::Notanumber) {
+            cmp(self, d, "GT", inf, pt(), "AND")
+        } else if i.has(Mod::Normal) {
+            let t = self.b.vpred();
+            cmp(self, t, "GE", min_normal, pt(), "AND")?;
+            cmp(self, d, "LT", inf, p(t), "AND")
+        } else if i.has(Mod::Subnormal) {
+            let t = self.b.vpred();
+            cmp(self, t, "NE", 0, pt(), "AND")?;
+            cmp(self, d, "LT", min_normal, p(t), "AND")
+        } else {
+            self.err("testp: unknown test")
+        }
+    }
+}
+
+#[allow(dead_code)]
+fn src_word(s: Src) -> Option<Operand> {
+    match s {
+        Src::W(x) => Some(x),
+        _ => None,
+    }
+}

@@ -1,0 +1,755 @@
+//! PTX -> Ori IR instruction selection: the unoptimized baseline that every
+//! later phase is checked against. One file per PTX family; the sequences
+//! follow the SASS that ptxas 11.8 emits for the corpus kernels
+//! (`corpus/kernels/NAME/NAME.sm_XX.sass`), cited where used.
+//!
+//! | file | job |
+//! |---|---|
+//! | `builder.rs` | blocks, labels, fresh virtual registers/pairs/predicates, `emit` (checks the opcode table and `sm.has_opcode`) |
+//! | `regs.rs` | PTX register declarations (`%r<N>` ranges, 16/32/64/128-bit, `.pred`) to virtual registers; scoped bindings |
+//! | `operand.rs` | PTX operands to IR sources: registers, immediates split into 32-bit words, special registers (S2R, `c[0x0][..]`) |
+//! | `int.rs` | add/sub/mul/mad/neg/abs/min/max/logic/shifts, 16/32/64-bit, popc/clz/brev/bfe/bfi/bfind/prmt/lop3/shf |
+//! | `cmp.rs` | setp/selp/set: ISETP(.EX), FSETP, DSETP, predicate logic (PLOP3) |
+//! | `control.rs` | labels, bra, ret/exit, guards |
+//! | `mem.rs` | ld/st/cvta/mov of addresses: LDG/STG/LDS/STS/LDL/STL/LD/ST/LDC, kernel parameters |
+//! | `float.rs` | f32/f64 add/sub/mul/fma/min/max/neg/abs, MUFU approximations, f16 |
+//! | `cvt.rs` | cvt: I2F/F2I/F2F/FRND, integer widening/narrowing |
+//! | `div.rs` | integer div/rem, div/rcp/sqrt rn for f32/f64 with slow-path subroutines |
+//! | `template.rs` | instantiates vendor SASS fragments (the slow paths) on virtual registers |
+//! | `warp.rs` | shfl.sync, vote.sync, activemask, bar, membar |
+//! | `atom.rs` | atom/red on global and shared memory |
+//! | `call.rs` | `.func` calls and the ABI below |
+//!
+//! # Register conventions
+//! - Virtual registers `%rN` (general, 32-bit), `%pN` (predicates), `%urN`
+//!   (uniform, only for the sm_80+ global-memory descriptor). A 64-bit value
+//!   occupies the aligned pair `%r2k:%r2k+1`, low word first; 8- and 16-bit
+//!   PTX registers live zero-extended in one 32-bit register.
+//! - Physical `R1` is the stack pointer, loaded from `c[0x0][0x28]` by the
+//!   kernel prologue (every vendor kernel starts `IMAD.MOV.U32 R1, RZ, RZ,
+//!   c[0x0][0x28]`, `LDC R1, c[0x0][0x28]` on sm_90); a function with
+//!   `.local` data moves it down by its frame size (`IADD3 R1, R1, -0x40, RZ`
+//!   as in switch_local) and back before returning. `.local` variables are
+//!   addressed `[R1+offset]`.
+//! - The PTX carry flag (`add.cc`, `addc`, `mad.cc`, ...) is one virtual
+//!   predicate per function, the IADD3 carry-out/carry-in operand.
+//!
+//! # Call ABI (`.func`)
+//! ptxas passes arguments in R4.. and the return address in a register
+//! pair (`MOV R4, 0xc0 ; CALL.REL.NOINC 0x3f0` ... `RET.REL.NODEC R4 0x0`,
+//! double_noinline.sm_80.sass). Before register allocation the IR names
+//! those registers virtually: each callee has one fixed set of virtual
+//! registers per kernel: its parameter words, its return-value words, and
+//! a return-address pair. A call site copies the argument words into the
+//! callee's parameter registers (`MOV`), writes the return address
+//! (`MOV %ra, .L_x_N` with the label of the block after the call, high
+//! word `0`), executes `CALL.REL.NOINC .L_x_callee`, and copies the return
+//! words out. The callee returns with `RET.REL.NODEC %ra 0x0`. Parameters
+//! of any size travel in registers (a word each); nothing is passed on the
+//! stack. There are no callee-saved registers: virtual registers of
+//! different functions are disjoint, which is also why recursion (direct
+//! or not) is refused. Callee bodies follow the kernel's `EXIT` in the
+//! same [`crate::ir::Function`], as ptxas lays them out, then the
+//! compiler's own subroutines (the division slow paths).
+//!
+//! # Memory
+//! - Kernel parameters are `c[0x0][param_base + offset]` (SM table), each
+//!   at its natural alignment. Global accesses use the 64-bit address pair:
+//!   `[%r2.64]` on sm_80+ after `ULDC.64 %ur0, c[0x0][0x118]` (`0x208` on
+//!   sm_90), `[%r2]` with `.E ... .SYS` on sm_70/75 (the vendor spellings).
+//! - `.shared` variables (module scope, then function scope, in order,
+//!   each at its alignment) form the CTA's static window from the SM's
+//!   shared base (0, 0x400 on sm_90); `.extern .shared` arrays start after
+//!   it at a 16-byte boundary.
+//! - `.const` variables form constant bank 3 from offset 0 (the image is
+//!   [`LoweredKernel::const_bank`]); `ld.const` is `LDC c[0x3][..]`.
+//! - Generic addresses: `cvta.{shared,local}` adds the 64-bit window base
+//!   read from `c[0x0][0x18]` (shared) and `c[0x0][0x20]` (local), and
+//!   `cvta.to.*` subtracts its low word. DECISION (UNCONFIRMED offsets: no
+//!   corpus SASS converts shared or local addresses to generic): runners
+//!   place the windows there; the PTX interpreter's windows are
+//!   `0x7f00_0000_0000` and `0x7e00_0000_0000`.
+
+mod atom;
+mod builder;
+mod call;
+mod cmp;
+mod control;
+mod cvt;
+mod div;
+mod float;
+mod int;
+mod mem;
+mod operand;
+mod regs;
+mod template;
+mod warp;
+
+#[cfg(test)]
+mod tests;
+
+use rustc_hash::FxHashMap;
+
+use crate::ir::{Function, Op};
+use crate::ptx::ast::{self, FuncKind, Instruction, Module, StateSpace, Statement, VarType};
+use crate::ptx::intern::Sym;
+use crate::ptx::isa::Opcode;
+use crate::ptx::span::SourceFile;
+use crate::ptx::Span;
+use crate::target::{CbankLayout, SmInfo};
+
+pub use builder::Builder;
+use builder::*;
+pub use mem::{LOCAL_WINDOW, SHARED_WINDOW};
+pub use operand::NCTAID_OFFSET;
+use regs::{Binding, Scopes, Val};
+
+/// Lowering options.
+#[derive(Clone, Debug, Default)]
+pub struct LowerOptions {}
+
+/// A lowering failure at a PTX source position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LowerError {
+    pub span: Span,
+    /// 1-based line and column, when the source text was given
+    /// ([`lower_source`], [`LowerError::locate`]).
+    pub line_col: Option<(u32, u32)>,
+    pub msg: String,
+}
+
+impl LowerError {
+    pub fn new(span: Span, msg: impl Into<String>) -> LowerError {
+        LowerError {
+            span,
+            line_col: None,
+            msg: msg.into(),
+        }
+    }
+
+    /// Fills in the line and column from the source text.
+    pub fn locate(mut self, src: &SourceFile<'_>) -> LowerError {
+        self.line_col = Some(src.line_col(self.span.lo));
+        self
+    }
+}
+
+impl std::fmt::Display for LowerError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.line_col {
+            Some((l, c)) => write!(f, "{l}:{c}: {}", self.msg),
+            None => write!(f, "byte {}: {}", self.span.lo, self.msg),
+        }
+    }
+}
+
+impl std::error::Error for LowerError {}
+
+/// A kernel parameter's place in constant bank 0, relative to `param_base`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParamSlot {
+    pub offset: u32,
+    pub size: u32,
+}
+
+/// One `.entry`, lowered: the kernel's blocks, then each `.func` it calls,
+/// then the compiler's subroutines.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoweredKernel {
+    pub name: String,
+    pub function: Function,
+    pub params: Vec<ParamSlot>,
+    /// Static `.shared` bytes (from the SM's shared base, excluding it).
+    pub shared_bytes: u32,
+    /// The largest per-thread stack (kernel frame plus the deepest callee frames).
+    pub local_bytes: u32,
+    /// Constant bank 3: the module's `.const` data.
+    pub const_bank: Vec<u8>,
+    /// Module `.global` variables; variable k's address is the 64-bit
+    /// word at `c[0x4][8*k]`.
+    pub globals: Vec<GlobalVar>,
+}
+
+/// A module-scope `.global` variable the runner must place in global
+/// memory, writing its address to constant bank 4 (DECISION: ptxas
+/// relocates such addresses into the code, `UMOV UR6, 0x0` before
+/// relocation in libdevice_math.sm_80; older ptxas targets read them from
+/// bank 4, the scheme kept here so that the IR needs no relocations).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GlobalVar {
+    pub name: String,
+    pub size: u32,
+    pub align: u32,
+    pub init: Vec<u8>,
+}
+
+/// Lowers every `.entry` of a module for `sm`.
+pub fn lower_module(
+    m: &Module,
+    sm: &'static SmInfo,
+    opts: &LowerOptions,
+) -> Result<Vec<LoweredKernel>, LowerError> {
+    let layout = ModuleLayout::new(m, sm)?;
+    let mut out = Vec::new();
+    for f in m.functions() {
+        if f.kind == FuncKind::Entry && f.body.is_some() {
+            out.push(lower_kernel(m, sm, opts, &layout, f)?);
+        }
+    }
+    Ok(out)
+}
+
+/// Parses, validates and lowers PTX text; errors carry line and column.
+pub fn lower_source(
+    file: &str,
+    src: &str,
+    sm: &'static SmInfo,
+    opts: &LowerOptions,
+) -> Result<Vec<LoweredKernel>, String> {
+    let m = crate::ptx::parse_checked(file, src)?;
+    lower_module(&m, sm, opts).map_err(|e| {
+        let sf = SourceFile::new(file, src);
+        format!("{file}:{}", e.locate(&sf))
+    })
+}
+
+/// Module-scope placement: shared variables and the constant bank.
+struct ModuleLayout {
+    vars: FxHashMap<Sym, Binding>,
+    /// Function-scope `.shared` declarations by span start.
+    fn_shared: FxHashMap<u32, u32>,
+    shared_bytes: u32,
+    const_bank: Vec<u8>,
+    globals: Vec<GlobalVar>,
+}
+
+fn var_size_align(v: &ast::VarDecl) -> (u32, u32) {
+    let elem = match v.ty {
+        VarType::Scalar(t) => t.bytes(),
+        _ => 8,
+    };
+    let n = v.element_count().unwrap_or(0) as u32;
+    let size = elem * n;
+    let align = v
+        .align
+        .unwrap_or(elem * u32::from(v.vector.unwrap_or(1)))
+        .max(1);
+    (size, align)
+}
+
+pub(crate) fn shared_base(sm: &SmInfo) -> u32 {
+    // sm_90 reserves the first KiB of the CTA's window (sort_scan.sm_90.sass:
+    // `UMOV UR4, 0x400`).
+    if sm.sm >= 90 {
+        0x400
+    } else {
+        0
+    }
+}
+
+impl ModuleLayout {
+    fn new(m: &Module, sm: &SmInfo) -> Result<ModuleLayout, LowerError> {
+        let base = shared_base(sm);
+        let mut vars = FxHashMap::default();
+        let mut fn_shared = FxHashMap::default();
+        let mut shared = 0u32;
+        let mut externs = Vec::new();
+        let mut konst: Vec<u8> = Vec::new();
+        let mut globals = Vec::new();
+        for v in m.globals() {
+            match v.space {
+                StateSpace::Shared => {
+                    if v.linkage == ast::Linkage::Extern || v.element_count().is_none() {
+                        externs.push(v.name);
+                        continue;
+                    }
+                    let (size, align) = var_size_align(v);
+                    shared = shared.next_multiple_of(align);
+                    vars.insert(
+                        v.name,
+                        Binding::Shared {
+                            addr: base + shared,
+                        },
+                    );
+                    shared += size;
+                }
+                StateSpace::Global => {
+                    let (size, align) = var_size_align(v);
+                    let init = init_bytes(v, size).map_err(|e| LowerError::new(v.span, e))?;
+                    vars.insert(
+                        v.name,
+                        Binding::Global {
+                            slot: 8 * globals.len() as u32,
+                        },
+                    );
+                    globals.push(GlobalVar {
+                        name: m.name(v.name).to_string(),
+                        size,
+                        align,
+                        init,
+                    });
+                }
+                StateSpace::Const => {
+                    let (size, align) = var_size_align(v);
+                    let off = (konst.len() as u32).next_multiple_of(align);
+                    konst.resize(off as usize, 0);
+                    let bytes = init_bytes(v, size).map_err(|e| LowerError::new(v.span, e))?;
+                    konst.extend_from_slice(&bytes);
+                    vars.insert(v.name, Binding::Const { offset: off });
+                }
+                _ => {}
+            }
+        }
+        // Function-scope shared variables, in source order.
+        fn walk(b: &ast::Block, f: &mut dyn FnMut(&ast::VarDecl)) {
+            for s in &b.stmts {
+                match s {
+                    Statement::Decl(v) if v.space == StateSpace::Shared => f(v),
+                    Statement::Block(inner) => walk(inner, f),
+                    _ => {}
+                }
+            }
+        }
+        for func in m.functions() {
+            if let Some(body) = &func.body {
+                walk(body, &mut |v| {
+                    if v.linkage == ast::Linkage::Extern || v.element_count().is_none() {
+                        externs.push(v.name);
+                        return;
+                    }
+                    let (size, align) = var_size_align(v);
+                    shared = shared.next_multiple_of(align);
+                    fn_shared.insert(v.span.lo, base + shared);
+                    shared += size;
+                });
+            }
+        }
+        let dynamic = shared.next_multiple_of(16);
+        for e in externs {
+            vars.insert(
+                e,
+                Binding::Shared {
+                    addr: base + dynamic,
+                },
+            );
+        }
+        Ok(ModuleLayout {
+            vars,
+            fn_shared,
+            shared_bytes: shared,
+            const_bank: konst,
+            globals,
+        })
+    }
+}
+
+/// The bytes of a `.const` variable's initializer (zeros without one).
+fn init_bytes(v: &ast::VarDecl, size: u32) -> Result<Vec<u8>, String> {
+    let ty = v.scalar().ok_or("a .const variable of opaque type")?;
+    let elem = ty.bytes() as usize;
+    let mut out = Vec::with_capacity(size as usize);
+    fn flat<'a>(i: &'a ast::Init, out: &mut Vec<&'a ast::Init>) {
+        match i {
+            ast::Init::List(l) => l.iter().for_each(|x| flat(x, out)),
+            x => out.push(x),
+        }
+    }
+    let mut items = Vec::new();
+    if let Some(i) = &v.init {
+        flat(i, &mut items);
+    }
+    for it in items {
+        let bits: u64 = match (it.clone(), ty.is_float()) {
+            (ast::Init::Int(x), _) => x as u64,
+            (ast::Init::F32(b), false) => u64::from(b),
+            (ast::Init::F32(b), true) if elem == 8 => f64::from(f32::from_bits(b)).to_bits(),
+            (ast::Init::F32(b), true) => u64::from(b),
+            (ast::Init::F64(b), true) if elem == 4 => {
+                u64::from((f64::from_bits(b) as f32).to_bits())
+            }
+            (ast::Init::F64(b), _) => b,
+            (ast::Init::Float(b), true) if elem == 4 => {
+                u64::from((f64::from_bits(b) as f32).to_bits())
+            }
+            (ast::Init::Float(b), _) => b,
+            _ => return Err("unsupported .const initializer".into()),
+        };
+        out.extend_from_slice(&bits.to_le_bytes()[..elem]);
+    }
+    out.resize(size as usize, 0);
+    Ok(out)
+}
+
+/// A callee's fixed virtual registers (see the module's ABI section).
+#[derive(Clone, Debug)]
+pub(crate) struct FuncAbi {
+    pub label: u32,
+    /// Per parameter: first word register and word count.
+    pub params: Vec<(u32, u32)>,
+    pub rets: Vec<(u32, u32)>,
+    /// Return-address pair.
+    pub ra: u32,
+}
+
+/// The function being lowered.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct CurFn {
+    pub is_entry: bool,
+    pub frame: u32,
+    pub ra: u32,
+}
+
+pub(crate) struct Cx<'m> {
+    pub m: &'m Module,
+    pub sm: &'static SmInfo,
+    pub cb: CbankLayout,
+    pub b: Builder,
+    pub scopes: Scopes,
+    layout: &'m ModuleLayout,
+    pub labels: FxHashMap<Sym, u32>,
+    /// `.local` declarations (by span start) -> frame offset.
+    pub local_slots: FxHashMap<u32, u32>,
+    pub cur: CurFn,
+    /// The carry flag of the current function.
+    pub cc: Option<u32>,
+    /// The uniform pair holding the global descriptor (sm_80+).
+    pub desc: Option<u32>,
+    pub funcs: FxHashMap<Sym, FuncAbi>,
+    pub func_queue: Vec<Sym>,
+    pub subs: FxHashMap<&'static str, template::SubAbi>,
+    pub sub_queue: Vec<&'static str>,
+    pub max_callee_frame: u32,
+}
+
+fn lower_kernel(
+    m: &Module,
+    sm: &'static SmInfo,
+    _opts: &LowerOptions,
+    layout: &ModuleLayout,
+    f: &ast::Function,
+) -> Result<LoweredKernel, LowerError> {
+    let cb = sm.cbank.ok_or_else(|| {
+        LowerError::new(
+            f.name_span,
+            format!("{}: constant bank layout not measured", sm.name),
+        )
+    })?;
+    call::check_no_recursion(m, f)?;
+    let mut cx = Cx {
+        m,
+        sm,
+        cb,
+        b: Builder::new(sm),
+        scopes: Scopes::default(),
+        layout,
+        labels: FxHashMap::default(),
+        local_slots: FxHashMap::default(),
+        cur: CurFn {
+            is_entry: true,
+            ..CurFn::default()
+        },
+        cc: None,
+        desc: None,
+        funcs: FxHashMap::default(),
+        func_queue: Vec::new(),
+        subs: FxHashMap::default(),
+        sub_queue: Vec::new(),
+        max_callee_frame: 0,
+    };
+    cx.b.span = f.name_span;
+    // Prologue: the stack pointer, then the global descriptor.
+    if sm.sm >= 90 {
+        cx.b.emit(Op::LDC, &[], [sp(), cbank(0, cb.stack_pointer)])?;
+    } else {
+        cx.b.emit(
+            Op::IMAD,
+            &["MOV", "U32"],
+            [sp(), rz(), rz(), cbank(0, cb.stack_pointer)],
+        )?;
+    }
+    if let Some(d) = cb.global_descriptor {
+        let u = cx.b.uvpair();
+        cx.b.emit(
+            Op::ULDC,
+            &["64"],
+            [reg(crate::ir::sass_text::Reg::Uv(u)), cbank(0, d)],
+        )?;
+        cx.desc = Some(u);
+    }
+    // Parameters.
+    cx.scopes.push();
+    for (k, v) in layout.vars.iter() {
+        cx.scopes.bind(*k, *v);
+    }
+    let mut params = Vec::new();
+    let mut off = 0u32;
+    for p in &f.params {
+        let (size, align) = var_size_align(p);
+        off = off.next_multiple_of(align.max(1));
+        params.push(ParamSlot { offset: off, size });
+        cx.scopes
+            .bind(p.name, Binding::KernelParam { offset: off, size });
+        off += size;
+    }
+    let body = f.body.as_ref().expect("a body");
+    cx.function_body(body)?;
+    let kernel_frame = cx.cur.frame;
+    cx.scopes.pop();
+    // Callees, then subroutines.
+    while let Some(callee) = cx.func_queue.pop() {
+        cx.lower_func(callee)?;
+    }
+    template::emit_pending(&mut cx)?;
+    let max_callee = cx.max_callee_frame;
+    let blocks = cx.b.finish();
+    Ok(LoweredKernel {
+        name: m.name(f.name).to_string(),
+        function: Function {
+            name: m.name(f.name).to_string(),
+            header_flags: None,
+            blocks,
+        },
+        params,
+        shared_bytes: layout.shared_bytes,
+        local_bytes: kernel_frame + max_callee,
+        const_bank: layout.const_bank.clone(),
+        globals: layout.globals.clone(),
+    })
+}
+
+/// `.local` declarations of a body, placed in the frame in source order.
+fn frame_layout(body: &ast::Block, slots: &mut FxHashMap<u32, u32>) -> u32 {
+    fn walk(b: &ast::Block, slots: &mut FxHashMap<u32, u32>, off: &mut u32) {
+        for s in &b.stmts {
+            match s {
+                Statement::Decl(v) if v.space == StateSpace::Local => {
+                    let (size, align) = var_size_align(v);
+                    *off = off.next_multiple_of(align);
+                    slots.insert(v.span.lo, *off);
+                    *off += size;
+                }
+                Statement::Block(inner) => walk(inner, slots, off),
+                _ => {}
+            }
+        }
+    }
+    let mut off = 0;
+    walk(body, slots, &mut off);
+    off.next_multiple_of(8)
+}
+
+impl<'m> Cx<'m> {
+    pub fn err<T>(&self, msg: impl Into<String>) -> R<T> {
+        self.b.err(msg)
+    }
+
+    /// The body of the current function: frame, statements, and for a
+    /// kernel the final EXIT.
+    fn function_body(&mut self, body: &ast::Block) -> R {
+        self.labels.clear();
+        self.local_slots.clear();
+        self.cc = None;
+        let frame = frame_layout(body, &mut self.local_slots);
+        self.cur.frame = frame;
+        if frame > 0 {
+            self.b
+                .emit(Op::IADD3, &[], [sp(), sp(), imm(-i64::from(frame)), rz()])?;
+        }
+        self.block(body)?;
+        // Falling off the end returns.
+        self.b.span = body.span;
+        self.lower_ret(None)?;
+        Ok(())
+    }
+
+    fn block(&mut self, blk: &ast::Block) -> R {
+        self.scopes.push();
+        for s in &blk.stmts {
+            match s {
+                Statement::Decl(v) => self.declare(v)?,
+                Statement::Label(l, _) => {
+                    let lab = self.label_of(*l);
+                    self.b.start_block(lab);
+                }
+                Statement::Instr(i) => {
+                    self.b.span = i.span;
+                    self.instruction(i)?;
+                }
+                Statement::Block(inner) => self.block(inner)?,
+                Statement::Pragma(..) | Statement::Loc(..) | Statement::CallPrototype { .. } => {}
+                Statement::BranchTargets { span, .. } => {
+                    return Err(LowerError::new(
+                        *span,
+                        ".branchtargets (brx.idx) is not lowered",
+                    ))
+                }
+            }
+        }
+        self.scopes.pop();
+        Ok(())
+    }
+
+    fn declare(&mut self, v: &ast::VarDecl) -> R {
+        self.b.span = v.span;
+        match v.space {
+            StateSpace::Reg => {
+                let ty = match v.ty {
+                    VarType::Scalar(t) => t,
+                    _ => return self.err("a register of opaque type"),
+                };
+                if v.vector.is_some() {
+                    return self.err("vector registers (.reg .vN) are not lowered");
+                }
+                let name = self.m.name(v.name).to_string();
+                self.scopes.declare_reg(&mut self.b, v, &name, ty);
+            }
+            StateSpace::Local => {
+                let offset = self.local_slots[&v.span.lo];
+                self.scopes.bind(v.name, Binding::Local { offset });
+            }
+            StateSpace::Shared => {
+                let addr = match self.layout.fn_shared.get(&v.span.lo) {
+                    Some(&a) => a,
+                    None => match self.layout.vars.get(&v.name) {
+                        Some(Binding::Shared { addr }) => *addr,
+                        _ => return self.err("unplaced .shared variable"),
+                    },
+                };
+                self.scopes.bind(v.name, Binding::Shared { addr });
+            }
+            StateSpace::Param => {
+                let (size, _) = var_size_align(v);
+                let words = size.div_ceil(4).max(1);
+                let first = self.b.valigned(if words >= 2 { 2 } else { 1 });
+                for _ in 1..words {
+                    self.b.vreg();
+                }
+                self.scopes
+                    .bind(v.name, Binding::ParamWords { first, words });
+            }
+            other => return self.err(format!("{} declaration in a function", other.text())),
+        }
+        Ok(())
+    }
+
+    pub fn label_of(&mut self, s: Sym) -> u32 {
+        if let Some(&l) = self.labels.get(&s) {
+            return l;
+        }
+        let l = self.b.new_label();
+        self.labels.insert(s, l);
+        l
+    }
+
+    pub fn name(&self, s: Sym) -> &'m str {
+        self.m.name(s)
+    }
+
+    pub fn lookup(&self, s: Sym) -> Option<Binding> {
+        self.scopes.lookup(s, self.m.name(s))
+    }
+
+    /// One PTX instruction, with its guard.
+    fn instruction(&mut self, i: &Instruction) -> R {
+        let Some(g) = i.guard else {
+            return self.dispatch(i);
+        };
+        let pv = match self.lookup(g.reg) {
+            Some(Binding::Reg { val: Val::P(p), .. }) => p,
+            _ => return self.err(format!("guard `{}` is not a predicate", self.name(g.reg))),
+        };
+        if i.opcode == Opcode::Bra {
+            return self.lower_bra(i, Some(guard(pv, g.negated)));
+        }
+        // Try the guard on every emitted instruction; a sequence with its
+        // own predication or control flow is branched around instead.
+        let nblocks = self.b.blocks.len();
+        let ninsts = self.b.blocks.last().map_or(0, |b| b.insts.len());
+        self.b.guard = Some(guard(pv, g.negated));
+        let res = self.dispatch(i);
+        self.b.guard = None;
+        let simple = self.b.blocks.len() == nblocks;
+        match res {
+            Ok(()) if simple => return Ok(()),
+            Err(e) if !e.msg.starts_with("internal: guarded") => return Err(e),
+            _ => {}
+        }
+        self.b.blocks.truncate(nblocks);
+        self.b
+            .blocks
+            .last_mut()
+            .expect("a block")
+            .insts
+            .truncate(ninsts);
+        let skip = self.b.new_label();
+        self.branch(Some(guard(pv, !g.negated)), skip)?;
+        self.dispatch(i)?;
+        self.b.start_block(skip);
+        Ok(())
+    }
+
+    /// `[@g] BRA target`, then a new block.
+    pub fn branch(&mut self, g: Option<crate::ir::sass_text::Guard>, target: u32) -> R {
+        self.b
+            .emit_g(g, Op::BRA, &[], [crate::ir::Operand::Label(target)])?;
+        let next = self.b.new_label();
+        self.b.start_block(next);
+        Ok(())
+    }
+
+    fn dispatch(&mut self, i: &Instruction) -> R {
+        use Opcode as O;
+        match i.opcode {
+            O::Add | O::Sub | O::Addc | O::Subc => self.lower_add_sub(i),
+            O::Mul | O::Mad | O::Madc | O::Mul24 | O::Mad24 | O::Fma => self.lower_mul_mad(i),
+            O::Neg | O::Abs => self.lower_neg_abs(i),
+            O::Min | O::Max => self.lower_min_max(i),
+            O::And | O::Or | O::Xor | O::Not | O::Cnot | O::Lop3 => self.lower_logic(i),
+            O::Shl | O::Shr | O::Shf => self.lower_shift(i),
+            O::Popc | O::Clz | O::Brev | O::Bfind | O::Bfe | O::Bfi | O::Prmt => {
+                self.lower_bitops(i)
+            }
+            O::Div | O::Rem => self.lower_div_rem(i),
+            O::Rcp | O::Sqrt | O::Rsqrt | O::Sin | O::Cos | O::Lg2 | O::Ex2 | O::Tanh => {
+                self.lower_sfu(i)
+            }
+            O::Copysign | O::Testp => self.lower_float_misc(i),
+            O::Setp | O::Set => self.lower_setp(i),
+            O::Selp | O::Slct => self.lower_selp(i),
+            O::Mov => self.lower_mov(i),
+            O::Ld | O::Ldu => self.lower_ld(i),
+            O::St => self.lower_st(i),
+            O::Cvta => self.lower_cvta(i),
+            O::Cvt => self.lower_cvt(i),
+            O::Bra => self.lower_bra(i, None),
+            O::Ret => self.lower_ret(None),
+            O::Exit => {
+                self.b.emit(Op::EXIT, &[], [])?;
+                let l = self.b.new_label();
+                self.b.start_block(l);
+                Ok(())
+            }
+            O::Call => self.lower_call(i),
+            O::Bar | O::Barrier | O::Membar | O::Fence => self.lower_sync(i),
+            O::Shfl | O::Vote | O::Activemask => self.lower_warp(i),
+            O::Atom | O::Red => self.lower_atom(i),
+            O::Trap => {
+                self.b.emit(Op::BPT, &["TRAP"], [imm(1)])?;
+                Ok(())
+            }
+            O::Prefetch | O::Prefetchu | O::Pmevent => Ok(()),
+            O::Nanosleep => {
+                let s = self.src32(&i.operands[0], crate::ptx::types::ScalarType::U32)?;
+                self.b.emit(Op::NANOSLEEP, &[], [s])
+            }
+            other => self.err(format!("`{}` is not lowered yet", other.name())),
+        }
+    }
+}
+
+impl Cx<'_> {
+    /// Module-scope variable bindings (shared and const).
+    fn layout_vars(&self) -> Vec<(Sym, Binding)> {
+        self.layout.vars.iter().map(|(k, v)| (*k, *v)).collect()
+    }
+}

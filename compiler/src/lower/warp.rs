@@ -1,0 +1,130 @@
+//! Barriers, fences and warp-level operations.
+//!
+//! - `bar.sync a` / `barrier.sync`: `BAR.SYNC a` (`BAR.SYNC.DEFER_BLOCKING`
+//!   on sm_80+, as the vendor prints it); `bar.arrive`: `BAR.ARV`;
+//!   `bar.red.popc.u32 d, a, p`: `BAR.RED.POPC a, P` + `B2R.RESULT d`
+//!   (and/or: `.AND`/`.OR` with the predicate result through `B2R`).
+//! - `membar`/`fence`: `MEMBAR.SC.<scope>` (`.sc`) or `MEMBAR.ALL.<scope>`.
+//! - `shfl.sync.<mode>.b32 d[|p], a, b, c, mask`: `SHFL.<MODE> P, d, a, b, c`
+//!   (the member mask is not an operand of SHFL).
+//! - `vote.sync.ballot.b32 d, p, mask`: `VOTE.ANY d, PT, p`; `.any/.all.pred`:
+//!   `VOTE.ANY/ALL P, p`; `activemask.b32 d`: `VOTE.ANY d, PT, PT`.
+
+use crate::ir::Op;
+use crate::ptx::ast::{Instruction, OperandKind};
+use crate::ptx::modifiers::Mod;
+use crate::ptx::types::ScalarType;
+
+use super::builder::*;
+use super::Cx;
+
+impl Cx<'_> {
+    pub fn lower_sync(&mut self, i: &Instruction) -> R {
+        use crate::ptx::isa::Opcode as O;
+        match i.opcode {
+            O::Membar | O::Fence => {
+                let scope = if i.has(Mod::Cta) {
+                    "CTA"
+                } else if i.has(Mod::Sys) {
+                    "SYS"
+                } else {
+                    "GPU"
+                };
+                let kind = if i.has(Mod::Sc) || i.opcode == O::Membar {
+                    "SC"
+                } else {
+                    "ALL"
+                };
+                self.b.emit(Op::MEMBAR, &[kind, scope], [])
+            }
+            _ => {
+                let id = self.src32(&i.operands[0], ScalarType::U32)?;
+                if i.has(Mod::Red) {
+                    // bar.red.op.type d, a, {b,} p
+                    let d = self.dst32(&i.operands[0])?;
+                    let a = self.src32(&i.operands[1], ScalarType::U32)?;
+                    let pr = self.src_pred(i.operands.last().expect("operands"))?;
+                    let op = if i.has(Mod::Popc) {
+                        "POPC"
+                    } else if i.has(Mod::And) {
+                        "AND"
+                    } else {
+                        "OR"
+                    };
+                    self.b.emit(Op::BAR, &["RED", op], [a, pr])?;
+                    self.b.emit(Op::B2R, &["RESULT"], [r(d)])?;
+                    if op != "POPC" {
+                        // The .pred result of and/or: nonzero.
+                        return self.err("bar.red.and/or are not lowered");
+                    }
+                    return Ok(());
+                }
+                let count = if i.operands.len() > 1 {
+                    Some(self.src32(&i.operands[1], ScalarType::U32)?)
+                } else {
+                    None
+                };
+                let mut mods = vec![if i.has(Mod::Arrive) { "ARV" } else { "SYNC" }];
+                if self.sm.sm >= 80 && mods[0] == "SYNC" {
+                    mods.push("DEFER_BLOCKING");
+                }
+                let mut ops = vec![id];
+                ops.extend(count);
+                self.b.emit(Op::BAR, &mods, ops)
+            }
+        }
+    }
+
+    pub fn lower_warp(&mut self, i: &Instruction) -> R {
+        use crate::ptx::isa::Opcode as O;
+        match i.opcode {
+            O::Activemask => {
+                let d = self.dst32(&i.operands[0])?;
+                self.b.emit(Op::VOTE, &["ANY"], [r(d), pt(), pt()])
+            }
+            O::Vote => {
+                let src = self.src_pred(&i.operands[1])?;
+                if i.has(Mod::Ballot) {
+                    let d = self.dst32(&i.operands[0])?;
+                    return self.b.emit(Op::VOTE, &["ANY"], [r(d), pt(), src]);
+                }
+                let d = self.dst_pred(&i.operands[0])?;
+                let m = if i.has(Mod::All) {
+                    "ALL"
+                } else if i.has(Mod::Any) {
+                    "ANY"
+                } else {
+                    return self.err("vote.uni is not lowered");
+                };
+                self.b.emit(Op::VOTE, &[m], [p(d), src])
+            }
+            O::Shfl => {
+                let mode = if i.has(Mod::Up) {
+                    "UP"
+                } else if i.has(Mod::Down) {
+                    "DOWN"
+                } else if i.has(Mod::Bfly) {
+                    "BFLY"
+                } else {
+                    "IDX"
+                };
+                let (d, pd) = match &i.operands[0].kind {
+                    OperandKind::PredPair(a, b) => {
+                        let mk = |s| crate::ptx::ast::Operand {
+                            kind: OperandKind::Name(s),
+                            span: i.operands[0].span,
+                        };
+                        (self.dst32(&mk(*a))?, Some(self.dst_pred(&mk(*b))?))
+                    }
+                    _ => (self.dst32(&i.operands[0])?, None),
+                };
+                let a = self.src32r(&i.operands[1], ScalarType::B32)?;
+                let b = self.src32(&i.operands[2], ScalarType::B32)?;
+                let c = self.src32(&i.operands[3], ScalarType::B32)?;
+                let pdst = pd.map(p).unwrap_or_else(pt);
+                self.b.emit(Op::SHFL, &[mode], [pdst, r(d), a, b, c])
+            }
+            _ => self.err("internal: warp"),
+        }
+    }
+}
