@@ -8,8 +8,10 @@
 //! member mask has arrived at it; `bar.sync` when the expected number of the
 //! CTA's threads have. When nothing can move, the run is a deadlock (UB).
 
+use super::clocks::Clocks;
 use super::memory::{GlobalMem, Windows};
 use super::program::{Opnd, Program};
+use super::race::{ReadSets, Shadow};
 use super::result::{Location, Outcome, RunLimits, UbKind};
 use crate::launch::{LaunchSpec, TextureImage};
 use std::time::Instant;
@@ -115,14 +117,15 @@ pub struct Cta {
     pub linear: u32,
     pub threads: Vec<Thread>,
     pub shared: Vec<u8>,
-    /// Race detection: each thread's vector clock, the shared-memory
+    /// Race detection: the threads' vector clocks, the shared-memory
     /// shadow and its read sets, and release/acquire sync objects by
     /// (space is shared, address).
-    pub clocks: Vec<Vec<u32>>,
-    pub shared_shadow: Vec<super::race::Shadow>,
-    pub shared_reads: Vec<super::race::ReadSet>,
+    pub clocks: Clocks,
+    pub shared_shadow: Vec<Shadow>,
+    pub shared_reads: ReadSets,
     pub sync_objects: rustc_hash::FxHashMap<(bool, u64), Vec<u32>>,
-    /// Clocks contributed by `bar.arrive` to each barrier since its release.
+    /// Clocks contributed by `bar.arrive` to each barrier since its release
+    /// (empty: none).
     pub arrive_clocks: Vec<Vec<u32>>,
     /// `bar.arrive` arrivals per barrier since its last release.
     pub arrivals: [u32; 16],
@@ -141,29 +144,10 @@ pub struct Machine<'p> {
     pub limits: RunLimits,
     pub executed: u64,
     pub global_shadow: super::race::GlobalShadow,
+    /// Fuel taken from `fuel_left` and not yet used (see `run_thread`).
+    pub budget: u64,
     pub fuel_left: u64,
     pub started: Instant,
-}
-
-impl Cta {
-    /// Synchronizes the given threads: each gets the join of their vector
-    /// clocks, then advances its own clock (barriers, warp barriers).
-    pub fn sync_clocks(&mut self, threads: &[usize]) {
-        let n = self.threads.len();
-        self.sync_clocks_with(threads, &vec![0u32; n]);
-    }
-
-    /// As `sync_clocks`, also joining `extra` (clocks of `bar.arrive`rs).
-    pub fn sync_clocks_with(&mut self, threads: &[usize], extra: &[u32]) {
-        let mut j = extra.to_vec();
-        for &t in threads {
-            super::race::join(&mut j, &self.clocks[t]);
-        }
-        for &t in threads {
-            self.clocks[t].copy_from_slice(&j);
-            self.clocks[t][t] += 1;
-        }
-    }
 }
 
 impl<'p> Machine<'p> {
@@ -195,8 +179,8 @@ impl<'p> Machine<'p> {
                         linear,
                         func: self.prog.entry,
                         pc: 0,
-                        regs: vec![0; entry.nregs as usize],
-                        written: vec![0; (entry.nregs as usize).div_ceil(64)],
+                        regs: entry.init_regs.clone(),
+                        written: entry.init_written.clone(),
                         frames: Vec::new(),
                         local: vec![0; entry.frame_bytes as usize],
                         frame_base: 0,
@@ -210,7 +194,7 @@ impl<'p> Machine<'p> {
             vec![0; (self.prog.static_shared + u64::from(self.spec.dynamic_shared_bytes)) as usize];
         let [gx, gy, _] = self.grid;
         let n = threads.len();
-        let shadow = vec![super::race::Shadow::default(); shared.len()];
+        let shadow = vec![Shadow::default(); shared.len()];
         Cta {
             ctaid,
             linear: ctaid[0] + gx * (ctaid[1] + gy * ctaid[2]),
@@ -218,12 +202,10 @@ impl<'p> Machine<'p> {
             shared_shadow: shadow,
             shared,
             arrivals: [0; 16],
-            clocks: (0..n)
-                .map(|t| (0..n).map(|u| u32::from(u == t)).collect())
-                .collect(),
-            shared_reads: Vec::new(),
+            clocks: Clocks::new(n),
+            shared_reads: ReadSets::new(n),
             sync_objects: Default::default(),
-            arrive_clocks: vec![vec![0; n]; 16],
+            arrive_clocks: vec![Vec::new(); 16],
         }
     }
 
@@ -357,31 +339,28 @@ impl<'p> Machine<'p> {
 
     /// Runs thread `t` until it blocks, exits, fails or uses its quantum.
     fn run_thread(&mut self, cta: &mut Cta, t: usize) -> Result<(), Stop> {
-        let mut budget: u64 = 0;
         let mut quantum = QUANTUM;
-        loop {
-            if quantum == 0 {
-                self.fuel_left += budget;
-                return Ok(());
-            }
-            quantum -= 1;
-            if budget == 0 {
-                // Fuel and the clock are checked in slices to keep the loop tight.
+        while quantum > 0 {
+            if self.budget == 0 {
+                // Fuel and the clock are checked in slices to keep the loop
+                // tight; the slice's unused part carries over to the next
+                // thread, so a run times out exactly when a thread would
+                // execute an instruction beyond the fuel.
                 if self.fuel_left == 0 || self.started.elapsed() > self.limits.wall {
                     return Err(Stop::timeout());
                 }
-                budget = self.fuel_left.min(1 << 16);
-                self.fuel_left -= budget;
+                self.budget = self.fuel_left.min(1 << 16);
+                self.fuel_left -= self.budget;
             }
-            budget -= 1;
-            self.executed += 1;
-            let cont = super::exec::step(self, cta, t)?;
-            if !cont {
-                // Give back what this slice did not use.
-                self.fuel_left += budget;
+            let limit = self.budget.min(u64::from(quantum)) as u32;
+            let (done, blocked) = super::exec::run(self, cta, t, limit)?;
+            quantum -= done;
+            self.budget -= u64::from(done);
+            if blocked {
                 return Ok(());
             }
         }
+        Ok(())
     }
 }
 

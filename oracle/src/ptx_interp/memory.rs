@@ -98,30 +98,80 @@ impl Windows {
     }
 }
 
-/// Global memory: the launch image plus the module's `.global` variables.
+/// Global memory: the launch image plus the module's `.global` variables,
+/// seen as regions: the launch buffers in address order, then the variables.
 pub struct GlobalMem {
     pub image: MemoryImage,
     pub vars_base: u64,
     pub vars: Vec<u8>,
+    /// Each region's `[base, end)`.
+    regions: Vec<(u64, u64)>,
+    /// The region the last lookup found: accesses cluster, so it is tried
+    /// first.
+    last: usize,
 }
 
 impl GlobalMem {
-    pub fn slice(&self, addr: u64, n: u64) -> Option<&[u8]> {
-        if let Some(s) = self.image.read(addr, n) {
-            return Some(s);
+    pub fn new(image: MemoryImage, vars_base: u64, vars: Vec<u8>) -> GlobalMem {
+        let mut regions: Vec<(u64, u64)> = image
+            .layout()
+            .buffers()
+            .iter()
+            .enumerate()
+            .map(|(i, b)| {
+                let len = b.size.min(image.buffer_bytes(i).len() as u64);
+                (b.base, b.base + len)
+            })
+            .collect();
+        regions.push((vars_base, vars_base + vars.len() as u64));
+        GlobalMem {
+            image,
+            vars_base,
+            vars,
+            regions,
+            last: 0,
         }
-        let off = addr.checked_sub(self.vars_base)?;
-        let end = off.checked_add(n)?;
-        self.vars.get(off as usize..end as usize)
     }
 
-    pub fn slice_mut(&mut self, addr: u64, n: u64) -> Option<&mut [u8]> {
-        if self.image.read(addr, n).is_some() {
-            return self.image.slice_mut(addr, n);
+    /// The size of each region.
+    pub fn region_sizes(&self) -> impl Iterator<Item = usize> + '_ {
+        self.regions.iter().map(|&(b, e)| (e - b) as usize)
+    }
+
+    /// The region holding all of `[addr, addr + n)` (`n >= 1`) and the offset
+    /// of `addr` in it; None where an access is a fault.
+    #[inline]
+    pub fn locate(&mut self, addr: u64, n: u64) -> Option<(usize, usize)> {
+        let end = addr.checked_add(n)?;
+        let (b, e) = self.regions[self.last];
+        if addr >= b && end <= e && n > 0 {
+            return Some((self.last, (addr - b) as usize));
         }
-        let off = addr.checked_sub(self.vars_base)?;
-        let end = off.checked_add(n)?;
-        self.vars.get_mut(off as usize..end as usize)
+        let r = self
+            .regions
+            .iter()
+            .position(|&(b, e)| addr >= b && end <= e && n > 0)?;
+        self.last = r;
+        Some((r, (addr - self.regions[r].0) as usize))
+    }
+
+    /// The bytes of a region.
+    #[inline]
+    pub fn bytes(&self, region: usize) -> &[u8] {
+        if region + 1 < self.regions.len() {
+            self.image.buffer_bytes(region)
+        } else {
+            &self.vars
+        }
+    }
+
+    #[inline]
+    pub fn bytes_mut(&mut self, region: usize) -> &mut [u8] {
+        if region + 1 < self.regions.len() {
+            self.image.buffer_bytes_mut(region)
+        } else {
+            &mut self.vars
+        }
     }
 }
 

@@ -6,8 +6,10 @@
 //! (`memory`), and runs the grid (`machine`, `exec`), returning outputs or
 //! the fault, UB or timeout that stopped it (`result`).
 
+pub mod clocks;
 pub mod decode;
 mod exec;
+pub mod fast;
 pub mod machine;
 pub mod memory;
 pub mod program;
@@ -81,22 +83,25 @@ pub fn run(
         encode_params(spec, image.layout(), &decls, size).map_err(|e| SetupError(e.to_string()))?;
     let globals_base = image.layout().end().div_ceil(256) * 256 + 256;
     let prog = decode::decode(m, src, spec, globals_base, &params).map_err(|e| SetupError(e.0))?;
+    let global = GlobalMem::new(image, globals_base, prog.globals.clone());
+    let block = spec.block();
+    let global_shadow = race::GlobalShadow::new(
+        global.region_sizes(),
+        block.iter().product::<u32>() as usize,
+    );
     let mut machine = Machine {
         prog: &prog,
         spec,
-        global: GlobalMem {
-            image,
-            vars_base: globals_base,
-            vars: prog.globals.clone(),
-        },
+        global,
         params: params.bytes,
         textures: TextureImage::all(spec),
         windows: Windows::new(addr64),
         grid: spec.grid(),
-        block: spec.block(),
+        block,
         limits: *limits,
         executed: 0,
-        global_shadow: Default::default(),
+        global_shadow,
+        budget: 0,
         fuel_left: limits.fuel,
         started: Instant::now(),
     };

@@ -2,12 +2,15 @@
 //! files; this one holds operand access, special registers and control flow.
 
 mod collective;
+mod fast;
 mod float;
 mod int;
 mod mem;
 mod tex;
 
 pub use collective::{complete_barrier, try_collective};
+pub use fast::run;
+pub use float::cmp_op as float_cmp_op;
 
 use super::machine::{Cta, Frame, Machine, Stop, TState, Thread, WARP};
 use super::program::{Class, Inst, Opnd, Space};
@@ -326,8 +329,8 @@ fn call(cx: &mut Ctx, i: &Inst) -> Result<bool, Stop> {
             th.local[at..at + n].copy_from_slice(&bytes[..n]);
         }
     }
-    let regs = std::mem::replace(&mut th.regs, vec![0; f.nregs as usize]);
-    let written = std::mem::replace(&mut th.written, vec![0; (f.nregs as usize).div_ceil(64)]);
+    let regs = std::mem::replace(&mut th.regs, f.init_regs.clone());
+    let written = std::mem::replace(&mut th.written, f.init_written.clone());
     for (k, v) in arg_regs.into_iter().enumerate() {
         if let Some(&slot) = f.reg_params.get(k) {
             th.regs[slot as usize] = v;

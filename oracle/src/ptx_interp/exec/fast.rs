@@ -1,0 +1,433 @@
+//! The fast path: runs a thread's instructions that have a fast form
+//! (`ptx_interp::fast`) in a tight loop over borrowed registers and memory,
+//! and hands every other instruction, and every instruction that would
+//! report a fault or UB, to the general executor (`step`). Both paths count
+//! and schedule instructions identically, so the choice of path is never
+//! observable.
+
+use super::mem::{accessor, race_ub};
+use super::step;
+use crate::ptx_interp::fast::{Fast, FloatOp2, IntOp1, IntOp2, PredOp, W};
+use crate::ptx_interp::machine::{Cta, Machine, Stop};
+use crate::ptx_interp::memory::{load_le, range, range_mut, store_le, GlobalMem, Windows};
+use crate::ptx_interp::program::Space;
+use crate::ptx_interp::race::{self, Accessor, GlobalShadow, ReadSets, Shadow};
+use crate::ptx_interp::semantics::int::{self as s, IntTy};
+use ptxc::float::{self, arith};
+
+/// Runs thread `t` for at most `limit` instructions: (instructions run,
+/// whether the thread blocked or exited).
+pub fn run(m: &mut Machine, cta: &mut Cta, t: usize, limit: u32) -> Result<(u32, bool), Stop> {
+    let mut done = 0;
+    while done < limit {
+        done += fast_steps(m, cta, t, limit - done)?;
+        if done == limit {
+            break;
+        }
+        // The instruction at pc needs the general executor.
+        m.executed += 1;
+        done += 1;
+        if !step(m, cta, t)? {
+            return Ok((done, true));
+        }
+    }
+    Ok((done, false))
+}
+
+#[inline(always)]
+fn is_written(written: &[u64], s: u32) -> bool {
+    written[(s / 64) as usize] >> (s % 64) & 1 != 0
+}
+
+/// `f(ity, a, b)` extended as the register holds type `w`.
+#[inline(always)]
+fn int2(w: W, a: u64, b: u64, f: impl Fn(IntTy, u64, u64) -> u64) -> u64 {
+    match w {
+        W::U32 => f(IntTy::U32, a, b) & 0xffff_ffff,
+        W::S32 => f(IntTy::S32, a, b) as i32 as i64 as u64,
+        W::U64 => f(IntTy::U64, a, b),
+        W::S64 => f(IntTy::S64, a, b),
+    }
+}
+
+fn ity(w: W) -> IntTy {
+    match w {
+        W::U32 => IntTy::U32,
+        W::S32 => IntTy::S32,
+        W::U64 => IntTy::U64,
+        W::S64 => IntTy::S64,
+    }
+}
+
+/// The memory a thread's fast loads and stores reach, borrowed for the loop.
+struct Mem<'a> {
+    global: &'a mut GlobalMem,
+    global_shadow: &'a mut GlobalShadow,
+    shared: &'a mut [u8],
+    shared_shadow: &'a mut [Shadow],
+    shared_reads: &'a mut ReadSets,
+    local: &'a mut [u8],
+    consts: &'a [u8],
+    params: &'a [u8],
+    windows: Windows,
+    me: Accessor<'a>,
+    grid: [u32; 3],
+    block: [u32; 3],
+}
+
+/// What a fast access did: Some(value) or None (the general executor
+/// must run the instruction: it reports the fault).
+type Access = Result<Option<u64>, Stop>;
+
+impl Mem<'_> {
+    /// Records the access for race detection (as `Ctx::race`).
+    #[inline(always)]
+    fn race(
+        shadows: &mut [Shadow],
+        reads: &mut ReadSets,
+        me: &Accessor,
+        addr: u64,
+        write: bool,
+        geometry: ([u32; 3], [u32; 3]),
+    ) -> Result<(), Stop> {
+        match race::record_bytes(shadows, me, write, false, reads) {
+            Some((k, other)) => Err(race_ub(geometry, me, addr + k, other)),
+            None => Ok(()),
+        }
+    }
+
+    /// A weak load of `n` bytes (as `Ctx::load_as`).
+    #[inline(always)]
+    fn load(&mut self, space: Space, addr: u64, n: u64) -> Access {
+        let (space, addr) = match space {
+            Space::Generic => self.windows.resolve(addr),
+            s => (s, addr),
+        };
+        if addr & (n - 1) != 0 {
+            return Ok(None);
+        }
+        let geometry = (self.grid, self.block);
+        Ok(Some(match space {
+            Space::Shared => {
+                let Some(b) = range(self.shared, addr, n) else {
+                    return Ok(None);
+                };
+                let v = load_le(b);
+                let sh = &mut self.shared_shadow[addr as usize..(addr + n) as usize];
+                Self::race(sh, self.shared_reads, &self.me, addr, false, geometry)?;
+                v
+            }
+            Space::Global | Space::Generic => {
+                let Some((r, off)) = self.global.locate(addr, n) else {
+                    return Ok(None);
+                };
+                let v = load_le(&self.global.bytes(r)[off..off + n as usize]);
+                let (sh, reads) = self.global_shadow.bytes(r, off, n as usize);
+                Self::race(sh, reads, &self.me, addr, false, geometry)?;
+                v
+            }
+            Space::Local | Space::FrameParam => match range(self.local, addr, n) {
+                Some(b) => load_le(b),
+                None => return Ok(None),
+            },
+            Space::Const => match range(self.consts, addr, n) {
+                Some(b) => load_le(b),
+                None => return Ok(None),
+            },
+            Space::KernelParam => match range(self.params, addr, n) {
+                Some(b) => load_le(b),
+                None => return Ok(None),
+            },
+        }))
+    }
+
+    /// A weak store of the low `n` bytes of `v` (as `Ctx::store_as`).
+    #[inline(always)]
+    fn store(&mut self, space: Space, addr: u64, n: u64, v: u64) -> Access {
+        let (space, addr) = match space {
+            Space::Generic => self.windows.resolve(addr),
+            s => (s, addr),
+        };
+        if addr & (n - 1) != 0 {
+            return Ok(None);
+        }
+        let geometry = (self.grid, self.block);
+        match space {
+            Space::Shared => {
+                let Some(b) = range_mut(self.shared, addr, n) else {
+                    return Ok(None);
+                };
+                store_le(b, v);
+                let sh = &mut self.shared_shadow[addr as usize..(addr + n) as usize];
+                Self::race(sh, self.shared_reads, &self.me, addr, true, geometry)?;
+            }
+            Space::Global | Space::Generic => {
+                let Some((r, off)) = self.global.locate(addr, n) else {
+                    return Ok(None);
+                };
+                store_le(&mut self.global.bytes_mut(r)[off..off + n as usize], v);
+                let (sh, reads) = self.global_shadow.bytes(r, off, n as usize);
+                Self::race(sh, reads, &self.me, addr, true, geometry)?;
+            }
+            Space::Local | Space::FrameParam => match range_mut(self.local, addr, n) {
+                Some(b) => store_le(b, v),
+                None => return Ok(None),
+            },
+            Space::Const | Space::KernelParam => return Ok(None),
+        }
+        Ok(Some(0))
+    }
+}
+
+/// Runs fast forms from the thread's pc until `limit` instructions, or an
+/// instruction the general executor must run (left at pc, not counted).
+fn fast_steps(m: &mut Machine, cta: &mut Cta, t: usize, limit: u32) -> Result<u32, Stop> {
+    let prog = m.prog;
+    let addr64 = prog.addr64;
+    let Machine {
+        global,
+        global_shadow,
+        params,
+        windows,
+        grid,
+        block,
+        executed,
+        ..
+    } = m;
+    let Cta {
+        threads,
+        shared,
+        clocks,
+        shared_shadow,
+        shared_reads,
+        linear,
+        ..
+    } = cta;
+    let th = &mut threads[t];
+    let code = &prog.funcs[th.func as usize].fast[..];
+    let frame_base = th.frame_base;
+    let regs = &mut th.regs[..];
+    let written = &mut th.written[..];
+    let mut mem = Mem {
+        global,
+        global_shadow,
+        shared,
+        shared_shadow,
+        shared_reads,
+        local: &mut th.local[..],
+        consts: &prog.consts,
+        params,
+        windows: *windows,
+        me: accessor(clocks, *linear, t),
+        grid: *grid,
+        block: *block,
+    };
+    let wrap = |a: u64| if addr64 { a } else { a & 0xffff_ffff };
+    let mut pc = th.pc as usize;
+    let mut k = 0;
+
+    // Reads a source slot; an unwritten one ends the loop (the general
+    // executor reports it).
+    macro_rules! get {
+        ($s:expr) => {{
+            let s = $s;
+            if !is_written(written, s) {
+                break Ok(());
+            }
+            regs[s as usize]
+        }};
+    }
+    macro_rules! put {
+        ($d:expr, $v:expr) => {{
+            let (d, v) = ($d, $v);
+            regs[d as usize] = v;
+            written[(d / 64) as usize] |= 1 << (d % 64);
+        }};
+    }
+    // Unwraps an access: None ends the loop, an error (a race) ends the run.
+    macro_rules! access {
+        ($e:expr) => {
+            match $e {
+                Ok(Some(v)) => v,
+                Ok(None) => break Ok(()),
+                Err(stop) => break Err(stop),
+            }
+        };
+    }
+
+    let result: Result<(), Stop> = loop {
+        if k == limit {
+            break Ok(());
+        }
+        let Some(fi) = code.get(pc) else {
+            break Ok(());
+        };
+        if let Some((g, neg)) = fi.guard {
+            if (get!(g) & 1 != 0) == neg {
+                pc += 1;
+                k += 1;
+                continue;
+            }
+        }
+        match fi.op {
+            Fast::Slow => break Ok(()),
+            Fast::Nop => {}
+            Fast::Int2 { op, w, d, a, b } => {
+                let (x, y) = (get!(a), get!(b));
+                let r = match op {
+                    IntOp2::Add => int2(w, x, y, s::add),
+                    IntOp2::Sub => int2(w, x, y, s::sub),
+                    IntOp2::MulLo => int2(w, x, y, s::mul_lo),
+                    // The product is 64 bits wide: stored whole.
+                    IntOp2::MulWide => s::mul_wide(ity(w), x, y),
+                    IntOp2::Min => int2(w, x, y, s::min),
+                    IntOp2::Max => int2(w, x, y, s::max),
+                    IntOp2::And => int2(w, x, y, s::and),
+                    IntOp2::Or => int2(w, x, y, s::or),
+                    IntOp2::Xor => int2(w, x, y, s::xor),
+                    IntOp2::Shl => int2(w, x, y, |t, a, b| s::shl(t, a, b as u32)),
+                    IntOp2::Shr => int2(w, x, y, |t, a, b| s::shr(t, a, b as u32)),
+                };
+                put!(d, r);
+            }
+            Fast::Int1 { op, w, d, a } => {
+                let x = get!(a);
+                let r = match op {
+                    IntOp1::Abs => int2(w, x, 0, |t, a, _| s::abs(t, a)),
+                    IntOp1::Neg => int2(w, x, 0, |t, a, _| s::neg(t, a)),
+                    IntOp1::Not => int2(w, x, 0, |t, a, _| s::not(t, a)),
+                };
+                put!(d, r);
+            }
+            Fast::MadLo { w, d, a, b, c } => {
+                let (x, y, z) = (get!(a), get!(b), get!(c));
+                put!(d, int2(w, x, y, |t, a, b| s::mad_lo(t, a, b, z)));
+            }
+            Fast::Setp { cmp, w, p, a, b } => {
+                let (x, y) = (get!(a), get!(b));
+                let t = ity(w);
+                let v = s::compare(t, cmp, s::trunc(t.bits, x), s::trunc(t.bits, y));
+                put!(p, u64::from(v));
+            }
+            Fast::Pred {
+                op,
+                d,
+                a,
+                na,
+                b,
+                nb,
+            } => {
+                let x = (get!(a) != 0) ^ na;
+                let y = (get!(b) != 0) ^ nb;
+                let r = match op {
+                    PredOp::And => x & y,
+                    PredOp::Or => x | y,
+                    PredOp::Xor => x ^ y,
+                };
+                put!(d, u64::from(r));
+            }
+            Fast::Selp {
+                ext,
+                d,
+                a,
+                b,
+                p,
+                neg,
+            } => {
+                let (x, y) = (get!(a), get!(b));
+                let c = (get!(p) != 0) ^ neg;
+                put!(d, ext.apply(if c { x } else { y }));
+            }
+            Fast::Mov { ext, d, a } => put!(d, ext.apply(get!(a))),
+            Fast::Cvt { from, to, d, a } => put!(d, to.apply(from.apply(get!(a)))),
+            Fast::Cvta { ext, add, d, a } => put!(d, ext.apply(get!(a).wrapping_add(add))),
+            Fast::Float2 {
+                op,
+                ft,
+                rnd,
+                m,
+                d,
+                a,
+                b,
+            } => {
+                let bits = ft.mask();
+                let (x, y) = (get!(a) & bits, get!(b) & bits);
+                let r = match op {
+                    FloatOp2::Add => arith::add(ft, x, y, rnd, m),
+                    FloatOp2::Sub => arith::sub(ft, x, y, rnd, m),
+                    FloatOp2::Mul => arith::mul(ft, x, y, rnd, m),
+                };
+                put!(d, r & bits);
+            }
+            Fast::Fma {
+                ft,
+                rnd,
+                m,
+                d,
+                a,
+                b,
+                c,
+            } => {
+                let bits = ft.mask();
+                let (x, y, z) = (get!(a) & bits, get!(b) & bits, get!(c) & bits);
+                put!(d, arith::fma(ft, x, y, z, rnd, m) & bits);
+            }
+            Fast::FSetp {
+                cmp,
+                ft,
+                ftz,
+                p,
+                a,
+                b,
+            } => {
+                let bits = ft.mask();
+                let (x, y) = (get!(a) & bits, get!(b) & bits);
+                put!(p, u64::from(float::compare(ft, cmp, x, y, ftz)));
+            }
+            Fast::Ld {
+                space,
+                n,
+                ext,
+                d,
+                base,
+                off,
+            } => {
+                let addr = wrap(get!(base).wrapping_add(off as u64));
+                let v = access!(mem.load(space, addr, u64::from(n)));
+                put!(d, ext.apply(v));
+            }
+            Fast::LdFrame { n, ext, d, off } => {
+                let addr = wrap(frame_base.wrapping_add(off));
+                let v = access!(mem.load(Space::Local, addr, u64::from(n)));
+                put!(d, ext.apply(v));
+            }
+            Fast::St {
+                space,
+                n,
+                base,
+                off,
+                v,
+            } => {
+                let addr = wrap(get!(base).wrapping_add(off as u64));
+                let v = get!(v);
+                access!(mem.store(space, addr, u64::from(n), v));
+            }
+            Fast::StFrame { n, off, v } => {
+                let addr = wrap(frame_base.wrapping_add(off));
+                let v = get!(v);
+                access!(mem.store(Space::Local, addr, u64::from(n), v));
+            }
+            Fast::Bra { pc: target } => {
+                pc = target as usize;
+                k += 1;
+                continue;
+            }
+        }
+        pc += 1;
+        k += 1;
+    };
+    th.pc = pc as u32;
+    // An error (a race) was found by the instruction at pc: it ran.
+    *executed += u64::from(k) + u64::from(result.is_err());
+    result.map(|()| k)
+}
