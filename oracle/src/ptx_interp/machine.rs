@@ -11,8 +11,8 @@
 use super::clocks::Clocks;
 use super::memory::{GlobalMem, Windows};
 use super::program::{Opnd, Program};
-use super::race::{ReadSets, Shadow};
 use super::result::{Location, Outcome, RunLimits, UbKind};
+use super::shadow::WordShadow;
 use crate::launch::{LaunchSpec, TextureImage};
 use std::time::Instant;
 
@@ -121,8 +121,7 @@ pub struct Cta {
     /// shadow and its read sets, and release/acquire sync objects by
     /// (space is shared, address).
     pub clocks: Clocks,
-    pub shared_shadow: Vec<Shadow>,
-    pub shared_reads: ReadSets,
+    pub shared_shadow: WordShadow,
     pub sync_objects: rustc_hash::FxHashMap<(bool, u64), Vec<u32>>,
     /// Clocks contributed by `bar.arrive` to each barrier since its release
     /// (empty: none).
@@ -143,7 +142,7 @@ pub struct Machine<'p> {
     pub block: [u32; 3],
     pub limits: RunLimits,
     pub executed: u64,
-    pub global_shadow: super::race::GlobalShadow,
+    pub global_shadow: super::shadow::GlobalShadow,
     /// Fuel taken from `fuel_left` and not yet used (see `run_thread`).
     pub budget: u64,
     pub fuel_left: u64,
@@ -194,16 +193,14 @@ impl<'p> Machine<'p> {
             vec![0; (self.prog.static_shared + u64::from(self.spec.dynamic_shared_bytes)) as usize];
         let [gx, gy, _] = self.grid;
         let n = threads.len();
-        let shadow = vec![Shadow::default(); shared.len()];
         Cta {
             ctaid,
             linear: ctaid[0] + gx * (ctaid[1] + gy * ctaid[2]),
             threads,
-            shared_shadow: shadow,
+            shared_shadow: WordShadow::new(shared.len(), n),
             shared,
             arrivals: [0; 16],
             clocks: Clocks::new(n),
-            shared_reads: ReadSets::new(n),
             sync_objects: Default::default(),
             arrive_clocks: vec![Vec::new(); 16],
         }

@@ -16,6 +16,7 @@ pub mod program;
 pub mod race;
 pub mod result;
 pub mod semantics;
+pub mod shadow;
 
 pub use result::{Location, Outcome, RunLimits, RunResult, UbKind};
 
@@ -85,7 +86,7 @@ pub fn run(
     let prog = decode::decode(m, src, spec, globals_base, &params).map_err(|e| SetupError(e.0))?;
     let global = GlobalMem::new(image, globals_base, prog.globals.clone());
     let block = spec.block();
-    let global_shadow = race::GlobalShadow::new(
+    let global_shadow = shadow::GlobalShadow::new(
         global.region_sizes(),
         block.iter().product::<u32>() as usize,
     );

@@ -25,7 +25,7 @@
 //! clock). A read set remembers the CTA-wide barrier generation of its
 //! latest read: when a CTA-wide barrier has completed since, every read in
 //! it is ordered before every thread (the answer the clocks would give, in
-//! O(1) instead of O(threads)).
+//! O(1) instead of O(threads)). `shadow` lays the shadows out.
 
 use super::clocks::View;
 
@@ -64,11 +64,16 @@ struct Head {
 
 /// The read sets of a memory: per set, per thread of a CTA, the latest
 /// clock at which it read (one flat arena, `width` entries per set).
+///
+/// Every set belongs to one shadow (`shadow` copies a set when it splits a
+/// word), so a set is reused once its shadow drops it.
 #[derive(Default)]
 pub struct ReadSets {
     width: usize,
     heads: Vec<Head>,
     clocks: Vec<u32>,
+    /// Sets no shadow refers to.
+    free: Vec<u32>,
 }
 
 impl ReadSets {
@@ -78,6 +83,7 @@ impl ReadSets {
             width,
             heads: Vec::new(),
             clocks: Vec::new(),
+            free: Vec::new(),
         }
     }
 
@@ -85,6 +91,43 @@ impl ReadSets {
     pub fn clear(&mut self) {
         self.heads.clear();
         self.clocks.clear();
+        self.free.clear();
+    }
+
+    /// A set with this head and all clocks 0.
+    fn alloc(&mut self, head: Head) -> u32 {
+        match self.free.pop() {
+            Some(set) => {
+                self.heads[set as usize] = head;
+                let w = self.width;
+                self.clocks[set as usize * w..][..w].fill(0);
+                set
+            }
+            None => {
+                self.heads.push(head);
+                self.clocks.resize(self.clocks.len() + self.width, 0);
+                (self.heads.len() - 1) as u32
+            }
+        }
+    }
+
+    /// A copy of `set` (for a shadow that splits into several).
+    pub fn duplicate(&mut self, set: u32) -> u32 {
+        if set == NO_SET {
+            return NO_SET;
+        }
+        let copy = self.alloc(self.heads[set as usize]);
+        let w = self.width;
+        self.clocks
+            .copy_within(set as usize * w..(set as usize + 1) * w, copy as usize * w);
+        copy
+    }
+
+    /// `set` is no longer referred to.
+    fn release(&mut self, set: u32) {
+        if set != NO_SET {
+            self.free.push(set);
+        }
     }
 
     fn row(&self, set: u32) -> &[u32] {
@@ -92,6 +135,7 @@ impl ReadSets {
     }
 
     /// Is every read of `set` ordered before `me`?
+    #[inline]
     fn ordered_before(&self, set: u32, me: &Accessor) -> bool {
         if set == NO_SET {
             return false;
@@ -113,20 +157,20 @@ impl ReadSets {
     }
 
     /// A new set of two readers: thread `u` of `me`'s CTA at `clock`, and `me`.
+    #[inline(never)]
     fn create(&mut self, me: &Accessor, u: usize, clock: u32) -> u32 {
-        let set = self.heads.len() as u32;
-        self.heads.push(Head {
+        let set = self.alloc(Head {
             cta: me.cta,
             gen: me.gen,
         });
-        let at = self.clocks.len();
-        self.clocks.resize(at + self.width, 0);
+        let at = set as usize * self.width;
         self.clocks[at + u] = clock;
         self.clocks[at + me.tid as usize] = me.view.own;
         set
     }
 
     /// Adds `me`'s read to `set` (O(1): reads never conflict with reads).
+    #[inline(always)]
     fn add(&mut self, set: u32, me: &Accessor) {
         if set == NO_SET {
             return;
@@ -173,7 +217,7 @@ impl Accessor<'_> {
     }
 
     /// Is the earlier access `a` ordered before this thread's current point?
-    #[inline]
+    #[inline(always)]
     fn ordered_after(&self, a: &Access, reads: &ReadSets) -> bool {
         if a.who == 0 || a.who == self.who {
             return true;
@@ -188,6 +232,7 @@ impl Accessor<'_> {
 
 /// Records an access to one byte; returns the earlier conflicting accessor
 /// (global thread id + 1, or `MULTI`) if it races.
+#[inline(always)]
 pub fn record(
     s: &mut Shadow,
     me: &Accessor,
@@ -201,6 +246,9 @@ pub fn record(
     if write {
         if !(me.ordered_after(&s.read, reads) || (strong && s.read_strong)) {
             return Some(s.read.who);
+        }
+        if s.read.who == MULTI {
+            reads.release(s.read.clock);
         }
         s.write = me.access();
         s.write_strong = strong;
@@ -231,71 +279,10 @@ pub fn record(
     None
 }
 
-/// Records an access to the bytes `shadows`; on a race, the offset of the
-/// racing byte and the earlier accessor (as `record`).
-#[inline]
-pub fn record_bytes(
-    shadows: &mut [Shadow],
-    me: &Accessor,
-    write: bool,
-    strong: bool,
-    reads: &mut ReadSets,
-) -> Option<(u64, u32)> {
-    // A word accessed whole has identical byte shadows: decide once.
-    let uniform = shadows.windows(2).all(|w| w[0] == w[1]);
-    let checked = if uniform { 1 } else { shadows.len() };
-    for (k, shadow) in shadows.iter_mut().take(checked).enumerate() {
-        if let Some(other) = record(shadow, me, write, strong, reads) {
-            return Some((k as u64, other));
-        }
-    }
-    if uniform {
-        if let Some((first, rest)) = shadows.split_first_mut() {
-            rest.fill(*first);
-        }
-    }
-    None
-}
-
 /// Joins `from` into `into` (element-wise maximum).
 pub fn join(into: &mut [u32], from: &[u32]) {
     for (a, &b) in into.iter_mut().zip(from) {
         *a = (*a).max(b);
-    }
-}
-
-/// Bytes per shadow chunk of global memory. Accesses are naturally aligned
-/// and at most 8 bytes (vectors are checked element by element), and
-/// regions start 256-byte aligned, so an access never straddles a chunk.
-const CHUNK: usize = 64;
-
-/// Shadow state of global memory: per region (`GlobalMem::locate`), chunks
-/// allocated on first touch; and the read sets its shadows point to.
-#[derive(Default)]
-pub struct GlobalShadow {
-    regions: Vec<Vec<Option<Box<[Shadow; CHUNK]>>>>,
-    pub reads: ReadSets,
-}
-
-impl GlobalShadow {
-    /// Shadows for regions of the given sizes, for CTAs of `width` threads.
-    pub fn new(region_sizes: impl IntoIterator<Item = usize>, width: usize) -> GlobalShadow {
-        GlobalShadow {
-            regions: region_sizes
-                .into_iter()
-                .map(|n| vec![None; n.div_ceil(CHUNK)])
-                .collect(),
-            reads: ReadSets::new(width),
-        }
-    }
-
-    /// The shadows of `[off, off + n)` in `region`, and the read sets.
-    #[inline]
-    pub fn bytes(&mut self, region: usize, off: usize, n: usize) -> (&mut [Shadow], &mut ReadSets) {
-        let chunk = self.regions[region][off / CHUNK]
-            .get_or_insert_with(|| Box::new([Shadow::default(); CHUNK]));
-        let lo = off % CHUNK;
-        (&mut chunk[lo..(lo + n).min(CHUNK)], &mut self.reads)
     }
 }
 

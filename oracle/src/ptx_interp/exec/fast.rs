@@ -11,8 +11,9 @@ use crate::ptx_interp::fast::{Fast, FloatOp2, IntOp1, IntOp2, PredOp, W};
 use crate::ptx_interp::machine::{Cta, Machine, Stop};
 use crate::ptx_interp::memory::{load_le, range, range_mut, store_le, GlobalMem, Windows};
 use crate::ptx_interp::program::Space;
-use crate::ptx_interp::race::{self, Accessor, GlobalShadow, ReadSets, Shadow};
+use crate::ptx_interp::race::Accessor;
 use crate::ptx_interp::semantics::int::{self as s, IntTy};
+use crate::ptx_interp::shadow::{GlobalShadow, WordShadow};
 use ptxc::float::{self, arith};
 
 /// Runs thread `t` for at most `limit` instructions: (instructions run,
@@ -64,8 +65,7 @@ struct Mem<'a> {
     global: &'a mut GlobalMem,
     global_shadow: &'a mut GlobalShadow,
     shared: &'a mut [u8],
-    shared_shadow: &'a mut [Shadow],
-    shared_reads: &'a mut ReadSets,
+    shared_shadow: &'a mut WordShadow,
     local: &'a mut [u8],
     consts: &'a [u8],
     params: &'a [u8],
@@ -80,18 +80,11 @@ struct Mem<'a> {
 type Access = Result<Option<u64>, Stop>;
 
 impl Mem<'_> {
-    /// Records the access for race detection (as `Ctx::race`).
+    /// The race a recorded access ran into, as the error to stop with.
     #[inline(always)]
-    fn race(
-        shadows: &mut [Shadow],
-        reads: &mut ReadSets,
-        me: &Accessor,
-        addr: u64,
-        write: bool,
-        geometry: ([u32; 3], [u32; 3]),
-    ) -> Result<(), Stop> {
-        match race::record_bytes(shadows, me, write, false, reads) {
-            Some((k, other)) => Err(race_ub(geometry, me, addr + k, other)),
+    fn raced(&self, raced: Option<(u64, u32)>, addr: u64) -> Result<(), Stop> {
+        match raced {
+            Some((k, other)) => Err(race_ub((self.grid, self.block), &self.me, addr + k, other)),
             None => Ok(()),
         }
     }
@@ -106,15 +99,14 @@ impl Mem<'_> {
         if addr & (n - 1) != 0 {
             return Ok(None);
         }
-        let geometry = (self.grid, self.block);
         Ok(Some(match space {
             Space::Shared => {
                 let Some(b) = range(self.shared, addr, n) else {
                     return Ok(None);
                 };
                 let v = load_le(b);
-                let sh = &mut self.shared_shadow[addr as usize..(addr + n) as usize];
-                Self::race(sh, self.shared_reads, &self.me, addr, false, geometry)?;
+                let r = self.shared_shadow.record(addr, n, &self.me, false, false);
+                self.raced(r, addr)?;
                 v
             }
             Space::Global | Space::Generic => {
@@ -122,8 +114,10 @@ impl Mem<'_> {
                     return Ok(None);
                 };
                 let v = load_le(&self.global.bytes(r)[off..off + n as usize]);
-                let (sh, reads) = self.global_shadow.bytes(r, off, n as usize);
-                Self::race(sh, reads, &self.me, addr, false, geometry)?;
+                let r = self
+                    .global_shadow
+                    .record(r, off, n as usize, &self.me, false, false);
+                self.raced(r, addr)?;
                 v
             }
             Space::Local | Space::FrameParam => match range(self.local, addr, n) {
@@ -151,23 +145,24 @@ impl Mem<'_> {
         if addr & (n - 1) != 0 {
             return Ok(None);
         }
-        let geometry = (self.grid, self.block);
         match space {
             Space::Shared => {
                 let Some(b) = range_mut(self.shared, addr, n) else {
                     return Ok(None);
                 };
                 store_le(b, v);
-                let sh = &mut self.shared_shadow[addr as usize..(addr + n) as usize];
-                Self::race(sh, self.shared_reads, &self.me, addr, true, geometry)?;
+                let r = self.shared_shadow.record(addr, n, &self.me, true, false);
+                self.raced(r, addr)?;
             }
             Space::Global | Space::Generic => {
                 let Some((r, off)) = self.global.locate(addr, n) else {
                     return Ok(None);
                 };
                 store_le(&mut self.global.bytes_mut(r)[off..off + n as usize], v);
-                let (sh, reads) = self.global_shadow.bytes(r, off, n as usize);
-                Self::race(sh, reads, &self.me, addr, true, geometry)?;
+                let r = self
+                    .global_shadow
+                    .record(r, off, n as usize, &self.me, true, false);
+                self.raced(r, addr)?;
             }
             Space::Local | Space::FrameParam => match range_mut(self.local, addr, n) {
                 Some(b) => store_le(b, v),
@@ -199,7 +194,6 @@ fn fast_steps(m: &mut Machine, cta: &mut Cta, t: usize, limit: u32) -> Result<u3
         shared,
         clocks,
         shared_shadow,
-        shared_reads,
         linear,
         ..
     } = cta;
@@ -213,7 +207,6 @@ fn fast_steps(m: &mut Machine, cta: &mut Cta, t: usize, limit: u32) -> Result<u3
         global_shadow,
         shared,
         shared_shadow,
-        shared_reads,
         local: &mut th.local[..],
         consts: &prog.consts,
         params,

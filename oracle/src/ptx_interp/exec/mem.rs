@@ -99,21 +99,18 @@ impl Ctx<'_, '_> {
         };
         let cta = &mut *self.cta;
         let me = accessor(&cta.clocks, cta.linear, self.t);
-        let (shadows, reads) = if shared {
-            match cta
-                .shared_shadow
-                .get_mut(p.addr as usize..(p.addr + n) as usize)
-            {
-                Some(s) => (s, &mut cta.shared_reads),
-                None => return Ok(()),
-            }
+        let raced = if shared {
+            cta.shared_shadow.record(p.addr, n, &me, write, strong)
         } else {
             match self.m.global.locate(p.addr, n) {
-                Some((r, off)) => self.m.global_shadow.bytes(r, off, n as usize),
-                None => return Ok(()),
+                Some((r, off)) => self
+                    .m
+                    .global_shadow
+                    .record(r, off, n as usize, &me, write, strong),
+                None => None,
             }
         };
-        match race::record_bytes(shadows, &me, write, strong, reads) {
+        match raced {
             Some((k, other)) => Err(race_ub((self.m.grid, self.m.block), &me, p.addr + k, other)),
             None => Ok(()),
         }
