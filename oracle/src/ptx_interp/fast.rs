@@ -19,6 +19,7 @@ use super::memory::Windows;
 use super::program::{AddrBase, Class, Function, Inst, Opnd, Space};
 use super::semantics::int::IntCmp;
 use ptxc::float::{CmpOp, FloatType, Mods, Rounding};
+use ptxc::ptx::ast::SpecialReg;
 use ptxc::ptx::isa::Opcode;
 use ptxc::ptx::modifiers::Mod;
 use ptxc::ptx::types::{ScalarType, TypeKind};
@@ -177,6 +178,13 @@ pub enum Fast {
         d: u32,
         a: u32,
     },
+    /// `mov.type d, %sreg` for a special register that is constant for the
+    /// thread (`%tid`, `%ntid`, `%ctaid`, `%nctaid`, `%laneid`, `%warpid`).
+    MovSreg {
+        ext: Ext,
+        d: u32,
+        r: SpecialReg,
+    },
     /// Integer-to-integer `cvt` without `.sat`: `to(from(a))`.
     Cvt {
         from: Ext,
@@ -260,6 +268,9 @@ pub enum Fast {
 pub struct FastInst {
     pub guard: Option<(u32, bool)>,
     pub op: Fast,
+    /// Every register the fast form reads (the guard included) is certainly
+    /// written when it runs (`assigned`): no uninitialized-read checks.
+    pub safe: bool,
 }
 
 /// Chooses the fast forms of a function's instructions, adding its constant
@@ -276,16 +287,21 @@ pub fn lower_function(f: &mut Function, addr64: bool) {
         .map(|i| FastInst {
             guard: i.guard,
             op: l.inst(i).unwrap_or(Fast::Slow),
+            safe: false,
         })
         .collect();
     let n = l.nregs as usize;
     f.reg_names.resize(n, "<constant>".into());
     f.nregs = l.nregs;
     f.init_regs = vec![0; n];
-    f.init_written = vec![0; n.div_ceil(64)];
+    f.init_written = vec![0; n];
     for (&v, &slot) in &l.consts {
         f.init_regs[slot as usize] = v;
-        f.init_written[slot as usize / 64] |= 1 << (slot % 64);
+        f.init_written[slot as usize] = 1;
+    }
+    let safe = super::assigned::sources_written(f, &f.fast);
+    for (fi, safe) in f.fast.iter_mut().zip(safe) {
+        fi.safe = safe;
     }
 }
 
@@ -574,6 +590,16 @@ impl Lower {
                 let [d, a] = ops else { return None };
                 if i.ty == ScalarType::Pred {
                     return None;
+                }
+                if let Opnd::Sreg(r) = a {
+                    use SpecialReg::*;
+                    let constant =
+                        matches!(r, Tid(_) | Ntid(_) | Ctaid(_) | Nctaid(_) | Laneid | Warpid);
+                    return constant.then_some(Fast::MovSreg {
+                        ext: Ext::of(i.ty),
+                        d: reg(d)?,
+                        r: *r,
+                    });
                 }
                 Some(Fast::Mov {
                     ext: Ext::of(i.ty),

@@ -10,7 +10,7 @@
 
 use super::clocks::Clocks;
 use super::memory::{GlobalMem, Windows};
-use super::program::{Opnd, Program};
+use super::program::Program;
 use super::result::{Location, Outcome, RunLimits, UbKind};
 use super::shadow::WordShadow;
 use crate::launch::{LaunchSpec, TextureImage};
@@ -43,15 +43,14 @@ pub enum TState {
     Exited,
 }
 
-/// A caller's saved frame.
+/// A caller's saved frame (its return targets are in the call
+/// instruction, at `ret_pc - 1`).
 pub struct Frame {
     pub func: u32,
     pub ret_pc: u32,
     pub regs: Vec<u64>,
-    pub written: Vec<u64>,
+    pub written: Vec<u8>,
     pub frame_base: u64,
-    /// Where the callee's return values go: the caller's return list.
-    pub ret_targets: Vec<Opnd>,
 }
 
 pub struct Thread {
@@ -60,8 +59,9 @@ pub struct Thread {
     pub func: u32,
     pub pc: u32,
     pub regs: Vec<u64>,
-    /// One bit per register slot: written at least once.
-    pub written: Vec<u64>,
+    /// Per register slot: 1 once written (a byte each, not a bit, so that
+    /// the hot path sets and tests it with one access).
+    pub written: Vec<u8>,
     pub frames: Vec<Frame>,
     /// Local memory: the call frames, innermost last.
     pub local: Vec<u8>,
@@ -69,17 +69,21 @@ pub struct Thread {
     pub state: TState,
     /// The carry flag of `add.cc`/`addc` chains.
     pub carry: bool,
+    /// Register files (values, written bits) of finished calls, for reuse.
+    pub spare_regs: Vec<(Vec<u64>, Vec<u8>)>,
+    /// Scratch space for `call`'s argument values.
+    pub scratch: Vec<u64>,
 }
 
 impl Thread {
     #[inline]
     pub fn is_written(&self, slot: u32) -> bool {
-        self.written[(slot / 64) as usize] & (1 << (slot % 64)) != 0
+        self.written[slot as usize] != 0
     }
 
     #[inline]
     pub fn set_written(&mut self, slot: u32) {
-        self.written[(slot / 64) as usize] |= 1 << (slot % 64);
+        self.written[slot as usize] = 1;
     }
 }
 
@@ -153,10 +157,13 @@ impl<'p> Machine<'p> {
     /// Runs every CTA; returns the outcome.
     pub fn run(&mut self) -> Outcome {
         let [gx, gy, gz] = self.grid;
+        // One CTA's storage, reset for each CTA in turn.
+        let mut cta = self.new_cta([0; 3]);
         for z in 0..gz {
             for y in 0..gy {
                 for x in 0..gx {
-                    if let Some(o) = self.run_cta([x, y, z]) {
+                    self.reset_cta(&mut cta, [x, y, z]);
+                    if let Some(o) = self.run_cta(&mut cta) {
                         return o;
                     }
                 }
@@ -165,6 +172,37 @@ impl<'p> Machine<'p> {
         Outcome::Completed
     }
 
+    /// Makes `cta` the CTA `ctaid` at its start, reusing its storage.
+    fn reset_cta(&self, cta: &mut Cta, ctaid: [u32; 3]) {
+        let entry = &self.prog.funcs[self.prog.entry as usize];
+        for th in &mut cta.threads {
+            th.func = self.prog.entry;
+            th.pc = 0;
+            th.regs.clear();
+            th.regs.extend_from_slice(&entry.init_regs);
+            th.written.clear();
+            th.written.extend_from_slice(&entry.init_written);
+            th.frames.clear();
+            th.local.clear();
+            th.local.resize(entry.frame_bytes as usize, 0);
+            th.frame_base = 0;
+            th.state = TState::Ready;
+            th.carry = false;
+        }
+        let [gx, gy, _] = self.grid;
+        cta.ctaid = ctaid;
+        cta.linear = ctaid[0] + gx * (ctaid[1] + gy * ctaid[2]);
+        cta.shared.fill(0);
+        cta.shared_shadow.clear();
+        cta.clocks = Clocks::new(cta.threads.len());
+        cta.sync_objects.clear();
+        for a in &mut cta.arrive_clocks {
+            a.clear();
+        }
+        cta.arrivals = [0; 16];
+    }
+
+    /// A CTA's storage (`reset_cta` starts it).
     fn new_cta(&self, ctaid: [u32; 3]) -> Cta {
         let [bx, by, bz] = self.block;
         let entry = &self.prog.funcs[self.prog.entry as usize];
@@ -185,6 +223,8 @@ impl<'p> Machine<'p> {
                         frame_base: 0,
                         state: TState::Ready,
                         carry: false,
+                        spare_regs: Vec::new(),
+                        scratch: Vec::new(),
                     });
                 }
             }
@@ -230,29 +270,28 @@ impl<'p> Machine<'p> {
     }
 
     /// Runs one CTA to completion; Some(outcome) if the run must stop.
-    fn run_cta(&mut self, ctaid: [u32; 3]) -> Option<Outcome> {
-        let mut cta = self.new_cta(ctaid);
+    fn run_cta(&mut self, cta: &mut Cta) -> Option<Outcome> {
         let n = cta.threads.len();
         loop {
             let mut progress = false;
             for t in 0..n {
                 if cta.threads[t].state == TState::Ready {
                     progress = true;
-                    if let Err(s) = self.run_thread(&mut cta, t) {
-                        return Some(self.stop_outcome(&cta, t, s));
+                    if let Err(s) = self.run_thread(cta, t) {
+                        return Some(self.stop_outcome(cta, t, s));
                     }
                 }
             }
             if cta.threads.iter().all(|t| t.state == TState::Exited) {
                 return None;
             }
-            match self.release_barriers(&mut cta) {
+            match self.release_barriers(cta) {
                 Ok(p) => progress |= p,
-                Err((t, s)) => return Some(self.stop_outcome(&cta, t, s)),
+                Err((t, s)) => return Some(self.stop_outcome(cta, t, s)),
             }
-            match self.release_warp_collectives(&mut cta) {
+            match self.release_warp_collectives(cta) {
                 Ok(p) => progress |= p,
-                Err((t, s)) => return Some(self.stop_outcome(&cta, t, s)),
+                Err((t, s)) => return Some(self.stop_outcome(cta, t, s)),
             }
             if !progress {
                 let t = cta
@@ -260,8 +299,8 @@ impl<'p> Machine<'p> {
                     .iter()
                     .position(|t| t.state != TState::Exited)
                     .unwrap_or(0);
-                let waiting = describe_waits(&cta);
-                return Some(self.stop_outcome(&cta, t, Stop::ub(UbKind::Deadlock(waiting))));
+                let waiting = describe_waits(cta);
+                return Some(self.stop_outcome(cta, t, Stop::ub(UbKind::Deadlock(waiting))));
             }
         }
     }

@@ -6,6 +6,7 @@
 //! (`memory`), and runs the grid (`machine`, `exec`), returning outputs or
 //! the fault, UB or timeout that stopped it (`result`).
 
+mod assigned;
 pub mod clocks;
 pub mod decode;
 mod exec;

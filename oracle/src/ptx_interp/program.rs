@@ -184,7 +184,7 @@ pub struct Function {
     /// A new frame's registers: zero, except the constant slots of the fast
     /// forms; and which are written (the constant slots).
     pub init_regs: Vec<u64>,
-    pub init_written: Vec<u64>,
+    pub init_written: Vec<u8>,
 }
 
 /// A decoded module, ready to run one kernel.

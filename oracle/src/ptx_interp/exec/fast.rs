@@ -6,7 +6,7 @@
 //! observable.
 
 use super::mem::{accessor, race_ub};
-use super::step;
+use super::{step, thread_sreg};
 use crate::ptx_interp::fast::{Fast, FloatOp2, IntOp1, IntOp2, PredOp, W};
 use crate::ptx_interp::machine::{Cta, Machine, Stop};
 use crate::ptx_interp::memory::{load_le, range, range_mut, store_le, GlobalMem, Windows};
@@ -14,7 +14,7 @@ use crate::ptx_interp::program::Space;
 use crate::ptx_interp::race::Accessor;
 use crate::ptx_interp::semantics::int::{self as s, IntTy};
 use crate::ptx_interp::shadow::{GlobalShadow, WordShadow};
-use ptxc::float::{self, arith};
+use ptxc::float::{self, arith, FloatType};
 
 /// Runs thread `t` for at most `limit` instructions: (instructions run,
 /// whether the thread blocked or exited).
@@ -33,11 +33,6 @@ pub fn run(m: &mut Machine, cta: &mut Cta, t: usize, limit: u32) -> Result<(u32,
         }
     }
     Ok((done, false))
-}
-
-#[inline(always)]
-fn is_written(written: &[u64], s: u32) -> bool {
-    written[(s / 64) as usize] >> (s % 64) & 1 != 0
 }
 
 /// `f(ity, a, b)` extended as the register holds type `w`.
@@ -195,9 +190,11 @@ fn fast_steps(m: &mut Machine, cta: &mut Cta, t: usize, limit: u32) -> Result<u3
         clocks,
         shared_shadow,
         linear,
+        ctaid,
         ..
     } = cta;
     let th = &mut threads[t];
+    let th_ids = (th.tid, th.linear);
     let code = &prog.funcs[th.func as usize].fast[..];
     let frame_base = th.frame_base;
     let regs = &mut th.regs[..];
@@ -219,22 +216,26 @@ fn fast_steps(m: &mut Machine, cta: &mut Cta, t: usize, limit: u32) -> Result<u3
     let mut pc = th.pc as usize;
     let mut k = 0;
 
+    // The current instruction's sources are certainly written (`assigned`).
+    let mut safe;
     // Reads a source slot; an unwritten one ends the loop (the general
     // executor reports it).
     macro_rules! get {
         ($s:expr) => {{
-            let s = $s;
-            if !is_written(written, s) {
+            let s = $s as usize;
+            if safe {
+                debug_assert!(written[s] != 0, "register analysis: slot {s} unwritten");
+            } else if written[s] == 0 {
                 break Ok(());
             }
-            regs[s as usize]
+            regs[s]
         }};
     }
     macro_rules! put {
         ($d:expr, $v:expr) => {{
             let (d, v) = ($d, $v);
             regs[d as usize] = v;
-            written[(d / 64) as usize] |= 1 << (d % 64);
+            written[d as usize] = 1;
         }};
     }
     // Unwraps an access: None ends the loop, an error (a race) ends the run.
@@ -255,6 +256,7 @@ fn fast_steps(m: &mut Machine, cta: &mut Cta, t: usize, limit: u32) -> Result<u3
         let Some(fi) = code.get(pc) else {
             break Ok(());
         };
+        safe = fi.safe;
         if let Some((g, neg)) = fi.guard {
             if (get!(g) & 1 != 0) == neg {
                 pc += 1;
@@ -271,8 +273,12 @@ fn fast_steps(m: &mut Machine, cta: &mut Cta, t: usize, limit: u32) -> Result<u3
                     IntOp2::Add => int2(w, x, y, s::add),
                     IntOp2::Sub => int2(w, x, y, s::sub),
                     IntOp2::MulLo => int2(w, x, y, s::mul_lo),
-                    // The product is 64 bits wide: stored whole.
-                    IntOp2::MulWide => s::mul_wide(ity(w), x, y),
+                    // The product is 64 bits wide: stored whole. (Only
+                    // 32-bit sources have the fast form.)
+                    IntOp2::MulWide => match w {
+                        W::S32 => s::mul_wide(IntTy::S32, x, y),
+                        _ => s::mul_wide(IntTy::U32, x, y),
+                    },
                     IntOp2::Min => int2(w, x, y, s::min),
                     IntOp2::Max => int2(w, x, y, s::max),
                     IntOp2::And => int2(w, x, y, s::and),
@@ -332,6 +338,13 @@ fn fast_steps(m: &mut Machine, cta: &mut Cta, t: usize, limit: u32) -> Result<u3
                 put!(d, ext.apply(if c { x } else { y }));
             }
             Fast::Mov { ext, d, a } => put!(d, ext.apply(get!(a))),
+            Fast::MovSreg { ext, d, r } => {
+                // `ctaid` etc. never fail; anything else cannot get here.
+                match thread_sreg(r, th_ids, *ctaid, *grid, *block) {
+                    Some(v) => put!(d, ext.apply(v)),
+                    None => break Ok(()),
+                }
+            }
             Fast::Cvt { from, to, d, a } => put!(d, to.apply(from.apply(get!(a)))),
             Fast::Cvta { ext, add, d, a } => put!(d, ext.apply(get!(a).wrapping_add(add))),
             Fast::Float2 {
@@ -343,14 +356,25 @@ fn fast_steps(m: &mut Machine, cta: &mut Cta, t: usize, limit: u32) -> Result<u3
                 a,
                 b,
             } => {
-                let bits = ft.mask();
-                let (x, y) = (get!(a) & bits, get!(b) & bits);
-                let r = match op {
-                    FloatOp2::Add => arith::add(ft, x, y, rnd, m),
-                    FloatOp2::Sub => arith::sub(ft, x, y, rnd, m),
-                    FloatOp2::Mul => arith::mul(ft, x, y, rnd, m),
+                let (x, y) = (get!(a), get!(b));
+                let f = |ft: FloatType| {
+                    let (x, y) = (x & ft.mask(), y & ft.mask());
+                    let r = match op {
+                        FloatOp2::Add => arith::add(ft, x, y, rnd, m),
+                        FloatOp2::Sub => arith::sub(ft, x, y, rnd, m),
+                        FloatOp2::Mul => arith::mul(ft, x, y, rnd, m),
+                    };
+                    r & ft.mask()
                 };
-                put!(d, r & bits);
+                // One copy per type, with the type's constants folded in.
+                put!(
+                    d,
+                    if ft == FloatType::F32 {
+                        f(FloatType::F32)
+                    } else {
+                        f(FloatType::F64)
+                    }
+                );
             }
             Fast::Fma {
                 ft,
@@ -361,9 +385,19 @@ fn fast_steps(m: &mut Machine, cta: &mut Cta, t: usize, limit: u32) -> Result<u3
                 b,
                 c,
             } => {
-                let bits = ft.mask();
-                let (x, y, z) = (get!(a) & bits, get!(b) & bits, get!(c) & bits);
-                put!(d, arith::fma(ft, x, y, z, rnd, m) & bits);
+                let (x, y, z) = (get!(a), get!(b), get!(c));
+                let f = |ft: FloatType| {
+                    let bits = ft.mask();
+                    arith::fma(ft, x & bits, y & bits, z & bits, rnd, m) & bits
+                };
+                put!(
+                    d,
+                    if ft == FloatType::F32 {
+                        f(FloatType::F32)
+                    } else {
+                        f(FloatType::F64)
+                    }
+                );
             }
             Fast::FSetp {
                 cmp,
@@ -373,9 +407,19 @@ fn fast_steps(m: &mut Machine, cta: &mut Cta, t: usize, limit: u32) -> Result<u3
                 a,
                 b,
             } => {
-                let bits = ft.mask();
-                let (x, y) = (get!(a) & bits, get!(b) & bits);
-                put!(p, u64::from(float::compare(ft, cmp, x, y, ftz)));
+                let (x, y) = (get!(a), get!(b));
+                let f = |ft: FloatType| {
+                    let bits = ft.mask();
+                    float::compare(ft, cmp, x & bits, y & bits, ftz)
+                };
+                put!(
+                    p,
+                    u64::from(if ft == FloatType::F32 {
+                        f(FloatType::F32)
+                    } else {
+                        f(FloatType::F64)
+                    })
+                );
             }
             Fast::Ld {
                 space,
