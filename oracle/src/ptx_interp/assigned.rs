@@ -35,9 +35,14 @@ fn sources(op: &Fast) -> Vec<u32> {
         Fast::Ld { base, .. } => vec![base],
         Fast::St { base, v, .. } => vec![base, v],
         Fast::StFrame { v, .. } => vec![v],
-        Fast::LdFrame { .. } | Fast::MovSreg { .. } | Fast::Bra { .. } | Fast::Nop | Fast::Slow => {
-            vec![]
-        }
+        Fast::LdFrame { .. }
+        | Fast::MovSreg { .. }
+        | Fast::MovFrame { .. }
+        | Fast::Bra { .. }
+        | Fast::Exit { .. }
+        | Fast::Bar { .. }
+        | Fast::Nop
+        | Fast::Slow => vec![],
     }
 }
 
@@ -54,6 +59,7 @@ fn destination(inst: &Inst, op: &Fast) -> Option<u32> {
         | Fast::Selp { d, .. }
         | Fast::Mov { d, .. }
         | Fast::MovSreg { d, .. }
+        | Fast::MovFrame { d, .. }
         | Fast::Cvt { d, .. }
         | Fast::Cvta { d, .. }
         | Fast::Float2 { d, .. }

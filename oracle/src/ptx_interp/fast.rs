@@ -185,6 +185,13 @@ pub enum Fast {
         d: u32,
         r: SpecialReg,
     },
+    /// `mov.type d, var` for a `.local` or `.param` frame variable: the
+    /// address `frame_base + off`.
+    MovFrame {
+        ext: Ext,
+        d: u32,
+        off: u64,
+    },
     /// Integer-to-integer `cvt` without `.sat`: `to(from(a))`.
     Cvt {
         from: Ext,
@@ -260,6 +267,17 @@ pub enum Fast {
     /// `bra` (with any guard).
     Bra {
         pc: u32,
+    },
+    /// `exit`, and `ret` when the thread is in the kernel (in a `.func`,
+    /// the general executor returns).
+    Exit {
+        ret: bool,
+    },
+    /// `bar.sync id{, count}` with immediate operands: the thread waits
+    /// (`exec::collective::arrive`).
+    Bar {
+        id: u32,
+        expected: Option<u32>,
     },
 }
 
@@ -395,15 +413,43 @@ impl Lower {
             Class::Nop => Some(Fast::Nop),
             Class::Control => match (i.op, i.ops.as_slice()) {
                 (Opcode::Bra, [Opnd::Label(pc), ..]) => Some(Fast::Bra { pc: *pc }),
+                (Opcode::Exit, _) => Some(Fast::Exit { ret: false }),
+                (Opcode::Ret, _) => Some(Fast::Exit { ret: true }),
                 _ => None,
             },
+            Class::Collective => Self::barrier(i),
             Class::Int => self.int(i),
             Class::Float => self.float(i),
             Class::FloatCompare => self.float_compare(i),
             Class::Convert => self.cvt(i),
             Class::Memory => self.memory(i),
-            Class::Collective | Class::Texture => None,
+            Class::Texture => None,
         }
+    }
+
+    /// Mirrors `exec::collective::arrive` for a CTA barrier that waits,
+    /// with an immediate id (below 16) and count (a positive multiple of the
+    /// warp size) where it fails for no thread.
+    fn barrier(i: &Inst) -> Option<Fast> {
+        let m = |md: Mod| i.mods.has(md);
+        if !matches!(i.op, Opcode::Bar | Opcode::Barrier) || m(Mod::Warp) || m(Mod::Red) {
+            return None;
+        }
+        if m(Mod::Arrive) {
+            return None;
+        }
+        let imm32 = |o: &Opnd| match o {
+            Opnd::Imm(v) => Some(*v as u32),
+            _ => None,
+        };
+        let (id, expected) = match i.ops.as_slice() {
+            [id] => (imm32(id)?, None),
+            [id, count, ..] => (imm32(id)?, Some(imm32(count)?)),
+            _ => return None,
+        };
+        let warp = super::machine::WARP as u32;
+        let ok = id < 16 && expected.is_none_or(|n| n != 0 && n % warp == 0);
+        ok.then_some(Fast::Bar { id, expected })
     }
 
     /// Mirrors `exec::int::exec`.
@@ -590,6 +636,15 @@ impl Lower {
                 let [d, a] = ops else { return None };
                 if i.ty == ScalarType::Pred {
                     return None;
+                }
+                if let Opnd::VarAddr(v, off) = a {
+                    if matches!(v.space, Space::Local | Space::FrameParam) {
+                        return Some(Fast::MovFrame {
+                            ext: Ext::of(i.ty),
+                            d: reg(d)?,
+                            off: v.offset.wrapping_add(*off as u64),
+                        });
+                    }
                 }
                 if let Opnd::Sreg(r) = a {
                     use SpecialReg::*;

@@ -22,7 +22,18 @@ pub struct Windows {
     pub param: u64,
     /// Size of each window.
     pub span: u64,
+    /// log2 of the distance between consecutive windows: they lie at
+    /// `param + i * stride` in the order param, const, local, shared.
+    stride_log2: u32,
 }
+
+/// The spaces of the windows, in address order from `Windows::param`.
+const WINDOW_SPACES: [Space; 4] = [
+    Space::KernelParam,
+    Space::Const,
+    Space::Local,
+    Space::Shared,
+];
 
 impl Windows {
     pub fn new(addr64: bool) -> Windows {
@@ -33,6 +44,7 @@ impl Windows {
                 konst: 0x7d00_0000_0000,
                 param: 0x7c00_0000_0000,
                 span: 1 << 40,
+                stride_log2: 40,
             }
         } else {
             Windows {
@@ -41,6 +53,7 @@ impl Windows {
                 konst: 0xd000_0000,
                 param: 0xc000_0000,
                 span: 0x0800_0000,
+                stride_log2: 28,
             }
         }
     }
@@ -49,6 +62,22 @@ impl Windows {
     #[inline]
     pub fn resolve(&self, addr: u64) -> (Space, u64) {
         // Every window lies at or above the parameter window's base.
+        if addr < self.param {
+            return (Space::Global, addr);
+        }
+        let d = addr - self.param;
+        let (i, off) = (d >> self.stride_log2, d & ((1 << self.stride_log2) - 1));
+        if i < 4 && off < self.span {
+            (WINDOW_SPACES[i as usize], off)
+        } else {
+            (Space::Global, addr)
+        }
+    }
+
+    /// `resolve` by a search of the windows (the reference it is tested
+    /// against).
+    #[cfg(test)]
+    fn resolve_by_search(&self, addr: u64) -> (Space, u64) {
         if addr < self.param {
             return (Space::Global, addr);
         }
@@ -239,6 +268,23 @@ mod tests {
             }
             assert_eq!(w.resolve(0x1000_0000), (Space::Global, 0x1000_0000));
             assert!(w.is_space(Space::Global, 0x1000_0000));
+        }
+    }
+
+    #[test]
+    fn resolve_matches_a_search_of_the_windows() {
+        for w in [Windows::new(true), Windows::new(false)] {
+            let bases = [w.param, w.konst, w.local, w.shared];
+            for b in bases {
+                for d in [0, 1, w.span - 1, w.span, w.span + 1, 2 * w.span] {
+                    for a in [b.wrapping_sub(d), b.wrapping_add(d)] {
+                        assert_eq!(w.resolve(a), w.resolve_by_search(a), "{a:#x}");
+                    }
+                }
+            }
+            for a in [0, u64::MAX, u64::MAX / 2, 0xffff_ffff, 0x1_0000_0000] {
+                assert_eq!(w.resolve(a), w.resolve_by_search(a), "{a:#x}");
+            }
         }
     }
 

@@ -8,8 +8,8 @@
 use super::mem::{accessor, race_ub};
 use super::{step, thread_sreg};
 use crate::ptx_interp::fast::{Fast, FloatOp2, IntOp1, IntOp2, PredOp, W};
-use crate::ptx_interp::machine::{Cta, Machine, Stop};
-use crate::ptx_interp::memory::{load_le, range, range_mut, store_le, GlobalMem, Windows};
+use crate::ptx_interp::machine::{Cta, Machine, Stop, TState};
+use crate::ptx_interp::memory::{range, range_mut, GlobalMem, Windows};
 use crate::ptx_interp::program::Space;
 use crate::ptx_interp::race::Accessor;
 use crate::ptx_interp::semantics::int::{self as s, IntTy};
@@ -21,7 +21,11 @@ use ptxc::float::{self, arith, FloatType};
 pub fn run(m: &mut Machine, cta: &mut Cta, t: usize, limit: u32) -> Result<(u32, bool), Stop> {
     let mut done = 0;
     while done < limit {
-        done += fast_steps(m, cta, t, limit - done)?;
+        let (n, blocked) = fast_steps(m, cta, t, limit - done)?;
+        done += n;
+        if blocked {
+            return Ok((done, true));
+        }
         if done == limit {
             break;
         }
@@ -84,9 +88,10 @@ impl Mem<'_> {
         }
     }
 
-    /// A weak load of `n` bytes (as `Ctx::load_as`).
+    /// A weak load of `N` bytes (as `Ctx::load_as`).
     #[inline(always)]
-    fn load(&mut self, space: Space, addr: u64, n: u64) -> Access {
+    fn load<const N: usize>(&mut self, space: Space, addr: u64) -> Access {
+        let n = N as u64;
         let (space, addr) = match space {
             Space::Generic => self.windows.resolve(addr),
             s => (s, addr),
@@ -99,7 +104,7 @@ impl Mem<'_> {
                 let Some(b) = range(self.shared, addr, n) else {
                     return Ok(None);
                 };
-                let v = load_le(b);
+                let v = le::<N>(b);
                 let r = self.shared_shadow.record(addr, n, &self.me, false, false);
                 self.raced(r, addr)?;
                 v
@@ -108,31 +113,30 @@ impl Mem<'_> {
                 let Some((r, off)) = self.global.locate(addr, n) else {
                     return Ok(None);
                 };
-                let v = load_le(&self.global.bytes(r)[off..off + n as usize]);
-                let r = self
-                    .global_shadow
-                    .record(r, off, n as usize, &self.me, false, false);
+                let v = le::<N>(&self.global.bytes(r)[off..]);
+                let r = self.global_shadow.record(r, off, N, &self.me, false, false);
                 self.raced(r, addr)?;
                 v
             }
             Space::Local | Space::FrameParam => match range(self.local, addr, n) {
-                Some(b) => load_le(b),
+                Some(b) => le::<N>(b),
                 None => return Ok(None),
             },
             Space::Const => match range(self.consts, addr, n) {
-                Some(b) => load_le(b),
+                Some(b) => le::<N>(b),
                 None => return Ok(None),
             },
             Space::KernelParam => match range(self.params, addr, n) {
-                Some(b) => load_le(b),
+                Some(b) => le::<N>(b),
                 None => return Ok(None),
             },
         }))
     }
 
-    /// A weak store of the low `n` bytes of `v` (as `Ctx::store_as`).
+    /// A weak store of the low `N` bytes of `v` (as `Ctx::store_as`).
     #[inline(always)]
-    fn store(&mut self, space: Space, addr: u64, n: u64, v: u64) -> Access {
+    fn store<const N: usize>(&mut self, space: Space, addr: u64, v: u64) -> Access {
+        let n = N as u64;
         let (space, addr) = match space {
             Space::Generic => self.windows.resolve(addr),
             s => (s, addr),
@@ -145,7 +149,7 @@ impl Mem<'_> {
                 let Some(b) = range_mut(self.shared, addr, n) else {
                     return Ok(None);
                 };
-                store_le(b, v);
+                set_le::<N>(b, v);
                 let r = self.shared_shadow.record(addr, n, &self.me, true, false);
                 self.raced(r, addr)?;
             }
@@ -153,14 +157,12 @@ impl Mem<'_> {
                 let Some((r, off)) = self.global.locate(addr, n) else {
                     return Ok(None);
                 };
-                store_le(&mut self.global.bytes_mut(r)[off..off + n as usize], v);
-                let r = self
-                    .global_shadow
-                    .record(r, off, n as usize, &self.me, true, false);
+                set_le::<N>(&mut self.global.bytes_mut(r)[off..], v);
+                let r = self.global_shadow.record(r, off, N, &self.me, true, false);
                 self.raced(r, addr)?;
             }
             Space::Local | Space::FrameParam => match range_mut(self.local, addr, n) {
-                Some(b) => store_le(b, v),
+                Some(b) => set_le::<N>(b, v),
                 None => return Ok(None),
             },
             Space::Const | Space::KernelParam => return Ok(None),
@@ -169,9 +171,37 @@ impl Mem<'_> {
     }
 }
 
-/// Runs fast forms from the thread's pc until `limit` instructions, or an
-/// instruction the general executor must run (left at pc, not counted).
-fn fast_steps(m: &mut Machine, cta: &mut Cta, t: usize, limit: u32) -> Result<u32, Stop> {
+/// The first `N` (at most 8) bytes of `b`, little-endian (`memory::load_le`
+/// with the size known at compile time).
+#[inline(always)]
+fn le<const N: usize>(b: &[u8]) -> u64 {
+    let mut x = [0u8; 8];
+    x[..N].copy_from_slice(&b[..N]);
+    u64::from_le_bytes(x)
+}
+
+/// Stores the low `N` bytes of `v` at the start of `b` (`memory::store_le`).
+#[inline(always)]
+fn set_le<const N: usize>(b: &mut [u8], v: u64) {
+    b[..N].copy_from_slice(&v.to_le_bytes()[..N]);
+}
+
+/// Calls `$f::<N>` for the access size `$n` (1, 2, 4 or 8 bytes).
+macro_rules! sized {
+    ($n:expr, $mem:ident . $f:ident ( $($arg:expr),* )) => {
+        match $n {
+            1 => $mem.$f::<1>($($arg),*),
+            2 => $mem.$f::<2>($($arg),*),
+            4 => $mem.$f::<4>($($arg),*),
+            _ => $mem.$f::<8>($($arg),*),
+        }
+    };
+}
+
+/// Runs fast forms from the thread's pc until `limit` instructions, an
+/// instruction the general executor must run (left at pc, not counted), or
+/// one that blocks or ends the thread: (instructions run, blocked).
+fn fast_steps(m: &mut Machine, cta: &mut Cta, t: usize, limit: u32) -> Result<(u32, bool), Stop> {
     let prog = m.prog;
     let addr64 = prog.addr64;
     let Machine {
@@ -215,6 +245,8 @@ fn fast_steps(m: &mut Machine, cta: &mut Cta, t: usize, limit: u32) -> Result<u3
     let wrap = |a: u64| if addr64 { a } else { a & 0xffff_ffff };
     let mut pc = th.pc as usize;
     let mut k = 0;
+    // The state the thread blocks or exits in.
+    let mut blocked = None;
 
     // The current instruction's sources are certainly written (`assigned`).
     let mut safe;
@@ -338,6 +370,7 @@ fn fast_steps(m: &mut Machine, cta: &mut Cta, t: usize, limit: u32) -> Result<u3
                 put!(d, ext.apply(if c { x } else { y }));
             }
             Fast::Mov { ext, d, a } => put!(d, ext.apply(get!(a))),
+            Fast::MovFrame { ext, d, off } => put!(d, ext.apply(frame_base.wrapping_add(off))),
             Fast::MovSreg { ext, d, r } => {
                 // `ctaid` etc. never fail; anything else cannot get here.
                 match thread_sreg(r, th_ids, *ctaid, *grid, *block) {
@@ -430,12 +463,12 @@ fn fast_steps(m: &mut Machine, cta: &mut Cta, t: usize, limit: u32) -> Result<u3
                 off,
             } => {
                 let addr = wrap(get!(base).wrapping_add(off as u64));
-                let v = access!(mem.load(space, addr, u64::from(n)));
+                let v = access!(sized!(n, mem.load(space, addr)));
                 put!(d, ext.apply(v));
             }
             Fast::LdFrame { n, ext, d, off } => {
                 let addr = wrap(frame_base.wrapping_add(off));
-                let v = access!(mem.load(Space::Local, addr, u64::from(n)));
+                let v = access!(sized!(n, mem.load(Space::Local, addr)));
                 put!(d, ext.apply(v));
             }
             Fast::St {
@@ -447,17 +480,35 @@ fn fast_steps(m: &mut Machine, cta: &mut Cta, t: usize, limit: u32) -> Result<u3
             } => {
                 let addr = wrap(get!(base).wrapping_add(off as u64));
                 let v = get!(v);
-                access!(mem.store(space, addr, u64::from(n), v));
+                access!(sized!(n, mem.store(space, addr, v)));
             }
             Fast::StFrame { n, off, v } => {
                 let addr = wrap(frame_base.wrapping_add(off));
                 let v = get!(v);
-                access!(mem.store(Space::Local, addr, u64::from(n), v));
+                access!(sized!(n, mem.store(Space::Local, addr, v)));
             }
             Fast::Bra { pc: target } => {
                 pc = target as usize;
                 k += 1;
                 continue;
+            }
+            Fast::Exit { ret } => {
+                if ret && !th.frames.is_empty() {
+                    break Ok(());
+                }
+                blocked = Some(TState::Exited);
+                k += 1;
+                break Ok(());
+            }
+            Fast::Bar { id, expected } => {
+                blocked = Some(TState::Barrier {
+                    id,
+                    expected,
+                    pc: pc as u32,
+                    arrive_only: false,
+                });
+                k += 1;
+                break Ok(());
             }
         }
         pc += 1;
@@ -466,5 +517,9 @@ fn fast_steps(m: &mut Machine, cta: &mut Cta, t: usize, limit: u32) -> Result<u3
     th.pc = pc as u32;
     // An error (a race) was found by the instruction at pc: it ran.
     *executed += u64::from(k) + u64::from(result.is_err());
-    result.map(|()| k)
+    let is_blocked = blocked.is_some();
+    if let Some(state) = blocked {
+        th.state = state;
+    }
+    result.map(|()| (k, is_blocked))
 }
