@@ -6,6 +6,10 @@
 //! a hash of the outputs. Two builds agree iff their outputs are identical:
 //!
 //! `interp_dump > new.txt` (and the same from the older build), `diff`.
+//! `INTERP_DUMP_SEEDS=n` sets the number of random programs (1000).
+
+#[path = "../tests/random_ptx/mod.rs"]
+mod random_ptx;
 
 use oracle::launch::LaunchSpec;
 use oracle::ptx_interp::{self, RunLimits};
@@ -14,6 +18,21 @@ use std::hash::{Hash, Hasher};
 use std::path::Path;
 
 fn main() {
+    // Random programs (as tests/interp_fast_path.rs runs them).
+    let limits = RunLimits {
+        fuel: 200_000,
+        ..Default::default()
+    };
+    let seeds: u64 = std::env::var("INTERP_DUMP_SEEDS").map_or(1000, |s| s.parse().unwrap());
+    for seed in 0..seeds {
+        let (src, grid, block) = random_ptx::case(seed);
+        let spec = random_ptx::spec(grid, block);
+        let Ok(module) = ptxc::ptx::parse_checked("random", &src) else {
+            println!("random {seed}: does not parse");
+            continue;
+        };
+        println!("random {seed}: {}", result(&module, &src, &spec, &limits));
+    }
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/kernels");
     let mut kernels: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
@@ -45,23 +64,33 @@ fn main() {
                         fuel: fuel.min(RunLimits::default().fuel),
                         ..Default::default()
                     };
-                    let line = match ptx_interp::run(&module, &src, &s, &limits) {
-                        Ok(r) => {
-                            let mut h = DefaultHasher::new();
-                            format!("{:?}", r.outputs).hash(&mut h);
-                            format!(
-                                "{:?} executed={} outputs={:016x}",
-                                r.outcome,
-                                r.executed,
-                                h.finish()
-                            )
-                        }
-                        Err(e) => format!("setup error {e}"),
-                    };
+                    let line = result(&module, &src, &s, &limits);
                     println!("{p} [{label}] fuel={fuel}: {line}");
                 }
             }
         }
+    }
+}
+
+/// One run's outcome, instruction count and a hash of its outputs.
+fn result(
+    module: &ptxc::ptx::ast::Module,
+    src: &str,
+    spec: &LaunchSpec,
+    limits: &RunLimits,
+) -> String {
+    match ptx_interp::run(module, src, spec, limits) {
+        Ok(r) => {
+            let mut h = DefaultHasher::new();
+            format!("{:?}", r.outputs).hash(&mut h);
+            format!(
+                "{:?} executed={} outputs={:016x}",
+                r.outcome,
+                r.executed,
+                h.finish()
+            )
+        }
+        Err(e) => format!("setup error {e}"),
     }
 }
 
