@@ -186,14 +186,15 @@ fn set_le<const N: usize>(b: &mut [u8], v: u64) {
     b[..N].copy_from_slice(&v.to_le_bytes()[..N]);
 }
 
-/// Calls `$f::<N>` for the access size `$n` (1, 2, 4 or 8 bytes).
+/// Calls `$f::<N>` for the access size `$n` (1, 2, 4 or 8 bytes, the sizes
+/// `fast::Lower` gives fast forms; the most common first).
 macro_rules! sized {
     ($n:expr, $mem:ident . $f:ident ( $($arg:expr),* )) => {
         match $n {
-            1 => $mem.$f::<1>($($arg),*),
-            2 => $mem.$f::<2>($($arg),*),
             4 => $mem.$f::<4>($($arg),*),
-            _ => $mem.$f::<8>($($arg),*),
+            8 => $mem.$f::<8>($($arg),*),
+            1 => $mem.$f::<1>($($arg),*),
+            _ => $mem.$f::<2>($($arg),*),
         }
     };
 }
