@@ -93,3 +93,64 @@ fn warp_barrier_orders_lanes_of_a_warp() {
     let body = "\tsetp.ne.u32 %p1, %r1, 0;\n\t@!%p1 st.shared.u32 [sh], 7;\n\tbar.warp.sync -1;\n\tld.shared.u32 %r2, [sh];\n\tmul.wide.u32 %rd2, %r1, 4;\n\tadd.s64 %rd3, %rd1, %rd2;\n\tst.global.u32 [%rd3], %r2;";
     assert_eq!(run(body, 1, 32), Outcome::Completed);
 }
+
+fn race_at(o: &Outcome) -> Option<(u64, [u32; 3], [u32; 3])> {
+    match o {
+        Outcome::Ub {
+            kind: UbKind::DataRace {
+                address, other_tid, ..
+            },
+            at,
+        } => Some((*address, *other_tid, at.tid)),
+        _ => None,
+    }
+}
+
+#[test]
+fn a_byte_read_overlapping_another_threads_word_write_races_at_that_byte() {
+    // Thread 0 writes the word sh[0..4]; thread 1 reads byte 2 of it.
+    let body = "\tsetp.ne.u32 %p1, %r1, 0;\n\t@!%p1 st.shared.u32 [sh], 7;\n\t@%p1 ld.shared.u8 %r2, [sh+2];";
+    let o = run(body, 1, 2);
+    assert_eq!(race_at(&o), Some((2, [0, 0, 0], [1, 0, 0])), "{o:?}");
+    // A byte beside the word does not overlap it.
+    let body = "\tsetp.ne.u32 %p1, %r1, 0;\n\t@!%p1 st.shared.u32 [sh], 7;\n\t@%p1 ld.shared.u8 %r2, [sh+4];";
+    assert_eq!(run(body, 1, 2), Outcome::Completed);
+}
+
+#[test]
+fn byte_writes_to_one_word_by_different_threads_do_not_race() {
+    // Each of 4 threads writes its own byte of sh[0..4]; after a barrier
+    // every thread reads the whole word.
+    let body = "\tst.global.u8 [%rd1], %r1;\n\tcvt.u64.u32 %rd2, %r1;\n\tmov.u64 %rd3, sh;\n\tadd.s64 %rd3, %rd3, %rd2;\n\
+                \tst.shared.u8 [%rd3], %r1;\n\tbar.sync 0;\n\tld.shared.u32 %r2, [sh];";
+    // (the first store goes to global memory, out[0]: racy by itself)
+    let o = run(body, 1, 4);
+    assert_eq!(race_at(&o).map(|r| r.0 >= 0x1000_0000), Some(true), "{o:?}");
+    let body = "\tcvt.u64.u32 %rd2, %r1;\n\tmov.u64 %rd3, sh;\n\tadd.s64 %rd3, %rd3, %rd2;\n\
+                \tst.shared.u8 [%rd3], %r1;\n\tbar.sync 0;\n\tld.shared.u32 %r2, [sh];";
+    assert_eq!(run(body, 1, 4), Outcome::Completed);
+    // Without the barrier the word read races with the other threads' bytes:
+    // thread 0 runs first (writes byte 0, reads bytes 0-3), so thread 1's
+    // write of byte 1 races with thread 0's read of it.
+    let body = "\tcvt.u64.u32 %rd2, %r1;\n\tmov.u64 %rd3, sh;\n\tadd.s64 %rd3, %rd3, %rd2;\n\
+                \tst.shared.u8 [%rd3], %r1;\n\tld.shared.u32 %r2, [sh];";
+    let o = run(body, 1, 4);
+    assert_eq!(race_at(&o), Some((1, [0, 0, 0], [1, 0, 0])), "{o:?}");
+}
+
+#[test]
+fn a_read_of_some_bytes_does_not_count_as_a_read_of_the_others() {
+    // Lane 0 of warps 0 and 1 read sh[0..8] (ld.u64, unordered: a read set);
+    // lane 0 of warp 2 reads only sh[0..4], then exits. Warps 0 and 1 meet
+    // at a 64-thread barrier, then thread 32 writes sh[4..8]: ordered after
+    // both readers of those bytes, and warp 2 never read them. No race.
+    let body = "\tand.b32 %r2, %r1, 31;\n\tshr.u32 %r3, %r1, 5;\n\tsetp.ne.u32 %p1, %r2, 0;\n\t@%p1 bra SKIP;\n\
+                \tsetp.eq.u32 %p1, %r3, 2;\n\t@%p1 bra W2;\n\tld.shared.u64 %rd2, [sh];\n\tbra.uni SKIP;\n\
+                W2:\n\tld.shared.u32 %r4, [sh];\nSKIP:\n\tsetp.eq.u32 %p1, %r3, 2;\n\t@%p1 bra DONE;\n\
+                \tbar.sync 1, 64;\n\tsetp.ne.u32 %p1, %r1, 32;\n\t@%p1 bra DONE;\n\tst.shared.u32 [sh+4], %r1;\nDONE:";
+    assert_eq!(run(body, 1, 96), Outcome::Completed);
+    // Writing sh[0..4] instead races with warp 2's read.
+    let body = body.replace("[sh+4], %r1", "[sh], %r1");
+    let o = run(&body, 1, 96);
+    assert!(is_race(&o), "{o:?}");
+}

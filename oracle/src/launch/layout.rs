@@ -215,6 +215,15 @@ impl MemoryImage {
         self.data[i].get_mut(off..off.checked_add(usize::try_from(n).ok()?)?)
     }
 
+    /// The bytes of buffer `i` (its index in [`GlobalLayout::buffers`]).
+    pub fn buffer_bytes(&self, i: usize) -> &[u8] {
+        &self.data[i]
+    }
+
+    pub fn buffer_bytes_mut(&mut self, i: usize) -> &mut [u8] {
+        &mut self.data[i]
+    }
+
     /// Writes `bytes` at `addr`; `false` (and nothing written) if they do not
     /// all fall inside one buffer.
     pub fn write(&mut self, addr: u64, bytes: &[u8]) -> bool {

@@ -343,7 +343,9 @@ pub fn decode(
             targets: FxHashMap::default(),
             insts: Vec::new(),
         };
-        funcs.push(d.function(f, params)?);
+        let mut func = d.function(f, params)?;
+        super::fast::lower_function(&mut func, addr64);
+        funcs.push(func);
     }
     Ok(Program {
         funcs,
@@ -493,6 +495,9 @@ impl<'m> FnDecoder<'m, '_> {
             ret_slots,
             reg_params,
             reg_rets,
+            fast: Vec::new(),
+            init_regs: Vec::new(),
+            init_written: Vec::new(),
         })
     }
 

@@ -8,9 +8,11 @@
 //! member mask has arrived at it; `bar.sync` when the expected number of the
 //! CTA's threads have. When nothing can move, the run is a deadlock (UB).
 
+use super::clocks::Clocks;
 use super::memory::{GlobalMem, Windows};
-use super::program::{Opnd, Program};
+use super::program::Program;
 use super::result::{Location, Outcome, RunLimits, UbKind};
+use super::shadow::WordShadow;
 use crate::launch::{LaunchSpec, TextureImage};
 use std::time::Instant;
 
@@ -41,15 +43,14 @@ pub enum TState {
     Exited,
 }
 
-/// A caller's saved frame.
+/// A caller's saved frame (its return targets are in the call
+/// instruction, at `ret_pc - 1`).
 pub struct Frame {
     pub func: u32,
     pub ret_pc: u32,
     pub regs: Vec<u64>,
-    pub written: Vec<u64>,
+    pub written: Vec<u8>,
     pub frame_base: u64,
-    /// Where the callee's return values go: the caller's return list.
-    pub ret_targets: Vec<Opnd>,
 }
 
 pub struct Thread {
@@ -58,8 +59,9 @@ pub struct Thread {
     pub func: u32,
     pub pc: u32,
     pub regs: Vec<u64>,
-    /// One bit per register slot: written at least once.
-    pub written: Vec<u64>,
+    /// Per register slot: 1 once written (a byte each, not a bit, so that
+    /// the hot path sets and tests it with one access).
+    pub written: Vec<u8>,
     pub frames: Vec<Frame>,
     /// Local memory: the call frames, innermost last.
     pub local: Vec<u8>,
@@ -67,17 +69,21 @@ pub struct Thread {
     pub state: TState,
     /// The carry flag of `add.cc`/`addc` chains.
     pub carry: bool,
+    /// Register files (values, written bits) of finished calls, for reuse.
+    pub spare_regs: Vec<(Vec<u64>, Vec<u8>)>,
+    /// Scratch space for `call`'s argument values.
+    pub scratch: Vec<u64>,
 }
 
 impl Thread {
     #[inline]
     pub fn is_written(&self, slot: u32) -> bool {
-        self.written[(slot / 64) as usize] & (1 << (slot % 64)) != 0
+        self.written[slot as usize] != 0
     }
 
     #[inline]
     pub fn set_written(&mut self, slot: u32) {
-        self.written[(slot / 64) as usize] |= 1 << (slot % 64);
+        self.written[slot as usize] = 1;
     }
 }
 
@@ -115,14 +121,14 @@ pub struct Cta {
     pub linear: u32,
     pub threads: Vec<Thread>,
     pub shared: Vec<u8>,
-    /// Race detection: each thread's vector clock, the shared-memory
+    /// Race detection: the threads' vector clocks, the shared-memory
     /// shadow and its read sets, and release/acquire sync objects by
     /// (space is shared, address).
-    pub clocks: Vec<Vec<u32>>,
-    pub shared_shadow: Vec<super::race::Shadow>,
-    pub shared_reads: Vec<super::race::ReadSet>,
+    pub clocks: Clocks,
+    pub shared_shadow: WordShadow,
     pub sync_objects: rustc_hash::FxHashMap<(bool, u64), Vec<u32>>,
-    /// Clocks contributed by `bar.arrive` to each barrier since its release.
+    /// Clocks contributed by `bar.arrive` to each barrier since its release
+    /// (empty: none).
     pub arrive_clocks: Vec<Vec<u32>>,
     /// `bar.arrive` arrivals per barrier since its last release.
     pub arrivals: [u32; 16],
@@ -140,40 +146,24 @@ pub struct Machine<'p> {
     pub block: [u32; 3],
     pub limits: RunLimits,
     pub executed: u64,
-    pub global_shadow: super::race::GlobalShadow,
+    pub global_shadow: super::shadow::GlobalShadow,
+    /// Fuel taken from `fuel_left` and not yet used (see `run_thread`).
+    pub budget: u64,
     pub fuel_left: u64,
     pub started: Instant,
-}
-
-impl Cta {
-    /// Synchronizes the given threads: each gets the join of their vector
-    /// clocks, then advances its own clock (barriers, warp barriers).
-    pub fn sync_clocks(&mut self, threads: &[usize]) {
-        let n = self.threads.len();
-        self.sync_clocks_with(threads, &vec![0u32; n]);
-    }
-
-    /// As `sync_clocks`, also joining `extra` (clocks of `bar.arrive`rs).
-    pub fn sync_clocks_with(&mut self, threads: &[usize], extra: &[u32]) {
-        let mut j = extra.to_vec();
-        for &t in threads {
-            super::race::join(&mut j, &self.clocks[t]);
-        }
-        for &t in threads {
-            self.clocks[t].copy_from_slice(&j);
-            self.clocks[t][t] += 1;
-        }
-    }
 }
 
 impl<'p> Machine<'p> {
     /// Runs every CTA; returns the outcome.
     pub fn run(&mut self) -> Outcome {
         let [gx, gy, gz] = self.grid;
+        // One CTA's storage, reset for each CTA in turn.
+        let mut cta = self.new_cta([0; 3]);
         for z in 0..gz {
             for y in 0..gy {
                 for x in 0..gx {
-                    if let Some(o) = self.run_cta([x, y, z]) {
+                    self.reset_cta(&mut cta, [x, y, z]);
+                    if let Some(o) = self.run_cta(&mut cta) {
                         return o;
                     }
                 }
@@ -182,6 +172,37 @@ impl<'p> Machine<'p> {
         Outcome::Completed
     }
 
+    /// Makes `cta` the CTA `ctaid` at its start, reusing its storage.
+    fn reset_cta(&self, cta: &mut Cta, ctaid: [u32; 3]) {
+        let entry = &self.prog.funcs[self.prog.entry as usize];
+        for th in &mut cta.threads {
+            th.func = self.prog.entry;
+            th.pc = 0;
+            th.regs.clear();
+            th.regs.extend_from_slice(&entry.init_regs);
+            th.written.clear();
+            th.written.extend_from_slice(&entry.init_written);
+            th.frames.clear();
+            th.local.clear();
+            th.local.resize(entry.frame_bytes as usize, 0);
+            th.frame_base = 0;
+            th.state = TState::Ready;
+            th.carry = false;
+        }
+        let [gx, gy, _] = self.grid;
+        cta.ctaid = ctaid;
+        cta.linear = ctaid[0] + gx * (ctaid[1] + gy * ctaid[2]);
+        cta.shared.fill(0);
+        cta.shared_shadow.clear();
+        cta.clocks = Clocks::new(cta.threads.len());
+        cta.sync_objects.clear();
+        for a in &mut cta.arrive_clocks {
+            a.clear();
+        }
+        cta.arrivals = [0; 16];
+    }
+
+    /// A CTA's storage (`reset_cta` starts it).
     fn new_cta(&self, ctaid: [u32; 3]) -> Cta {
         let [bx, by, bz] = self.block;
         let entry = &self.prog.funcs[self.prog.entry as usize];
@@ -195,13 +216,15 @@ impl<'p> Machine<'p> {
                         linear,
                         func: self.prog.entry,
                         pc: 0,
-                        regs: vec![0; entry.nregs as usize],
-                        written: vec![0; (entry.nregs as usize).div_ceil(64)],
+                        regs: entry.init_regs.clone(),
+                        written: entry.init_written.clone(),
                         frames: Vec::new(),
                         local: vec![0; entry.frame_bytes as usize],
                         frame_base: 0,
                         state: TState::Ready,
                         carry: false,
+                        spare_regs: Vec::new(),
+                        scratch: Vec::new(),
                     });
                 }
             }
@@ -210,20 +233,16 @@ impl<'p> Machine<'p> {
             vec![0; (self.prog.static_shared + u64::from(self.spec.dynamic_shared_bytes)) as usize];
         let [gx, gy, _] = self.grid;
         let n = threads.len();
-        let shadow = vec![super::race::Shadow::default(); shared.len()];
         Cta {
             ctaid,
             linear: ctaid[0] + gx * (ctaid[1] + gy * ctaid[2]),
             threads,
-            shared_shadow: shadow,
+            shared_shadow: WordShadow::new(shared.len(), n),
             shared,
             arrivals: [0; 16],
-            clocks: (0..n)
-                .map(|t| (0..n).map(|u| u32::from(u == t)).collect())
-                .collect(),
-            shared_reads: Vec::new(),
+            clocks: Clocks::new(n),
             sync_objects: Default::default(),
-            arrive_clocks: vec![vec![0; n]; 16],
+            arrive_clocks: vec![Vec::new(); 16],
         }
     }
 
@@ -251,29 +270,28 @@ impl<'p> Machine<'p> {
     }
 
     /// Runs one CTA to completion; Some(outcome) if the run must stop.
-    fn run_cta(&mut self, ctaid: [u32; 3]) -> Option<Outcome> {
-        let mut cta = self.new_cta(ctaid);
+    fn run_cta(&mut self, cta: &mut Cta) -> Option<Outcome> {
         let n = cta.threads.len();
         loop {
             let mut progress = false;
             for t in 0..n {
                 if cta.threads[t].state == TState::Ready {
                     progress = true;
-                    if let Err(s) = self.run_thread(&mut cta, t) {
-                        return Some(self.stop_outcome(&cta, t, s));
+                    if let Err(s) = self.run_thread(cta, t) {
+                        return Some(self.stop_outcome(cta, t, s));
                     }
                 }
             }
             if cta.threads.iter().all(|t| t.state == TState::Exited) {
                 return None;
             }
-            match self.release_barriers(&mut cta) {
+            match self.release_barriers(cta) {
                 Ok(p) => progress |= p,
-                Err((t, s)) => return Some(self.stop_outcome(&cta, t, s)),
+                Err((t, s)) => return Some(self.stop_outcome(cta, t, s)),
             }
-            match self.release_warp_collectives(&mut cta) {
+            match self.release_warp_collectives(cta) {
                 Ok(p) => progress |= p,
-                Err((t, s)) => return Some(self.stop_outcome(&cta, t, s)),
+                Err((t, s)) => return Some(self.stop_outcome(cta, t, s)),
             }
             if !progress {
                 let t = cta
@@ -281,8 +299,8 @@ impl<'p> Machine<'p> {
                     .iter()
                     .position(|t| t.state != TState::Exited)
                     .unwrap_or(0);
-                let waiting = describe_waits(&cta);
-                return Some(self.stop_outcome(&cta, t, Stop::ub(UbKind::Deadlock(waiting))));
+                let waiting = describe_waits(cta);
+                return Some(self.stop_outcome(cta, t, Stop::ub(UbKind::Deadlock(waiting))));
             }
         }
     }
@@ -357,31 +375,28 @@ impl<'p> Machine<'p> {
 
     /// Runs thread `t` until it blocks, exits, fails or uses its quantum.
     fn run_thread(&mut self, cta: &mut Cta, t: usize) -> Result<(), Stop> {
-        let mut budget: u64 = 0;
         let mut quantum = QUANTUM;
-        loop {
-            if quantum == 0 {
-                self.fuel_left += budget;
-                return Ok(());
-            }
-            quantum -= 1;
-            if budget == 0 {
-                // Fuel and the clock are checked in slices to keep the loop tight.
+        while quantum > 0 {
+            if self.budget == 0 {
+                // Fuel and the clock are checked in slices to keep the loop
+                // tight; the slice's unused part carries over to the next
+                // thread, so a run times out exactly when a thread would
+                // execute an instruction beyond the fuel.
                 if self.fuel_left == 0 || self.started.elapsed() > self.limits.wall {
                     return Err(Stop::timeout());
                 }
-                budget = self.fuel_left.min(1 << 16);
-                self.fuel_left -= budget;
+                self.budget = self.fuel_left.min(1 << 16);
+                self.fuel_left -= self.budget;
             }
-            budget -= 1;
-            self.executed += 1;
-            let cont = super::exec::step(self, cta, t)?;
-            if !cont {
-                // Give back what this slice did not use.
-                self.fuel_left += budget;
+            let limit = self.budget.min(u64::from(quantum)) as u32;
+            let (done, blocked) = super::exec::run(self, cta, t, limit)?;
+            quantum -= done;
+            self.budget -= u64::from(done);
+            if blocked {
                 return Ok(());
             }
         }
+        Ok(())
     }
 }
 

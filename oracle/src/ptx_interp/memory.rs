@@ -22,7 +22,18 @@ pub struct Windows {
     pub param: u64,
     /// Size of each window.
     pub span: u64,
+    /// log2 of the distance between consecutive windows: they lie at
+    /// `param + i * stride` in the order param, const, local, shared.
+    stride_log2: u32,
 }
+
+/// The spaces of the windows, in address order from `Windows::param`.
+const WINDOW_SPACES: [Space; 4] = [
+    Space::KernelParam,
+    Space::Const,
+    Space::Local,
+    Space::Shared,
+];
 
 impl Windows {
     pub fn new(addr64: bool) -> Windows {
@@ -33,6 +44,7 @@ impl Windows {
                 konst: 0x7d00_0000_0000,
                 param: 0x7c00_0000_0000,
                 span: 1 << 40,
+                stride_log2: 40,
             }
         } else {
             Windows {
@@ -41,6 +53,7 @@ impl Windows {
                 konst: 0xd000_0000,
                 param: 0xc000_0000,
                 span: 0x0800_0000,
+                stride_log2: 28,
             }
         }
     }
@@ -49,6 +62,22 @@ impl Windows {
     #[inline]
     pub fn resolve(&self, addr: u64) -> (Space, u64) {
         // Every window lies at or above the parameter window's base.
+        if addr < self.param {
+            return (Space::Global, addr);
+        }
+        let d = addr - self.param;
+        let (i, off) = (d >> self.stride_log2, d & ((1 << self.stride_log2) - 1));
+        if i < 4 && off < self.span {
+            (WINDOW_SPACES[i as usize], off)
+        } else {
+            (Space::Global, addr)
+        }
+    }
+
+    /// `resolve` by a search of the windows (the reference it is tested
+    /// against).
+    #[cfg(test)]
+    fn resolve_by_search(&self, addr: u64) -> (Space, u64) {
         if addr < self.param {
             return (Space::Global, addr);
         }
@@ -98,30 +127,80 @@ impl Windows {
     }
 }
 
-/// Global memory: the launch image plus the module's `.global` variables.
+/// Global memory: the launch image plus the module's `.global` variables,
+/// seen as regions: the launch buffers in address order, then the variables.
 pub struct GlobalMem {
     pub image: MemoryImage,
     pub vars_base: u64,
     pub vars: Vec<u8>,
+    /// Each region's `[base, end)`.
+    regions: Vec<(u64, u64)>,
+    /// The region the last lookup found: accesses cluster, so it is tried
+    /// first.
+    last: usize,
 }
 
 impl GlobalMem {
-    pub fn slice(&self, addr: u64, n: u64) -> Option<&[u8]> {
-        if let Some(s) = self.image.read(addr, n) {
-            return Some(s);
+    pub fn new(image: MemoryImage, vars_base: u64, vars: Vec<u8>) -> GlobalMem {
+        let mut regions: Vec<(u64, u64)> = image
+            .layout()
+            .buffers()
+            .iter()
+            .enumerate()
+            .map(|(i, b)| {
+                let len = b.size.min(image.buffer_bytes(i).len() as u64);
+                (b.base, b.base + len)
+            })
+            .collect();
+        regions.push((vars_base, vars_base + vars.len() as u64));
+        GlobalMem {
+            image,
+            vars_base,
+            vars,
+            regions,
+            last: 0,
         }
-        let off = addr.checked_sub(self.vars_base)?;
-        let end = off.checked_add(n)?;
-        self.vars.get(off as usize..end as usize)
     }
 
-    pub fn slice_mut(&mut self, addr: u64, n: u64) -> Option<&mut [u8]> {
-        if self.image.read(addr, n).is_some() {
-            return self.image.slice_mut(addr, n);
+    /// The size of each region.
+    pub fn region_sizes(&self) -> impl Iterator<Item = usize> + '_ {
+        self.regions.iter().map(|&(b, e)| (e - b) as usize)
+    }
+
+    /// The region holding all of `[addr, addr + n)` (`n >= 1`) and the offset
+    /// of `addr` in it; None where an access is a fault.
+    #[inline]
+    pub fn locate(&mut self, addr: u64, n: u64) -> Option<(usize, usize)> {
+        let end = addr.checked_add(n)?;
+        let (b, e) = self.regions[self.last];
+        if addr >= b && end <= e && n > 0 {
+            return Some((self.last, (addr - b) as usize));
         }
-        let off = addr.checked_sub(self.vars_base)?;
-        let end = off.checked_add(n)?;
-        self.vars.get_mut(off as usize..end as usize)
+        let r = self
+            .regions
+            .iter()
+            .position(|&(b, e)| addr >= b && end <= e && n > 0)?;
+        self.last = r;
+        Some((r, (addr - self.regions[r].0) as usize))
+    }
+
+    /// The bytes of a region.
+    #[inline]
+    pub fn bytes(&self, region: usize) -> &[u8] {
+        if region + 1 < self.regions.len() {
+            self.image.buffer_bytes(region)
+        } else {
+            &self.vars
+        }
+    }
+
+    #[inline]
+    pub fn bytes_mut(&mut self, region: usize) -> &mut [u8] {
+        if region + 1 < self.regions.len() {
+            self.image.buffer_bytes_mut(region)
+        } else {
+            &mut self.vars
+        }
     }
 }
 
@@ -189,6 +268,23 @@ mod tests {
             }
             assert_eq!(w.resolve(0x1000_0000), (Space::Global, 0x1000_0000));
             assert!(w.is_space(Space::Global, 0x1000_0000));
+        }
+    }
+
+    #[test]
+    fn resolve_matches_a_search_of_the_windows() {
+        for w in [Windows::new(true), Windows::new(false)] {
+            let bases = [w.param, w.konst, w.local, w.shared];
+            for b in bases {
+                for d in [0, 1, w.span - 1, w.span, w.span + 1, 2 * w.span] {
+                    for a in [b.wrapping_sub(d), b.wrapping_add(d)] {
+                        assert_eq!(w.resolve(a), w.resolve_by_search(a), "{a:#x}");
+                    }
+                }
+            }
+            for a in [0, u64::MAX, u64::MAX / 2, 0xffff_ffff, 0x1_0000_0000] {
+                assert_eq!(w.resolve(a), w.resolve_by_search(a), "{a:#x}");
+            }
         }
     }
 

@@ -6,14 +6,18 @@
 //! (`memory`), and runs the grid (`machine`, `exec`), returning outputs or
 //! the fault, UB or timeout that stopped it (`result`).
 
+mod assigned;
+pub mod clocks;
 pub mod decode;
 mod exec;
+pub mod fast;
 pub mod machine;
 pub mod memory;
 pub mod program;
 pub mod race;
 pub mod result;
 pub mod semantics;
+pub mod shadow;
 
 pub use result::{Location, Outcome, RunLimits, RunResult, UbKind};
 
@@ -69,6 +73,28 @@ pub fn run(
     spec: &LaunchSpec,
     limits: &RunLimits,
 ) -> Result<RunResult, SetupError> {
+    run_with(m, src, spec, limits, true)
+}
+
+/// As `run`, with every instruction through the general executor, never the
+/// fast forms (`fast`): the reference the fast path is tested against. The
+/// two give identical results.
+pub fn run_general(
+    m: &Module,
+    src: &str,
+    spec: &LaunchSpec,
+    limits: &RunLimits,
+) -> Result<RunResult, SetupError> {
+    run_with(m, src, spec, limits, false)
+}
+
+fn run_with(
+    m: &Module,
+    src: &str,
+    spec: &LaunchSpec,
+    limits: &RunLimits,
+    fast_forms: bool,
+) -> Result<RunResult, SetupError> {
     let image = MemoryImage::new(spec).map_err(|e| SetupError(e.to_string()))?;
     let addr64 = m.address_bits() == 64;
     let decls = param_decls(m, &spec.kernel)?;
@@ -80,23 +106,33 @@ pub fn run(
     let params =
         encode_params(spec, image.layout(), &decls, size).map_err(|e| SetupError(e.to_string()))?;
     let globals_base = image.layout().end().div_ceil(256) * 256 + 256;
-    let prog = decode::decode(m, src, spec, globals_base, &params).map_err(|e| SetupError(e.0))?;
+    let mut prog =
+        decode::decode(m, src, spec, globals_base, &params).map_err(|e| SetupError(e.0))?;
+    if !fast_forms {
+        for fi in prog.funcs.iter_mut().flat_map(|f| f.fast.iter_mut()) {
+            fi.op = fast::Fast::Slow;
+            fi.safe = false;
+        }
+    }
+    let global = GlobalMem::new(image, globals_base, prog.globals.clone());
+    let block = spec.block();
+    let global_shadow = shadow::GlobalShadow::new(
+        global.region_sizes(),
+        block.iter().product::<u32>() as usize,
+    );
     let mut machine = Machine {
         prog: &prog,
         spec,
-        global: GlobalMem {
-            image,
-            vars_base: globals_base,
-            vars: prog.globals.clone(),
-        },
+        global,
         params: params.bytes,
         textures: TextureImage::all(spec),
         windows: Windows::new(addr64),
         grid: spec.grid(),
-        block: spec.block(),
+        block,
         limits: *limits,
         executed: 0,
-        global_shadow: Default::default(),
+        global_shadow,
+        budget: 0,
         fuel_left: limits.fuel,
         started: Instant::now(),
     };

@@ -4,6 +4,7 @@
 //! looks at names or the AST (issue 3: "pre-decode the AST into a compact
 //! executable form rather than walking it").
 
+pub use super::fast::FastInst;
 use ptxc::float::Rounding;
 use ptxc::ptx::ast::SpecialReg;
 use ptxc::ptx::isa::Opcode;
@@ -178,6 +179,12 @@ pub struct Function {
     /// `.reg` parameters and returns: register slots.
     pub reg_params: Vec<u32>,
     pub reg_rets: Vec<u32>,
+    /// The instructions' fast forms (`fast`), by pc.
+    pub fast: Vec<FastInst>,
+    /// A new frame's registers: zero, except the constant slots of the fast
+    /// forms; and which are written (the constant slots).
+    pub init_regs: Vec<u64>,
+    pub init_written: Vec<u8>,
 }
 
 /// A decoded module, ready to run one kernel.

@@ -3,10 +3,11 @@
 //! synchronization orders them.
 //!
 //! Happens-before is tracked with vector clocks over the threads of a CTA
-//! (the FastTrack scheme): every thread has a clock per thread of its CTA;
-//! an access is stamped with the thread's own clock; an earlier access by
-//! thread u with stamp c is ordered before the current access of thread t
-//! iff c <= VC_t[u]. Synchronization joins clocks:
+//! (the FastTrack scheme; the clocks themselves are in `clocks`): every
+//! thread has a clock per thread of its CTA; an access is stamped with the
+//! thread's own clock; an earlier access by thread u with stamp c is ordered
+//! before the current access of thread t iff c <= VC_t[u]. Synchronization
+//! joins clocks:
 //! - a barrier (`bar.sync`/`barrier.sync`, with or without a thread count,
 //!   and `bar.warp.sync`) joins the clocks of the threads it releases;
 //! - a release (`st.release`, `atom.release`/`.acq_rel`, `red.release`)
@@ -18,8 +19,15 @@
 //! model; scopes are not compared). Not modelled, so reported conservatively
 //! as races: ordering between different CTAs (clocks are per CTA), and
 //! orderings built from `fence`/`membar` plus relaxed accesses.
+//!
+//! Each byte has a shadow: its last write and its last read (or, when
+//! several unordered threads read it, a read set holding each reader's
+//! clock). A read set remembers the CTA-wide barrier generation of its
+//! latest read: when a CTA-wide barrier has completed since, every read in
+//! it is ordered before every thread (the answer the clocks would give, in
+//! O(1) instead of O(threads)). `shadow` lays the shadows out.
 
-use rustc_hash::FxHashMap;
+use super::clocks::View;
 
 /// Who accessed a byte last, and at which clock.
 #[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
@@ -33,76 +41,204 @@ pub struct Access {
 pub const MULTI: u32 = u32::MAX;
 /// A read set whose readers were in several CTAs.
 const MIXED: u32 = u32::MAX;
+/// The read set of readers in several CTAs from the start: it is never
+/// ordered before anything, so its clocks are not kept.
+const NO_SET: u32 = u32::MAX;
 
 #[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
 pub struct Shadow {
     pub write: Access,
-    pub write_strong: bool,
     pub read: Access,
+    pub write_strong: bool,
     pub read_strong: bool,
 }
 
-/// Several unordered readers of a location: per thread of the CTA, the
-/// latest clock at which it read.
-#[derive(Clone, Debug)]
-pub struct ReadSet {
-    pub cta: u32,
-    pub clocks: Vec<u32>,
+/// Several unordered readers of a location: their CTA (`MIXED` once there
+/// are readers in several) and the CTA-wide barrier generation of the
+/// latest read.
+#[derive(Clone, Copy, Debug)]
+struct Head {
+    cta: u32,
+    gen: u32,
+}
+
+/// The read sets of a memory: per set, per thread of a CTA, the latest
+/// clock at which it read (one flat arena, `width` entries per set).
+///
+/// Every set belongs to one shadow (`shadow` copies a set when it splits a
+/// word), so a set is reused once its shadow drops it.
+#[derive(Default)]
+pub struct ReadSets {
+    width: usize,
+    heads: Vec<Head>,
+    clocks: Vec<u32>,
+    /// Sets no shadow refers to.
+    free: Vec<u32>,
+}
+
+impl ReadSets {
+    /// Read sets for CTAs of `width` threads.
+    pub fn new(width: usize) -> ReadSets {
+        ReadSets {
+            width,
+            heads: Vec::new(),
+            clocks: Vec::new(),
+            free: Vec::new(),
+        }
+    }
+
+    /// Forgets every set (a new CTA's shared memory).
+    pub fn clear(&mut self) {
+        self.heads.clear();
+        self.clocks.clear();
+        self.free.clear();
+    }
+
+    /// A set with this head and all clocks 0.
+    fn alloc(&mut self, head: Head) -> u32 {
+        match self.free.pop() {
+            Some(set) => {
+                self.heads[set as usize] = head;
+                let w = self.width;
+                self.clocks[set as usize * w..][..w].fill(0);
+                set
+            }
+            None => {
+                self.heads.push(head);
+                self.clocks.resize(self.clocks.len() + self.width, 0);
+                (self.heads.len() - 1) as u32
+            }
+        }
+    }
+
+    /// A copy of `set` (for a shadow that splits into several).
+    pub fn duplicate(&mut self, set: u32) -> u32 {
+        if set == NO_SET {
+            return NO_SET;
+        }
+        let copy = self.alloc(self.heads[set as usize]);
+        let w = self.width;
+        self.clocks
+            .copy_within(set as usize * w..(set as usize + 1) * w, copy as usize * w);
+        copy
+    }
+
+    /// `set` is no longer referred to.
+    fn release(&mut self, set: u32) {
+        if set != NO_SET {
+            self.free.push(set);
+        }
+    }
+
+    fn row(&self, set: u32) -> &[u32] {
+        &self.clocks[set as usize * self.width..][..self.width]
+    }
+
+    /// Is every read of `set` ordered before `me`?
+    #[inline]
+    fn ordered_before(&self, set: u32, me: &Accessor) -> bool {
+        if set == NO_SET {
+            return false;
+        }
+        let h = self.heads[set as usize];
+        if h.cta != me.cta {
+            return false;
+        }
+        if h.gen < me.gen {
+            return true;
+        }
+        // Entry me.tid: my own earlier reads, always ordered.
+        let tid = me.tid as usize;
+        self.row(set)
+            .iter()
+            .zip(me.view.others)
+            .enumerate()
+            .all(|(u, (&r, &v))| r <= v || u == tid)
+    }
+
+    /// A new set of two readers: thread `u` of `me`'s CTA at `clock`, and `me`.
+    #[inline(never)]
+    fn create(&mut self, me: &Accessor, u: usize, clock: u32) -> u32 {
+        let set = self.alloc(Head {
+            cta: me.cta,
+            gen: me.gen,
+        });
+        let at = set as usize * self.width;
+        self.clocks[at + u] = clock;
+        self.clocks[at + me.tid as usize] = me.view.own;
+        set
+    }
+
+    /// Adds `me`'s read to `set` (O(1): reads never conflict with reads).
+    #[inline(always)]
+    fn add(&mut self, set: u32, me: &Accessor) {
+        if set == NO_SET {
+            return;
+        }
+        let h = &mut self.heads[set as usize];
+        if h.cta != me.cta {
+            h.cta = MIXED;
+            return;
+        }
+        h.gen = h.gen.max(me.gen);
+        let c = &mut self.clocks[set as usize * self.width + me.tid as usize];
+        *c = (*c).max(me.view.own);
+    }
 }
 
 /// The accessing thread.
 pub struct Accessor<'a> {
     /// Global thread id + 1.
     pub who: u32,
+    /// `who` of the CTA's first thread.
+    pub first: u32,
     pub cta: u32,
     /// Linear thread index in the CTA.
     pub tid: u32,
-    pub block_threads: u32,
+    /// The CTA's barrier generation (`Clocks::generation`).
+    pub gen: u32,
     /// The thread's vector clock.
-    pub vc: &'a [u32],
+    pub view: View<'a>,
 }
 
 impl Accessor<'_> {
-    fn clock(&self) -> u32 {
-        self.vc[self.tid as usize]
-    }
-
     fn access(&self) -> Access {
         Access {
             who: self.who,
-            clock: self.clock(),
+            clock: self.view.own,
         }
     }
 
-    fn split(&self, who: u32) -> (u32, u32) {
-        (
-            (who - 1) / self.block_threads,
-            (who - 1) % self.block_threads,
-        )
+    /// The CTA-local index of the thread `who` names, if it is in my CTA.
+    #[inline]
+    fn local(&self, who: u32) -> Option<usize> {
+        let u = who.wrapping_sub(self.first) as usize;
+        (u < self.view.others.len()).then_some(u)
     }
 
     /// Is the earlier access `a` ordered before this thread's current point?
-    fn ordered_after(&self, a: &Access, reads: &[ReadSet]) -> bool {
+    #[inline(always)]
+    fn ordered_after(&self, a: &Access, reads: &ReadSets) -> bool {
         if a.who == 0 || a.who == self.who {
             return true;
         }
         if a.who == MULTI {
-            let rs = &reads[a.clock as usize];
-            return rs.cta == self.cta && rs.clocks.iter().zip(self.vc).all(|(&r, &v)| r <= v);
+            return reads.ordered_before(a.clock, self);
         }
-        let (cta, tid) = self.split(a.who);
-        cta == self.cta && a.clock <= self.vc[tid as usize]
+        self.local(a.who)
+            .is_some_and(|u| a.clock <= self.view.others[u])
     }
 }
 
 /// Records an access to one byte; returns the earlier conflicting accessor
 /// (global thread id + 1, or `MULTI`) if it races.
+#[inline(always)]
 pub fn record(
     s: &mut Shadow,
     me: &Accessor,
     write: bool,
     strong: bool,
-    reads: &mut Vec<ReadSet>,
+    reads: &mut ReadSets,
 ) -> Option<u32> {
     if !(me.ordered_after(&s.write, reads) || (strong && s.write_strong)) {
         return Some(s.write.who);
@@ -110,6 +246,9 @@ pub fn record(
     if write {
         if !(me.ordered_after(&s.read, reads) || (strong && s.read_strong)) {
             return Some(s.read.who);
+        }
+        if s.read.who == MULTI {
+            reads.release(s.read.clock);
         }
         s.write = me.access();
         s.write_strong = strong;
@@ -121,30 +260,19 @@ pub fn record(
         return None;
     }
     if s.read.who == MULTI {
-        // Read-shared: reads never conflict with reads, so only this
-        // thread's entry changes (O(1); the O(n) check is for writes).
-        let rs = &mut reads[s.read.clock as usize];
-        if rs.cta != me.cta {
-            rs.cta = MIXED;
-        }
-        let c = &mut rs.clocks[me.tid as usize];
-        *c = (*c).max(me.clock());
+        reads.add(s.read.clock, me);
         s.read_strong &= strong;
     } else if me.ordered_after(&s.read, reads) {
         s.read = me.access();
         s.read_strong = strong;
     } else {
-        let (cta, tid) = me.split(s.read.who);
-        let mut clocks = vec![0; me.block_threads as usize];
-        clocks[tid as usize] = s.read.clock;
-        clocks[me.tid as usize] = me.clock();
-        reads.push(ReadSet {
-            cta: if cta == me.cta { cta } else { MIXED },
-            clocks,
-        });
+        let set = match me.local(s.read.who) {
+            Some(u) => reads.create(me, u, s.read.clock),
+            None => NO_SET,
+        };
         s.read = Access {
             who: MULTI,
-            clock: (reads.len() - 1) as u32,
+            clock: set,
         };
         s.read_strong &= strong;
     }
@@ -158,144 +286,152 @@ pub fn join(into: &mut [u32], from: &[u32]) {
     }
 }
 
-/// Shadow state of global memory in 64-byte chunks (one hash lookup per
-/// access; accesses are naturally aligned, so never straddle a chunk), and
-/// the read sets its shadows point to.
-#[derive(Default)]
-pub struct GlobalShadow {
-    chunks: FxHashMap<u64, Box<[Shadow; 64]>>,
-    pub reads: Vec<ReadSet>,
-}
-
-impl GlobalShadow {
-    /// The shadows of `[addr, addr + n)` and the read sets.
-    pub fn bytes(&mut self, addr: u64, n: u64) -> (&mut [Shadow], &mut Vec<ReadSet>) {
-        let chunk = self
-            .chunks
-            .entry(addr >> 6)
-            .or_insert_with(|| Box::new([Shadow::default(); 64]));
-        let lo = (addr & 63) as usize;
-        (&mut chunk[lo..(lo + n as usize).min(64)], &mut self.reads)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ptx_interp::clocks::Clocks;
 
-    /// Threads of one CTA of 64, each with its own clock at 1.
-    fn clocks(n: usize) -> Vec<Vec<u32>> {
-        (0..n)
-            .map(|t| (0..n).map(|u| u32::from(u == t)).collect())
-            .collect()
-    }
+    const N: usize = 64;
 
-    fn acc<'a>(vcs: &'a [Vec<u32>], cta: u32, tid: u32) -> Accessor<'a> {
+    fn acc<'a>(c: &'a Clocks, cta: u32, tid: u32) -> Accessor<'a> {
         Accessor {
-            who: cta * 64 + tid + 1,
+            who: cta * N as u32 + tid + 1,
+            first: cta * N as u32 + 1,
             cta,
             tid,
-            block_threads: 64,
-            vc: &vcs[tid as usize],
+            gen: c.generation(),
+            view: c.view(tid as usize),
         }
     }
 
-    fn barrier(vcs: &mut [Vec<u32>], who: &[usize]) {
-        let mut j = vec![0; vcs[0].len()];
-        for &t in who {
-            join(&mut j, &vcs[t]);
-        }
-        for &t in who {
-            vcs[t].copy_from_slice(&j);
-            vcs[t][t] += 1;
-        }
+    fn all() -> Vec<usize> {
+        (0..N).collect()
     }
 
     #[test]
     fn two_writers_race_and_a_barrier_orders_them() {
-        let mut vcs = clocks(64);
-        let (mut s, mut r) = (Shadow::default(), Vec::new());
-        assert_eq!(record(&mut s, &acc(&vcs, 0, 1), true, false, &mut r), None);
+        let mut c = Clocks::new(N);
+        let (mut s, mut r) = (Shadow::default(), ReadSets::new(N));
+        assert_eq!(record(&mut s, &acc(&c, 0, 1), true, false, &mut r), None);
         assert_eq!(
-            record(&mut s.clone(), &acc(&vcs, 0, 2), true, false, &mut r),
+            record(&mut s.clone(), &acc(&c, 0, 2), true, false, &mut r),
             Some(2)
         );
-        barrier(&mut vcs, &(0..64).collect::<Vec<_>>());
-        assert_eq!(record(&mut s, &acc(&vcs, 0, 2), false, false, &mut r), None);
+        c.sync(&all(), None);
+        assert_eq!(record(&mut s, &acc(&c, 0, 2), false, false, &mut r), None);
     }
 
     #[test]
     fn a_partial_barrier_orders_only_its_participants() {
-        let mut vcs = clocks(64);
-        let (mut s, mut r) = (Shadow::default(), Vec::new());
-        record(&mut s, &acc(&vcs, 0, 1), true, false, &mut r);
-        barrier(&mut vcs, &[1, 2]);
+        let mut c = Clocks::new(N);
+        let (mut s, mut r) = (Shadow::default(), ReadSets::new(N));
+        record(&mut s, &acc(&c, 0, 1), true, false, &mut r);
+        c.sync(&[1, 2], None);
         assert_eq!(
-            record(&mut s.clone(), &acc(&vcs, 0, 2), false, false, &mut r),
+            record(&mut s.clone(), &acc(&c, 0, 2), false, false, &mut r),
             None
         );
-        assert!(record(&mut s, &acc(&vcs, 0, 3), false, false, &mut r).is_some());
+        assert!(record(&mut s, &acc(&c, 0, 3), false, false, &mut r).is_some());
     }
 
     #[test]
     fn several_readers_then_a_write_race_unless_ordered() {
-        let mut vcs = clocks(64);
-        let (mut s, mut r) = (Shadow::default(), Vec::new());
+        let mut c = Clocks::new(N);
+        let (mut s, mut r) = (Shadow::default(), ReadSets::new(N));
         for t in 0..8 {
-            assert_eq!(record(&mut s, &acc(&vcs, 0, t), false, false, &mut r), None);
+            assert_eq!(record(&mut s, &acc(&c, 0, t), false, false, &mut r), None);
         }
         assert_eq!(
-            record(&mut s.clone(), &acc(&vcs, 0, 3), true, false, &mut r),
+            record(&mut s.clone(), &acc(&c, 0, 3), true, false, &mut r),
             Some(MULTI)
         );
-        barrier(&mut vcs, &(0..64).collect::<Vec<_>>());
-        assert_eq!(record(&mut s, &acc(&vcs, 0, 3), true, false, &mut r), None);
+        c.sync(&all(), None);
+        assert_eq!(record(&mut s, &acc(&c, 0, 3), true, false, &mut r), None);
+    }
+
+    #[test]
+    fn readers_ordered_by_a_partial_barrier_only_are_checked_one_by_one() {
+        // Readers 0..4; a barrier of threads 0..4 and 9 (not CTA-wide, so no
+        // new generation): a write by 9 is ordered, one by 10 is not.
+        let mut c = Clocks::new(N);
+        let (mut s, mut r) = (Shadow::default(), ReadSets::new(N));
+        for t in 0..4 {
+            record(&mut s, &acc(&c, 0, t), false, false, &mut r);
+        }
+        c.sync(&[0, 1, 2, 3, 9], None);
+        assert_eq!(c.generation(), 0);
+        assert_eq!(
+            record(&mut s.clone(), &acc(&c, 0, 10), true, false, &mut r),
+            Some(MULTI)
+        );
+        assert_eq!(record(&mut s, &acc(&c, 0, 9), true, false, &mut r), None);
     }
 
     #[test]
     fn strong_accesses_do_not_race_with_each_other() {
-        let vcs = clocks(64);
-        let (mut s, mut r) = (Shadow::default(), Vec::new());
+        let c = Clocks::new(N);
+        let (mut s, mut r) = (Shadow::default(), ReadSets::new(N));
         for t in 0..10 {
-            assert_eq!(record(&mut s, &acc(&vcs, 0, t), true, true, &mut r), None);
-            assert_eq!(record(&mut s, &acc(&vcs, 0, t), false, true, &mut r), None);
+            assert_eq!(record(&mut s, &acc(&c, 0, t), true, true, &mut r), None);
+            assert_eq!(record(&mut s, &acc(&c, 0, t), false, true, &mut r), None);
         }
-        assert!(record(&mut s, &acc(&vcs, 0, 11), false, false, &mut r).is_some());
+        assert!(record(&mut s, &acc(&c, 0, 11), false, false, &mut r).is_some());
     }
 
     #[test]
     fn release_acquire_orders_plain_accesses() {
-        let mut vcs = clocks(64);
-        let (mut data, mut r) = (Shadow::default(), Vec::new());
-        record(&mut data, &acc(&vcs, 0, 1), true, false, &mut r);
+        let mut c = Clocks::new(N);
+        let (mut data, mut r) = (Shadow::default(), ReadSets::new(N));
+        record(&mut data, &acc(&c, 0, 1), true, false, &mut r);
         // Thread 1 releases (sync object = its clock), then advances.
-        let sync = vcs[1].clone();
-        vcs[1][1] += 1;
+        let sync = c.vector(1);
+        c.tick(1);
         // Thread 2 without acquiring races; after acquiring it does not.
-        assert!(record(&mut data.clone(), &acc(&vcs, 0, 2), false, false, &mut r).is_some());
-        let (a, b) = vcs.split_at_mut(2);
-        join(&mut b[0], &sync);
-        let _ = a;
+        assert!(record(&mut data.clone(), &acc(&c, 0, 2), false, false, &mut r).is_some());
+        c.acquire(2, &sync);
         assert_eq!(
-            record(&mut data, &acc(&vcs, 0, 2), false, false, &mut r),
+            record(&mut data, &acc(&c, 0, 2), false, false, &mut r),
             None
         );
     }
 
     #[test]
     fn different_ctas_are_never_ordered() {
-        let vcs = clocks(64);
-        let (mut s, mut r) = (Shadow::default(), Vec::new());
-        record(&mut s, &acc(&vcs, 0, 1), true, false, &mut r);
-        assert!(record(&mut s, &acc(&vcs, 1, 1), false, false, &mut r).is_some());
+        let c = Clocks::new(N);
+        let (mut s, mut r) = (Shadow::default(), ReadSets::new(N));
+        record(&mut s, &acc(&c, 0, 1), true, false, &mut r);
+        assert!(record(&mut s, &acc(&c, 1, 1), false, false, &mut r).is_some());
+    }
+
+    #[test]
+    fn readers_in_several_ctas_race_with_any_later_write() {
+        let mut c = Clocks::new(N);
+        let (mut s, mut r) = (Shadow::default(), ReadSets::new(N));
+        record(&mut s, &acc(&c, 0, 1), false, false, &mut r);
+        record(&mut s, &acc(&c, 1, 1), false, false, &mut r);
+        c.sync(&all(), None);
+        assert_eq!(
+            record(&mut s.clone(), &acc(&c, 1, 2), true, false, &mut r),
+            Some(MULTI)
+        );
+        // A set that later gets a reader from another CTA, likewise.
+        let mut s = Shadow::default();
+        record(&mut s, &acc(&c, 0, 1), false, false, &mut r);
+        record(&mut s, &acc(&c, 0, 2), false, false, &mut r);
+        record(&mut s, &acc(&c, 1, 2), false, false, &mut r);
+        c.sync(&all(), None);
+        assert_eq!(
+            record(&mut s, &acc(&c, 0, 3), true, false, &mut r),
+            Some(MULTI)
+        );
     }
 
     #[test]
     fn same_thread_never_races_with_itself() {
-        let vcs = clocks(64);
-        let (mut s, mut r) = (Shadow::default(), Vec::new());
-        record(&mut s, &acc(&vcs, 0, 1), true, false, &mut r);
-        assert_eq!(record(&mut s, &acc(&vcs, 0, 1), true, false, &mut r), None);
-        assert_eq!(record(&mut s, &acc(&vcs, 0, 1), false, false, &mut r), None);
+        let c = Clocks::new(N);
+        let (mut s, mut r) = (Shadow::default(), ReadSets::new(N));
+        record(&mut s, &acc(&c, 0, 1), true, false, &mut r);
+        assert_eq!(record(&mut s, &acc(&c, 0, 1), true, false, &mut r), None);
+        assert_eq!(record(&mut s, &acc(&c, 0, 1), false, false, &mut r), None);
     }
 }

@@ -114,6 +114,68 @@ fn uninitialized_register_is_reported_with_name_and_location() {
 }
 
 #[test]
+fn uninitialized_reads_around_loops_and_joins_are_reported() {
+    let _c = rows_of("uninitialized_reads_around_loops_and_joins_are_reported");
+    // The fast path skips the check where a register is certainly written
+    // (a data-flow analysis); these shapes must keep it. %s is accumulated
+    // in a loop but never set before it: the first iteration reads it.
+    let decls = "\t.reg .b32 %i, %s;\n\t.reg .pred %p;";
+    let body = "\tmov.u32 %i, 0;\nLOOP:\n\tsetp.eq.u32 %p, %i, 3;\n\t@%p bra DONE;\n\
+                \tadd.u32 %s, %s, %i; // MARK\n\tadd.u32 %i, %i, 1;\n\tbra.uni LOOP;\nDONE:\n\tst.global.u32 [%out], %s;";
+    let src = kernel("", decls, body);
+    let r = run_kernel("", decls, body, vec![], 1, [1, 1, 1], [1, 1, 1]);
+    let Outcome::Ub { kind, at } = &r.outcome else {
+        panic!("expected UB, got {:?}", r.outcome)
+    };
+    check_eq(
+        kind.clone(),
+        UbKind::UninitializedRegister("%s".into()),
+        "loop-carried %s",
+    );
+    check_eq(at.line, line_of(&src, "// MARK"), "the add in the loop");
+    // Set before the loop: fine (0+1+2 = 3).
+    let body = body.replace("\tmov.u32 %i, 0;", "\tmov.u32 %i, 0;\n\tmov.u32 %s, 0;");
+    let r = run_kernel("", decls, &body, vec![], 1, [1, 1, 1], [1, 1, 1]);
+    check_eq(
+        r.outcome.clone(),
+        Outcome::Completed,
+        "initialized accumulator",
+    );
+    check_eq(out(&r, "out")[0] & 0xffff_ffff, 3, "sum");
+    // Written on one side of a branch, read after the join; the loop exit
+    // taken on the first test skips the body's write of %s.
+    let body = "\tsetp.ne.u32 %p, %tx, 0;\n\t@%p bra ELSE;\n\tmov.u32 %s, 1;\n\tbra.uni JOIN;\nELSE:\n\tmov.u32 %i, 2;\nJOIN:\n\
+                \tst.global.u32 [%out], %s; // MARK";
+    let src = kernel("", decls, body);
+    let r = run_kernel("", decls, body, vec![], 1, [1, 1, 1], [2, 1, 1]);
+    let Outcome::Ub { kind, at } = &r.outcome else {
+        panic!("expected UB, got {:?}", r.outcome)
+    };
+    check_eq(
+        kind.clone(),
+        UbKind::UninitializedRegister("%s".into()),
+        "one-sided %s",
+    );
+    check_eq(
+        (at.tid, at.line),
+        ([1, 0, 0], line_of(&src, "// MARK")),
+        "thread 1 after the join",
+    );
+    let body = "\tsetp.eq.u32 %p, %tx, 7;\nTOP:\n\t@%p bra OUT;\n\tmov.u32 %s, 5;\n\tsetp.eq.u32 %p, %s, 5;\n\tbra.uni TOP;\nOUT:\n\
+                \tmul.wide.u32 %t64, %tx, 8;\n\tadd.s64 %t64, %out, %t64;\n\tst.global.u32 [%t64], %s; // MARK";
+    let r = run_kernel("", decls, body, vec![], 8, [1, 1, 1], [8, 1, 1]);
+    let Outcome::Ub { kind, at } = &r.outcome else {
+        panic!("expected UB, got {:?}", r.outcome)
+    };
+    check_eq(
+        kind.clone(),
+        UbKind::UninitializedRegister("%s".into()),
+        "loop exit before the write",
+    );
+    check_eq(at.tid, [7, 0, 0], "thread 7 skips the loop body");
+}
+
+#[test]
 fn division_by_zero_is_ub() {
     let _c = rows_of("division_by_zero_is_ub");
     for (decl, body, what) in [

@@ -48,8 +48,12 @@ pub fn arrive(cx: &mut Ctx, i: &Inst) -> Result<bool, Stop> {
             // Its accesses so far are ordered before the waiters' release.
             let t = cx.t;
             let cta = &mut *cx.cta;
-            super::super::race::join(&mut cta.arrive_clocks[id as usize], &cta.clocks[t]);
-            cta.clocks[t][t] += 1;
+            let into = &mut cta.arrive_clocks[id as usize];
+            if into.is_empty() {
+                into.resize(cta.threads.len(), 0);
+            }
+            cta.clocks.join_into(t, into);
+            cta.clocks.tick(t);
             cx.th().pc += 1;
             return Ok(true);
         }
@@ -86,8 +90,9 @@ pub fn complete_barrier(m: &mut Machine, cta: &mut Cta, waiting: &[usize]) -> Re
         TState::Barrier { id, .. } => id as usize,
         _ => 0,
     };
-    let arrived = std::mem::replace(&mut cta.arrive_clocks[id], vec![0; cta.threads.len()]);
-    cta.sync_clocks_with(waiting, &arrived);
+    let arrived = std::mem::take(&mut cta.arrive_clocks[id]);
+    cta.clocks
+        .sync(waiting, (!arrived.is_empty()).then_some(&arrived[..]));
     if inst.mods.has(Mod::Red) {
         let mut preds = Vec::with_capacity(waiting.len());
         for &t in waiting {
@@ -252,7 +257,7 @@ fn execute(
                 .filter(|l| part & (1 << l) != 0)
                 .map(|l| w0 + l)
                 .collect();
-            cta.sync_clocks(&lanes);
+            cta.clocks.sync(&lanes, None);
         }
         Opcode::Activemask => {
             for l in lanes {

@@ -4,6 +4,7 @@
 //! allocation is a fault naming the address).
 
 use super::{extend, mask, Ctx};
+use crate::ptx_interp::clocks::Clocks;
 use crate::ptx_interp::machine::Stop;
 use crate::ptx_interp::memory::{load_le, range, range_mut, store_le};
 use crate::ptx_interp::program::{AddrBase, Inst, Opnd, Space};
@@ -96,52 +97,23 @@ impl Ctx<'_, '_> {
             Space::Shared => true,
             _ => return Ok(()),
         };
-        let block = self.cta.threads.len() as u32;
         let cta = &mut *self.cta;
-        let tid = cta.threads[self.t].linear;
-        let me = Accessor {
-            who: cta.linear * block + tid + 1,
-            cta: cta.linear,
-            tid,
-            block_threads: block,
-            vc: &cta.clocks[self.t],
-        };
-        let (shadows, reads) = if shared {
-            match cta
-                .shared_shadow
-                .get_mut(p.addr as usize..(p.addr + n) as usize)
-            {
-                Some(s) => (s, &mut cta.shared_reads),
-                None => return Ok(()),
-            }
+        let me = accessor(&cta.clocks, cta.linear, self.t);
+        let raced = if shared {
+            cta.shared_shadow.record(p.addr, n, &me, write, strong)
         } else {
-            self.m.global_shadow.bytes(p.addr, n)
-        };
-        // A word accessed whole has identical byte shadows: decide once.
-        let uniform = shadows.windows(2).all(|w| w[0] == w[1]);
-        let checked = if uniform { 1 } else { shadows.len() };
-        for (k, shadow) in shadows.iter_mut().take(checked).enumerate() {
-            if let Some(other) = race::record(shadow, &me, write, strong, reads) {
-                let k = k as u64;
-                let (octa, otid) = if other == race::MULTI {
-                    (cta.linear, tid)
-                } else {
-                    ((other - 1) / block, (other - 1) % block)
-                };
-                let [gx, gy, _] = self.m.grid;
-                let [bx, by, _] = self.m.block;
-                return Err(Stop::ub(UbKind::DataRace {
-                    address: p.addr + k,
-                    other_tid: [otid % bx, (otid / bx) % by, otid / (bx * by)],
-                    other_ctaid: [octa % gx, (octa / gx) % gy, octa / (gx * gy)],
-                }));
+            match self.m.global.locate(p.addr, n) {
+                Some((r, off)) => self
+                    .m
+                    .global_shadow
+                    .record(r, off, n as usize, &me, write, strong),
+                None => None,
             }
+        };
+        match raced {
+            Some((k, other)) => Err(race_ub((self.m.grid, self.m.block), &me, p.addr + k, other)),
+            None => Ok(()),
         }
-        if uniform {
-            let first = shadows[0];
-            shadows[1..].fill(first);
-        }
-        Ok(())
     }
 
     /// A release at a place: its sync object takes this thread's clock; the
@@ -154,8 +126,8 @@ impl Ctx<'_, '_> {
         let n = self.cta.threads.len();
         let cta = &mut *self.cta;
         let obj = cta.sync_objects.entry(key).or_insert_with(|| vec![0; n]);
-        race::join(obj, &cta.clocks[self.t]);
-        cta.clocks[self.t][self.t] += 1;
+        cta.clocks.join_into(self.t, obj);
+        cta.clocks.tick(self.t);
     }
 
     /// An acquire at a place: this thread's clock joins the sync object's.
@@ -166,7 +138,7 @@ impl Ctx<'_, '_> {
         let key = (p.space == Space::Shared, p.addr);
         let cta = &mut *self.cta;
         if let Some(obj) = cta.sync_objects.get(&key) {
-            race::join(&mut cta.clocks[self.t], obj);
+            cta.clocks.acquire(self.t, obj);
         }
     }
 
@@ -194,7 +166,11 @@ impl Ctx<'_, '_> {
     fn load_raw(&mut self, p: Place, n: u64) -> Result<u64, Stop> {
         aligned(p.addr, n)?;
         let bytes = match p.space {
-            Space::Global | Space::Generic => self.m.global.slice(p.addr, n),
+            Space::Global | Space::Generic => {
+                let g = &mut self.m.global;
+                g.locate(p.addr, n)
+                    .map(|(r, off)| &g.bytes(r)[off..off + n as usize])
+            }
             Space::Shared => range(&self.cta.shared, p.addr, n),
             Space::Local | Space::FrameParam => range(&self.cta.threads[self.t].local, p.addr, n),
             Space::Const => range(&self.m.prog.consts, p.addr, n),
@@ -206,7 +182,11 @@ impl Ctx<'_, '_> {
     fn store_raw(&mut self, p: Place, n: u64, v: u64) -> Result<(), Stop> {
         aligned(p.addr, n)?;
         let dst = match p.space {
-            Space::Global | Space::Generic => self.m.global.slice_mut(p.addr, n),
+            Space::Global | Space::Generic => {
+                let g = &mut self.m.global;
+                g.locate(p.addr, n)
+                    .map(|(r, off)| &mut g.bytes_mut(r)[off..off + n as usize])
+            }
             Space::Shared => range_mut(&mut self.cta.shared, p.addr, n),
             Space::Local | Space::FrameParam => {
                 range_mut(&mut self.cta.threads[self.t].local, p.addr, n)
@@ -221,6 +201,47 @@ impl Ctx<'_, '_> {
             None => Err(self.fault(p, n, "store")),
         }
     }
+}
+
+/// The race-detection identity and clock of thread `t` of the CTA with
+/// linear index `cta` and these clocks.
+#[inline]
+pub fn accessor(clocks: &Clocks, cta: u32, t: usize) -> Accessor<'_> {
+    let block = clocks.len() as u32;
+    let first = cta * block + 1;
+    Accessor {
+        who: first + t as u32,
+        first,
+        cta,
+        tid: t as u32,
+        gen: clocks.generation(),
+        view: clocks.view(t),
+    }
+}
+
+/// The data race `me` ran into at `address` with the earlier accessor
+/// `other` (global thread id + 1, or `MULTI`: several readers, reported as
+/// `me`'s own CTA and thread).
+#[cold]
+pub fn race_ub(
+    (grid, block): ([u32; 3], [u32; 3]),
+    me: &Accessor,
+    address: u64,
+    other: u32,
+) -> Stop {
+    let threads = me.view.others.len() as u32;
+    let (octa, otid) = if other == race::MULTI {
+        (me.cta, me.tid)
+    } else {
+        ((other - 1) / threads, (other - 1) % threads)
+    };
+    let [gx, gy, _] = grid;
+    let [bx, by, _] = block;
+    Stop::ub(UbKind::DataRace {
+        address,
+        other_tid: [otid % bx, (otid / bx) % by, otid / (bx * by)],
+        other_ctaid: [octa % gx, (octa / gx) % gy, octa / (gx * gy)],
+    })
 }
 
 /// A vector access must be aligned to its whole size (`ld.v4.b32`: 16

@@ -1,15 +1,19 @@
 //! Executes decoded instructions for one thread. Families live in their own
 //! files; this one holds operand access, special registers and control flow.
 
+mod call;
 mod collective;
+mod fast;
 mod float;
 mod int;
 mod mem;
 mod tex;
 
 pub use collective::{complete_barrier, try_collective};
+pub use fast::run;
+pub use float::cmp_op as float_cmp_op;
 
-use super::machine::{Cta, Frame, Machine, Stop, TState, Thread, WARP};
+use super::machine::{Cta, Machine, Stop, TState, Thread, WARP};
 use super::program::{Class, Inst, Opnd, Space};
 use super::result::UbKind;
 use ptxc::ptx::ast::{Dim, SpecialReg};
@@ -141,17 +145,12 @@ impl Ctx<'_, '_> {
 
     fn sreg(&self, r: SpecialReg) -> u64 {
         let th = &self.cta.threads[self.t];
-        let d = |x: Dim, v: [u32; 3]| u64::from(v[x as usize]);
         let lane = th.linear as u64 % WARP as u64;
+        let ids = (th.tid, th.linear);
+        if let Some(v) = thread_sreg(r, ids, self.cta.ctaid, self.m.grid, self.m.block) {
+            return v;
+        }
         match r {
-            SpecialReg::Tid(x) => d(x, th.tid),
-            SpecialReg::Ntid(x) => d(x, self.m.block),
-            SpecialReg::Ctaid(x) => d(x, self.cta.ctaid),
-            SpecialReg::Nctaid(x) => d(x, self.m.grid),
-            SpecialReg::Laneid => lane,
-            // Decision: warps are numbered by linear thread id / 32, the
-            // physical placement the simulator also uses.
-            SpecialReg::Warpid => u64::from(th.linear) / WARP as u64,
             SpecialReg::Nwarpid => 64,
             SpecialReg::Smid => 0,
             SpecialReg::Nsmid => 1,
@@ -173,6 +172,30 @@ impl Ctx<'_, '_> {
             _ => 0,
         }
     }
+}
+
+/// The special registers that are constant for a thread: `%tid`, `%ntid`,
+/// `%ctaid`, `%nctaid`, `%laneid` and `%warpid`.
+#[inline]
+pub fn thread_sreg(
+    r: SpecialReg,
+    (tid, linear): ([u32; 3], u32),
+    ctaid: [u32; 3],
+    grid: [u32; 3],
+    block: [u32; 3],
+) -> Option<u64> {
+    let d = |x: Dim, v: [u32; 3]| u64::from(v[x as usize]);
+    Some(match r {
+        SpecialReg::Tid(x) => d(x, tid),
+        SpecialReg::Ntid(x) => d(x, block),
+        SpecialReg::Ctaid(x) => d(x, ctaid),
+        SpecialReg::Nctaid(x) => d(x, grid),
+        SpecialReg::Laneid => linear as u64 % WARP as u64,
+        // Decision: warps are numbered by linear thread id / 32, the
+        // physical placement the simulator also uses.
+        SpecialReg::Warpid => u64::from(linear) / WARP as u64,
+        _ => return None,
+    })
 }
 
 /// Executes the instruction at the thread's pc. Ok(true): keep running this
@@ -263,148 +286,8 @@ fn control(cx: &mut Ctx, i: &Inst) -> Result<bool, Stop> {
             cx.th().state = TState::Exited;
             Ok(false)
         }
-        Ret => ret(cx),
-        Call => call(cx, i),
+        Ret => call::ret(cx),
+        Call => call::call(cx, i),
         _ => Err(Stop::fault("trap")),
     }
-}
-
-/// `call`: saves the caller's frame, copies arguments into the callee's
-/// parameters, and starts the callee (PTX ISA 9.7.12.4; the `.param` copy is
-/// the ABI the PTX text spells out with `st.param`/`ld.param`).
-fn call(cx: &mut Ctx, i: &Inst) -> Result<bool, Stop> {
-    let (rets, target, args) = match i.ops.as_slice() {
-        [Opnd::List(r), tgt, Opnd::List(a), ..] => (r.to_vec(), tgt.clone(), a.to_vec()),
-        [Opnd::List(r), tgt] => (r.to_vec(), tgt.clone(), Vec::new()),
-        [tgt, Opnd::List(a), ..] => (Vec::new(), tgt.clone(), a.to_vec()),
-        [tgt] => (Vec::new(), tgt.clone(), Vec::new()),
-        _ => return Err(Stop::fault("malformed call")),
-    };
-    let callee = match target {
-        Opnd::Func(f) => f,
-        other => {
-            let v = cx.get(&other)?;
-            let idx = v.wrapping_sub(FUNC_BASE) / 16;
-            if v < FUNC_BASE || idx as usize >= cx.m.prog.funcs.len() {
-                return Err(Stop::fault(format!(
-                    "indirect call to 0x{v:x}, which is not a function"
-                )));
-            }
-            idx as u32
-        }
-    };
-    if cx.cta.threads[cx.t].frames.len() as u32 >= cx.m.limits.max_call_depth {
-        return Err(Stop::ub(UbKind::CallDepth));
-    }
-    let prog = cx.m.prog;
-    let f = &prog.funcs[callee as usize];
-    // Argument values, read in the caller's frame.
-    let mut arg_bytes: Vec<Vec<u8>> = Vec::new();
-    let mut arg_regs: Vec<u64> = Vec::new();
-    for (k, a) in args.iter().enumerate() {
-        match a {
-            Opnd::VarAddr(v, _) if matches!(v.space, Space::FrameParam | Space::Local) => {
-                let size = f.param_slots.get(k).map_or(0, |s| s.1);
-                let base = cx.var_address(v.space, v.offset);
-                let th = cx.th();
-                let bytes = super::memory::range(&th.local, base, size)
-                    .ok_or_else(|| Stop::fault("call argument outside the frame"))?
-                    .to_vec();
-                arg_bytes.push(bytes);
-            }
-            other => arg_regs.push(cx.get(other)?),
-        }
-    }
-    let th = cx.th();
-    let caller_frame_end = th.local.len() as u64;
-    let new_base = caller_frame_end.div_ceil(16) * 16;
-    th.local.resize((new_base + f.frame_bytes) as usize, 0);
-    for (k, bytes) in arg_bytes.iter().enumerate() {
-        if let Some(&(off, size)) = f.param_slots.get(k) {
-            let n = (size as usize).min(bytes.len());
-            let at = (new_base + off) as usize;
-            th.local[at..at + n].copy_from_slice(&bytes[..n]);
-        }
-    }
-    let regs = std::mem::replace(&mut th.regs, vec![0; f.nregs as usize]);
-    let written = std::mem::replace(&mut th.written, vec![0; (f.nregs as usize).div_ceil(64)]);
-    for (k, v) in arg_regs.into_iter().enumerate() {
-        if let Some(&slot) = f.reg_params.get(k) {
-            th.regs[slot as usize] = v;
-            th.set_written(slot);
-        }
-    }
-    th.frames.push(Frame {
-        func: th.func,
-        ret_pc: th.pc + 1,
-        regs,
-        written,
-        frame_base: th.frame_base,
-        ret_targets: rets,
-    });
-    th.func = callee;
-    th.pc = 0;
-    th.frame_base = new_base;
-    Ok(true)
-}
-
-/// `ret`: copies return values to the caller's targets and resumes it; in
-/// the kernel, the thread exits.
-fn ret(cx: &mut Ctx) -> Result<bool, Stop> {
-    let prog = cx.m.prog;
-    let th = cx.th();
-    let Some(frame) = th.frames.pop() else {
-        th.state = TState::Exited;
-        return Ok(false);
-    };
-    let f = &prog.funcs[th.func as usize];
-    let mut ret_bytes = Vec::new();
-    for &(off, size) in &f.ret_slots {
-        let at = th.frame_base + off;
-        ret_bytes.push(th.local[at as usize..(at + size) as usize].to_vec());
-    }
-    let mut ret_regs = Vec::new();
-    for &slot in &f.reg_rets {
-        if !th.is_written(slot) {
-            let name = f
-                .reg_names
-                .get(slot as usize)
-                .map_or("?", |n| n)
-                .to_string();
-            return Err(Stop::ub(UbKind::UninitializedRegister(name)));
-        }
-        ret_regs.push(th.regs[slot as usize]);
-    }
-    let callee_base = th.frame_base;
-    th.local.truncate(callee_base as usize);
-    th.func = frame.func;
-    th.pc = frame.ret_pc;
-    th.regs = frame.regs;
-    th.written = frame.written;
-    th.frame_base = frame.frame_base;
-    let targets = frame.ret_targets;
-    let (mut bi, mut ri) = (0, 0);
-    for tgt in &targets {
-        match tgt {
-            Opnd::VarAddr(v, _) => {
-                let at = cx.var_address(v.space, v.offset);
-                if let Some(bytes) = ret_bytes.get(bi) {
-                    let th = cx.th();
-                    let end = at as usize + bytes.len();
-                    if end > th.local.len() {
-                        return Err(Stop::fault("return value outside the frame"));
-                    }
-                    th.local[at as usize..end].copy_from_slice(bytes);
-                }
-                bi += 1;
-            }
-            other => {
-                if let Some(&v) = ret_regs.get(ri) {
-                    cx.set(other, v)?;
-                }
-                ri += 1;
-            }
-        }
-    }
-    Ok(true)
 }

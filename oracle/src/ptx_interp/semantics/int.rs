@@ -268,6 +268,7 @@ pub fn mul_hi(t: IntTy, a: u64, b: u64) -> u64 {
 /// `mul.wide.type` (9.7.1.3): the full 2N-bit product; `t` is the 16- or 32-bit source type and
 /// the result is 32 or 64 bits wide ("The .wide suffix is supported only for 16- and 32-bit
 /// integer types"; for a 64-bit `t` this returns the low 64 bits).
+#[inline]
 pub fn mul_wide(t: IntTy, a: u64, b: u64) -> u64 {
     trunc(2 * width(t), product(t, a, b) as u64)
 }

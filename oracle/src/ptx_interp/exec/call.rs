@@ -1,0 +1,180 @@
+//! `call` and `ret` (PTX ISA 9.7.12.4, 9.7.12.5): a call saves the caller's
+//! registers and frame, copies the arguments into the callee's parameters
+//! and starts the callee; `ret` copies the return values to the caller's
+//! targets and resumes it (the `.param` copies are the ABI the PTX text
+//! spells out with `st.param`/`ld.param`). Register files of finished calls
+//! are kept for the next call, so calls do not allocate.
+
+use super::{Ctx, FUNC_BASE};
+use crate::ptx_interp::machine::{Frame, Stop, TState};
+use crate::ptx_interp::memory::range;
+use crate::ptx_interp::program::{Inst, Opnd, Space};
+use crate::ptx_interp::result::UbKind;
+
+/// A call's (return list, target, argument list).
+fn parts(ops: &[Opnd]) -> Option<(&[Opnd], &Opnd, &[Opnd])> {
+    Some(match ops {
+        [Opnd::List(r), tgt, Opnd::List(a), ..] => (r, tgt, a),
+        [Opnd::List(r), tgt] => (r, tgt, &[]),
+        [tgt, Opnd::List(a), ..] => (&[], tgt, a),
+        [tgt] => (&[], tgt, &[]),
+        _ => return None,
+    })
+}
+
+/// An argument passed in memory: a `.param` or `.local` variable of the caller.
+fn in_memory(a: &Opnd) -> Option<(Space, u64)> {
+    match a {
+        Opnd::VarAddr(v, _) if matches!(v.space, Space::FrameParam | Space::Local) => {
+            Some((v.space, v.offset))
+        }
+        _ => None,
+    }
+}
+
+pub fn call(cx: &mut Ctx, i: &Inst) -> Result<bool, Stop> {
+    let Some((_, target, args)) = parts(&i.ops) else {
+        return Err(Stop::fault("malformed call"));
+    };
+    let callee = match target {
+        Opnd::Func(f) => *f,
+        other => {
+            let v = cx.get(other)?;
+            let idx = v.wrapping_sub(FUNC_BASE) / 16;
+            if v < FUNC_BASE || idx as usize >= cx.m.prog.funcs.len() {
+                return Err(Stop::fault(format!(
+                    "indirect call to 0x{v:x}, which is not a function"
+                )));
+            }
+            idx as u32
+        }
+    };
+    if cx.cta.threads[cx.t].frames.len() as u32 >= cx.m.limits.max_call_depth {
+        return Err(Stop::ub(UbKind::CallDepth));
+    }
+    let prog = cx.m.prog;
+    let f = &prog.funcs[callee as usize];
+    // Read every argument in the caller's frame before changing anything:
+    // register values into the scratch list, memory arguments checked.
+    // (A memory argument's size is that of the parameter at its position.)
+    let size_at = |k: usize| f.param_slots.get(k).map_or(0, |s| s.1);
+    let mut arg_regs = std::mem::take(&mut cx.th().scratch);
+    arg_regs.clear();
+    for (k, a) in args.iter().enumerate() {
+        match in_memory(a) {
+            Some((space, offset)) => {
+                let base = cx.var_address(space, offset);
+                if range(&cx.th().local, base, size_at(k)).is_none() {
+                    cx.th().scratch = arg_regs;
+                    return Err(Stop::fault("call argument outside the frame"));
+                }
+            }
+            None => match cx.get(a) {
+                Ok(v) => arg_regs.push(v),
+                Err(e) => {
+                    cx.th().scratch = arg_regs;
+                    return Err(e);
+                }
+            },
+        }
+    }
+    // The callee's frame, then its memory parameters: the j-th memory
+    // argument fills the j-th parameter slot.
+    let caller_base = cx.th().frame_base;
+    let th = cx.th();
+    let new_base = (th.local.len() as u64).div_ceil(16) * 16;
+    th.local.resize((new_base + f.frame_bytes) as usize, 0);
+    let memory_args = args
+        .iter()
+        .enumerate()
+        .filter_map(|(k, a)| in_memory(a).map(|(_, offset)| (caller_base + offset, size_at(k))));
+    for ((base, size), &(off, slot_size)) in memory_args.zip(&f.param_slots) {
+        let n = slot_size.min(size) as usize;
+        let at = (new_base + off) as usize;
+        th.local.copy_within(base as usize..base as usize + n, at);
+    }
+    // The callee's registers, from the pool of finished calls.
+    let (mut regs, mut written) = th.spare_regs.pop().unwrap_or_default();
+    regs.clear();
+    regs.extend_from_slice(&f.init_regs);
+    written.clear();
+    written.extend_from_slice(&f.init_written);
+    let regs = std::mem::replace(&mut th.regs, regs);
+    let written = std::mem::replace(&mut th.written, written);
+    for (&v, &slot) in arg_regs.iter().zip(&f.reg_params) {
+        th.regs[slot as usize] = v;
+        th.set_written(slot);
+    }
+    th.scratch = arg_regs;
+    th.frames.push(Frame {
+        func: th.func,
+        ret_pc: th.pc + 1,
+        regs,
+        written,
+        frame_base: th.frame_base,
+    });
+    th.func = callee;
+    th.pc = 0;
+    th.frame_base = new_base;
+    Ok(true)
+}
+
+/// `ret`; in the kernel, the thread exits.
+pub fn ret(cx: &mut Ctx) -> Result<bool, Stop> {
+    let prog = cx.m.prog;
+    let th = cx.th();
+    let Some(frame) = th.frames.pop() else {
+        th.state = TState::Exited;
+        return Ok(false);
+    };
+    let f = &prog.funcs[th.func as usize];
+    for &slot in &f.reg_rets {
+        if !th.is_written(slot) {
+            let name = f
+                .reg_names
+                .get(slot as usize)
+                .map_or("?", |n| n)
+                .to_string();
+            return Err(Stop::ub(UbKind::UninitializedRegister(name)));
+        }
+    }
+    // Resume the caller; the callee's frame stays in local memory until its
+    // return values are copied out.
+    let callee_base = th.frame_base;
+    let callee_regs = std::mem::replace(&mut th.regs, frame.regs);
+    let callee_written = std::mem::replace(&mut th.written, frame.written);
+    th.func = frame.func;
+    th.pc = frame.ret_pc;
+    th.frame_base = frame.frame_base;
+    let call = &prog.funcs[frame.func as usize].insts[frame.ret_pc as usize - 1];
+    let rets = parts(&call.ops).map_or(&[][..], |p| p.0);
+    let (mut bi, mut ri) = (0, 0);
+    for tgt in rets {
+        match tgt {
+            Opnd::VarAddr(v, _) => {
+                let at = cx.var_address(v.space, v.offset);
+                if let Some(&(off, size)) = f.ret_slots.get(bi) {
+                    // The caller's frame ends where the callee's began.
+                    if at + size > callee_base {
+                        return Err(Stop::fault("return value outside the frame"));
+                    }
+                    let from = (callee_base + off) as usize;
+                    cx.th()
+                        .local
+                        .copy_within(from..from + size as usize, at as usize);
+                }
+                bi += 1;
+            }
+            other => {
+                if let Some(&slot) = f.reg_rets.get(ri) {
+                    cx.set(other, callee_regs[slot as usize])?;
+                }
+                ri += 1;
+            }
+        }
+    }
+    let th = cx.th();
+    th.local.truncate(callee_base as usize);
+    th.spare_regs.push((callee_regs, callee_written));
+    Ok(true)
+}
