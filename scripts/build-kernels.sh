@@ -7,11 +7,28 @@
 #   NAME.nvcc.ptx     nvcc -ccbin clang-14 -ptx -arch=sm_70 -fmad=false NAME.cu
 #   NAME.sm_XX.sass   ptxas -arch=sm_XX NAME.ptx -o x.cubin && cuobjdump -sass x.cubin
 #                     for XX in 70 75 80 86 89 90
-#   NAME.sm_XX.banks.json  the cubin's constant banks 2 (ptxas's jump tables)
-#                     and 3 (the module's .const data), which the SASS text
-#                     reads (`LDC R2, c[0x2][R9]`) but does not show, from
-#                     cuobjdump -elf x.cubin; written only when the cubin has
-#                     either bank. Format: {"banks": {"2": "<hex bytes>", ...}}
+#   NAME.sm_XX.banks.json  what the SASS text uses but does not show, from
+#                     cuobjdump -elf x.cubin: the constant banks 2 (ptxas's
+#                     jump tables and literal pool) and 3 (the module's .const
+#                     data), read as `LDC R2, c[0x2][R9]`; the module's .global
+#                     variables (libdevice's __cudart_i2opi_f table); and the
+#                     code relocations that put their addresses into the
+#                     instructions (cuobjdump prints `UMOV UR6, 0x0`, nvdisasm
+#                     `UMOV UR6, 32@lo(__cudart_i2opi_f)`). Written only when
+#                     there is any of these; each key only when non-empty:
+#                       {"banks": {"2": "<hex bytes>", "3": "<hex bytes>"},
+#                        "globals": [{"name": "G", "size": N, "align": A,
+#                                     "init": "<hex bytes, or empty for a
+#                                              zero-initialised .nv.global>"}],
+#                        "relocs": [{"function": "F", "offset": O,
+#                                    "symbol": "G", "kind": "R_CUDA_...",
+#                                    "addend": A}]}
+#                     Hex bytes are in address order. "offset" is the byte
+#                     offset (decimal) of the patched instruction in F's .text
+#                     (16 bytes an instruction); "kind" is the relocation type
+#                     as cuobjdump prints it; "addend" is present only for a
+#                     RELA section (sm_90), a REL entry's addend being the
+#                     value already in the patched field. See banks_json.
 #   NAME.sm_XX.nvdisasm  nvdisasm -c -hex x.cubin, for the kernels in
 #                     NVDISASM_KERNELS only (the SASS parser's second dialect)
 #
@@ -111,23 +128,118 @@ CLANG=(clang-14 --cuda-path="$CUDA_PATH" -Wno-unknown-cuda-version
        --cuda-gpu-arch=sm_70 --cuda-device-only -S)
 
 # Reads `cuobjdump -elf` and prints the banks file (nothing when the cubin
-# has neither bank): each section's 32-bit words are little-endian bytes.
+# has no bank 2 or 3, no module .global and no code relocation). Every dump
+# of section bytes is 32-bit words, each little-endian in memory. Sources:
+#   banks    the `.nv.constant2.*` / `.nv.constant3` dumps
+#   globals  the symbol table's objects (type STT_OBJECT: info & 0xf == 1)
+#            defined in `.nv.global` (NOBITS: zero-initialised, "init" is
+#            "") or `.nv.global.init` (bytes [value, value + size) of its
+#            dump), in symbol-table order; "align" is the section's
+#            alignment reduced to what the symbol's offset in it guarantees
+#   relocs   the entries of `.rel.text.F` (REL: the addend is the value
+#            already in the patched field) and `.rela.text.F` (RELA: the
+#            4th column, written as "addend"), sorted by function and offset;
+#            `.rel[a].debug_frame` is ignored, an entry in any other
+#            relocation section (e.g. a relocated jump table in bank 2) is an
+#            error, since the banks would then be wrong.
+# The output is deterministic: it depends only on the cuobjdump text.
 banks_json() {
   awk '
-    /^\.nv\.constant[23](\.|$)/ { bank = substr($1, 13, 1); order[++n] = bank; next }
-    bank != "" && /^0x/ {
+    function hexval(s,   i, c, v) {
+      s = tolower(s); sub(/^0x/, "", s); v = 0
+      for (i = 1; i <= length(s); i++) {
+        c = index("0123456789abcdef", substr(s, i, 1)) - 1
+        if (c < 0) { printf "build-kernels: bad hex number %s\n", s > "/dev/stderr"; bad = 1; exit 1 }
+        v = v * 16 + c
+      }
+      return v
+    }
+    function le_words(   i, w, out) {
+      out = ""
       for (i = 1; i <= NF; i++) {
         w = substr($i, 3)
-        hex[bank] = hex[bank] substr(w, 7, 2) substr(w, 5, 2) substr(w, 3, 2) substr(w, 1, 2)
+        out = out substr(w, 7, 2) substr(w, 5, 2) substr(w, 3, 2) substr(w, 1, 2)
       }
+      return out
+    }
+    # Blank lines end every table and dump.
+    /^[ \t]*$/ { mode = ""; bank = ""; next }
+    /^Sections:/ { mode = "shdr"; next }
+    mode == "shdr" && $1 == "Index" { next }
+    mode == "shdr" && NF >= 10 {
+      i = hexval($1); sname[i] = $NF; ssize[i] = hexval($3); salign[i] = hexval($5); next
+    }
+    /^\.section \.symtab/ { mode = "sym"; next }
+    mode == "sym" && $1 == "index" { next }
+    mode == "sym" && NF == 7 {
+      nsym++; yvalue[nsym] = hexval($2); ysize[nsym] = hexval($3); yinfo[nsym] = hexval($4)
+      yshndx[nsym] = hexval($6); yname[nsym] = $7; next
+    }
+    /^\.section \.rela?\./ {
+      mode = "rel"; rela = ($1 == ".section" && $3 == "RELA")
+      target = $2; sub(/^\.rela?/, "", target); next
+    }
+    mode == "rel" && /^0x/ {
+      if (target == ".debug_frame") next
+      if (target !~ /^\.text\./) {
+        printf "build-kernels: relocation in %s is not supported: %s\n", target, $0 > "/dev/stderr"
+        bad = 1; exit 1
+      }
+      nrel++; rfunc[nrel] = substr(target, 7); roff[nrel] = hexval($1); rsym[nrel] = $2
+      rkind[nrel] = $3; raddend[nrel] = (rela ? $4 : "")
       next
     }
+    /^\.nv\.global\.init$/ { mode = "init"; next }
+    mode == "init" && /^0x/ { inithex = inithex le_words(); next }
+    /^\.nv\.constant[23](\.|$)/ { bank = substr($1, 13, 1); order[++n] = bank; next }
+    bank != "" && /^0x/ { hex[bank] = hex[bank] le_words(); next }
     bank != "" && !/^0x/ { bank = "" }
     END {
-      if (n == 0) exit
-      printf "{\"banks\": {"
-      for (i = 1; i <= n; i++) printf "%s\"%s\": \"%s\"", (i > 1 ? ", " : ""), order[i], hex[order[i]]
-      printf "}}\n"
+      if (bad) exit 1
+      np = 0
+      if (n > 0) {
+        s = "\"banks\": {"
+        for (i = 1; i <= n; i++) s = s sprintf("%s\"%s\": \"%s\"", (i > 1 ? ", " : ""), order[i], hex[order[i]])
+        part[++np] = s "}"
+      }
+      ng = 0; s = ""
+      for (k = 1; k <= nsym; k++) {
+        sec = sname[yshndx[k]]
+        if (yinfo[k] % 16 != 1 || (sec != ".nv.global" && sec != ".nv.global.init")) continue
+        a = salign[yshndx[k]]; if (a < 1) a = 1
+        while (yvalue[k] % a != 0) a = a / 2
+        init = ""
+        if (sec == ".nv.global.init") {
+          if (2 * (yvalue[k] + ysize[k]) > length(inithex)) {
+            printf "build-kernels: %s lies outside the .nv.global.init dump\n", yname[k] > "/dev/stderr"
+            exit 1
+          }
+          init = substr(inithex, 2 * yvalue[k] + 1, 2 * ysize[k])
+        }
+        s = s sprintf("%s{\"name\": \"%s\", \"size\": %d, \"align\": %d, \"init\": \"%s\"}",
+                      (ng++ > 0 ? ",\n  " : ""), yname[k], ysize[k], a, init)
+      }
+      if (ng > 0) part[++np] = "\"globals\": [\n  " s "]"
+      # Insertion sort of the relocations by (function, offset).
+      for (i = 2; i <= nrel; i++)
+        for (j = i; j > 1 && (rfunc[j-1] > rfunc[j] || (rfunc[j-1] == rfunc[j] && roff[j-1] > roff[j])); j--) {
+          t = rfunc[j]; rfunc[j] = rfunc[j-1]; rfunc[j-1] = t
+          t = roff[j]; roff[j] = roff[j-1]; roff[j-1] = t
+          t = rsym[j]; rsym[j] = rsym[j-1]; rsym[j-1] = t
+          t = rkind[j]; rkind[j] = rkind[j-1]; rkind[j-1] = t
+          t = raddend[j]; raddend[j] = raddend[j-1]; raddend[j-1] = t
+        }
+      s = ""
+      for (i = 1; i <= nrel; i++) {
+        ad = (raddend[i] == "" ? "" : sprintf(", \"addend\": %d", hexval(raddend[i])))
+        s = s sprintf("%s{\"function\": \"%s\", \"offset\": %d, \"symbol\": \"%s\", \"kind\": \"%s\"%s}",
+                      (i > 1 ? ",\n  " : ""), rfunc[i], roff[i], rsym[i], rkind[i], ad)
+      }
+      if (nrel > 0) part[++np] = "\"relocs\": [\n  " s "]"
+      if (np == 0) exit
+      printf "{"
+      for (i = 1; i <= np; i++) printf "%s%s", (i > 1 ? ",\n " : ""), part[i]
+      printf "}\n"
     }'
 }
 

@@ -735,3 +735,121 @@ fn float_ops_and_fsel_sign_modifiers() {
         assert_eq!(o[t][7], (i as f32).to_bits(), "{f}");
     }
 }
+
+/// Module `.global` variables: placed after the buffers, reached through
+/// relocated `MOV` immediates (vendor SASS) or bank 4 (the compiler's IR),
+/// initialised from `init`, writable, and faulting past their end.
+#[test]
+fn module_globals_relocations_and_bank_4() {
+    use oracle::sim::reloc::{Reloc, RelocKind};
+    use ptxc::lower::GlobalVar;
+    // The body starts after the prologue and the LDG: instruction 9.
+    let at = |i: u32| 16 * (9 + i);
+    let reloc = |i: u32, symbol: &str, kind| Reloc {
+        function: Some("k".into()),
+        offset: at(i),
+        symbol: symbol.into(),
+        kind,
+        addend: None,
+    };
+    let inputs = SimInputs {
+        globals: vec![
+            GlobalVar {
+                name: "t".into(),
+                size: 12,
+                align: 4,
+                init: vec![1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0],
+            },
+            GlobalVar {
+                name: "z".into(),
+                size: 8,
+                align: 8,
+                init: vec![],
+            },
+        ],
+        relocs: vec![
+            reloc(0, "t", RelocKind::Abs32Lo32),
+            reloc(1, "t", RelocKind::Abs32Hi32),
+            // REL: the immediate already there (8) is the addend.
+            reloc(2, "t", RelocKind::Abs32Lo32),
+        ],
+        ..SimInputs::default()
+    };
+    let body = [
+        "MOV R8, 0x0",
+        "MOV R9, 0x0",
+        "IADD3 R16, R6, 0x8, RZ",
+        "LDG.E R10, [R8.64+0x4]",
+        "STG.E [R2.64], R10",
+        "STG.E.64 [R2.64+0x8], R8",
+        "LDC.64 R12, c[0x4][0x0]",
+        "STG.E.64 [R2.64+0x10], R12",
+        "LDC.64 R14, c[0x4][0x8]",
+        "STG.E.64 [R2.64+0x18], R14",
+        "STG.E [R2.64+0x20], R16",
+        // z: zero-initialised, then written and read back.
+        "LDG.E R17, [R14.64]",
+        "STG.E [R2.64+0x24], R17",
+        "STG.E [R14.64+0x4], R10",
+        "LDG.E R18, [R14.64+0x4]",
+        "STG.E [R2.64+0x28], R18",
+        "EXIT",
+    ];
+    let r = run_with(&body, 1, &[0x100], &inputs);
+    assert_eq!(r.outcome, Outcome::Completed, "{:?}", r.outcome);
+    let out: Vec<u32> = r.outputs.get("out").unwrap().bits[..11]
+        .iter()
+        .map(|&x| x as u32)
+        .collect();
+    let t = u64::from(out[2]) | u64::from(out[3]) << 32;
+    let z = u64::from(out[6]) | u64::from(out[7]) << 32;
+    assert_eq!(out[0], 2, "t[1]");
+    // Bank 4 agrees with the relocated address.
+    assert_eq!(u64::from(out[4]) | u64::from(out[5]) << 32, t);
+    // After the buffers (out: 256 bytes at 0x10000000, inp after its gap),
+    // 256-aligned, each variable followed by a guard gap.
+    assert!(t > 0x1000_0200 && t % 256 == 0, "{t:#x}");
+    assert!(z >= t + 12 + 256 && z % 256 == 0, "{z:#x}");
+    assert_eq!(out[8], 0x100 + (t as u32 + 8), "REL addend");
+    assert_eq!(out[9], 0, "z starts at zero");
+    assert_eq!(out[10], 2, "z[1] written and read back");
+    // Past the variable's end: a fault, like a buffer's guard gap.
+    let oob = [
+        "MOV R8, 0x0",
+        "MOV R9, 0x0",
+        "LDG.E R10, [R8.64+0xc]",
+        "EXIT",
+    ];
+    let two = SimInputs {
+        relocs: inputs.relocs[..2].to_vec(),
+        ..inputs.clone()
+    };
+    let r = run_with(&oob, 1, &[0], &two);
+    match r.outcome {
+        Outcome::Fault { message, .. } => {
+            assert!(message.contains("outside every buffer"), "{message}")
+        }
+        o => panic!("{o:?}"),
+    }
+    // A relocation on an instruction without an immediate is refused.
+    let bad = SimInputs {
+        relocs: vec![reloc(0, "t", RelocKind::Abs32Lo32)],
+        ..inputs.clone()
+    };
+    let text = ["EXIT"];
+    let sm = ptxc::target::lookup_sm("sm_80").unwrap();
+    let l = listing(&text, "sm_80");
+    let file = ptxc::ir::sass_text::parse_file(&l).unwrap();
+    let f = ptxc::ir::from_sass(&file.functions[0], Some(sm)).unwrap();
+    let e = sim::run(&f, sm, &spec(1, &[0]), &bad, &RunLimits::default()).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("EXIT has no 32-bit immediate operand"),
+        "{e}"
+    );
+    // Bank 4 belongs to the variables.
+    let mut clash = inputs.clone();
+    clash.banks.insert(4, vec![0; 8]);
+    let e = sim::run(&f, sm, &spec(1, &[0]), &clash, &RunLimits::default()).unwrap_err();
+    assert!(e.to_string().contains("bank 4"), "{e}");
+}

@@ -5,7 +5,10 @@
 //! a regression *and* on an unexpected pass (update the list then). A pair
 //! whose listing reads constant bank 2 or 3 needs `NAME.sm_XX.banks.json`:
 //! while that file is absent it must fail with a "bank N is missing"
-//! fault, once present it must pass.
+//! fault, once present it must pass. A pair whose banks file carries code
+//! relocations (libdevice_math: the address of the module's `.global
+//! __cudart_i2opi_f`, which cuobjdump prints unrelocated as `UMOV UR6,
+//! 0x0`) must pass with them and fault on address 0 without them.
 
 use oracle::commands::sim::{default_banks_path, run_sass};
 use oracle::launch::{compare, LaunchSpec, OutputSet};
@@ -27,10 +30,6 @@ enum Known {
     /// interpreter gets the same mismatches; the test checks that the
     /// simulator's outputs equal the interpreter's bit for bit.
     ExpectedNanToZero,
-    /// The listing loads the module's `.global __cudart_i2opi_f` through an
-    /// address that cuobjdump prints unrelocated (`UMOV UR6, 0x0`); SASS text
-    /// carries no relocations or module globals.
-    NeedsRelocations,
 }
 
 fn known(kernel: &str, arch: &str) -> Option<Known> {
@@ -41,7 +40,6 @@ fn known(kernel: &str, arch: &str) -> Option<Known> {
             "sm_90",
         ) => Some(Known::Undecoded),
         ("convert_round", _) => Some(Known::ExpectedNanToZero),
-        ("libdevice_math", _) => Some(Known::NeedsRelocations),
         _ => None,
     }
 }
@@ -70,7 +68,7 @@ fn vendor_sass_corpus() {
     let limits = RunLimits::default();
     let mut problems = Vec::new();
     let mut table = Vec::new();
-    let (mut pass, mut total) = (0, 0);
+    let (mut pass, mut total, mut relocated) = (0, 0, 0);
     for k in kernels() {
         let dir = corpus().join(&k);
         let spec_path = dir.join(format!("{k}.launch.json"));
@@ -95,6 +93,21 @@ fn vendor_sass_corpus() {
             table.push(format!("{k}.{arch}: {status}"));
             if ok {
                 pass += 1;
+            }
+            if !inputs.relocs.is_empty() {
+                relocated += 1;
+                let bare = SimInputs {
+                    relocs: Vec::new(),
+                    ..inputs.clone()
+                };
+                let u = run_sass(&spec, &text, &k, arch, None, &bare, &limits).unwrap();
+                match &u.outcome {
+                    Outcome::Fault { message, .. }
+                        if message.contains("at 0x0 is outside every buffer") => {}
+                    o => problems.push(format!(
+                        "{k}.{arch}: without its relocations it should fault on address 0, got {o:?}"
+                    )),
+                }
             }
             let want = known(&k, arch);
             let missing_banks = !has_banks && reads_bank_2_or_3(&text);
@@ -123,13 +136,6 @@ fn vendor_sass_corpus() {
                         "{k}.{arch}: expected an UNDECODED fault, got {o:?}"
                     )),
                 },
-                (false, Some(Known::NeedsRelocations)) => match &r.outcome {
-                    Outcome::Fault { message, .. }
-                        if message.contains("at 0x0 is outside every buffer") => {}
-                    o => problems.push(format!(
-                        "{k}.{arch}: expected the unrelocated-address fault, got {o:?}"
-                    )),
-                },
                 (false, Some(Known::ExpectedNanToZero)) => {
                     // Same outputs as the PTX interpreter, bit for bit.
                     let ptx_path = dir.join(format!("{k}.ptx"));
@@ -148,5 +154,7 @@ fn vendor_sass_corpus() {
     }
     println!("{}", table.join("\n"));
     println!("{pass}/{total} pairs pass");
+    // libdevice_math on all six targets.
+    assert_eq!(relocated, 6, "pairs whose banks file has relocations");
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

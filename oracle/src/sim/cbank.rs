@@ -10,17 +10,29 @@
 //!
 //! Banks 2 (ptxas' literal pool and jump tables) and 3 (the module's
 //! `.const` data) are not in cuobjdump's text: they come from a
-//! `NAME.sm_XX.banks.json` file beside the listing,
+//! `NAME.sm_XX.banks.json` file beside the listing (written by
+//! `scripts/build-kernels.sh`, which documents the fields),
 //! `{"banks": {"2": "<hex bytes>", "3": "<hex bytes>"}, "textures": {"<slot>":
-//! "<texture name>"}}`. A missing file means no extra banks; an `LDC` (or a
-//! constant operand) from an absent bank is a fault that names the bank.
+//! "<texture name>"}, "globals": [{"name": "G", "size": N, "align": A, "init":
+//! "<hex bytes>"}], "relocs": [{"function": "F", "offset": O, "symbol": "G",
+//! "kind": "R_CUDA_ABS32_LO_32", "addend": A}]}`; every key is optional,
+//! and so are a relocation's `function` and `addend`. A missing file means
+//! no extra banks; an `LDC` (or a constant operand) from an absent bank is
+//! a fault that names the bank.
+//!
+//! Bank 4 holds the module `.global` variables' 64-bit addresses, variable
+//! k's at `8 * k` ([`SimInputs::globals`] order): the compiler's lowering
+//! reads them there ([`ptxc::lower::LoweredKernel::globals`]); vendor SASS
+//! gets the addresses through relocations instead ([`super::reloc`]).
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use super::reloc::{Reloc, RelocKind};
 use crate::launch::{
     encode_params, AddressSize, ElemType, GlobalLayout, LaunchSpec, ParamDecl, ParamValue,
 };
+use ptxc::lower::{GlobalVar, LoweredKernel};
 use ptxc::target::SmInfo;
 
 /// Launch inputs that SASS text does not carry.
@@ -34,6 +46,11 @@ pub struct SimInputs {
     /// Bytes of static shared memory the kernel declares (the PTX's
     /// `.shared` variables). `None`: unknown, see [`DEFAULT_STATIC_SHARED`].
     pub static_shared_bytes: Option<u32>,
+    /// The module's `.global` variables, placed in global memory for the
+    /// run ([`super::memory::place_globals`]), their addresses in bank 4.
+    pub globals: Vec<GlobalVar>,
+    /// Code relocations against them, applied before decoding.
+    pub relocs: Vec<Reloc>,
 }
 
 /// Static shared memory assumed when [`SimInputs::static_shared_bytes`] is
@@ -42,7 +59,31 @@ pub struct SimInputs {
 /// `dynamic_shared_bytes`, after the SM's `shared_base`) fault.
 pub const DEFAULT_STATIC_SHARED: u32 = 48 * 1024;
 
+/// The constant bank of the module variables' addresses.
+pub const GLOBALS_BANK: u32 = 4;
+
 impl SimInputs {
+    /// The inputs of a kernel lowered by the compiler: its `.const` data
+    /// (bank 3), its static shared size and its module variables (whose
+    /// addresses the run writes to bank 4).
+    pub fn from_lowered(k: &LoweredKernel) -> SimInputs {
+        let mut out = SimInputs {
+            static_shared_bytes: Some(k.shared_bytes),
+            globals: k.globals.clone(),
+            ..SimInputs::default()
+        };
+        if !k.const_bank.is_empty() {
+            out.banks.insert(3, k.const_bank.clone());
+        }
+        out
+    }
+
+    /// Bank 4 for module variables at `addrs`: each 64-bit address at
+    /// `8 * k`. `None` when there are none.
+    pub fn globals_bank(addrs: &[u64]) -> Option<Vec<u8>> {
+        (!addrs.is_empty()).then(|| addrs.iter().flat_map(|a| a.to_le_bytes()).collect())
+    }
+
     /// Reads a `*.banks.json` file. A missing file gives no extra banks.
     pub fn from_banks_file(path: &Path) -> Result<SimInputs, String> {
         let text = match std::fs::read_to_string(path) {
@@ -78,25 +119,123 @@ impl SimInputs {
                             .insert(slot, name.as_str(&format!("textures.{s}"))?.to_string());
                     }
                 }
+                "globals" => {
+                    for (i, g) in val.as_array("globals")?.iter().enumerate() {
+                        out.globals.push(parse_global(g, &format!("globals[{i}]"))?);
+                    }
+                }
+                "relocs" => {
+                    for (i, r) in val.as_array("relocs")?.iter().enumerate() {
+                        out.relocs.push(parse_reloc(r, &format!("relocs[{i}]"))?);
+                    }
+                }
                 other => return Err(format!("unknown key '{other}'")),
+            }
+        }
+        for r in &out.relocs {
+            if !out.globals.iter().any(|g| g.name == r.symbol) {
+                return Err(format!("relocs: '{}' is not one of the globals", r.symbol));
             }
         }
         Ok(out)
     }
 }
 
+/// The fields of one object, each key at most once, no other keys.
+fn fields<'v>(
+    v: &'v mini_json::V,
+    what: &str,
+    keys: &[&str],
+) -> Result<Vec<Option<&'v mini_json::V>>, String> {
+    let obj = v.as_object(what)?;
+    for (k, _) in obj {
+        if !keys.contains(&k.as_str()) {
+            return Err(format!("{what}: unknown key '{k}'"));
+        }
+    }
+    Ok(keys
+        .iter()
+        .map(|k| obj.iter().find(|(x, _)| x == k).map(|(_, v)| v))
+        .collect())
+}
+
+fn need<'v>(
+    v: Option<&'v mini_json::V>,
+    what: &str,
+    key: &str,
+) -> Result<&'v mini_json::V, String> {
+    v.ok_or_else(|| format!("{what}: missing '{key}'"))
+}
+
+fn parse_global(v: &mini_json::V, what: &str) -> Result<GlobalVar, String> {
+    let f = fields(v, what, &["name", "size", "align", "init"])?;
+    let name = need(f[0], what, "name")?.as_str(what)?.to_string();
+    let size = need(f[1], what, "size")?.as_u32(&format!("{what}.size"))?;
+    let align = need(f[2], what, "align")?.as_u32(&format!("{what}.align"))?;
+    if !align.is_power_of_two() {
+        return Err(format!("{what}.align: {align} is not a power of two"));
+    }
+    let init = match f[3] {
+        Some(h) => parse_hex(h.as_str(what)?, &format!("{what}.init"))?,
+        None => Vec::new(),
+    };
+    if init.len() > size as usize {
+        return Err(format!(
+            "{what}.init: {} bytes for a variable of {size}",
+            init.len()
+        ));
+    }
+    Ok(GlobalVar {
+        name,
+        size,
+        align,
+        init,
+    })
+}
+
+fn parse_reloc(v: &mini_json::V, what: &str) -> Result<Reloc, String> {
+    let f = fields(v, what, &["function", "offset", "symbol", "kind", "addend"])?;
+    let function = match f[0] {
+        Some(n) => Some(n.as_str(&format!("{what}.function"))?.to_string()),
+        None => None,
+    };
+    let offset = need(f[1], what, "offset")?.as_u32(&format!("{what}.offset"))?;
+    let symbol = need(f[2], what, "symbol")?
+        .as_str(&format!("{what}.symbol"))?
+        .to_string();
+    let kind_name = need(f[3], what, "kind")?.as_str(&format!("{what}.kind"))?;
+    let kind = RelocKind::from_name(kind_name).ok_or_else(|| {
+        format!("{what}.kind: relocation type '{kind_name}' is not supported (only R_CUDA_ABS32_LO_32 and R_CUDA_ABS32_HI_32)")
+    })?;
+    let addend = match f[4] {
+        Some(a) => Some(a.as_i64(&format!("{what}.addend"))?),
+        None => None,
+    };
+    Ok(Reloc {
+        function,
+        offset,
+        symbol,
+        kind,
+        addend,
+    })
+}
+
 fn parse_hex_bytes(hex: &str, bank: u32) -> Result<Vec<u8>, String> {
+    parse_hex(hex, &format!("banks.{bank}"))
+}
+
+fn parse_hex(hex: &str, what: &str) -> Result<Vec<u8>, String> {
     let h: Vec<u8> = hex.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
     let h = h.strip_prefix(b"0x").unwrap_or(&h);
     if !h.len().is_multiple_of(2) {
-        return Err(format!("banks.{bank}: odd number of hex digits"));
+        return Err(format!("{what}: odd number of hex digits"));
     }
     h.chunks(2)
         .map(|c| {
             std::str::from_utf8(c)
                 .ok()
                 .and_then(|s| u8::from_str_radix(s, 16).ok())
-                .ok_or_else(|| format!("banks.{bank}: bad hex digits"))
+                .ok_or_else(|| format!("{what}: bad hex digits"))
         })
         .collect()
 }
@@ -190,10 +329,13 @@ pub fn bank0(
     Ok(b)
 }
 
-/// Just enough JSON for the banks file: objects of strings.
+/// Just enough JSON for the banks file: objects, arrays, strings without
+/// escapes and integers.
 mod mini_json {
     pub enum V {
         Str(String),
+        Num(i64),
+        Arr(Vec<V>),
         Obj(Vec<(String, V)>),
     }
 
@@ -209,6 +351,22 @@ mod mini_json {
                 V::Str(s) => Ok(s),
                 _ => Err(format!("{what}: expected a string")),
             }
+        }
+        pub fn as_array(&self, what: &str) -> Result<&[V], String> {
+            match self {
+                V::Arr(a) => Ok(a),
+                _ => Err(format!("{what}: expected an array")),
+            }
+        }
+        pub fn as_i64(&self, what: &str) -> Result<i64, String> {
+            match self {
+                V::Num(n) => Ok(*n),
+                _ => Err(format!("{what}: expected an integer")),
+            }
+        }
+        pub fn as_u32(&self, what: &str) -> Result<u32, String> {
+            let n = self.as_i64(what)?;
+            u32::try_from(n).map_err(|_| format!("{what}: {n} is out of range"))
         }
     }
 
@@ -265,7 +423,43 @@ mod mini_json {
                     }
                 }
             }
-            _ => Err(format!("expected a string or an object at byte {i}")),
+            Some(b'[') if depth < 8 => {
+                *i += 1;
+                let mut a = Vec::new();
+                ws(b, i);
+                if b.get(*i) == Some(&b']') {
+                    *i += 1;
+                    return Ok(V::Arr(a));
+                }
+                loop {
+                    a.push(value(b, i, depth + 1)?);
+                    ws(b, i);
+                    match b.get(*i) {
+                        Some(b',') => *i += 1,
+                        Some(b']') => {
+                            *i += 1;
+                            return Ok(V::Arr(a));
+                        }
+                        _ => return Err(format!("expected ',' or ']' at byte {i}")),
+                    }
+                }
+            }
+            Some(c) if *c == b'-' || c.is_ascii_digit() => {
+                let s = *i;
+                if b[*i] == b'-' {
+                    *i += 1;
+                }
+                while *i < b.len() && b[*i].is_ascii_digit() {
+                    *i += 1;
+                }
+                let t = std::str::from_utf8(&b[s..*i]).unwrap_or("");
+                t.parse::<i64>()
+                    .map(V::Num)
+                    .map_err(|_| format!("bad integer '{t}' at byte {s}"))
+            }
+            _ => Err(format!(
+                "expected a string, a number, an array or an object at byte {i}"
+            )),
         }
     }
 
@@ -308,6 +502,103 @@ mod tests {
         assert!(SimInputs::from_banks_json(r#"{"other": {}}"#).is_err());
         let none = SimInputs::from_banks_file(Path::new("/nonexistent/x.banks.json")).unwrap();
         assert!(none.banks.is_empty());
+    }
+
+    #[test]
+    fn banks_file_globals_and_relocs() {
+        let s = SimInputs::from_banks_json(
+            r#"{"banks": {"2": "192d4454fb21f93b"},
+ "globals": [
+  {"name": "t", "size": 6, "align": 4, "init": "4190433c"},
+  {"name": "z", "size": 16, "align": 8, "init": ""}],
+ "relocs": [
+  {"function": "k", "offset": 464, "symbol": "t", "kind": "R_CUDA_ABS32_LO_32"},
+  {"offset": 496, "symbol": "z", "kind": "R_CUDA_ABS32_HI_32", "addend": -8}]}"#,
+        )
+        .unwrap();
+        assert_eq!(s.banks[&2].len(), 8);
+        assert_eq!(
+            s.globals,
+            vec![
+                GlobalVar {
+                    name: "t".into(),
+                    size: 6,
+                    align: 4,
+                    init: vec![0x41, 0x90, 0x43, 0x3c]
+                },
+                GlobalVar {
+                    name: "z".into(),
+                    size: 16,
+                    align: 8,
+                    init: vec![]
+                }
+            ]
+        );
+        assert_eq!(
+            s.relocs,
+            vec![
+                Reloc {
+                    function: Some("k".into()),
+                    offset: 464,
+                    symbol: "t".into(),
+                    kind: RelocKind::Abs32Lo32,
+                    addend: None
+                },
+                Reloc {
+                    function: None,
+                    offset: 496,
+                    symbol: "z".into(),
+                    kind: RelocKind::Abs32Hi32,
+                    addend: Some(-8)
+                }
+            ]
+        );
+        let g = r#"{"name": "t", "size": 4, "align": 4, "init": ""}"#;
+        let bad = |t: &str| SimInputs::from_banks_json(t).unwrap_err();
+        assert!(bad(&format!(
+            r#"{{"globals": [{g}], "relocs": [{{"offset": 0, "symbol": "t", "kind": "R_CUDA_ABS55_16_34"}}]}}"#
+        ))
+        .contains("'R_CUDA_ABS55_16_34' is not supported"));
+        assert!(
+            bad(r#"{"relocs": [{"offset": 0, "symbol": "u", "kind": "R_CUDA_ABS32_LO_32"}]}"#)
+                .contains("'u' is not one of the globals")
+        );
+        assert!(
+            bad(r#"{"globals": [{"name": "t", "size": 4, "align": 3}]}"#)
+                .contains("not a power of two")
+        );
+        assert!(
+            bad(r#"{"globals": [{"name": "t", "size": 1, "align": 1, "init": "0000"}]}"#)
+                .contains("2 bytes for a variable of 1")
+        );
+        assert!(bad(r#"{"globals": [{"name": "t", "align": 1}]}"#).contains("missing 'size'"));
+        assert!(
+            bad(r#"{"globals": [{"name": "t", "size": -1, "align": 1}]}"#).contains("out of range")
+        );
+        assert!(bad(&format!(r#"{{"globals": [{g}], "relocs": [{{"offset": 0, "symbol": "t", "kind": "R_CUDA_ABS32_LO_32", "x": 1}}]}}"#))
+            .contains("unknown key 'x'"));
+        assert!(bad(r#"{"globals": {}}"#).contains("expected an array"));
+        assert!(bad(r#"{"globals": [1,]}"#).contains("expected"));
+        // The corpus file of libdevice_math: the table and its 4 relocations.
+        let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../corpus/kernels/libdevice_math/libdevice_math.sm_90.banks.json");
+        let c = SimInputs::from_banks_file(&p).unwrap();
+        assert_eq!(c.globals.len(), 1);
+        assert_eq!(c.globals[0].name, "__cudart_i2opi_f");
+        assert_eq!(c.globals[0].init.len(), 24);
+        assert_eq!(c.relocs.len(), 4);
+        assert!(c.relocs.iter().all(|r| r.addend == Some(0)));
+    }
+
+    #[test]
+    fn globals_bank_holds_the_addresses() {
+        assert_eq!(SimInputs::globals_bank(&[]), None);
+        let b = SimInputs::globals_bank(&[0x1000_0300, 0x1_0000_0000]).unwrap();
+        let banks = Banks {
+            banks: [(GLOBALS_BANK, b)].into_iter().collect(),
+        };
+        assert_eq!(banks.read(4, 0, 8).unwrap(), 0x1000_0300);
+        assert_eq!(banks.read(4, 8, 8).unwrap(), 0x1_0000_0000);
     }
 
     #[test]

@@ -17,20 +17,34 @@
 //!   `0x7f00_0000_0000 + offset`, local at `0x7e00_0000_0000 + offset`,
 //!   anything else is global. So generic pointers behave alike in both
 //!   runners.
+//! - Module `.global` variables ([`super::SimInputs::globals`]) are
+//!   allocations of their own, placed by [`place_globals`] after the last
+//!   buffer's guard gap, each with its own guard gap: accesses between or
+//!   past them fault like accesses between buffers.
 //! - Every access must be naturally aligned (`LDG.E.64` to 8 bytes,
 //!   `.128` to 16): a misaligned one is the interpreter's UB
 //!   [`crate::ptx_interp::UbKind::Misaligned`].
 
-use crate::launch::MemoryImage;
+use crate::launch::{MemoryImage, BUFFER_ALIGN, GUARD_BYTES};
 use crate::ptx_interp::memory::Windows;
 
 /// Global memory during a run: the launch buffers (copied out of the
-/// [`MemoryImage`] and back at the end), found by address with a one-entry
-/// cache. Guard gaps and everything between buffers are unmapped.
+/// [`MemoryImage`] and back at the end) and the module's `.global`
+/// variables, found by address with a one-entry cache. Guard gaps and
+/// everything between allocations are unmapped.
 pub struct GlobalMem {
-    /// (base, bytes, name), by address.
-    bufs: Vec<(u64, Vec<u8>, String)>,
+    /// Allocations by address.
+    bufs: Vec<Alloc>,
     last: std::cell::Cell<usize>,
+}
+
+struct Alloc {
+    base: u64,
+    data: Vec<u8>,
+    name: String,
+    /// A launch buffer (written back by [`GlobalMem::store_into`]), not a
+    /// module variable.
+    buffer: bool,
 }
 
 impl GlobalMem {
@@ -39,12 +53,11 @@ impl GlobalMem {
             .layout()
             .buffers()
             .iter()
-            .map(|b| {
-                (
-                    b.base,
-                    img.buffer(&b.name).unwrap_or(&[]).to_vec(),
-                    b.name.clone(),
-                )
+            .map(|b| Alloc {
+                base: b.base,
+                data: img.buffer(&b.name).unwrap_or(&[]).to_vec(),
+                name: b.name.clone(),
+                buffer: true,
             })
             .collect();
         GlobalMem {
@@ -53,13 +66,42 @@ impl GlobalMem {
         }
     }
 
-    /// The buffer and offset holding all of `[a, a + n)`.
+    /// Maps a module variable's bytes at `base`; refuses an overlap with
+    /// any allocation.
+    pub fn add_variable(&mut self, base: u64, data: Vec<u8>, name: &str) -> Result<(), String> {
+        let end = base
+            .checked_add(data.len() as u64)
+            .ok_or_else(|| format!("module variable '{name}' at {base:#x} wraps around"))?;
+        if let Some(o) = self
+            .bufs
+            .iter()
+            .find(|b| base < b.base + b.data.len() as u64 && b.base < end)
+        {
+            return Err(format!(
+                "module variable '{name}' at {base:#x} overlaps '{}' at {:#x}",
+                o.name, o.base
+            ));
+        }
+        let i = self.bufs.partition_point(|b| b.base <= base);
+        self.bufs.insert(
+            i,
+            Alloc {
+                base,
+                data,
+                name: name.to_string(),
+                buffer: false,
+            },
+        );
+        Ok(())
+    }
+
+    /// The allocation and offset holding all of `[a, a + n)`.
     #[inline]
     pub fn locate(&self, a: u64, n: u64) -> Option<(usize, usize)> {
         let hit = |i: usize| {
-            let (base, data, _) = &self.bufs[i];
-            let off = a.checked_sub(*base)?;
-            (off.checked_add(n)? <= data.len() as u64).then_some((i, off as usize))
+            let b = &self.bufs[i];
+            let off = a.checked_sub(b.base)?;
+            (off.checked_add(n)? <= b.data.len() as u64).then_some((i, off as usize))
         };
         let l = self.last.get();
         if l < self.bufs.len() {
@@ -67,7 +109,7 @@ impl GlobalMem {
                 return Some(r);
             }
         }
-        let i = self.bufs.partition_point(|b| b.0 <= a).checked_sub(1)?;
+        let i = self.bufs.partition_point(|b| b.base <= a).checked_sub(1)?;
         let r = hit(i)?;
         self.last.set(i);
         Some(r)
@@ -75,17 +117,73 @@ impl GlobalMem {
 
     #[inline]
     pub fn bytes_mut(&mut self, buf: usize, off: usize, n: usize) -> &mut [u8] {
-        &mut self.bufs[buf].1[off..off + n]
+        &mut self.bufs[buf].data[off..off + n]
     }
 
-    /// Writes the buffers back into the image.
+    /// The current bytes of the module variable `name`.
+    pub fn variable(&self, name: &str) -> Option<&[u8]> {
+        self.bufs
+            .iter()
+            .find(|b| !b.buffer && b.name == name)
+            .map(|b| b.data.as_slice())
+    }
+
+    /// Writes the buffers back into the image (module variables are not
+    /// outputs).
     pub fn store_into(&self, img: &mut MemoryImage) {
-        for (_, data, name) in &self.bufs {
-            if let Some(d) = img.buffer_mut(name) {
-                d.copy_from_slice(data);
+        for b in self.bufs.iter().filter(|b| b.buffer) {
+            if let Some(d) = img.buffer_mut(&b.name) {
+                d.copy_from_slice(&b.data);
             }
         }
     }
+}
+
+/// Alignment and guard gap of each module variable: the launch buffers'.
+const VAR_ALIGN: u64 = BUFFER_ALIGN;
+const VAR_GUARD: u64 = GUARD_BYTES;
+
+/// Addresses of the module's `.global` variables, in order. Decision: the
+/// first is where the PTX interpreter puts its module variables (the end
+/// of the buffers' layout, rounded up to 256, plus 256; `ptx_interp::run`),
+/// each at a multiple of 256 (or of its alignment, if larger) and followed
+/// by a 256-byte guard gap, so no variable touches a buffer or another
+/// variable. Fails when a variable's alignment is not a power of two.
+pub fn place_globals(
+    globals: &[ptxc::lower::GlobalVar],
+    layout_end: u64,
+) -> Result<Vec<u64>, String> {
+    let mut cursor = layout_end.div_ceil(VAR_ALIGN) * VAR_ALIGN + VAR_GUARD;
+    let mut out = Vec::with_capacity(globals.len());
+    for g in globals {
+        if !g.align.is_power_of_two() {
+            return Err(format!(
+                "module variable '{}': alignment {} is not a power of two",
+                g.name, g.align
+            ));
+        }
+        let a = VAR_ALIGN.max(u64::from(g.align));
+        let base = cursor.div_ceil(a) * a;
+        out.push(base);
+        cursor = base + u64::from(g.size) + VAR_GUARD;
+    }
+    Ok(out)
+}
+
+/// A module variable's initial bytes: `init`, zero-filled to `size` (an
+/// empty `init` is a zero-initialised variable). Longer `init` is refused.
+pub fn global_bytes(g: &ptxc::lower::GlobalVar) -> Result<Vec<u8>, String> {
+    if g.init.len() > g.size as usize {
+        return Err(format!(
+            "module variable '{}': {} bytes of initial data for {} bytes",
+            g.name,
+            g.init.len(),
+            g.size
+        ));
+    }
+    let mut b = g.init.clone();
+    b.resize(g.size as usize, 0);
+    Ok(b)
 }
 
 /// Local memory per thread.

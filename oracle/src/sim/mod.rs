@@ -6,7 +6,8 @@
 //! | file | job |
 //! |---|---|
 //! | `regs.rs` | register files: physical and virtual registers mapped densely at decode time |
-//! | `cbank.rs` | constant banks: bank 0 from the SM table and the launch spec, banks 2/3 and texture slots from `*.banks.json` |
+//! | `cbank.rs` | constant banks: bank 0 from the SM table and the launch spec, banks 2/3, texture slots, module variables and relocations from `*.banks.json`; bank 4 (module-variable addresses) |
+//! | `reloc.rs` | code relocations (module-variable addresses) applied to the [`Function`] before decoding |
 //! | `program.rs` | decodes a [`Function`] once into [`program::Program`]: per instruction a handler with pre-resolved operands |
 //! | `warp.rs` | SIMT state of a warp: registers (structure of arrays), predicates as lane masks, ready groups, waits, convergence barriers |
 //! | `memory.rs` | global, shared, local and generic accesses with their faults |
@@ -21,6 +22,7 @@ pub mod exec;
 pub mod memory;
 pub mod program;
 pub mod regs;
+pub mod reloc;
 pub mod run;
 pub mod semantics;
 pub mod warp;

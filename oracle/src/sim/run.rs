@@ -30,10 +30,11 @@
 
 use std::time::Instant;
 
-use super::cbank::{bank0, Banks, SimInputs, DEFAULT_STATIC_SHARED};
+use super::cbank::{bank0, Banks, SimInputs, DEFAULT_STATIC_SHARED, GLOBALS_BANK};
 use super::exec::{step, Ctx, Flow};
-use super::memory::{CtaMem, GlobalMem, LOCAL_BYTES};
+use super::memory::{global_bytes, place_globals, CtaMem, GlobalMem, LOCAL_BYTES};
 use super::program::{decode, BarKind, Program};
+use super::reloc;
 use super::warp::{Group, Stop, StopKind, Wait, WaitKind, Warp};
 use crate::launch::{LaunchSpec, MemoryImage, OutputSet, TextureImage};
 use crate::ptx_interp::{Location, Outcome, RunLimits, RunResult, SetupError, UbKind};
@@ -73,13 +74,48 @@ pub fn run(
         0,
         bank0(sm, spec, image.layout(), LOCAL_BYTES).map_err(SetupError)?,
     );
+    // Module variables: placed after the buffers, their addresses in bank 4
+    // (the compiler's IR) and relocated into the code (vendor SASS).
+    let mut global = GlobalMem::new(&image);
+    let addrs = place_globals(&extra.globals, image.layout().end()).map_err(SetupError)?;
+    for (g, &a) in extra.globals.iter().zip(&addrs) {
+        if extra.globals.iter().filter(|x| x.name == g.name).count() > 1 {
+            return Err(SetupError(format!(
+                "module variable '{}' is given twice",
+                g.name
+            )));
+        }
+        let bytes = global_bytes(g).map_err(SetupError)?;
+        global.add_variable(a, bytes, &g.name).map_err(SetupError)?;
+    }
+    if let Some(b4) = SimInputs::globals_bank(&addrs) {
+        if banks.banks.insert(GLOBALS_BANK, b4).is_some() {
+            return Err(SetupError(format!(
+                "constant bank {GLOBALS_BANK} holds the module variables' addresses: the inputs may not give it"
+            )));
+        }
+    }
+    let relocated;
+    let f = if extra.relocs.is_empty() {
+        f
+    } else {
+        let symbol = |name: &str| {
+            extra
+                .globals
+                .iter()
+                .position(|g| g.name == name)
+                .map(|k| addrs[k])
+        };
+        relocated = reloc::apply(f, &extra.relocs, &symbol).map_err(SetupError)?;
+        &relocated
+    };
     let prog = decode(f, sm, &banks);
     let shared = u64::from(extra.static_shared_bytes.unwrap_or(DEFAULT_STATIC_SHARED))
         + u64::from(spec.dynamic_shared_bytes);
     let mut m = Machine {
         prog: &prog,
         spec,
-        global: GlobalMem::new(&image),
+        global,
         banks: &banks,
         textures: TextureImage::all(spec),
         inputs: extra,
