@@ -2,10 +2,11 @@
 //! `NAME.O0.ptx`) lowered by `ptxc::lower` for sm_70..sm_90, run as IR
 //! (virtual registers) in the SM simulator and compared with
 //! `NAME.expected.json`. The table of results is printed; the test fails
-//! when a pair outside the known list does not pass (and lists the rest).
+//! when a pair outside the known list does not pass, and when a known
+//! failure stops failing the known way (update the list).
 
 use oracle::launch::{compare, LaunchSpec, OutputSet};
-use oracle::ptx_interp::{Outcome, RunLimits};
+use oracle::ptx_interp::{self, Outcome, RunLimits};
 use oracle::sim::SimInputs;
 use ptxc::lower::{lower_module, LowerOptions};
 use std::path::{Path, PathBuf};
@@ -54,12 +55,39 @@ fn lowered_corpus_runs_in_the_simulator() {
                                     pass += 1;
                                     "PASS".into()
                                 }
+                                // The expected file's pinned deviation (README):
+                                // the lowered code must then compute exactly what
+                                // the PTX interpreter computes.
+                                Outcome::Completed if k == "convert_round" => {
+                                    let i = ptx_interp::run(&m, &src, &spec, &limits).unwrap();
+                                    assert_eq!(i.outcome, Outcome::Completed);
+                                    let diff = compare(&i.outputs, &r.outputs, &spec.compare);
+                                    if diff.is_empty() {
+                                        pass += 1;
+                                        "PASS (= interpreter; expected file deviates)".into()
+                                    } else {
+                                        format!(
+                                            "MISMATCH with the interpreter: {}",
+                                            oracle::launch::summarize(&diff, &i.outputs)
+                                        )
+                                    }
+                                }
                                 Outcome::Completed => "MISMATCH".into(),
                                 o => format!("{o:?}").chars().take(200).collect(),
                             },
                         }
                     }
                 };
+                let known = KNOWN_FAILURES
+                    .iter()
+                    .find(|(file, _)| *file == format!("{k}.{variant}"));
+                match known {
+                    Some((_, why)) => assert!(
+                        status.starts_with(why),
+                        "{k}.{variant} {arch}: known to fail with `{why}`, got `{status}`"
+                    ),
+                    None => assert!(status.starts_with("PASS"), "{k}.{variant} {arch}: {status}"),
+                }
                 table.push(format!("{k}.{variant} {arch}: {status}"));
             }
         }
@@ -68,15 +96,20 @@ fn lowered_corpus_runs_in_the_simulator() {
         eprintln!("{t}");
     }
     eprintln!("{pass}/{total} pass");
-    // The floor only rises: raise it when more pairs pass.
-    assert!(pass >= FLOOR, "{pass} < {FLOOR}");
+    let expected_failures = KNOWN_FAILURES.len() * ARCHS.len();
+    assert_eq!(pass, total - expected_failures);
 }
 
-/// Passing pairs: 150 of 192 when this was written, 162 since the
-/// simulator places module `.global` data with its addresses in bank 4
-/// ([`SimInputs::from_lowered`]: libdevice_math's 12 pairs). The rest:
-/// textures (tex_stencil, not lowered), `cvta.const` (switch_local.O0), the
-/// address of a `.func` parameter (half_arith.O0, tex_stencil.O0), and
-/// convert_round, whose expected file maps NaN to 0 where PTX and SASS do
-/// not (the vendor SASS mismatches the same way: sim_vendor_corpus.rs).
-const FLOOR: usize = 162;
+/// Lowerings not done yet, on every target: (kernel file, how it fails).
+const KNOWN_FAILURES: &[(&str, &str)] = &[
+    (
+        "half_arith.O0.ptx",
+        "LOWER: the address of a parameter (cvta.param)",
+    ),
+    ("switch_local.O0.ptx", "LOWER: cvta for this space"),
+    ("tex_stencil.ptx", "LOWER: `tex` is not lowered"),
+    (
+        "tex_stencil.O0.ptx",
+        "LOWER: the address of a parameter (cvta.param)",
+    ),
+];

@@ -183,7 +183,12 @@ impl Cx<'_> {
                     Some("RN") | None => {}
                     Some(x) => mods.push(x),
                 }
-                if sty == ScalarType::F32 {
+                // `.NTZ` (NaN to zero) exactly where the PTX cvt rule maps
+                // NaN to 0: an f32 source and a destination of at most 32
+                // bits; NaN -> 1 << (N-1) otherwise (convert_round.sm_80:
+                // `F2I.TRUNC.NTZ` for s32, `F2I.S64.TRUNC` for s64,
+                // `F2I.F64.TRUNC` for an f64 source).
+                if sty == ScalarType::F32 && dt.bits() <= 32 {
                     mods.push("NTZ");
                 }
                 self.b.emit(Op::F2I, &mods, [r(d), a])?;
