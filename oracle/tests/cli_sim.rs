@@ -37,12 +37,16 @@ fn a_passing_listing_prints_pass_and_exits_zero() {
 
 #[test]
 fn a_fault_names_pc_thread_and_instruction_and_exits_one() {
-    let (spec, sass) = pair("tex_stencil", "sm_90");
-    let (code, out) = ptxdiff(&["sim", &spec, "--sass", &sass, "--arch", "sm_90"]);
+    // The listing reads a module global through an unrelocated address.
+    let (spec, sass) = pair("libdevice_math", "sm_80");
+    let (code, out) = ptxdiff(&["sim", &spec, "--sass", &sass, "--arch", "sm_80"]);
     assert_eq!(code, 1, "{out}");
-    assert!(out.starts_with("tex_stencil: FAULT: UNDECODED"), "{out}");
     assert!(
-        out.contains("tid (0,0,0)") && out.contains("/*0080*/"),
+        out.starts_with("libdevice_math: FAULT: global access"),
+        "{out}"
+    );
+    assert!(
+        out.contains("tid (5,0,0)") && out.contains("/*0a10*/"),
         "{out}"
     );
 }

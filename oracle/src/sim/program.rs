@@ -13,6 +13,7 @@ use ptxc::target::SmInfo;
 use super::cbank::Banks;
 use super::exec::float::{self, FInst};
 use super::regs::RegMap;
+use super::undecoded;
 
 /// A 32-bit source.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -919,16 +920,15 @@ pub fn decode(f: &Function, sm: &SmInfo, banks: &Banks) -> Program {
     let mut insts = Vec::with_capacity(n as usize);
     let mut texts = Vec::with_capacity(n as usize);
     for (k, i) in f.insts().enumerate() {
-        let text = inst_text(i);
+        let mut text = inst_text(i);
+        if let Some(v) = i.encoding.filter(|_| i.op == Op::UNDECODED) {
+            if let Ok(v) = undecoded::decode(v) {
+                text = format!("{} ({text})", v.text());
+            }
+        }
         let guard = i.guard.map_or(PSrc::TRUE, |g| dec.pred(g.pred, g.negated));
         let kind = if i.op == Op::UNDECODED {
-            Kind::Fault(
-                format!(
-                    "UNDECODED instruction slot: cuobjdump printed only its encoding {:#034x}",
-                    i.encoding.unwrap_or(0)
-                )
-                .into(),
-            )
+            decode_undecoded(&dec, i, sm)
         } else if !i.op.available_on(sm) {
             Kind::Fault(format!("{} does not exist on {}", i.op, sm.name).into())
         } else {
@@ -949,6 +949,38 @@ pub fn decode(f: &Function, sm: &SmInfo, banks: &Banks) -> Program {
         texts.push(text);
     }
     Program { insts, texts, regs }
+}
+
+/// An encoding-only slot (`undecoded.rs`): sm_90's VIMNMX runs as IMNMX;
+/// anything else faults when executed, naming the encoding.
+fn decode_undecoded(d: &Dec<'_>, i: &Inst, sm: &SmInfo) -> Kind {
+    let enc = i.encoding.unwrap_or(0);
+    let v = match undecoded::decode(enc) {
+        Ok(v) if sm.sm >= 90 => v,
+        Ok(_) => {
+            return Kind::Fault(
+                format!("UNDECODED instruction slot {enc:#034x}: VIMNMX needs sm_90").into(),
+            )
+        }
+        Err(e) => {
+            return Kind::Fault(
+                format!("UNDECODED instruction slot: cuobjdump printed only its encoding; {e}")
+                    .into(),
+            )
+        }
+    };
+    let dst = if v.d == undecoded::RZ {
+        Dst::None
+    } else {
+        Dst::R(d.regs.r(Reg::R(v.d)).expect("physical register"))
+    };
+    Kind::Imnmx {
+        d: dst,
+        a: Sop::plain(v.a_src()),
+        b: Sop::plain(v.b_src()),
+        signed: v.signed,
+        pmin: v.pmin(),
+    }
 }
 
 fn decode_inst(d: &Dec<'_>, i: &Inst) -> DResult<Kind> {
