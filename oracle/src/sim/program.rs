@@ -1655,7 +1655,15 @@ fn decode_inst(d: &Dec<'_>, i: &Inst) -> DResult<Kind> {
         TXQ => return Err("TXQ is not modelled".into()),
         F2F | F2I | I2F | I2FP | FRND | F2FP | FADD | FMUL | FFMA | FMNMX | FSET | FSETP | FCHK
         | MUFU | DADD | DMUL | DFMA | DSETP | HADD2 | HMUL2 | HFMA2 | HSETP2 | HSET2 => {
-            Kind::F(float::decode(d, i)?)
+            let fi = float::decode(d, i)?;
+            match float::fold(&fi) {
+                // All operands immediate: the constant, computed once.
+                Some(v) => Kind::Mov {
+                    d: fi.d,
+                    a: Src::Imm(v),
+                },
+                None => Kind::F(fi),
+            }
         }
         _ => return Err("not implemented in the simulator".into()),
     })

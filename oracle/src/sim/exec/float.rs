@@ -26,6 +26,39 @@
 //!   decode; an I2F source's `-x` is two's complement negation (then `~`).
 //! - Half selector then sign modifier, except `.F32`, where the modifier
 //!   acts on the f32 before the conversion (`semantics::src_mods`).
+//!
+//! Reconciled with the earlier direct implementation of this file (which
+//! decoded modifiers itself and called `ptxc::float` directly); where the
+//! two differed, `semantics` won, for the reasons given:
+//! - FCHK: two conservative rules existed. The old one let a zero dividend
+//!   (with a normal divisor) take the fast path and flagged `ea <= 24`,
+//!   exponent differences outside (-126, 126); `semantics::fp32::fchk`
+//!   flags every zero/subnormal operand, `ea <= 25`, differences outside
+//!   [-124, 125]: a strict superset of the old rule's `true` answers. Kept:
+//!   the semantics rule, whose tests run the ptxas fast-path sequence on the
+//!   shared FFMA/MUFU.RCP models and check it correctly rounded wherever the
+//!   rule says false. Both are safe (the slow path is exact, the quotient is
+//!   the same either way); only the executed path for `0 / b` changes.
+//! - F2I on NaN: both gave 0 with `.NTZ`, else `1 << (N-1)`; the semantics
+//!   function also masks the source to its format before testing for NaN
+//!   (the old code passed the unmasked register to the converter).
+//! - HFMA2 immediates: both read `(high, low)` (the vendor idiom above is
+//!   now a test in `tests/sim_semantics.rs`).
+//! - HSETP2: both write P from the low halves and Q from the high halves
+//!   (`.H_AND`: P = both, Q = its negation); the corpus only compares
+//!   `.H0_H0` operands, where the mapping is unobservable (UNCONFIRMED).
+//! - F2FP: both default to f16 (sm_80/86 print `F2FP.PACK_AB` where sm_89/90
+//!   print `F2FP.F16.F32.PACK_AB`); the old code ignored rounding modifiers
+//!   and `.SATFINITE`, semantics honours them.
+//! - Source modifiers on NaN: both are pure sign-bit operations (no
+//!   quieting); the opcode then applies its own NaN rule. The old code also
+//!   applied `~` to f64 operands and silently ignored it on f32 ones; it is
+//!   now refused on every float operand.
+//! - Unknown or unmodelled modifiers (e.g. `FMNMX.XORSIGN`, which the old
+//!   code mapped to PTX `.xorsign.abs`) are refused by `semantics::decode`
+//!   instead of being ignored; forms the old code refused and semantics
+//!   models (HSET2, HFMA2.F32, HFMA2.RELU, MUFU.EX2/TANH.F16, the `.F32`
+//!   operand selector) now run.
 
 use ptxc::float::FloatType;
 use ptxc::ir::{Inst, Operand};
@@ -240,6 +273,37 @@ pub fn decode(d: &Dec<'_>, i: &Inst) -> DResult<FInst> {
     Ok(f)
 }
 
+/// A 32-bit operand value with its selector and modifiers applied.
+#[inline(always)]
+fn modify32(fmt: Fmt, sm: SrcMods, x: u32) -> u32 {
+    match fmt {
+        Fmt::F32 => sm.apply32(x),
+        Fmt::F16 => u32::from(sm.apply16(x as u16)),
+        Fmt::X2 { sel, bf16 } if sel == HalfSel::F32 => sel.apply(sm.apply32(x), bf16),
+        Fmt::X2 { sel, bf16 } => sm.apply_x2(sel.apply(x, bf16)),
+        Fmt::Int { neg, not, .. } => {
+            let x = if neg { x.wrapping_neg() } else { x };
+            if not {
+                !x
+            } else {
+                x
+            }
+        }
+        Fmt::F64 => unreachable!("an f64 operand read as 32 bits"),
+    }
+}
+
+/// Whether [`modify32`] is the identity for this operand.
+#[inline(always)]
+fn plain32(s: &FSrc) -> bool {
+    match s.fmt {
+        Fmt::F32 | Fmt::F16 => s.m == SrcMods::NONE,
+        Fmt::X2 { sel, .. } => sel == HalfSel::H1H0 && s.m == SrcMods::NONE,
+        Fmt::Int { neg, not, .. } => !neg && !not,
+        Fmt::F64 => false,
+    }
+}
+
 /// A 32-bit operand in every lane, selector and modifiers applied.
 #[inline(always)]
 fn read32(w: &Warp, s: &FSrc, m: u32) -> Result<V, Stop> {
@@ -249,37 +313,9 @@ fn read32(w: &Warp, s: &FSrc, m: u32) -> Result<V, Stop> {
         Src64::Imm(v) => Src::Imm(v as u32),
     };
     let mut v = w.read(src, m)?;
-    let sm = s.m;
-    match s.fmt {
-        Fmt::F32 => {
-            if sm != SrcMods::NONE {
-                v.iter_mut().for_each(|x| *x = sm.apply32(*x));
-            }
-        }
-        Fmt::F16 => {
-            if sm != SrcMods::NONE {
-                v.iter_mut()
-                    .for_each(|x| *x = u32::from(sm.apply16(*x as u16)));
-            }
-        }
-        Fmt::X2 { sel, bf16 } => {
-            if sel == HalfSel::F32 {
-                v.iter_mut()
-                    .for_each(|x| *x = sel.apply(sm.apply32(*x), bf16));
-            } else if sel != HalfSel::H1H0 || sm != SrcMods::NONE {
-                v.iter_mut()
-                    .for_each(|x| *x = sm.apply_x2(sel.apply(*x, bf16)));
-            }
-        }
-        Fmt::Int { neg, not, .. } => {
-            if neg {
-                v.iter_mut().for_each(|x| *x = x.wrapping_neg());
-            }
-            if not {
-                v.iter_mut().for_each(|x| *x = !*x);
-            }
-        }
-        Fmt::F64 => unreachable!("an f64 operand read as 32 bits"),
+    if !plain32(s) {
+        let (fmt, sm) = (s.fmt, s.m);
+        v.iter_mut().for_each(|x| *x = modify32(fmt, sm, *x));
     }
     Ok(v)
 }
@@ -331,26 +367,8 @@ fn lanes(m: u32, mut f: impl FnMut(usize)) {
 }
 
 #[inline(always)]
-fn map1(w: &mut Warp, m: u32, fi: &FInst, f: impl Fn(u32) -> u32) -> Result<(), Stop> {
-    let a = read32(w, &fi.a, m)?;
-    let mut r = [0u32; 32];
-    lanes(m, |l| r[l] = f(a[l]));
-    w.write(fi.d, m, &r);
-    Ok(())
-}
-
-#[inline(always)]
-fn map2(w: &mut Warp, m: u32, fi: &FInst, f: impl Fn(u32, u32) -> u32) -> Result<(), Stop> {
-    let a = read32(w, &fi.a, m)?;
-    let b = read32(w, &fi.b, m)?;
-    let mut r = [0u32; 32];
-    lanes(m, |l| r[l] = f(a[l], b[l]));
-    w.write(fi.d, m, &r);
-    Ok(())
-}
-
-#[inline(always)]
 fn map3(w: &mut Warp, m: u32, fi: &FInst, f: impl Fn(u32, u32, u32) -> u32) -> Result<(), Stop> {
+    // Unused operands are `FSrc::ZERO`: a broadcast 0.
     let a = read32(w, &fi.a, m)?;
     let b = read32(w, &fi.b, m)?;
     let c = read32(w, &fi.c, m)?;
@@ -437,13 +455,81 @@ fn map64(
     Ok(())
 }
 
+/// Receives the lane function of an opcode whose result is one 32-bit
+/// value of up to three 32-bit operands ([`lane32`]).
+trait Lane32 {
+    type Out;
+    fn visit<F: Fn(u32, u32, u32) -> u32>(self, f: F) -> Self::Out;
+}
+
+/// Hands the lane function of `op` to `v`, for the opcodes whose result is
+/// one 32-bit value of up to three 32-bit operands (and no predicate); the
+/// one place that maps those opcodes to their semantics, for execution and
+/// for decode-time folding alike.
+#[inline(always)]
+fn lane32<T: Lane32>(op: FloatOp, v: T) -> Option<T::Out> {
+    use FloatOp as O;
+    Some(match op {
+        O::Ffma(am) => v.visit(move |a, b, c| fp32::ffma(a, b, c, am)),
+        O::Fadd(am) => v.visit(move |a, b, _| fp32::fadd(a, b, am)),
+        O::Fmul(am) => v.visit(move |a, b, _| fp32::fmul(a, b, am)),
+        O::Frnd(fm) if fm.ty == FloatType::F32 => v.visit(move |a, _, _| fp32::frnd(a, fm)),
+        O::Hadd2(hm) => v.visit(move |a, b, _| fp16::hadd2(a, b, hm)),
+        O::Hmul2(hm) => v.visit(move |a, b, _| fp16::hmul2(a, b, hm)),
+        O::Hfma2(hm) => v.visit(move |a, b, c| fp16::hfma2(a, b, c, hm)),
+        O::I2fp(cm) => v.visit(move |a, _, _| convert::i2fp(a, cm)),
+        O::F2fp(pm) => v.visit(move |a, b, _| convert::f2fp(a, b, pm)),
+        O::Mufu(op) => v.visit(move |a, _, _| mufu::mufu(op, a)),
+        _ => return None,
+    })
+}
+
+/// Runs a [`lane32`] opcode over the lanes.
+struct Run<'a> {
+    w: &'a mut Warp,
+    m: u32,
+    fi: &'a FInst,
+}
+
+impl Lane32 for Run<'_> {
+    type Out = Result<(), Stop>;
+    #[inline(always)]
+    fn visit<F: Fn(u32, u32, u32) -> u32>(self, f: F) -> Result<(), Stop> {
+        let Run { w, m, fi } = self;
+        map3(w, m, fi, f)
+    }
+}
+
+/// Evaluates a [`lane32`] opcode on immediate operands at decode time.
+struct Fold(u32, u32, u32);
+
+impl Lane32 for Fold {
+    type Out = u32;
+    fn visit<F: Fn(u32, u32, u32) -> u32>(self, f: F) -> u32 {
+        f(self.0, self.1, self.2)
+    }
+}
+
+/// The constant result of `fi` when every operand is an immediate and the
+/// opcode a [`lane32`] one (ptxas's `HFMA2.MMA R, -RZ, RZ, hi, lo`
+/// constant idiom): the same semantics function, evaluated once.
+pub fn fold(fi: &FInst) -> Option<u32> {
+    let imm = |s: &FSrc| match s.s {
+        Src64::Imm(v) if !matches!(s.fmt, Fmt::F64 | Fmt::Int { wide: true, .. }) => {
+            Some(modify32(s.fmt, s.m, v as u32))
+        }
+        _ => None,
+    };
+    lane32(fi.op, Fold(imm(&fi.a)?, imm(&fi.b)?, imm(&fi.c)?))
+}
+
 /// Executes a float instruction for the lanes `m`.
 pub fn exec(w: &mut Warp, m: u32, fi: &FInst) -> Result<(), Stop> {
     use FloatOp as O;
+    if let Some(r) = lane32(fi.op, Run { w, m, fi }) {
+        return r;
+    }
     match fi.op {
-        O::Ffma(am) => map3(w, m, fi, |a, b, c| fp32::ffma(a, b, c, am)),
-        O::Fadd(am) => map2(w, m, fi, |a, b| fp32::fadd(a, b, am)),
-        O::Fmul(am) => map2(w, m, fi, |a, b| fp32::fmul(a, b, am)),
         O::Fmnmx(mm) => map2p(w, m, fi, |a, b, p| fp32::fmnmx(a, b, p, mm)),
         O::Fset(sm) => map2p(w, m, fi, |a, b, p| fp32::fset(a, b, p, sm)),
         O::Fsetp(sm) => {
@@ -457,7 +543,6 @@ pub fn exec(w: &mut Warp, m: u32, fi: &FInst) -> Result<(), Stop> {
             w.write_pred(fi.p, m, p);
             Ok(())
         }
-        O::Frnd(fm) if fm.ty == FloatType::F32 => map1(w, m, fi, |a| fp32::frnd(a, fm)),
         O::Frnd(fm) => convert(w, m, fi, fm.ty == FloatType::F64, |x| convert::frnd(x, fm)),
         O::Dadd(r) => map64(w, m, fi, 2, |a, b, _| fp64::dadd(a, b, r)),
         O::Dmul(r) => map64(w, m, fi, 2, |a, b, _| fp64::dmul(a, b, r)),
@@ -474,9 +559,6 @@ pub fn exec(w: &mut Warp, m: u32, fi: &FInst) -> Result<(), Stop> {
             w.write64(fi.d, m, &r);
             Ok(())
         }
-        O::Hadd2(hm) => map2(w, m, fi, |a, b| fp16::hadd2(a, b, hm)),
-        O::Hmul2(hm) => map2(w, m, fi, |a, b| fp16::hmul2(a, b, hm)),
-        O::Hfma2(hm) => map3(w, m, fi, |a, b, c| fp16::hfma2(a, b, c, hm)),
         O::Hsetp2(sm) => {
             let (a, b) = (read32(w, &fi.a, m)?, read32(w, &fi.b, m)?);
             setp(w, m, fi, &a, &b, |a, b, p| fp16::hsetp2(a, b, p, sm))
@@ -486,8 +568,6 @@ pub fn exec(w: &mut Warp, m: u32, fi: &FInst) -> Result<(), Stop> {
         O::F2f(cm) => convert(w, m, fi, cm.dst == FloatType::F64, |x| convert::f2f(x, cm)),
         O::F2i(cm) => convert(w, m, fi, cm.dst.bits() == 64, |x| convert::f2i(x, cm)),
         O::I2f(cm) => convert(w, m, fi, cm.dst == FloatType::F64, |x| convert::i2f(x, cm)),
-        O::I2fp(cm) => map1(w, m, fi, |a| convert::i2fp(a, cm)),
-        O::F2fp(pm) => map2(w, m, fi, |a, b| convert::f2fp(a, b, pm)),
-        O::Mufu(op) => map1(w, m, fi, |a| mufu::mufu(op, a)),
+        _ => unreachable!("a lane32 opcode"),
     }
 }
