@@ -5,6 +5,11 @@
 //! function (decode, setup and the run); parsing the listing is outside.
 //!
 //! `cargo bench -p oracle --bench sim_throughput`
+//!
+//! For profiling, `SIM_BENCH_ONLY=matmul_tiled.sm_80` keeps one pair and
+//! `SIM_BENCH_RUNS=N` runs it exactly N times instead of for two seconds
+//! (e.g. under `valgrind --tool=callgrind
+//! --toggle-collect='oracle::sim::run::run*'`).
 
 use oracle::launch::LaunchSpec;
 use oracle::ptx_interp::{Outcome, RunLimits};
@@ -14,12 +19,19 @@ use std::time::Instant;
 
 fn main() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/kernels");
+    let only = std::env::var("SIM_BENCH_ONLY").ok();
+    let fixed_runs: Option<u64> = std::env::var("SIM_BENCH_RUNS")
+        .ok()
+        .map(|n| n.parse().expect("SIM_BENCH_RUNS: a number"));
     for (k, arch) in [
         ("matmul_tiled", "sm_80"),
         ("block_reduce", "sm_80"),
         ("matmul_tiled", "sm_70"),
         ("block_reduce", "sm_70"),
     ] {
+        if only.as_deref().is_some_and(|o| o != format!("{k}.{arch}")) {
+            continue;
+        }
         let spec = LaunchSpec::from_file(dir.join(k).join(format!("{k}.launch.json"))).unwrap();
         let text = std::fs::read_to_string(dir.join(k).join(format!("{k}.{arch}.sass"))).unwrap();
         let sm = ptxc::target::lookup_sm(arch).unwrap();
@@ -30,7 +42,10 @@ fn main() {
         let mut executed = 0u64;
         let mut runs = 0;
         let t = Instant::now();
-        while t.elapsed().as_secs_f64() < 2.0 {
+        while match fixed_runs {
+            Some(n) => runs < n,
+            None => t.elapsed().as_secs_f64() < 2.0,
+        } {
             let r = sim::run(&f, sm, &spec, &inputs, &limits).unwrap();
             assert_eq!(r.outcome, Outcome::Completed, "{k}.{arch}");
             executed += r.executed;

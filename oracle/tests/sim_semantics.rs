@@ -853,3 +853,58 @@ fn module_globals_relocations_and_bank_4() {
     let e = sim::run(&f, sm, &spec(1, &[0]), &clash, &RunLimits::default()).unwrap_err();
     assert!(e.to_string().contains("bank 4"), "{e}");
 }
+
+#[test]
+fn float_glue_decisions() {
+    // The decisions of `sim/exec/float.rs` where the two former float
+    // implementations had to be reconciled (see its module comment).
+    let o = run(
+        &[
+            // HFMA2's trailing immediates are (high, low): the vendor idiom.
+            "HFMA2.MMA R8, -RZ, RZ, 0, 4.76837158203125e-07",
+            "HFMA2.MMA R9, -RZ, RZ, 1.875, 0",
+            // F2I on NaN: .NTZ gives 0, otherwise 1 << (N-1).
+            "MOV R7, 0x7fc00000",
+            "F2I.TRUNC.NTZ R10, R7",
+            "F2I.U32 R11, R7",
+            "F2I.S64 R12, R7",
+            // FCHK: a zero dividend takes the slow path (semantics::fchk).
+            "MOV R14, 0x40400000",
+            "FCHK P0, RZ, R14",
+            "SEL R14, RZ, 0x1, !P0",
+            // HSETP2: P from the low halves, Q from the high halves.
+            "MOV R15, 0x3c00bc00",
+            "HSETP2.GT.AND P1, P2, R15, RZ, PT",
+            "SEL R15, RZ, 0x1, !P1",
+            "SEL R16, RZ, 0x1, !P2",
+            // F2FP.PACK_AB without a type: f16, a to the high half.
+            "MOV R17, 0x3f800000",
+            "F2FP.PACK_AB R17, R17, RZ",
+            // |x| on a NaN is a sign-bit operation; DADD then quiets it.
+            "MOV R18, 0x0",
+            "MOV R19, 0xfff40000",
+            "DADD R20, -RZ, |R18|",
+            // -x on a NaN through FSEL keeps the payload.
+            "FSEL R22, -R7, RZ, PT",
+            "STG.E.128 [R2.64], R8",
+            "STG.E.128 [R2.64+0x10], R12",
+            "STG.E.128 [R2.64+0x20], R16",
+            "STG.E.64 [R2.64+0x30], R20",
+            "STG.E [R2.64+0x38], R22",
+            "EXIT",
+        ],
+        1,
+        &[0],
+    );
+    let o = &o[0];
+    assert_eq!(o[0], 8);
+    assert_eq!(o[1], 0x3f80_0000);
+    assert_eq!(o[2], 0);
+    assert_eq!(o[3], 0x8000_0000);
+    assert_eq!(o[4..6], [0, 0x8000_0000]);
+    assert_eq!(o[6], 1, "FCHK(0, 3.0)");
+    assert_eq!(o[7..9], [0, 1], "HSETP2 P (low), Q (high)");
+    assert_eq!(o[9], 0x3c00_0000);
+    assert_eq!(o[12..14], [0, 0x7ffc_0000]);
+    assert_eq!(o[14], 0xffc0_0000);
+}

@@ -21,9 +21,6 @@ const ARCHS: [&str; 6] = ["sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90"];
 /// Why a pair is expected to fail.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Known {
-    /// cuobjdump 11.8 printed only the encoding of some sm_90 instructions
-    /// (opcodes 0x248/0x848: IMNMX's sm_90 successor); executing one faults.
-    Undecoded,
     /// The expected file turns NaN into 0 for every float->int conversion
     /// (its CPU emulation); PTX cvt and SASS F2I without `.NTZ` give
     /// `1 << (N-1)` for 64-bit destinations and f64 sources. The PTX
@@ -34,11 +31,6 @@ enum Known {
 
 fn known(kernel: &str, arch: &str) -> Option<Known> {
     match (kernel, arch) {
-        (
-            "atomic_hist_max" | "block_reduce" | "int_bitops" | "switch_local" | "tex_stencil"
-            | "warp_vote_xor",
-            "sm_90",
-        ) => Some(Known::Undecoded),
         ("convert_round", _) => Some(Known::ExpectedNanToZero),
         _ => None,
     }
@@ -130,12 +122,6 @@ fn vendor_sass_corpus() {
                     problems.push(format!("{k}.{arch}: unexpected pass (listed as {w:?})"))
                 }
                 (false, None) => problems.push(format!("{k}.{arch}: regression: {status}")),
-                (false, Some(Known::Undecoded)) => match &r.outcome {
-                    Outcome::Fault { message, .. } if message.contains("UNDECODED") => {}
-                    o => problems.push(format!(
-                        "{k}.{arch}: expected an UNDECODED fault, got {o:?}"
-                    )),
-                },
                 (false, Some(Known::ExpectedNanToZero)) => {
                     // Same outputs as the PTX interpreter, bit for bit.
                     let ptx_path = dir.join(format!("{k}.ptx"));

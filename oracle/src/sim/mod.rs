@@ -11,6 +11,7 @@
 //! | `program.rs` | decodes a [`Function`] once into [`program::Program`]: per instruction a handler with pre-resolved operands |
 //! | `warp.rs` | SIMT state of a warp: registers (structure of arrays), predicates as lane masks, ready groups, waits, convergence barriers |
 //! | `memory.rs` | global, shared, local and generic accesses with their faults |
+//! | `undecoded.rs` | sm_90 encoding-only slots (cuobjdump 11.8): VIMNMX from its encoding |
 //! | `exec/` | the handlers, one file per family |
 //! | `run.rs` | grid, CTA and warp scheduling, barriers, fuel and wall clock |
 //!
@@ -25,6 +26,7 @@ pub mod regs;
 pub mod reloc;
 pub mod run;
 pub mod semantics;
+pub mod undecoded;
 pub mod warp;
 
 pub use cbank::{Banks, SimInputs};

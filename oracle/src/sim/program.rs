@@ -13,6 +13,8 @@ use ptxc::target::SmInfo;
 use super::cbank::Banks;
 use super::exec::float::{self, FInst};
 use super::regs::RegMap;
+use super::semantics::HalfSel;
+use super::undecoded;
 
 /// A 32-bit source.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,15 +24,49 @@ pub enum Src {
     Imm(u32),
 }
 
-/// Half selector of a 16-bit-pair operand.
+/// How a float immediate is read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Sel {
-    /// As stored (`H1_H0`).
-    None,
-    /// Both halves from the low half.
-    H0H0,
-    /// Both halves from the high half.
-    H1H1,
+pub enum ImmTy {
+    F32,
+    F64,
+    F16,
+    /// An integer context: a float immediate is refused.
+    Int,
+}
+
+/// The bits of a float immediate as cuobjdump prints it: decimal text,
+/// `+INF`, `-QNAN`, ... (`QNAN` is the default quiet NaN: f32 0x7fc00000,
+/// as in the encoding of `MUFU.RSQ R7, -QNAN`, 0xffc00000).
+pub fn parse_imm(t: &str, ty: ImmTy) -> DResult<u64> {
+    let (neg, body) = match t.as_bytes().first() {
+        Some(b'-') => (true, &t[1..]),
+        Some(b'+') => (false, &t[1..]),
+        _ => (false, t),
+    };
+    let (exp_all, frac_q, sign) = match ty {
+        ImmTy::F32 => (0x7f80_0000u64, 0x0040_0000u64, 1u64 << 31),
+        ImmTy::F64 => (0x7ff0_0000_0000_0000, 0x0008_0000_0000_0000, 1 << 63),
+        ImmTy::F16 => (0x7c00, 0x0200, 0x8000),
+        ImmTy::Int => return Err(format!("float immediate {t} in an integer operation")),
+    };
+    let s = if neg { sign } else { 0 };
+    let bits = match body {
+        "INF" => exp_all,
+        "QNAN" | "NAN" => exp_all | frac_q,
+        "SNAN" => return Err("SNAN immediates are not modelled".into()),
+        _ => {
+            let v: f64 = body
+                .parse()
+                .map_err(|_| format!("bad float immediate {t}"))?;
+            let v = if neg { -v } else { v };
+            return Ok(match ty {
+                ImmTy::F32 => u64::from((v as f32).to_bits()),
+                ImmTy::F64 => v.to_bits(),
+                _ => u64::from(crate::launch::f64_to_f16_bits(v)),
+            });
+        }
+    };
+    Ok(bits | s)
 }
 
 /// A source with its modifiers.
@@ -40,7 +76,8 @@ pub struct Sop {
     pub neg: bool,
     pub not: bool,
     pub abs: bool,
-    pub sel: Sel,
+    /// Half selector (H* opcodes; `H1H0` = none).
+    pub sel: HalfSel,
 }
 
 impl Sop {
@@ -52,7 +89,7 @@ impl Sop {
             neg: false,
             not: false,
             abs: false,
-            sel: Sel::None,
+            sel: HalfSel::H1H0,
         }
     }
 }
@@ -643,10 +680,10 @@ impl Dec<'_> {
 
     /// A 32-bit source. Float immediates are read as f32.
     pub fn src(&self, o: &Operand) -> DResult<Sop> {
-        self.src_as(o, float::ImmTy::F32)
+        self.src_as(o, ImmTy::F32)
     }
 
-    pub fn src_as(&self, o: &Operand, fty: float::ImmTy) -> DResult<Sop> {
+    pub fn src_as(&self, o: &Operand, fty: ImmTy) -> DResult<Sop> {
         Ok(match o {
             Operand::Reg(RegOperand {
                 reg,
@@ -660,21 +697,16 @@ impl Dec<'_> {
                 neg: *neg,
                 not: *not,
                 abs: *abs,
-                sel: match sel.as_deref() {
-                    None | Some("H1_H0") => Sel::None,
-                    Some("H0_H0") => Sel::H0H0,
-                    Some("H1_H1") => Sel::H1H1,
-                    Some(s) => return Err(format!("operand selector .{s} is not modelled")),
-                },
+                sel: HalfSel::parse(sel.as_deref())?,
             },
             Operand::Imm(v) => Sop::plain(Src::Imm(*v as u32)),
-            Operand::FloatImm(t) => Sop::plain(Src::Imm(float::parse_imm(t, fty)? as u32)),
+            Operand::FloatImm(t) => Sop::plain(Src::Imm(parse_imm(t, fty)? as u32)),
             Operand::Const(c) => Sop {
                 s: Src::Imm(self.konst(c, 4)? as u32),
                 neg: c.neg,
                 not: c.not,
                 abs: c.abs,
-                sel: Sel::None,
+                sel: HalfSel::H1H0,
             },
             Operand::Pred { .. } | Operand::Special(_) => {
                 return Err(format!("operand {o} is not a value source"))
@@ -684,7 +716,7 @@ impl Dec<'_> {
     }
 
     /// A 64-bit source (register pair, 64-bit constant, immediate).
-    pub fn src64(&self, o: &Operand, fty: float::ImmTy) -> DResult<Sop64> {
+    pub fn src64(&self, o: &Operand, fty: ImmTy) -> DResult<Sop64> {
         Ok(match o {
             Operand::Reg(r) => {
                 if r.sel.is_some() {
@@ -705,7 +737,7 @@ impl Dec<'_> {
             Operand::Imm(v) => Sop64 {
                 s: Src64::Imm(match fty {
                     // A 64-bit float immediate holds the upper word.
-                    float::ImmTy::F64 => (*v as u64) << 32,
+                    ImmTy::F64 => (*v as u64) << 32,
                     _ => *v as u64,
                 }),
                 neg: false,
@@ -713,7 +745,7 @@ impl Dec<'_> {
                 abs: false,
             },
             Operand::FloatImm(t) => Sop64 {
-                s: Src64::Imm(float::parse_imm(t, fty)?),
+                s: Src64::Imm(parse_imm(t, fty)?),
                 neg: false,
                 not: false,
                 abs: false,
@@ -730,7 +762,7 @@ impl Dec<'_> {
 
     pub fn plain(&self, o: &Operand) -> DResult<Src> {
         let s = self.src(o)?;
-        if s.neg || s.not || s.abs || s.sel != Sel::None {
+        if s.neg || s.not || s.abs || s.sel != HalfSel::H1H0 {
             return Err(format!("modifiers on {o} are not modelled here"));
         }
         Ok(s.s)
@@ -919,16 +951,15 @@ pub fn decode(f: &Function, sm: &SmInfo, banks: &Banks) -> Program {
     let mut insts = Vec::with_capacity(n as usize);
     let mut texts = Vec::with_capacity(n as usize);
     for (k, i) in f.insts().enumerate() {
-        let text = inst_text(i);
+        let mut text = inst_text(i);
+        if let Some(v) = i.encoding.filter(|_| i.op == Op::UNDECODED) {
+            if let Ok(v) = undecoded::decode(v) {
+                text = format!("{} ({text})", v.text());
+            }
+        }
         let guard = i.guard.map_or(PSrc::TRUE, |g| dec.pred(g.pred, g.negated));
         let kind = if i.op == Op::UNDECODED {
-            Kind::Fault(
-                format!(
-                    "UNDECODED instruction slot: cuobjdump printed only its encoding {:#034x}",
-                    i.encoding.unwrap_or(0)
-                )
-                .into(),
-            )
+            decode_undecoded(&dec, i, sm)
         } else if !i.op.available_on(sm) {
             Kind::Fault(format!("{} does not exist on {}", i.op, sm.name).into())
         } else {
@@ -949,6 +980,38 @@ pub fn decode(f: &Function, sm: &SmInfo, banks: &Banks) -> Program {
         texts.push(text);
     }
     Program { insts, texts, regs }
+}
+
+/// An encoding-only slot (`undecoded.rs`): sm_90's VIMNMX runs as IMNMX;
+/// anything else faults when executed, naming the encoding.
+fn decode_undecoded(d: &Dec<'_>, i: &Inst, sm: &SmInfo) -> Kind {
+    let enc = i.encoding.unwrap_or(0);
+    let v = match undecoded::decode(enc) {
+        Ok(v) if sm.sm >= 90 => v,
+        Ok(_) => {
+            return Kind::Fault(
+                format!("UNDECODED instruction slot {enc:#034x}: VIMNMX needs sm_90").into(),
+            )
+        }
+        Err(e) => {
+            return Kind::Fault(
+                format!("UNDECODED instruction slot: cuobjdump printed only its encoding; {e}")
+                    .into(),
+            )
+        }
+    };
+    let dst = if v.d == undecoded::RZ {
+        Dst::None
+    } else {
+        Dst::R(d.regs.r(Reg::R(v.d)).expect("physical register"))
+    };
+    Kind::Imnmx {
+        d: dst,
+        a: Sop::plain(v.a_src()),
+        b: Sop::plain(v.b_src()),
+        signed: v.signed,
+        pmin: v.pmin(),
+    }
 }
 
 fn decode_inst(d: &Dec<'_>, i: &Inst) -> DResult<Kind> {
@@ -1022,7 +1085,7 @@ fn decode_inst(d: &Dec<'_>, i: &Inst) -> DResult<Kind> {
                     },
                 )
             } else {
-                (Sop::ZERO, d.src64(&s[2], float::ImmTy::Int)?)
+                (Sop::ZERO, d.src64(&s[2], ImmTy::Int)?)
             };
             Kind::Imad {
                 mode,
@@ -1592,7 +1655,15 @@ fn decode_inst(d: &Dec<'_>, i: &Inst) -> DResult<Kind> {
         TXQ => return Err("TXQ is not modelled".into()),
         F2F | F2I | I2F | I2FP | FRND | F2FP | FADD | FMUL | FFMA | FMNMX | FSET | FSETP | FCHK
         | MUFU | DADD | DMUL | DFMA | DSETP | HADD2 | HMUL2 | HFMA2 | HSETP2 | HSET2 => {
-            Kind::F(float::decode(d, i)?)
+            let fi = float::decode(d, i)?;
+            match float::fold(&fi) {
+                // All operands immediate: the constant, computed once.
+                Some(v) => Kind::Mov {
+                    d: fi.d,
+                    a: Src::Imm(v),
+                },
+                None => Kind::F(fi),
+            }
         }
         _ => return Err("not implemented in the simulator".into()),
     })

@@ -16,7 +16,7 @@
 use std::collections::BTreeSet;
 
 use ptxc::ir::sass_text::{Pred, Reg};
-use ptxc::ir::{Function, Operand};
+use ptxc::ir::{Function, Op, Operand};
 
 pub const P_PHYS: u32 = 8;
 
@@ -62,6 +62,12 @@ impl RegMap {
             _ => {}
         };
         for i in f.insts() {
+            if let Some(v) = i.encoding.filter(|_| i.op == Op::UNDECODED) {
+                if let Ok(v) = super::undecoded::decode(v) {
+                    v.regs().for_each(|n| reg(&Reg::R(n)));
+                    v.uregs().for_each(|n| reg(&Reg::Ur(n)));
+                }
+            }
             if let Some(g) = &i.guard {
                 pred(&g.pred, &mut pv, &mut upv);
             }

@@ -14,6 +14,7 @@
 //!   8, 16, 24), masked by the mask operand (UNCONFIRMED layout).
 
 use super::super::program::{Dst, PDst, PSrc, Sop, Src};
+use super::super::semantics::SrcMods;
 use super::super::warp::{Stop, Warp};
 use super::int::imod;
 
@@ -152,15 +153,14 @@ pub fn sel(
     Ok(())
 }
 
-/// f32 sign modifiers as bit operations.
+/// FSEL's f32 sign modifiers (`semantics::SrcMods`).
 pub fn fmod(mut v: [u32; 32], s: &Sop) -> [u32; 32] {
-    for x in v.iter_mut() {
-        if s.abs {
-            *x &= 0x7fff_ffff;
-        }
-        if s.neg {
-            *x ^= 0x8000_0000;
-        }
+    let sm = SrcMods {
+        neg: s.neg,
+        abs: s.abs,
+    };
+    if sm != SrcMods::NONE {
+        v.iter_mut().for_each(|x| *x = sm.apply32(*x));
     }
     v
 }

@@ -37,7 +37,8 @@ pub fn addresses(w: &Warp, a: &Addr, m: u32) -> Result<[u64; 32], Stop> {
 /// Checks an access of `n` bytes at `a` and says where it goes.
 #[inline(always)]
 fn place(ctx: &Ctx<'_>, space: Space, a: u64, n: u64, lane: u32) -> Result<Place, Stop> {
-    if !a.is_multiple_of(n) {
+    // Sizes are powers of two.
+    if a & (n - 1) != 0 {
         return Err(misaligned(lane, a, n));
     }
     match space {
@@ -119,6 +120,23 @@ fn thread_of(w: &Warp, lane: u32) -> usize {
     (w.id * 32 + lane) as usize
 }
 
+/// Lane `l`'s loaded value from the bytes `b` (`size` of them).
+#[inline(always)]
+fn load_lane(b: &[u8], out: &mut [V], l: usize, size: u8, signed: bool) {
+    match size {
+        1 => out[0][l] = super::super::program::extend(u64::from(b[0]), 1, signed) as u32,
+        2 => {
+            let v = u64::from(u16::from_le_bytes([b[0], b[1]]));
+            out[0][l] = super::super::program::extend(v, 2, signed) as u32;
+        }
+        _ => {
+            for (o, c) in out.iter_mut().zip(b.chunks_exact(4)) {
+                o[l] = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+            }
+        }
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 pub fn ld(
     ctx: &mut Ctx<'_>,
@@ -133,28 +151,34 @@ pub fn ld(
     let addrs = addresses(w, a, m)?;
     let n = size as usize;
     let words = n.div_ceil(4);
-    let mut out: [V; 4] = [[0; 32]; 4];
+    let mut buf: [V; 4] = [[0; 32]; 4];
+    let out = &mut buf[..words];
     let mut mm = m;
-    while mm != 0 {
-        let l = mm.trailing_zeros();
-        mm &= mm - 1;
-        let p = place(ctx, space, addrs[l as usize], n as u64, l)?;
-        let th = thread_of(w, l);
-        let b = bytes_mut(ctx, p, n, th);
-        if n < 4 {
-            let v = if n == 1 {
-                u64::from(b[0])
-            } else {
-                u64::from(u16::from_le_bytes([b[0], b[1]]))
-            };
-            out[0][l as usize] = super::super::program::extend(v, size, signed) as u32;
-        } else {
-            for (k, o) in out.iter_mut().enumerate().take(words) {
-                o[l as usize] = u32::from_le_bytes(b[4 * k..4 * k + 4].try_into().unwrap());
+    if space == Space::Shared {
+        // The hot case (tiles in shared memory): no per-lane dispatch.
+        let sh = &ctx.cta;
+        while mm != 0 {
+            let l = mm.trailing_zeros();
+            mm &= mm - 1;
+            let ad = addrs[l as usize];
+            if ad & (n as u64 - 1) != 0 {
+                return Err(misaligned(l, ad, n as u64));
             }
+            let Some(o) = sh.shared_off(ad, n as u64) else {
+                return Err(outside(space, ad, n as u64, l));
+            };
+            load_lane(&sh.shared[o..o + n], out, l as usize, size, signed);
+        }
+    } else {
+        while mm != 0 {
+            let l = mm.trailing_zeros();
+            mm &= mm - 1;
+            let p = place(ctx, space, addrs[l as usize], n as u64, l)?;
+            let th = thread_of(w, l);
+            load_lane(bytes_mut(ctx, p, n, th), out, l as usize, size, signed);
         }
     }
-    for (k, o) in out.iter().enumerate().take(words) {
+    for (k, o) in out.iter().enumerate() {
         w.write_at(d, k as u32, m, o);
     }
     Ok(())
