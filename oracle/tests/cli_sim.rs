@@ -69,7 +69,10 @@ fn a_mismatch_exits_one() {
 #[test]
 fn banks_default_beside_the_listing_and_can_be_overridden() {
     let (spec, sass) = pair("switch_local", "sm_80");
-    let banks = kernels().join("switch_local/switch_local.sm_80.banks.json");
+    // The default is the banks file beside the listing.
+    assert!(kernels()
+        .join("switch_local/switch_local.sm_80.banks.json")
+        .exists());
     let (code, out) = ptxdiff(&["sim", &spec, "--sass", &sass, "--arch", "sm_80"]);
     assert_eq!(code, 0, "{out}");
     let dir = tempfile::tempdir().unwrap();
