@@ -1,0 +1,316 @@
+//! What the driver needs to know about a parsed module before any function
+//! is compiled: the call graph (seed 002 phase 11's walkers and the
+//! mutual-recursion marker that phase 17 acts on), indirect calls and
+//! `mma.f64` uses (phase 17), the reasons a module is compiled without ABI
+//! (phase 9), and the cache-operator rewrite of phase 16.
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use super::options::CacheMode;
+use crate::ptx::ast::{Block, FuncKind, Function, Instruction, Item, Module, OperandKind, Statement};
+use crate::ptx::intern::Sym;
+use crate::ptx::isa::Opcode;
+use crate::ptx::modifiers::{Mod, ModCat};
+use crate::ptx::types::ScalarType;
+use crate::ptx::Span;
+
+/// Calls out of one function body.
+#[derive(Clone, Debug, Default)]
+pub struct FuncCalls {
+    /// Direct callees with the span of the first call to each, in order.
+    pub callees: Vec<(Sym, Span)>,
+    /// Spans of calls through a register (`call (r), %rd1, (a), proto;`).
+    pub indirect: Vec<Span>,
+    /// The first `mma` with an `.f64` type, if any.
+    pub mma_f64: Option<Span>,
+}
+
+/// The module's call graph, over functions with bodies.
+#[derive(Clone, Debug, Default)]
+pub struct CallGraph {
+    pub calls: FxHashMap<Sym, FuncCalls>,
+}
+
+fn walk_instrs<'a>(b: &'a Block, f: &mut dyn FnMut(&'a Instruction)) {
+    for s in &b.stmts {
+        match s {
+            Statement::Instr(i) => f(i),
+            Statement::Block(inner) => walk_instrs(inner, f),
+            _ => {}
+        }
+    }
+}
+
+fn walk_instrs_mut(b: &mut Block, f: &mut dyn FnMut(&mut Instruction)) {
+    for s in &mut b.stmts {
+        match s {
+            Statement::Instr(i) => f(i),
+            Statement::Block(inner) => walk_instrs_mut(inner, f),
+            _ => {}
+        }
+    }
+}
+
+/// Whether an instruction is `mma` on `.f64` operands. The front end does
+/// not parse `mma` yet (corpus/ptx/beyond/165_mma_sync.ptx), so this is
+/// matched by the opcode's spelling and becomes live when it does.
+fn is_mma_f64(i: &Instruction) -> bool {
+    i.opcode.name() == "mma" && i.types().any(|t| t == ScalarType::F64)
+}
+
+impl CallGraph {
+    pub fn new(m: &Module) -> CallGraph {
+        let funcs: FxHashSet<Sym> = m.functions().map(|f| f.name).collect();
+        let mut calls = FxHashMap::default();
+        for f in m.functions() {
+            let Some(body) = &f.body else { continue };
+            let mut fc = FuncCalls::default();
+            walk_instrs(body, &mut |i| {
+                if is_mma_f64(i) && fc.mma_f64.is_none() {
+                    fc.mma_f64 = Some(i.span);
+                }
+                if i.opcode != Opcode::Call {
+                    return;
+                }
+                // `call (rets), target, (args)[, proto]`: the target is the
+                // first plain name.
+                let target = i.operands.iter().find_map(|o| match o.kind {
+                    OperandKind::Name(s) => Some(s),
+                    _ => None,
+                });
+                match target {
+                    Some(t) if funcs.contains(&t) => {
+                        if !fc.callees.iter().any(|c| c.0 == t) {
+                            fc.callees.push((t, i.span));
+                        }
+                    }
+                    Some(_) => fc.indirect.push(i.span),
+                    None => {}
+                }
+            });
+            calls.insert(f.name, fc);
+        }
+        CallGraph { calls }
+    }
+
+    /// Strongly connected components of two or more functions: mutual
+    /// recursion (seed 002 phase 11 marks them, phase 17 aborts). Each
+    /// cycle is reported once, as the functions in module order, with the
+    /// span of the call that closes it from the first one. A function that
+    /// calls only itself is direct recursion, which the lowering reports.
+    pub fn mutual_recursion(&self, m: &Module) -> Vec<(Vec<Sym>, Span)> {
+        // Tarjan's algorithm, iterative, over the functions in module order.
+        let order: Vec<Sym> = m
+            .functions()
+            .filter(|f| f.body.is_some())
+            .map(|f| f.name)
+            .collect();
+        let pos: FxHashMap<Sym, usize> = order.iter().enumerate().map(|(i, s)| (*s, i)).collect();
+        let n = order.len();
+        let succ: Vec<Vec<usize>> = order
+            .iter()
+            .map(|s| {
+                self.calls[s]
+                    .callees
+                    .iter()
+                    .filter_map(|(c, _)| pos.get(c).copied())
+                    .collect()
+            })
+            .collect();
+        let mut index = vec![usize::MAX; n];
+        let mut low = vec![0usize; n];
+        let mut on_stack = vec![false; n];
+        let mut stack = Vec::new();
+        let mut next = 0;
+        let mut sccs: Vec<Vec<usize>> = Vec::new();
+        for root in 0..n {
+            if index[root] != usize::MAX {
+                continue;
+            }
+            let mut work: Vec<(usize, usize)> = vec![(root, 0)];
+            index[root] = next;
+            low[root] = next;
+            next += 1;
+            stack.push(root);
+            on_stack[root] = true;
+            while let Some(&mut (v, ref mut k)) = work.last_mut() {
+                if *k < succ[v].len() {
+                    let w = succ[v][*k];
+                    *k += 1;
+                    if index[w] == usize::MAX {
+                        index[w] = next;
+                        low[w] = next;
+                        next += 1;
+                        stack.push(w);
+                        on_stack[w] = true;
+                        work.push((w, 0));
+                    } else if on_stack[w] {
+                        low[v] = low[v].min(index[w]);
+                    }
+                } else {
+                    work.pop();
+                    if let Some(&(parent, _)) = work.last() {
+                        low[parent] = low[parent].min(low[v]);
+                    }
+                    if low[v] == index[v] {
+                        let mut comp = Vec::new();
+                        loop {
+                            let w = stack.pop().expect("on the stack");
+                            on_stack[w] = false;
+                            comp.push(w);
+                            if w == v {
+                                break;
+                            }
+                        }
+                        if comp.len() >= 2 {
+                            comp.sort_unstable();
+                            sccs.push(comp);
+                        }
+                    }
+                }
+            }
+        }
+        sccs.sort();
+        sccs.into_iter()
+            .map(|comp| {
+                let first = order[comp[0]];
+                let members: Vec<Sym> = comp.iter().map(|&i| order[i]).collect();
+                let span = self.calls[&first]
+                    .callees
+                    .iter()
+                    .find(|(c, _)| members.contains(c))
+                    .map(|c| c.1)
+                    .unwrap_or_default();
+                (members, span)
+            })
+            .collect()
+    }
+
+    /// Every function reachable from `root` through direct calls, `root`
+    /// first, then in discovery order.
+    pub fn reachable(&self, root: Sym) -> Vec<Sym> {
+        let mut out = vec![root];
+        let mut i = 0;
+        while i < out.len() {
+            if let Some(fc) = self.calls.get(&out[i]) {
+                for (c, _) in &fc.callees {
+                    if !out.contains(c) {
+                        out.push(*c);
+                    }
+                }
+            }
+            i += 1;
+        }
+        out
+    }
+}
+
+/// Why ptxas would compile a module without ABI (its messages "Function %s
+/// with multiple return values found, disabling ABI" and "Use of module
+/// scoped .local or .reg variable '%s' found, disabling ABI", strings of the
+/// ptxas 11.8 binary): the first reason, if any.
+pub fn abi_less_reason(m: &Module) -> Option<String> {
+    for item in &m.items {
+        match item {
+            Item::Function(f) if f.returns.as_ref().is_some_and(|r| r.len() > 1) => {
+                return Some(format!(
+                    "Function {} with multiple return values found, disabling ABI",
+                    m.name(f.name)
+                ));
+            }
+            Item::Var(v)
+                if matches!(
+                    v.space,
+                    crate::ptx::ast::StateSpace::Reg | crate::ptx::ast::StateSpace::Local
+                ) =>
+            {
+                return Some(format!(
+                    "Use of module scoped .local or .reg variable '{}' found, disabling ABI",
+                    m.name(v.name)
+                ));
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Entries with bodies, in module order.
+pub fn entries(m: &Module) -> Vec<&Function> {
+    m.functions()
+        .filter(|f| f.kind == FuncKind::Entry && f.body.is_some())
+        .collect()
+}
+
+fn is_cache_op(m: Mod) -> bool {
+    matches!(
+        m,
+        Mod::Ca | Mod::Cg | Mod::Cs | Mod::Lu | Mod::Cv | Mod::Wb | Mod::Wt
+    )
+}
+
+/// Phase 16 applied: rewrites the cache operator of every global or generic
+/// `ld` (by `load`) and `st` (by `store`) in the module, and returns how
+/// many accesses of each function changed, by function name. Accesses
+/// whose ordering forbids a cache operator (`.volatile`, `.relaxed`,
+/// `.acquire`, `.release`, `.mmio`) and non-coherent loads (`.nc`) are left
+/// alone.
+pub fn apply_cache_modes(
+    m: &mut Module,
+    load: CacheMode,
+    store: CacheMode,
+) -> FxHashMap<Sym, u32> {
+    let mut counts = FxHashMap::default();
+    if load == CacheMode::Auto && store == CacheMode::Auto {
+        return counts;
+    }
+    for item in &mut m.items {
+        let Item::Function(f) = item else { continue };
+        let Some(body) = &mut f.body else { continue };
+        let mut n = 0u32;
+        walk_instrs_mut(body, &mut |i| {
+            let mode = match i.opcode {
+                Opcode::Ld => load,
+                Opcode::St => store,
+                _ => return,
+            };
+            let ms: Vec<Mod> = i.mods.iter().collect();
+            let space = ms.iter().find(|x| x.cat() == ModCat::Space).copied();
+            if space.is_some_and(|s| s != Mod::Global)
+                || ms.iter().any(|x| {
+                    x.cat() == ModCat::Order && *x != Mod::Weak || *x == Mod::Nc
+                })
+            {
+                return;
+            }
+            let existing = ms.iter().position(|x| is_cache_op(*x));
+            let new_mods: Vec<Mod> = match (mode, existing) {
+                (CacheMode::Auto, _) | (CacheMode::Default(_), Some(_)) => return,
+                (CacheMode::Forced(c), Some(k)) => {
+                    if ms[k] == c.to_mod() {
+                        return;
+                    }
+                    let mut v = ms.clone();
+                    v[k] = c.to_mod();
+                    v
+                }
+                (CacheMode::Default(c) | CacheMode::Forced(c), None) => {
+                    // After `.weak` and the state space, where PTX writes it.
+                    let at = ms
+                        .iter()
+                        .rposition(|x| x.cat() == ModCat::Space || *x == Mod::Weak)
+                        .map_or(0, |p| p + 1);
+                    let mut v = ms.clone();
+                    v.insert(at, c.to_mod());
+                    v
+                }
+            };
+            i.mods = crate::ptx::ast::Mods::from_slice(&new_mods);
+            n += 1;
+        });
+        if n > 0 {
+            counts.insert(f.name, n);
+        }
+    }
+    counts
+}
