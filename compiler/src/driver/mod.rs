@@ -668,7 +668,7 @@ fn compile_function(
         // SASS parser skips `//` lines).
         let c = &r.config;
         let comment = format!(
-            "\t// ptxc: -O{}, {} registers (max pressure before register allocation; {} distinct), budget {}, reserved R0..R{}{}, load cache {} ({} rewritten), store cache {}, address width {}\n",
+            "\t// ptxc: -O{}, {} registers (max pressure before register allocation; {} distinct), budget {}, reserved R0..R{}{}, cache operators: load {}, store {} ({} accesses rewritten), address width {}\n",
             c.opt_level,
             pressure.max_live,
             pressure.distinct,
@@ -680,8 +680,8 @@ fn compile_function(
                 String::new()
             },
             c.load_cache,
-            r.cache_rewrites,
             c.store_cache,
+            r.cache_rewrites,
             c.address_width,
         );
         let mut out = String::with_capacity(listing.len() + comment.len());
@@ -827,7 +827,7 @@ fn finalize(
                         .funcs
                         .iter()
                         .find(|(_, l)| *l == label)
-                        .map_or_else(|| format!("subroutine .L_x_{label}"), |(n, _)| n.clone())
+                        .map_or_else(|| format!("the compiler subroutine at .L_x_{label}"), |(n, _)| n.clone())
                 }
             };
             let global_budget = opts
@@ -843,9 +843,12 @@ fn finalize(
                 let need = f.pressure.procs[callee].1;
                 if need > budget {
                     return Err(DriverError::Fatal(format!(
-                        "Register budget of '{}' ({budget}) cannot host its callee '{}', which needs {need} registers with the caller's live values (before register allocation)",
+                        "Register budget of '{}' ({budget}) cannot host its callee {}, which needs {need} registers with the caller's live values (before register allocation)",
                         name_of(caller),
-                        name_of(callee)
+                        {
+                            let n = name_of(callee);
+                            if n.starts_with("the compiler") { n } else { format!("'{n}'") }
+                        }
                     )));
                 }
             }
