@@ -251,7 +251,10 @@ impl Ctx<'_> {
     ) -> Result<T, DriverError> {
         self.check_cancel()?;
         let start = Instant::now();
-        let inject = self.opts.inject_ice == Some(phase);
+        // The hook fires in a function's lowering, not in the module-wide
+        // placement that precedes it.
+        let inject =
+            self.opts.inject_ice == Some(phase) && (phase != Phase::Lower || function.is_some());
         let r = catch_unwind(AssertUnwindSafe(|| {
             if inject {
                 panic!("injected failure (--inject-ice {})", phase.name());
@@ -430,16 +433,27 @@ fn module_checks(
     let mut fast_compile = opts.fast_compile;
     let mut ewp = opts.extensible_whole_program;
     if let Some(reason) = module_info::abi_less_reason(m) {
-        for (on, flag) in [
-            (&mut fast_compile, "--fast-compile"),
-            (&mut ewp, "--extensible-whole-program"),
+        // ptxas 11.8's words, one per option (it doubles the quotes around
+        // '--fast-compile'; single quotes here), then the reason.
+        let mut any = false;
+        for (on, flag, what) in [
+            (&mut fast_compile, "--fast-compile", "calls without ABI"),
+            (
+                &mut ewp,
+                "--extensible-whole-program",
+                "compilation without ABI",
+            ),
         ] {
             if *on {
                 *on = false;
+                any = true;
                 messages.push(Message::warning(format!(
-                    "Command line option '{flag}' not supported for 'compilation without ABI' ({reason}), will be ignored"
+                    "Command line option '{flag}' not supported for '{what}', will be ignored"
                 )));
             }
+        }
+        if any {
+            messages.push(Message::warning(reason));
         }
     }
     if opts.legacy_bar_warp_wide {

@@ -205,34 +205,18 @@ impl CallGraph {
     }
 }
 
-/// Why ptxas would compile a module without ABI (its messages "Function %s
-/// with multiple return values found, disabling ABI" and "Use of module
-/// scoped .local or .reg variable '%s' found, disabling ABI", strings of the
-/// ptxas 11.8 binary): the first reason, if any.
+/// Why ptxas would compile a module without ABI: a function with more
+/// than one return value (ptxas 11.8 warns "Function 'two' with multiple
+/// return values found, disabling ABI" for `.func (.reg .b32 a, .reg .b32
+/// b) two()`). The reason's text, if any.
 pub fn abi_less_reason(m: &Module) -> Option<String> {
-    for item in &m.items {
-        match item {
-            Item::Function(f) if f.returns.as_ref().is_some_and(|r| r.len() > 1) => {
-                return Some(format!(
-                    "Function {} with multiple return values found, disabling ABI",
-                    m.name(f.name)
-                ));
-            }
-            Item::Var(v)
-                if matches!(
-                    v.space,
-                    crate::ptx::ast::StateSpace::Reg | crate::ptx::ast::StateSpace::Local
-                ) =>
-            {
-                return Some(format!(
-                    "Use of module scoped .local or .reg variable '{}' found, disabling ABI",
-                    m.name(v.name)
-                ));
-            }
-            _ => {}
-        }
-    }
-    None
+    m.items.iter().find_map(|item| match item {
+        Item::Function(f) if f.returns.as_ref().is_some_and(|r| r.len() > 1) => Some(format!(
+            "Function '{}' with multiple return values found, disabling ABI",
+            m.name(f.name)
+        )),
+        _ => None,
+    })
 }
 
 /// Entries with bodies, in module order.
