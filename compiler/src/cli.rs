@@ -113,7 +113,8 @@ fn cache(flag: &str, v: &str) -> Result<CacheOp, String> {
     } else {
         "store"
     };
-    CacheOp::parse(v).ok_or_else(|| format!("Invalid default cache modifier on {kind} specified: {v}"))
+    CacheOp::parse(v)
+        .ok_or_else(|| format!("Invalid default cache modifier on {kind} specified: {v}"))
 }
 
 /// Parses the command line. `Ok(None)`: help or version was printed.
@@ -141,7 +142,10 @@ pub fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
             .or_else(|| {
                 for (short, long) in [("O", "opt-level"), ("m", "machine")] {
                     if let Some(rest) = name.strip_prefix(short) {
-                        if !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit()) && value.is_none() {
+                        if !rest.is_empty()
+                            && rest.bytes().all(|b| b.is_ascii_digit())
+                            && value.is_none()
+                        {
                             value = Some(rest.to_string());
                             return FLAGS.iter().find(|f| f.0 == long).copied();
                         }
@@ -169,19 +173,26 @@ pub fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
         let d = &mut o.driver;
         match long {
             "gpu-name" => {
-                d.arch = Some(lookup_sm(&value).ok_or_else(|| format!("unknown architecture '{value}'"))?)
+                d.arch = Some(
+                    lookup_sm(&value).ok_or_else(|| format!("unknown architecture '{value}'"))?,
+                )
             }
             "opt-level" => {
                 let n = number(long, &value)?;
                 if n > 3 {
-                    return Err(format!("Invalid value '{value}' for option --opt-level (0..3)"));
+                    return Err(format!(
+                        "Invalid value '{value}' for option --opt-level (0..3)"
+                    ));
                 }
                 d.opt_level = n as u8;
             }
             "output-file" => o.output = Some(value),
-            "entry" => d
-                .entries
-                .extend(value.split(',').filter(|s| !s.is_empty()).map(str::to_string)),
+            "entry" => d.entries.extend(
+                value
+                    .split(',')
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_string),
+            ),
             "entry-regex" => d.entry_regexes.push(value),
             "maxrregcount" => d.maxrregcount = Some(number(long, &value)?),
             "threads" => d.threads = number(long, &value)? as usize,
@@ -189,7 +200,11 @@ pub fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
             "compile-only" => d.compile_only = true,
             "machine" => match value.as_str() {
                 "32" | "64" => d.machine = Some(number(long, &value)?),
-                _ => return Err(format!("Invalid value '{value}' for option --machine (32 or 64)")),
+                _ => {
+                    return Err(format!(
+                        "Invalid value '{value}' for option --machine (32 or 64)"
+                    ))
+                }
             },
             "def-load-cache" => d.def_load_cache = Some(cache(long, &value)?),
             "force-load-cache" => d.force_load_cache = Some(cache(long, &value)?),
@@ -205,9 +220,10 @@ pub fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
             "parse-only" => o.parse_only = true,
             "cancel-after" => o.cancel_after = Some(u64::from(number(long, &value)?)),
             "inject-ice" => {
-                d.inject_ice = Some(Phase::parse(&value).ok_or_else(|| {
-                    format!("--inject-ice: unknown phase '{value}'")
-                })?)
+                d.inject_ice = Some(
+                    Phase::parse(&value)
+                        .ok_or_else(|| format!("--inject-ice: unknown phase '{value}'"))?,
+                )
             }
             "help" => {
                 print!("{USAGE}");
@@ -253,7 +269,10 @@ pub fn run(args: &[String]) -> Result<u8, String> {
                     .filter(|d| !d.as_os_str().is_empty())
                     .map_or_else(|| PathBuf::from("."), PathBuf::from),
             );
-            Some(std::fs::File::create(&p).map_err(|e| format!("cannot open output file '{o}': {e}"))?)
+            Some(
+                std::fs::File::create(&p)
+                    .map_err(|e| format!("cannot open output file '{o}': {e}"))?,
+            )
         }
         None => None,
     };

@@ -305,8 +305,9 @@ fn compile_inner(cx: &Ctx, messages: &mut Vec<Message>) -> Result<CompileOutput,
     }
     // Phase 2 (the first cancellation check) is part of every phase below.
     // Phase 4: parse and validate.
-    let (mut module, mut diags) =
-        cx.phase(Phase::Parse, None, &mut timings, || Ok(crate::ptx::parser::parse(cx.src)))?;
+    let (mut module, mut diags) = cx.phase(Phase::Parse, None, &mut timings, || {
+        Ok(crate::ptx::parser::parse(cx.src))
+    })?;
     let vdiags = cx.phase(Phase::Validate, None, &mut timings, || {
         Ok(crate::ptx::validate::validate_for(&module, opts.arch))
     })?;
@@ -356,7 +357,9 @@ fn compile_inner(cx: &Ctx, messages: &mut Vec<Message>) -> Result<CompileOutput,
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(opts.threads)
             .build()
-            .map_err(|e| DriverError::Fatal(format!("cannot start {} threads: {e}", opts.threads)))?;
+            .map_err(|e| {
+                DriverError::Fatal(format!("cannot start {} threads: {e}", opts.threads))
+            })?;
         pool.install(|| records.par_iter().map(compile_one).collect())
     };
     // Finalize in record order, on this thread (quirk 3): the first
@@ -416,10 +419,14 @@ fn module_checks(
     // later"; ptxas: "PTX .version 6.0 does not support .target sm_80");
     // this is the driver's own guard.
     let module_target = m.sm_target().and_then(|(n, _)| lookup_sm(n));
-    let sm = match opts.arch.or(module_target) {
-        Some(sm) => sm,
-        None => return Err(DriverError::Fatal("no target architecture: the module has no .target sm_XX and no -arch was given".into())),
-    };
+    let sm =
+        match opts.arch.or(module_target) {
+            Some(sm) => sm,
+            None => return Err(DriverError::Fatal(
+                "no target architecture: the module has no .target sm_XX and no -arch was given"
+                    .into(),
+            )),
+        };
     if let (Some(t), Some((v, _))) = (module_target, m.version) {
         if v < t.min_ptx {
             return Err(DriverError::Fatal(format!(
@@ -503,7 +510,10 @@ fn module_checks(
     let selected = select_entries(m, &all_entries, opts)?;
     // Phase 17: mutual recursion, indirect calls with mma.f64.
     if let Some((members, span)) = graph.mutual_recursion(m).into_iter().next() {
-        let names: Vec<String> = members.iter().map(|s| format!("'{}'", m.name(*s))).collect();
+        let names: Vec<String> = members
+            .iter()
+            .map(|s| format!("'{}'", m.name(*s)))
+            .collect();
         return Err(DriverError::Errors(render(
             cx,
             &[Diagnostic::error(
@@ -519,7 +529,9 @@ fn module_checks(
     for e in &selected {
         let Some(sym) = m.names.get(e) else { continue };
         for f in graph.reachable(sym) {
-            let Some(fc) = graph.calls.get(&f) else { continue };
+            let Some(fc) = graph.calls.get(&f) else {
+                continue;
+            };
             if let (Some(&ind), Some(mma)) = (fc.indirect.first(), fc.mma_f64) {
                 if !warned.contains(&f) {
                     warned.push(f);
@@ -599,11 +611,7 @@ fn module_checks(
             config,
         });
     }
-    Ok(ModuleChecks {
-        sm,
-        records,
-        graph,
-    })
+    Ok(ModuleChecks { sm, records, graph })
 }
 
 /// Phase 13: `-e` names and `-E` patterns, in module order; every entry
@@ -629,8 +637,9 @@ fn select_entries(
     }
     let mut regexes = Vec::new();
     for r in &opts.entry_regexes {
-        let re = regex::Regex::new(r)
-            .map_err(|e| DriverError::Fatal(format!("Invalid regular expression '{r}' for -E: {e}")))?;
+        let re = regex::Regex::new(r).map_err(|e| {
+            DriverError::Fatal(format!("Invalid regular expression '{r}' for -E: {e}"))
+        })?;
         if !all.iter().any(|n| re.is_match(n)) {
             return Err(DriverError::Fatal(format!(
                 "No entry function matches -E '{r}'"
@@ -667,8 +676,13 @@ fn compile_function(
     })?;
     let sm = r.config.sm;
     cx.phase(Phase::Verify, name, &mut timings, || {
-        crate::ir::verify(&kernel.function, Some(sm))
-            .map_err(|e| cx.internal(Phase::Verify, name, format!("the lowered IR is invalid: {e:?}")))
+        crate::ir::verify(&kernel.function, Some(sm)).map_err(|e| {
+            cx.internal(
+                Phase::Verify,
+                name,
+                format!("the lowered IR is invalid: {e}"),
+            )
+        })
     })?;
     let pressure = cx.phase(Phase::Resources, name, &mut timings, || {
         Ok(resources::pressure(&kernel.function))
@@ -709,7 +723,12 @@ fn compile_function(
     })?;
     cx.check_cancel()?;
     let cmem0 = sm.cbank.map_or(0, |c| c.param_base)
-        + kernel.params.iter().map(|p| p.offset + p.size).max().unwrap_or(0);
+        + kernel
+            .params
+            .iter()
+            .map(|p| p.offset + p.size)
+            .max()
+            .unwrap_or(0);
     Ok(CompiledFunction {
         name: r.name.clone(),
         config: r.config.clone(),
@@ -841,12 +860,17 @@ fn finalize(
                         .funcs
                         .iter()
                         .find(|(_, l)| *l == label)
-                        .map_or_else(|| format!("the compiler subroutine at .L_x_{label}"), |(n, _)| n.clone())
+                        .map_or_else(
+                            || format!("the compiler subroutine at .L_x_{label}"),
+                            |(n, _)| n.clone(),
+                        )
                 }
             };
             let global_budget = opts
                 .maxrregcount
-                .map_or(sm.max_registers, |n| n.clamp(MIN_MAXRREGCOUNT, sm.max_registers))
+                .map_or(sm.max_registers, |n| {
+                    n.clamp(MIN_MAXRREGCOUNT, sm.max_registers)
+                })
                 .saturating_sub(f.config.reserved.count);
             for &(caller, callee) in &f.pressure.calls {
                 let budget = if caller == 0 {

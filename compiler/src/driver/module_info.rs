@@ -7,7 +7,9 @@
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::options::CacheMode;
-use crate::ptx::ast::{Block, FuncKind, Function, Instruction, Item, Module, OperandKind, Statement};
+use crate::ptx::ast::{
+    Block, FuncKind, Function, Instruction, Item, Module, OperandKind, Statement,
+};
 use crate::ptx::intern::Sym;
 use crate::ptx::isa::Opcode;
 use crate::ptx::modifiers::{Mod, ModCat};
@@ -79,11 +81,10 @@ impl CallGraph {
                     _ => None,
                 });
                 match target {
-                    Some(t) if funcs.contains(&t) => {
-                        if !fc.callees.iter().any(|c| c.0 == t) {
-                            fc.callees.push((t, i.span));
-                        }
+                    Some(t) if funcs.contains(&t) && !fc.callees.iter().any(|c| c.0 == t) => {
+                        fc.callees.push((t, i.span));
                     }
+                    Some(t) if funcs.contains(&t) => {}
                     Some(_) => fc.indirect.push(i.span),
                     None => {}
                 }
@@ -239,11 +240,7 @@ fn is_cache_op(m: Mod) -> bool {
 /// whose ordering forbids a cache operator (`.volatile`, `.relaxed`,
 /// `.acquire`, `.release`, `.mmio`) and non-coherent loads (`.nc`) are left
 /// alone.
-pub fn apply_cache_modes(
-    m: &mut Module,
-    load: CacheMode,
-    store: CacheMode,
-) -> FxHashMap<Sym, u32> {
+pub fn apply_cache_modes(m: &mut Module, load: CacheMode, store: CacheMode) -> FxHashMap<Sym, u32> {
     let mut counts = FxHashMap::default();
     if load == CacheMode::Auto && store == CacheMode::Auto {
         return counts;
@@ -261,9 +258,9 @@ pub fn apply_cache_modes(
             let ms: Vec<Mod> = i.mods.iter().collect();
             let space = ms.iter().find(|x| x.cat() == ModCat::Space).copied();
             if space.is_some_and(|s| s != Mod::Global)
-                || ms.iter().any(|x| {
-                    x.cat() == ModCat::Order && *x != Mod::Weak || *x == Mod::Nc
-                })
+                || ms
+                    .iter()
+                    .any(|x| x.cat() == ModCat::Order && *x != Mod::Weak || *x == Mod::Nc)
             {
                 return;
             }
@@ -297,4 +294,63 @@ pub fn apply_cache_modes(
         }
     }
     counts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::driver::CacheOp;
+
+    fn module(body: &str) -> Module {
+        let src = format!(".version 7.5\n.target sm_70\n.address_size 64\n{body}");
+        crate::ptx::parse_checked("t.ptx", &src).unwrap()
+    }
+
+    #[test]
+    fn a_three_function_cycle_is_one_mutual_recursion() {
+        let f = |n: &str, c: &str| format!(".func {n}()\n{{\n\tcall {c}, ();\n\tret;\n}}\n");
+        let m = module(&format!(
+            ".func b();\n.func c();\n{}{}{}.func d()\n{{\n\tcall d, ();\n\tret;\n}}\n",
+            f("a", "b"),
+            f("b", "c"),
+            f("c", "a")
+        ));
+        let g = CallGraph::new(&m);
+        let cycles = g.mutual_recursion(&m);
+        assert_eq!(cycles.len(), 1, "{cycles:?}");
+        let names: Vec<&str> = cycles[0].0.iter().map(|s| m.name(*s)).collect();
+        assert_eq!(names, ["a", "b", "c"]);
+        // Direct recursion (d) is left to the lowering.
+        assert_eq!(g.reachable(m.names.get("a").unwrap()).len(), 3);
+    }
+
+    #[test]
+    fn cache_rewrite_skips_volatile_nc_and_other_spaces() {
+        let mut m = module(
+            ".visible .entry k(.param .u64 p)\n{\n\t.reg .b32 %r<5>;\n\t.reg .b64 %rd<2>;\n\tld.param.u64 %rd1, [p];\n\tld.global.u32 %r1, [%rd1];\n\tld.global.cg.u32 %r2, [%rd1];\n\tld.volatile.global.u32 %r3, [%rd1];\n\tld.global.nc.u32 %r4, [%rd1];\n\tld.u32 %r4, [%rd1];\n\tst.global.u32 [%rd1], %r1;\n\tret;\n}\n",
+        );
+        let n = apply_cache_modes(&mut m, CacheMode::Default(CacheOp::Ca), CacheMode::Auto);
+        // ld.global.u32 and the generic ld.u32 get `.ca`; .cg keeps its own.
+        assert_eq!(n.values().sum::<u32>(), 2);
+        let printed = crate::ptx::printer::print(&m);
+        assert!(printed.contains("ld.global.ca.u32"), "{printed}");
+        assert!(printed.contains("ld.ca.u32"), "{printed}");
+        assert!(printed.contains("ld.global.cg.u32"), "{printed}");
+        let n = apply_cache_modes(
+            &mut m,
+            CacheMode::Forced(CacheOp::Cs),
+            CacheMode::Forced(CacheOp::Wt),
+        );
+        // Three loads (two .ca, one .cg) and the store; not volatile, nc, param.
+        assert_eq!(n.values().sum::<u32>(), 4);
+        let printed = crate::ptx::printer::print(&m);
+        assert!(printed.contains("st.global.wt.u32"), "{printed}");
+        assert!(printed.contains("ld.volatile.global.u32"), "{printed}");
+        assert!(printed.contains("ld.global.nc.u32"), "{printed}");
+        assert!(printed.contains("ld.param.u64"), "{printed}");
+        // The rewritten module still validates.
+        assert!(crate::ptx::validate::validate(&m)
+            .iter()
+            .all(|d| !d.is_error()));
+    }
 }

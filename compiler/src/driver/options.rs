@@ -23,7 +23,13 @@ impl CacheOp {
     /// The operators ptxas 11.8 accepts for loads (`-dlcm`/`-flcm`):
     /// `ca cg cs lu cv`; `wb`/`wt` give "Invalid default cache modifier on
     /// load specified".
-    pub const LOAD: &'static [CacheOp] = &[CacheOp::Ca, CacheOp::Cg, CacheOp::Cs, CacheOp::Lu, CacheOp::Cv];
+    pub const LOAD: &'static [CacheOp] = &[
+        CacheOp::Ca,
+        CacheOp::Cg,
+        CacheOp::Cs,
+        CacheOp::Lu,
+        CacheOp::Cv,
+    ];
     /// For stores (`-dscm`/`-fscm`): `wb cg cs wt` (measured the same way).
     pub const STORE: &'static [CacheOp] = &[CacheOp::Wb, CacheOp::Cg, CacheOp::Cs, CacheOp::Wt];
 
@@ -280,5 +286,45 @@ impl FunctionConfig {
     /// Registers left for the function after phase 20's reservation.
     pub fn budget(&self) -> u32 {
         self.max_registers.saturating_sub(self.reserved.count)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn phase_16_forcing_beats_the_default_which_beats_nothing() {
+        use CacheOp::*;
+        assert_eq!(CacheMode::resolve(None, None), CacheMode::Auto);
+        assert_eq!(CacheMode::resolve(Some(Ca), None), CacheMode::Default(Ca));
+        assert_eq!(
+            CacheMode::resolve(Some(Ca), Some(Cg)),
+            CacheMode::Forced(Cg)
+        );
+        assert_eq!(CacheMode::resolve(None, Some(Cs)).number(), 2);
+        assert_eq!(CacheMode::resolve(Some(Lu), None).number(), 1);
+        assert_eq!(CacheMode::Auto.number(), 0);
+    }
+
+    #[test]
+    fn phase_20_reserves_at_least_r0_to_r3() {
+        assert_eq!(ReservedRegs::new(0, 0).first, 4);
+        assert_eq!(
+            ReservedRegs::new(10, 3),
+            ReservedRegs {
+                first: 10,
+                count: 3
+            }
+        );
+        assert_eq!(ReservedRegs::new(2, 5).packed(), (5 << 16) | 4);
+    }
+
+    #[test]
+    fn phase_names_round_trip() {
+        for &p in Phase::ALL {
+            assert_eq!(Phase::parse(p.name()), Some(p));
+        }
+        assert_eq!(Phase::parse("nope"), None);
     }
 }

@@ -180,9 +180,7 @@ fn check(args: &[String]) -> ExitCode {
                 }
             },
             s if s.starts_with("--arch=") => arch = Some(s["--arch=".len()..].to_string()),
-            s if s.ends_with(".json") && spec.is_none() => {
-                spec = Some(std::path::PathBuf::from(s))
-            }
+            s if s.ends_with(".json") && spec.is_none() => spec = Some(std::path::PathBuf::from(s)),
             s => flags.push(s.to_string()),
         }
     }

@@ -13,7 +13,11 @@ use crate::sim::{self, SimInputs};
 use std::path::Path;
 
 /// One side's run, described in a few words.
-fn describe(r: &Result<RunResult, String>, expected: Option<&OutputSet>, spec: &LaunchSpec) -> (String, bool) {
+fn describe(
+    r: &Result<RunResult, String>,
+    expected: Option<&OutputSet>,
+    spec: &LaunchSpec,
+) -> (String, bool) {
     match r {
         Err(e) => (format!("SETUP: {e}"), false),
         Ok(r) => match &r.outcome {
@@ -81,7 +85,8 @@ pub fn check(
     };
     // The listing as printed, read back.
     let sim_run = (|| -> Result<RunResult, String> {
-        let file = ptxc::ir::sass_text::parse_file(&out.sass).map_err(|e| format!("ptxc output: {e}"))?;
+        let file =
+            ptxc::ir::sass_text::parse_file(&out.sass).map_err(|e| format!("ptxc output: {e}"))?;
         let f = file
             .functions
             .iter()
