@@ -3,6 +3,7 @@
 //! compiler: the PTX front end, and the SM target table.
 
 pub mod cli;
+pub mod driver;
 pub mod float;
 pub mod ir;
 pub mod lower;

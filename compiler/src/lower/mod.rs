@@ -168,6 +168,10 @@ pub struct LoweredKernel {
     /// Module `.global` variables; variable k's address is the 64-bit
     /// word at `c[0x4][8*k]`.
     pub globals: Vec<GlobalVar>,
+    /// Each `.func` lowered into [`LoweredKernel::function`], with the label
+    /// of its first block, in label order (the driver's call-graph checks
+    /// name procedures by these).
+    pub funcs: Vec<(String, u32)>,
 }
 
 /// A module-scope `.global` variable the runner must place in global
@@ -197,6 +201,34 @@ pub fn lower_module(
         }
     }
     Ok(out)
+}
+
+/// The module-wide part of lowering (placement of `.shared`, `.const` and
+/// `.global` data), computed once and shared by the lowering of every entry,
+/// so that a driver can lower entries one at a time, or in parallel, and get
+/// what [`lower_module`] gives.
+pub struct ModulePlan {
+    sm: &'static SmInfo,
+    layout: ModuleLayout,
+}
+
+impl ModulePlan {
+    pub fn new(m: &Module, sm: &'static SmInfo) -> Result<ModulePlan, LowerError> {
+        Ok(ModulePlan {
+            sm,
+            layout: ModuleLayout::new(m, sm)?,
+        })
+    }
+
+    /// Lowers one `.entry` (with a body) of the module the plan was made for.
+    pub fn lower_entry(
+        &self,
+        m: &Module,
+        opts: &LowerOptions,
+        f: &ast::Function,
+    ) -> Result<LoweredKernel, LowerError> {
+        lower_kernel(m, self.sm, opts, &self.layout, f)
+    }
 }
 
 /// Parses, validates and lowers PTX text; errors carry line and column.
@@ -501,6 +533,12 @@ fn lower_kernel(
     }
     template::emit_pending(&mut cx)?;
     let max_callee = cx.max_callee_frame;
+    let mut funcs: Vec<(String, u32)> = cx
+        .funcs
+        .iter()
+        .map(|(s, abi)| (m.name(*s).to_string(), abi.label))
+        .collect();
+    funcs.sort_by_key(|f| f.1);
     let blocks = cx.b.finish();
     Ok(LoweredKernel {
         name: m.name(f.name).to_string(),
@@ -514,6 +552,7 @@ fn lower_kernel(
         local_bytes: kernel_frame + max_callee,
         const_bank: layout.const_bank.clone(),
         globals: layout.globals.clone(),
+        funcs,
     })
 }
 

@@ -14,6 +14,11 @@ Commands:
             run SASS text (cuobjdump's or ptxc's) in the SM simulator and
             compare with the *.expected.json beside the spec; exit 1 unless
             it passes. Default banks file: FILE.banks.json when it exists
+  check SPEC.launch.json [--arch sm_XX] [ptxc flags]
+            compile the spec's PTX with ptxc, run the listing in the SM
+            simulator and the PTX in the interpreter; one-line verdict,
+            exit 1 unless both complete, agree with each other and match
+            the *.expected.json beside the spec when there is one
   fuzz-parse FILE...   run the `parse` fuzz target's check on files
   help      print this help
 ";
@@ -31,6 +36,7 @@ fn main() -> ExitCode {
         }
         Some("interp") => interp(&args[1..]),
         Some("sim") => sim(&args[1..]),
+        Some("check") => check(&args[1..]),
         Some("fuzz-parse") => {
             for f in &args[1..] {
                 match std::fs::read(f) {
@@ -154,6 +160,46 @@ fn sim(args: &[String]) -> ExitCode {
         }
         Err(e) => {
             eprintln!("ptxdiff sim: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn check(args: &[String]) -> ExitCode {
+    let mut spec = None;
+    let mut arch = None;
+    let mut flags = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--arch" => match it.next() {
+                Some(v) => arch = Some(v.clone()),
+                None => {
+                    eprintln!("ptxdiff check: --arch needs a value");
+                    return ExitCode::from(2);
+                }
+            },
+            s if s.starts_with("--arch=") => arch = Some(s["--arch=".len()..].to_string()),
+            s if s.ends_with(".json") && spec.is_none() => spec = Some(std::path::PathBuf::from(s)),
+            s => flags.push(s.to_string()),
+        }
+    }
+    let Some(spec) = spec else {
+        eprintln!("ptxdiff check: no launch spec given\n{USAGE}");
+        return ExitCode::from(2);
+    };
+    let limits = oracle::ptx_interp::RunLimits::default();
+    match oracle::commands::check::check(&spec, arch.as_deref(), &flags, &limits) {
+        Ok(v) => {
+            println!("{}", v.line);
+            if v.passed() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            }
+        }
+        Err(e) => {
+            eprintln!("ptxdiff check: {e}");
             ExitCode::from(2)
         }
     }

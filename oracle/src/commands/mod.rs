@@ -1,5 +1,6 @@
 //! The `ptxdiff` subcommands, as library functions the binary and the tests
 //! share.
 
+pub mod check;
 pub mod interp;
 pub mod sim;

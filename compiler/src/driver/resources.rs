@@ -1,0 +1,92 @@
+//! Register usage before register allocation.
+//!
+//! There is no register allocator yet: the IR still names virtual
+//! registers. The count the driver reports (`Used N registers`) and checks
+//! against `--maxrregcount`, `.maxnreg` and phase 24's call-graph budgets
+//! is the **maximum register pressure**: the largest number of general
+//! 32-bit register units (virtual `%rN` and physical `R1`, the stack
+//! pointer) live at once at any point of the code, from
+//! [`crate::ir::liveness`]. It is a lower bound on what an allocator needs
+//! (a perfect one without spilling achieves it up to pair alignment), and
+//! much smaller than the number of distinct virtual registers, which is
+//! also reported ([`Pressure::distinct`]) in the listing's comment line.
+//! Predicates and uniform registers are not counted, as ptxas does not
+//! count them in "Used N registers".
+
+use crate::ir::cfg::Cfg;
+use crate::ir::liveness::{BitSet, Liveness};
+use crate::ir::regs::RegFile;
+use crate::ir::Function;
+
+/// Register pressure of one lowered kernel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pressure {
+    /// The maximum over the whole function (the kernel and its callees).
+    pub max_live: u32,
+    /// Distinct general register units the code names.
+    pub distinct: u32,
+    /// Per procedure of the function (the kernel first, then each callee
+    /// and subroutine, as [`Cfg::procs`]): the label of its entry block
+    /// and the maximum pressure at its points. A callee's points include
+    /// what its callers keep live across the call (the liveness is
+    /// context-insensitive), which is what phase 24 must check against
+    /// the caller's budget.
+    pub procs: Vec<(u32, u32)>,
+    /// Calls between procedures: (caller procedure index, callee procedure
+    /// index), deduplicated, in order.
+    pub calls: Vec<(usize, usize)>,
+}
+
+pub fn pressure(f: &Function) -> Pressure {
+    let cfg = Cfg::new(f);
+    let live = Liveness::new(f, &cfg);
+    let n = live.units.len();
+    let mut general = BitSet::new(n);
+    for i in 0..n {
+        if live.units.unit(i).file() == RegFile::General {
+            general.insert(i);
+        }
+    }
+    let count = |s: &BitSet| {
+        let mut g = s.clone();
+        g.intersect_with(&general);
+        g.len() as u32
+    };
+    let mut per_block = vec![0u32; f.blocks.len()];
+    for (b, slot) in per_block.iter_mut().enumerate() {
+        if !cfg.reachable[b] {
+            continue;
+        }
+        let mut m = count(live.live_in(b));
+        for s in live.live_after_each(b) {
+            m = m.max(count(&s));
+        }
+        *slot = m;
+    }
+    let procs: Vec<(u32, u32)> = cfg
+        .procs
+        .iter()
+        .map(|p| {
+            let m = p.blocks.iter().map(|&b| per_block[b]).max().unwrap_or(0);
+            (f.blocks[p.entry].label, m)
+        })
+        .collect();
+    let mut calls = Vec::new();
+    for c in &cfg.calls {
+        let Some(t) = c.target else { continue };
+        let Some(callee) = cfg.procs.iter().position(|p| p.entry == t) else {
+            continue;
+        };
+        for caller in cfg.procs_of(c.block) {
+            if caller != callee && !calls.contains(&(caller, callee)) {
+                calls.push((caller, callee));
+            }
+        }
+    }
+    Pressure {
+        max_live: per_block.iter().copied().max().unwrap_or(0),
+        distinct: count(&BitSet::full(n)),
+        procs,
+        calls,
+    }
+}

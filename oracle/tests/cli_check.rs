@@ -1,0 +1,73 @@
+//! `ptxdiff check SPEC [--arch sm_XX] [ptxc flags]`: one-line verdict; exit
+//! 0 when ptxc+simulator and the interpreter agree (and match the expected
+//! file), 1 otherwise, 2 on a usage or setup error.
+
+use std::path::Path;
+use std::process::Command;
+
+fn spec(k: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(format!("../corpus/kernels/{k}/{k}.launch.json"))
+        .display()
+        .to_string()
+}
+
+fn ptxdiff(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_ptxdiff"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn agreeing_kernel_exits_zero_with_one_line() {
+    let (code, out, err) = ptxdiff(&["check", &spec("saxpy_div"), "--arch", "sm_80"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(out, "saxpy_div sm_80: AGREE: ptxc+sim PASS; interp PASS\n");
+}
+
+#[test]
+fn ptxc_flags_are_passed_through() {
+    // A callee (double_noinline), threads and -O0; the target from the module.
+    let (code, out, err) = ptxdiff(&[
+        "check",
+        &spec("double_noinline"),
+        "-O0",
+        "--threads",
+        "2",
+        "-flcm=cg",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.starts_with("double_noinline sm_70: AGREE"), "{out}");
+    let (code, _, err) = ptxdiff(&["check", &spec("saxpy_div"), "--bogus"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("Unknown option '--bogus'"), "{err}");
+}
+
+#[test]
+fn compile_errors_and_disagreements_exit_one() {
+    let (code, out, _) = ptxdiff(&["check", &spec("tex_stencil"), "--arch", "sm_80"]);
+    assert_eq!(code, 1);
+    assert!(
+        out.starts_with("tex_stencil: COMPILE ERROR: ") && out.contains("`tex` is not lowered yet"),
+        "{out}"
+    );
+    // convert_round: the simulator and the interpreter disagree on `ol`
+    // (a 64-bit conversion of NaN), and both differ from the expected file.
+    let (code, out, _) = ptxdiff(&["check", &spec("convert_round"), "--arch", "sm_80"]);
+    assert_eq!(code, 1);
+    assert!(out.starts_with("convert_round sm_80: DISAGREE: "), "{out}");
+    assert!(out.contains("sim vs interp: "), "{out}");
+    assert_eq!(out.lines().count(), 1);
+}
+
+#[test]
+fn usage_errors_exit_two() {
+    assert_eq!(ptxdiff(&["check"]).0, 2);
+    assert_eq!(ptxdiff(&["check", "/nonexistent.launch.json"]).0, 2);
+}
