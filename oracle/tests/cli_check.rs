@@ -57,12 +57,16 @@ fn compile_errors_and_disagreements_exit_one() {
         out.starts_with("tex_stencil: COMPILE ERROR: ") && out.contains("`tex` is not lowered yet"),
         "{out}"
     );
-    // convert_round: the simulator and the interpreter disagree on `ol`
-    // (a 64-bit conversion of NaN), and both differ from the expected file.
+    // convert_round: the compiled code and the interpreter agree with each
+    // other but not with the expected file (its NaN -> 0 deviation for
+    // 64-bit and f64-source conversions): a failure, exit 1.
     let (code, out, _) = ptxdiff(&["check", &spec("convert_round"), "--arch", "sm_80"]);
     assert_eq!(code, 1);
-    assert!(out.starts_with("convert_round sm_80: DISAGREE: "), "{out}");
-    assert!(out.contains("sim vs interp: "), "{out}");
+    assert!(out.starts_with("convert_round sm_80: FAIL: "), "{out}");
+    assert!(
+        out.contains("ptxc+sim MISMATCH") && out.contains("interp MISMATCH"),
+        "{out}"
+    );
     assert_eq!(out.lines().count(), 1);
 }
 

@@ -93,13 +93,9 @@ pub fn check(
             .find(|f| &f.name == kernel)
             .ok_or_else(|| format!("ptxc output has no function '{kernel}'"))?;
         let func = ptxc::ir::from_sass(f, Some(sm)).map_err(|e| format!("ptxc output: {e}"))?;
-        let mut inputs = SimInputs {
-            static_shared_bytes: Some(compiled.kernel.shared_bytes),
-            ..SimInputs::default()
-        };
-        if !compiled.kernel.const_bank.is_empty() {
-            inputs.banks.insert(3, compiled.kernel.const_bank.clone());
-        }
+        // Bank 3 (.const data), the static shared size and the module
+        // variables (bank 4) come from the lowering.
+        let inputs = SimInputs::from_lowered(&compiled.kernel);
         sim::run(&func, sm, &spec, &inputs, limits).map_err(|e| e.to_string())
     })();
     let interp_run = (|| -> Result<RunResult, String> {
