@@ -6,7 +6,11 @@ const USAGE: &str = "\
 Usage: ptxdiff <command> [options]
 
 Commands:
-  run       generate programs and run the differential matrix (issue 7)
+  run [--corpus DIR] [--arch sm_XX]...
+            the differential run on the built-in default: every corpus
+            kernel compiled by ptxc for sm_70, sm_80 and sm_90 (or the
+            --arch targets) and checked against the PTX interpreter; a line
+            per run, then a verdict; exit 1 on a disagreement
   interp SPEC.launch.json [--ptx FILE] [--dump OUT.json]
             run a kernel in the PTX interpreter and compare with the
             *.expected.json beside the spec; exit 1 unless it passes
@@ -26,14 +30,8 @@ Commands:
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
-        None | Some("run") => {
-            eprintln!(
-                "ptxdiff run: the differential run is not built yet; it arrives with issue 7 \
-                 (generator, differential engine and `ptxdiff run`). What exists today: \
-                 `ptxc FILE.ptx --parse-only` (the PTX front end)."
-            );
-            ExitCode::from(2)
-        }
+        None => run(&[]),
+        Some("run") => run(&args[1..]),
         Some("interp") => interp(&args[1..]),
         Some("sim") => sim(&args[1..]),
         Some("check") => check(&args[1..]),
@@ -56,6 +54,42 @@ fn main() -> ExitCode {
         }
         Some(other) => {
             eprintln!("ptxdiff: unknown command '{other}'\n{USAGE}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(args: &[String]) -> ExitCode {
+    use oracle::commands::run::{default_corpus, run_corpus, DEFAULT_ARCHS};
+    let mut corpus = default_corpus();
+    let mut archs = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match (a.as_str(), it.clone().next()) {
+            ("--corpus", Some(d)) => {
+                corpus = d.into();
+                it.next();
+            }
+            ("--arch", Some(s)) => {
+                archs.push(s.clone());
+                it.next();
+            }
+            (s, _) => {
+                eprintln!("ptxdiff run: unknown or incomplete option '{s}'");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    if archs.is_empty() {
+        archs = DEFAULT_ARCHS.iter().map(|s| s.to_string()).collect();
+    }
+    match run_corpus(&corpus, &archs, &mut |l| println!("{l}")) {
+        Ok(sum) => {
+            println!("{}", sum.verdict_line());
+            ExitCode::from(if sum.clean() { 0 } else { 1 })
+        }
+        Err(e) => {
+            eprintln!("ptxdiff run: {e}");
             ExitCode::from(2)
         }
     }

@@ -39,6 +39,21 @@ fn describe(
     }
 }
 
+/// How a check ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CheckKind {
+    /// Both runs complete, agree, and match the expected file.
+    Agree,
+    /// Both complete and their outputs differ: a miscompilation (or a bug
+    /// in one of the two interpreters).
+    Disagree,
+    /// ptxc refused the module (an unsupported construct or an error).
+    CompileError,
+    /// Anything else: a fault, UB or timeout on either side, or both
+    /// agreeing with each other but not with the expected file.
+    Fail,
+}
+
 /// Compiles with ptxc and runs; `ptxc_args` are ptxc flags (no input file).
 pub fn check(
     spec_path: &Path,
@@ -46,6 +61,16 @@ pub fn check(
     ptxc_args: &[String],
     limits: &RunLimits,
 ) -> Result<Verdict, String> {
+    check_classified(spec_path, arch, ptxc_args, limits).map(|(v, _)| v)
+}
+
+/// [`check`], with how it ended.
+pub fn check_classified(
+    spec_path: &Path,
+    arch: Option<&str>,
+    ptxc_args: &[String],
+    limits: &RunLimits,
+) -> Result<(Verdict, CheckKind), String> {
     let spec = LaunchSpec::from_file(spec_path).map_err(|e| e.to_string())?;
     let ptx_path = spec
         .ptx_path()
@@ -69,19 +94,15 @@ pub fn check(
         Ok(o) => o,
         Err(e) => {
             let first = e.to_string().lines().next().unwrap_or("").to_string();
-            return Ok(Verdict {
-                line: format!("{kernel}: COMPILE ERROR: {first}"),
-                ok: false,
-            });
+            let line = format!("{kernel}: COMPILE ERROR: {first}");
+            return Ok((Verdict { line, ok: false }, CheckKind::CompileError));
         }
     };
     let sm = out.sm;
     let tag = format!("{kernel} {}", sm.name);
     let Some(compiled) = out.functions.iter().find(|f| &f.name == kernel) else {
-        return Ok(Verdict {
-            line: format!("{tag}: COMPILE ERROR: ptxc did not compile entry '{kernel}'"),
-            ok: false,
-        });
+        let line = format!("{tag}: COMPILE ERROR: ptxc did not compile entry '{kernel}'");
+        return Ok((Verdict { line, ok: false }, CheckKind::CompileError));
     };
     // The listing as printed, read back.
     let sim_run = (|| -> Result<RunResult, String> {
@@ -121,16 +142,16 @@ pub fn check(
     };
     let agree = agreement.as_ref().is_some_and(|d| d.is_empty());
     let ok = agree && sim_ok && interp_ok;
-    let verdict = if ok {
-        "AGREE"
+    let (verdict, kind) = if ok {
+        ("AGREE", CheckKind::Agree)
     } else if agreement.is_some() && !agree {
-        "DISAGREE"
+        ("DISAGREE", CheckKind::Disagree)
     } else {
-        "FAIL"
+        ("FAIL", CheckKind::Fail)
     };
     let mut line = format!("{tag}: {verdict}: ptxc+sim {sim_word}; interp {interp_word}");
     if let Some(d) = agreement.filter(|d| !d.is_empty()) {
         line.push_str(&format!("; sim vs interp: {d}"));
     }
-    Ok(Verdict { line, ok })
+    Ok((Verdict { line, ok }, kind))
 }

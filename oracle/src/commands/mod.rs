@@ -3,4 +3,5 @@
 
 pub mod check;
 pub mod interp;
+pub mod run;
 pub mod sim;
