@@ -371,7 +371,7 @@ pub(crate) fn sub_word(v: &ast::VarDecl) -> bool {
         VarType::Scalar(t) => t.bytes(),
         _ => 8,
     };
-    elem < 4 || var_size_align(v).0 % 4 != 0
+    elem < 4 || !var_size_align(v).0.is_multiple_of(4)
 }
 
 /// Whether any function of the module has a `cvta.const`/`cvta.to.const`.
