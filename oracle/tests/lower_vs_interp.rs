@@ -101,15 +101,4 @@ fn lowered_corpus_runs_in_the_simulator() {
 }
 
 /// Lowerings not done yet, on every target: (kernel file, how it fails).
-const KNOWN_FAILURES: &[(&str, &str)] = &[
-    (
-        "half_arith.O0.ptx",
-        "LOWER: the address of a parameter (cvta.param)",
-    ),
-    ("switch_local.O0.ptx", "LOWER: cvta for this space"),
-    ("tex_stencil.ptx", "LOWER: `tex` is not lowered"),
-    (
-        "tex_stencil.O0.ptx",
-        "LOWER: the address of a parameter (cvta.param)",
-    ),
-];
+const KNOWN_FAILURES: &[(&str, &str)] = &[];

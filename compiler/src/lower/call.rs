@@ -202,6 +202,13 @@ impl Cx<'_> {
             for (p, &(first, words)) in rs.iter().zip(&abi.rets) {
                 self.scopes
                     .bind(p.name, Binding::ParamWords { first, words });
+                // A sub-word store (`st.param.b16 [func_retval0]`) merges
+                // into its word: start from zero, not an undefined value.
+                if super::sub_word(p) {
+                    for w in 0..words {
+                        self.mov(first + w, rz())?;
+                    }
+                }
             }
         }
         let body = func.body.as_ref().expect("a body");

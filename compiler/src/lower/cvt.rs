@@ -215,7 +215,30 @@ impl Cx<'_> {
                             mods.push(x);
                         }
                         self.b.emit(Op::FRND, &mods, [r(d), a])?;
-                        if sat {
+                        if sat && dt == ScalarType::F64 {
+                            // No f64 .SAT: above 1.0 gives 1.0; anything
+                            // not above +0 (negatives, -0, NaN) gives +0.
+                            let (hi1, pos) = (self.b.vpred(), self.b.vpred());
+                            self.b.emit(
+                                Op::DSETP,
+                                &["GT", "AND"],
+                                [p(hi1), pt(), r(d), Operand::FloatImm("1".into()), pt()],
+                            )?;
+                            self.b.emit(
+                                Op::DSETP,
+                                &["GT", "AND"],
+                                [p(pos), pt(), r(d), rz(), pt()],
+                            )?;
+                            self.b.emit(
+                                Op::SEL,
+                                &[],
+                                [r(d + 1), imm32(0x3ff0_0000), r(d + 1), p(hi1)],
+                            )?;
+                            self.b.emit(Op::SEL, &[], [r(d), rz(), r(d), p(hi1)])?;
+                            self.b
+                                .emit(Op::SEL, &[], [r(d + 1), r(d + 1), rz(), p(pos)])?;
+                            self.b.emit(Op::SEL, &[], [r(d), r(d), rz(), p(pos)])?;
+                        } else if sat {
                             self.b.emit(Op::FADD, &["SAT"], [r(d), r(d), neg(rz())])?;
                         }
                         return Ok(());

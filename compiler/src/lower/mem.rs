@@ -207,7 +207,7 @@ impl Cx<'_> {
 
     pub fn lower_ld(&mut self, i: &Instruction) -> R {
         let ty = self.ty(i)?;
-        let space = space_of(i);
+        let space = param_reg_space(self, space_of(i), &i.operands[1]);
         let nc = i.has(Mod::Nc) || i.opcode == crate::ptx::isa::Opcode::Ldu;
         let place = self.place(space, &i.operands[1])?;
         let dsts = self.elems(&i.operands[0])?;
@@ -396,7 +396,7 @@ impl Cx<'_> {
 
     pub fn lower_st(&mut self, i: &Instruction) -> R {
         let ty = self.ty(i)?;
-        let space = space_of(i);
+        let space = param_reg_space(self, space_of(i), &i.operands[0]);
         let place = self.place(space, &i.operands[0])?;
         let (words, total) = self.store_words(&i.operands[1], ty)?;
         match place {
@@ -460,8 +460,10 @@ impl Cx<'_> {
         let window = match space {
             Space::Global => None,
             Space::Shared => Some(SHARED_WINDOW),
-            Space::Local => Some(LOCAL_WINDOW),
-            _ => return self.err("cvta for this space is not lowered"),
+            // Parameter addresses are those of their frame copies (mod.rs).
+            Space::Local | Space::Param => Some(LOCAL_WINDOW),
+            Space::Const => return self.lower_cvta_const(i, to, wide),
+            Space::Generic => return self.err("cvta without a state space"),
         };
         let (lo, hi) = self.src64(&i.operands[1], ty)?;
         // Generic shared offsets count from the SM's shared base (0x400 on
@@ -508,6 +510,33 @@ impl Cx<'_> {
                         .emit(Op::IADD3, &[], [r(d), lo, neg(cbank(0, w)), imm(base)])
                 }
             }
+        }
+    }
+
+    /// `cvta.const`: constant bank 3 is also a read-only module global
+    /// (mod.rs, `ModuleLayout::const_global`), the generic address of
+    /// offset `a` is that copy's address plus `a` (as on the hardware,
+    /// where the constant bank lives in global memory).
+    fn lower_cvta_const(&mut self, i: &Instruction, to: bool, wide: bool) -> R {
+        let Some(slot) = self.layout_const_global() else {
+            return self.err("internal: cvta.const without a constant-bank copy");
+        };
+        let base = self.b.vpair();
+        self.b.emit(Op::LDC, &["64"], [r(base), cbank(4, slot)])?;
+        let ty = if wide {
+            ScalarType::U64
+        } else {
+            ScalarType::U32
+        };
+        let (lo, hi) = self.src64(&i.operands[1], ty)?;
+        if wide {
+            let d = self.dst64(&i.operands[0])?;
+            self.add64(d, (lo, hi), (r(base), r(base + 1)), to)
+        } else {
+            let d = self.dst32(&i.operands[0])?;
+            let lo = self.in_reg(lo)?;
+            let b = if to { neg(r(base)) } else { r(base) };
+            self.b.emit(Op::IADD3, &[], [r(d), lo, b, rz()])
         }
     }
 
@@ -621,6 +650,22 @@ impl Cx<'_> {
             }
             Val::Q(_) => self.err("128-bit mov is not lowered"),
         }
+    }
+}
+
+/// A parameter-space access through a register address goes to the
+/// parameter's frame copy: local memory (the address came from `mov` of
+/// the parameter's name, mod.rs).
+fn param_reg_space(cx: &Cx<'_>, space: Space, o: &ast::Operand) -> Space {
+    if space != Space::Param {
+        return space;
+    }
+    match &o.kind {
+        OperandKind::Addr(a) => match a.base {
+            AddrBase::Name(s) if matches!(cx.lookup(s), Some(Binding::Reg { .. })) => Space::Local,
+            _ => space,
+        },
+        _ => space,
     }
 }
 

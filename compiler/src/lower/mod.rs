@@ -16,6 +16,7 @@
 //! | `cvt.rs` | cvt: I2F/F2I/F2F/FRND, integer widening/narrowing |
 //! | `div.rs` | integer div/rem, div/rcp/sqrt rn for f32/f64 with slow-path subroutines |
 //! | `template.rs` | instantiates vendor SASS fragments (the slow paths) on virtual registers |
+//! | `tex.rs` | tex/tld4 with texture objects: TLD/TEX/TLD4 (slot, uniform-handle and handle-loop forms) |
 //! | `warp.rs` | shfl.sync, vote.sync, activemask, bar, membar |
 //! | `atom.rs` | atom/red on global and shared memory |
 //! | `call.rs` | `.func` calls and the ABI below |
@@ -83,6 +84,7 @@ mod mem;
 mod operand;
 mod regs;
 mod template;
+mod tex;
 mod warp;
 
 #[cfg(test)]
@@ -253,6 +255,9 @@ struct ModuleLayout {
     shared_bytes: u32,
     const_bank: Vec<u8>,
     globals: Vec<GlobalVar>,
+    /// The bank 4 slot of the constant bank's global copy, when the module
+    /// converts constant addresses to generic (`cvta.const`).
+    const_global: Option<u32>,
 }
 
 fn var_size_align(v: &ast::VarDecl) -> (u32, u32) {
@@ -356,6 +361,21 @@ impl ModuleLayout {
                 });
             }
         }
+        // `cvta.const`: a read-only global copy of bank 3 for generic loads.
+        let const_global = uses_cvta_const(m).then(|| {
+            let slot = 8 * globals.len() as u32;
+            globals.push(GlobalVar {
+                name: "__ptxc_const_bank3".into(),
+                size: konst.len().max(1) as u32,
+                align: 16,
+                init: if konst.is_empty() {
+                    vec![0]
+                } else {
+                    konst.clone()
+                },
+            });
+            slot
+        });
         let dynamic = shared.next_multiple_of(16);
         for e in externs {
             vars.insert(
@@ -371,8 +391,33 @@ impl ModuleLayout {
             shared_bytes: shared,
             const_bank: konst,
             globals,
+            const_global,
         })
     }
+}
+
+/// Whether a parameter variable may be written in pieces narrower than a
+/// word (byte arrays, narrow scalars).
+pub(crate) fn sub_word(v: &ast::VarDecl) -> bool {
+    let elem = match v.ty {
+        VarType::Scalar(t) => t.bytes(),
+        _ => 8,
+    };
+    elem < 4 || !var_size_align(v).0.is_multiple_of(4)
+}
+
+/// Whether any function of the module has a `cvta.const`/`cvta.to.const`.
+fn uses_cvta_const(m: &Module) -> bool {
+    fn walk(b: &ast::Block) -> bool {
+        b.stmts.iter().any(|s| match s {
+            Statement::Instr(i) => {
+                i.opcode == Opcode::Cvta && i.has(crate::ptx::modifiers::Mod::Const)
+            }
+            Statement::Block(inner) => walk(inner),
+            _ => false,
+        })
+    }
+    m.functions().any(|f| f.body.as_ref().is_some_and(walk))
 }
 
 /// The bytes of a `.const` variable's initializer (zeros without one).
@@ -451,6 +496,12 @@ pub(crate) struct Cx<'m> {
     pub subs: FxHashMap<&'static str, template::SubAbi>,
     pub sub_queue: Vec<&'static str>,
     pub max_callee_frame: u32,
+    /// Kernel registers that hold one kernel parameter and nothing else
+    /// (written once, by `ld.param`): name -> its constant bank 0 offset.
+    pub param_handles: FxHashMap<Sym, u32>,
+    /// Parameters whose address is taken, copied to the frame: name ->
+    /// frame offset of the copy.
+    pub param_copies: FxHashMap<Sym, u32>,
 }
 
 fn lower_kernel(
@@ -487,6 +538,8 @@ fn lower_kernel(
         subs: FxHashMap::default(),
         sub_queue: Vec::new(),
         max_callee_frame: 0,
+        param_handles: FxHashMap::default(),
+        param_copies: FxHashMap::default(),
     };
     cx.b.span = f.name_span;
     // Prologue: the stack pointer, then the global descriptor.
@@ -574,7 +627,10 @@ fn frame_layout(body: &ast::Block, slots: &mut FxHashMap<u32, u32>) -> u32 {
     }
     let mut off = 0;
     walk(body, slots, &mut off);
-    off.next_multiple_of(8)
+    // Frames keep R1 16-byte aligned: a callee's `.align 16` depot sits at
+    // R1 after its caller's frame (clang -O0 forms the addresses of its
+    // fields with `or.b64 %rd, %SP, 4`, tex_stencil.O0).
+    off.next_multiple_of(16)
 }
 
 impl<'m> Cx<'m> {
@@ -588,11 +644,79 @@ impl<'m> Cx<'m> {
         self.labels.clear();
         self.local_slots.clear();
         self.cc = None;
-        let frame = frame_layout(body, &mut self.local_slots);
+        let mut frame = frame_layout(body, &mut self.local_slots);
+        // Parameters whose address is taken get a frame copy (as ptxas:
+        // the parameter is copied to the stack and its address is the
+        // copy's).
+        self.param_copies.clear();
+        let mut copies = Vec::new();
+        for s in param_addresses(body) {
+            let (size, words) = match self.lookup(s) {
+                Some(Binding::KernelParam { size, .. }) => (size, size.div_ceil(4)),
+                Some(Binding::ParamWords { words, .. }) => (4 * words, words),
+                _ => continue,
+            };
+            if self.param_copies.contains_key(&s) {
+                continue;
+            }
+            let align = size.next_power_of_two().clamp(4, 16);
+            let off = frame.next_multiple_of(align);
+            frame = (off + 4 * words).next_multiple_of(16);
+            self.param_copies.insert(s, off);
+            copies.push((s, off));
+        }
+        self.param_handles = if self.cur.is_entry {
+            self.kernel_param_handles(body)
+        } else {
+            FxHashMap::default()
+        };
         self.cur.frame = frame;
         if frame > 0 {
             self.b
                 .emit(Op::IADD3, &[], [sp(), sp(), imm(-i64::from(frame)), rz()])?;
+        }
+        for (s, off) in copies {
+            match self.lookup(s) {
+                Some(Binding::KernelParam { offset, size }) => {
+                    for w in 0..size.div_ceil(4) {
+                        let t = self.b.vreg();
+                        self.b.emit(
+                            Op::MOV,
+                            &[],
+                            [r(t), cbank(0, self.cb.param_base + offset + 4 * w)],
+                        )?;
+                        self.b.emit(
+                            Op::STL,
+                            &[],
+                            [
+                                mem(
+                                    crate::ir::sass_text::Reg::R(1),
+                                    false,
+                                    i64::from(off + 4 * w),
+                                ),
+                                r(t),
+                            ],
+                        )?;
+                    }
+                }
+                Some(Binding::ParamWords { first, words }) => {
+                    for w in 0..words {
+                        self.b.emit(
+                            Op::STL,
+                            &[],
+                            [
+                                mem(
+                                    crate::ir::sass_text::Reg::R(1),
+                                    false,
+                                    i64::from(off + 4 * w),
+                                ),
+                                r(first + w),
+                            ],
+                        )?;
+                    }
+                }
+                _ => unreachable!(),
+            }
         }
         self.block(body)?;
         // Falling off the end returns.
@@ -662,6 +786,12 @@ impl<'m> Cx<'m> {
                 let first = self.b.valigned(if words >= 2 { 2 } else { 1 });
                 for _ in 1..words {
                     self.b.vreg();
+                }
+                // Sub-word stores merge into their word: start from zero.
+                if sub_word(v) {
+                    for w in 0..words {
+                        self.mov(first + w, rz())?;
+                    }
                 }
                 self.scopes
                     .bind(v.name, Binding::ParamWords { first, words });
@@ -777,6 +907,7 @@ impl<'m> Cx<'m> {
                 Ok(())
             }
             O::Prefetch | O::Prefetchu | O::Pmevent => Ok(()),
+            O::Tex | O::Tld4 => self.lower_tex(i),
             O::Nanosleep => {
                 let s = self.src32(&i.operands[0], crate::ptx::types::ScalarType::U32)?;
                 self.b.emit(Op::NANOSLEEP, &[], [s])
@@ -786,7 +917,101 @@ impl<'m> Cx<'m> {
     }
 }
 
+/// Names used as address operands outside brackets (`mov.u64 %rd, name`,
+/// `name+4`): candidates for parameters whose address is taken.
+fn param_addresses(body: &ast::Block) -> Vec<Sym> {
+    fn walk(b: &ast::Block, out: &mut Vec<Sym>) {
+        for s in &b.stmts {
+            match s {
+                Statement::Instr(i) if matches!(i.opcode, Opcode::Mov | Opcode::Cvta) => {
+                    for o in i.operands.iter().skip(1) {
+                        match o.kind {
+                            ast::OperandKind::Name(s) | ast::OperandKind::SymOffset(s, _) => {
+                                out.push(s)
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                Statement::Block(inner) => walk(inner, out),
+                _ => {}
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(body, &mut out);
+    out
+}
+
 impl Cx<'_> {
+    /// Registers of a kernel body written exactly once, by `ld.param.{u64,
+    /// b64,s64}` of a whole 8-byte kernel parameter: the texture handle
+    /// registers the slot form can name (tex.rs).
+    fn kernel_param_handles(&self, body: &ast::Block) -> FxHashMap<Sym, u32> {
+        fn names(o: &ast::Operand, out: &mut Vec<Sym>) {
+            match &o.kind {
+                ast::OperandKind::Name(s) => out.push(*s),
+                ast::OperandKind::PredPair(a, b) => {
+                    out.push(*a);
+                    out.push(*b)
+                }
+                ast::OperandKind::Vector(v) | ast::OperandKind::VectorPred(v, _) => {
+                    v.iter().for_each(|e| names(e, out))
+                }
+                _ => {}
+            }
+        }
+        fn walk(
+            cx: &Cx<'_>,
+            b: &ast::Block,
+            writes: &mut FxHashMap<Sym, u32>,
+            loads: &mut FxHashMap<Sym, u32>,
+        ) {
+            for s in &b.stmts {
+                match s {
+                    Statement::Instr(i) => {
+                        let mut w = Vec::new();
+                        if let Some(o) = i.operands.first() {
+                            names(o, &mut w);
+                        }
+                        for n in &w {
+                            *writes.entry(*n).or_default() += 1;
+                        }
+                        if i.opcode == Opcode::Ld
+                            && i.ty().is_some_and(|t| t.bits() == 64)
+                            && w.len() == 1
+                        {
+                            if let Some(ast::OperandKind::Addr(a)) =
+                                i.operands.get(1).map(|o| &o.kind)
+                            {
+                                if let ast::AddrBase::Name(p) = a.base {
+                                    if let Some(Binding::KernelParam { offset, size: 8 }) =
+                                        cx.lookup(p)
+                                    {
+                                        if a.offset == 0 {
+                                            loads.insert(w[0], cx.cb.param_base + offset);
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    Statement::Block(inner) => walk(cx, inner, writes, loads),
+                    _ => {}
+                }
+            }
+        }
+        let mut writes = FxHashMap::default();
+        let mut loads = FxHashMap::default();
+        walk(self, body, &mut writes, &mut loads);
+        loads.retain(|k, _| writes.get(k) == Some(&1));
+        loads
+    }
+
+    pub(crate) fn layout_const_global(&self) -> Option<u32> {
+        self.layout.const_global
+    }
+
     /// Module-scope variable bindings (shared and const).
     fn layout_vars(&self) -> Vec<(Sym, Binding)> {
         self.layout.vars.iter().map(|(k, v)| (*k, *v)).collect()

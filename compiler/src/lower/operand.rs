@@ -142,12 +142,16 @@ impl Cx<'_> {
                             Val::Q(_) => return self.err("128-bit operands are not lowered"),
                         })
                     }
-                    Some(b) => self.address_of(b, ty),
+                    Some(b) => {
+                        let b = self.param_copy(*s).unwrap_or(b);
+                        self.address_of(b, ty)
+                    }
                     None => self.err(format!("unknown name `{}`", self.name(*s))),
                 }
             }
             OperandKind::SymOffset(s, off) => match self.lookup(*s) {
                 Some(b) if !matches!(b, Binding::Reg { .. }) => {
+                    let b = self.param_copy(*s).unwrap_or(b);
                     let a = self.address_of(b, ty)?;
                     self.add_offset(a, *off)
                 }
@@ -202,6 +206,13 @@ impl Cx<'_> {
         }
     }
 
+    /// A parameter whose address is taken: its frame copy.
+    fn param_copy(&self, s: crate::ptx::intern::Sym) -> Option<Binding> {
+        self.param_copies
+            .get(&s)
+            .map(|&offset| Binding::Local { offset })
+    }
+
     /// The address a variable name stands for (`mov.u64 %rd, smem;`).
     fn address_of(&mut self, b: Binding, ty: ScalarType) -> R<Src> {
         let lo = match b {
@@ -223,7 +234,7 @@ impl Cx<'_> {
                 r(v)
             }
             Binding::KernelParam { .. } | Binding::ParamWords { .. } => {
-                return self.err("the address of a parameter (cvta.param) is not lowered")
+                return self.err("internal: the address of a parameter without a frame copy")
             }
             Binding::Reg { .. } => unreachable!(),
         };

@@ -307,6 +307,10 @@ pub enum TexRef {
     Slot(u32),
     /// A handle in a uniform register (sm_90 `TLD.LZ ..., UR4, ...`).
     Handle(u32),
+    /// A handle's low word in a general register, per lane (`TLD.LZ RZ,
+    /// Rd, Rc, Rh, 0x0, 1D, 0xf`: the compiler's sm_70 form for a handle
+    /// that is not a kernel parameter, UNCONFIRMED spelling).
+    Reg(u32),
 }
 
 /// One decoded instruction's handler and operands.
@@ -1794,12 +1798,12 @@ fn decode_tex(d: &Dec<'_>, i: &Inst, dsts: &[Operand], s: &[Operand]) -> DResult
     };
     let mask = d.imm(s.get(t + 1).ok_or("no texture write mask")?)? as u8;
     let coords = d.plain(&s[0])?;
-    let tex = match s[1..t]
-        .iter()
-        .find(|o| matches!(o, Operand::Reg(r) if matches!(r.reg, Reg::Ur(_) | Reg::Uv(_))))
-    {
+    let tex = match s[1..t].iter().find(|o| {
+        matches!(o, Operand::Reg(r) if matches!(r.reg, Reg::Ur(_) | Reg::Uv(_) | Reg::R(_) | Reg::V(_)))
+    }) {
         Some(o) => match d.plain(o)? {
             Src::U(u) => TexRef::Handle(u),
+            Src::R(r) => TexRef::Reg(r),
             _ => unreachable!(),
         },
         None => TexRef::Slot(d.imm(&s[t - 1])? as u32),

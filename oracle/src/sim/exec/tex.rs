@@ -9,6 +9,11 @@
 //! sm_90 the texture is a handle in a uniform register (`TLD.LZ RZ, R3, R3,
 //! UR4, 0x0, 1D, 0x1`, UR4 = the parameter's low word).
 //!
+//! The compiler's sm_70 form for a handle that is not a kernel parameter
+//! names a general register where the uniform one would be (`TLD.LZ RZ,
+//! R4, R4, R6, 0x0, 1D, 0xf`, UNCONFIRMED spelling): each lane's own
+//! handle (low word) selects its texture.
+//!
 //! Which texture a slot means: the banks file's `textures` map when it has
 //! the slot; otherwise the 64-bit handle stored in constant bank 0 at
 //! `4 * slot` (slot 0x58 is c[0x0][0x160], the first parameter: the
@@ -55,6 +60,11 @@ fn resolve<'t>(ctx: &'t Ctx<'_>, w: &Warp, t: TexRef, lane: u32) -> Result<&'t T
                 )
             })
         }
+        TexRef::Reg(r) => {
+            let h = u64::from(w.read1(Src::R(r), lane)?);
+            by_handle(ctx, h)
+                .ok_or_else(|| Stop::fault(lane, format!("texture handle {h:#x} names no texture")))
+        }
         TexRef::Handle(u) => {
             let lo = w.read1(Src::U(u), lane)?;
             let hi = if (u as usize + 1) < w.ur.len() && w.urw[u as usize + 1] {
@@ -93,12 +103,15 @@ pub fn tex(
         };
         *c = w.read(s, m)?;
     }
-    let img = resolve(ctx, w, t, m.trailing_zeros())?;
+    let mut img = resolve(ctx, w, t, m.trailing_zeros())?;
     let mut out = [[0u32; 32]; 4];
     let mut mm = m;
     while mm != 0 {
         let l = mm.trailing_zeros() as usize;
         mm &= mm - 1;
+        if matches!(t, TexRef::Reg(_)) {
+            img = resolve(ctx, w, t, l as u32)?;
+        }
         let texel = match op {
             TexOp::Tld => {
                 let c = [0, 1, 2].map(|k| Coord::Int(cv[k][l] as i32));

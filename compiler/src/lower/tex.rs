@@ -1,0 +1,210 @@
+//! Texture fetches (PTX ISA 9.7.10.3 `tex`, 9.7.10.4 `tld4`) with texture
+//! objects (unified mode: `[handle, {coords}]`, no separate sampler).
+//!
+//! | PTX | SASS |
+//! |---|---|
+//! | `tex.Nd.v4.T.s32` | `TLD.LZ` (integer texel coordinates, level 0) |
+//! | `tex.Nd.v4.T.f32` | `TEX.LZ` (float coordinates through the sampler, level 0) |
+//! | `tld4.C.2d.v4.T.f32` | `TLD4.C` |
+//!
+//! The texture comes from one of three places:
+//! - a register that holds a kernel parameter and nothing else (written
+//!   once in the kernel, by `ld.param` of that parameter): on sm_70..sm_89
+//!   the slot form names the parameter's word offset in constant bank 0
+//!   (`TLD.SCR.LZ RZ, R4, R4, 0x0, 0x58, 1D, 0x1` for c[0x0][0x160],
+//!   tex_stencil.sm_70), on sm_90 the parameter's low word in a uniform
+//!   pair (`ULDC UR4, c[0x0][0x210]` + `UMOV UR5, URZ` + `TLD.LZ RZ, R3,
+//!   R3, UR4, 0x0, 1D, 0x1`, tex_stencil.sm_90);
+//! - any other register on sm_75+: a loop that serves the lanes one
+//!   distinct handle at a time (`R2UR` of the first lane's handle, the
+//!   lanes with that handle fetch through the uniform form, the others
+//!   loop). DECISION (UNCONFIRMED: no corpus SASS has a non-parameter
+//!   handle) — it is correct for divergent handles;
+//! - any other register on sm_70 (no uniform registers): the handle's low
+//!   word in a general register where the uniform one would be (`TLD.LZ
+//!   RZ, Rd, Rc, Rh, 0x0, 1D, 0xf`). DECISION (UNCONFIRMED spelling).
+//!
+//! Destinations: the channel mask selects the used vector elements; with
+//! three or four channels the first pair is the second printed destination
+//! and the second pair the first (the simulator's reading of
+//! `TLD.SCR.LZ RZ, R4, ...`), then `MOV`s to the element registers.
+
+use crate::ir::sass_text::Reg;
+use crate::ir::{Op, Operand};
+use crate::ptx::ast::{AddrBase, Instruction, OperandKind};
+use crate::ptx::isa::Opcode;
+use crate::ptx::modifiers::Mod;
+use crate::ptx::types::ScalarType;
+
+use super::builder::*;
+use super::regs::{Binding, Val};
+use super::Cx;
+
+enum Handle {
+    /// Constant bank 0 byte offset of a kernel parameter holding it.
+    Param(u32),
+    /// The low word of a general register.
+    Reg(u32),
+}
+
+fn shape(dims: u32) -> Operand {
+    Operand::TexShape(format!("{dims}D"))
+}
+
+impl Cx<'_> {
+    pub fn lower_tex(&mut self, i: &Instruction) -> R {
+        let tld4 = i.opcode == Opcode::Tld4;
+        let dims: u32 = if i.has(Mod::D1) {
+            1
+        } else if i.has(Mod::D2) {
+            2
+        } else if i.has(Mod::D3) {
+            3
+        } else {
+            return self.err("array and cube textures are not lowered");
+        };
+        let ctype = self.ty(i)?;
+        let float = ctype == ScalarType::F32;
+        let OperandKind::Addr(a) = &i.operands[1].kind else {
+            return self.err("texture instruction without a [handle, {coords}] operand");
+        };
+        if a.rest.len() != 1 || a.offset != 0 {
+            return self.err("texture with a separate sampler is not lowered");
+        }
+        let AddrBase::Name(hs) = a.base else {
+            return self.err("texture handle is not a name");
+        };
+        let handle = match self.lookup(hs) {
+            Some(Binding::Reg { val: Val::D(v), .. }) => match self.param_handles.get(&hs) {
+                Some(&off) => Handle::Param(off),
+                None => Handle::Reg(v),
+            },
+            Some(Binding::KernelParam { offset, .. }) => Handle::Param(self.cb.param_base + offset),
+            _ => return self.err("texture handle is not a 64-bit register or parameter"),
+        };
+        // Coordinates into consecutive registers.
+        let OperandKind::Vector(cs) = &a.rest[0].kind else {
+            return self.err("texture coordinates are not a vector");
+        };
+        if cs.len() < dims as usize {
+            return self.err("too few texture coordinates");
+        }
+        let c = self.b.valigned(dims.next_power_of_two());
+        for k in 0..dims {
+            let x = self.src32(&cs[k as usize], ScalarType::B32)?;
+            self.mov(c + k, x)?;
+        }
+        // Destinations.
+        let dsts: Vec<Option<u32>> = match &i.operands[0].kind {
+            OperandKind::Vector(v) => v
+                .iter()
+                .map(|e| match e.kind {
+                    OperandKind::Sink => Ok(None),
+                    _ => match self.dst_val(e)?.0 {
+                        Val::R(v) => Ok(Some(v)),
+                        _ => self.err("texture destination of a bad class"),
+                    },
+                })
+                .collect::<R<_>>()?,
+            OperandKind::VectorPred(..) => {
+                return self.err("texture residency predicates are not lowered")
+            }
+            _ => vec![Some(self.dst32(&i.operands[0])?)],
+        };
+        let used = dsts.iter().rposition(Option::is_some).map_or(1, |k| k + 1);
+        let (mask, first, second) = if used > 2 {
+            (0xf, self.b.vpair(), Some(self.b.vpair()))
+        } else {
+            (if used == 2 { 0x3 } else { 0x1 }, self.b.vpair(), None)
+        };
+        let d1 = second.map_or(rz(), r);
+        let (op, mut mods): (Op, Vec<&'static str>) = if tld4 {
+            let comp = if i.has(Mod::R) {
+                "R"
+            } else if i.has(Mod::G) {
+                "G"
+            } else if i.has(Mod::Bc) {
+                "B"
+            } else {
+                "A"
+            };
+            (Op::TLD4, vec![comp])
+        } else if float {
+            (Op::TEX, vec!["LZ"])
+        } else {
+            (Op::TLD, vec!["LZ"])
+        };
+        match handle {
+            Handle::Param(off) if self.sm.sm < 90 => {
+                mods.insert(0, "SCR");
+                self.b.emit(
+                    op,
+                    &mods,
+                    [
+                        d1,
+                        r(first),
+                        r(c),
+                        imm(0),
+                        imm(i64::from(off / 4)),
+                        shape(dims),
+                        imm(mask),
+                    ],
+                )?;
+            }
+            Handle::Param(off) => {
+                let u = self.b.uvpair();
+                self.b.emit(Op::ULDC, &[], [ureg(u), cbank(0, off)])?;
+                self.b.emit(Op::UMOV, &[], [ureg(u + 1), reg(Reg::Urz)])?;
+                self.b.emit(
+                    op,
+                    &mods,
+                    [d1, r(first), r(c), ureg(u), imm(0), shape(dims), imm(mask)],
+                )?;
+            }
+            Handle::Reg(h) if self.sm.sm < 75 => {
+                self.b.emit(
+                    op,
+                    &mods,
+                    [d1, r(first), r(c), r(h), imm(0), shape(dims), imm(mask)],
+                )?;
+            }
+            Handle::Reg(h) => {
+                // One distinct handle per trip: the lanes holding the first
+                // active lane's handle fetch, the others loop.
+                let top = self.b.new_label();
+                self.b.start_block(top);
+                let u = self.b.uvpair();
+                let pv = self.b.vpred();
+                self.b.emit(Op::R2UR, &[], [ureg(u), r(h)])?;
+                self.b.emit(Op::UMOV, &[], [ureg(u + 1), reg(Reg::Urz)])?;
+                self.b.emit(
+                    Op::ISETP,
+                    &["NE", "U32", "AND"],
+                    [p(pv), pt(), r(h), ureg(u), pt()],
+                )?;
+                self.b.emit_g(
+                    Some(guard(pv, true)),
+                    op,
+                    &mods,
+                    [d1, r(first), r(c), ureg(u), imm(0), shape(dims), imm(mask)],
+                )?;
+                self.branch(Some(guard(pv, false)), top)?;
+            }
+        }
+        for (k, d) in dsts.iter().enumerate() {
+            if let Some(v) = d {
+                let src = if k < 2 {
+                    first + k as u32
+                } else {
+                    second.expect("a second pair") + k as u32 - 2
+                };
+                self.mov(*v, r(src))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+fn ureg(u: u32) -> Operand {
+    reg(Reg::Uv(u))
+}

@@ -1,0 +1,935 @@
+//! The lowering's multi-instruction sequences, executed: for each one a
+//! small PTX kernel applies the operation to input buffers (one element per
+//! thread), runs in the PTX interpreter (`ptx_interp::run`) and, lowered by
+//! `ptxc::lower`, in the SM simulator (`sim::run`) on the same launch, and
+//! every output word must agree bit for bit.
+//!
+//! Inputs: 8-bit operations exhaustively (binary ones: all 2^16 pairs);
+//! 16-bit unary operations exhaustively; 16-bit binary operations NOT
+//! exhaustively (2^32 pairs is too many): every value of the first operand
+//! against 12 structured values of the second, and every value of the
+//! second against 6 structured values of the first ([`edge16`]: 0, ±1,
+//! MIN, MAX, small values, bit patterns), 1,179,648 pairs; 32- and 64-bit
+//! operations
+//! edge values (0, ±1, MIN, MAX, powers of two ±1, and for floats NaN,
+//! ±inf, subnormals, ±0; all pairs of them for binary operations) plus
+//! [`RANDOM`] random inputs. The random inputs mix uniform words with
+//! "interesting" ones (small magnitudes, near powers of two), seeded.
+//!
+//! Regressions found here: `cvt.rXi.sat.f64.f64` saturated the 64-bit
+//! result with the f32 `FADD.SAT` (now `DSETP` + `SEL` clamps, cvt.rs);
+//! caught by [`cvt_float_int`]'s edge values (1.5, 2.0, 2^24, ...).
+//!
+//! Targets: everything on sm_80; the edge values also on sm_70 and sm_90
+//! (the lowering differs there: no uniform datapath, `LDC`, sm_90 slots).
+
+use oracle::launch::{
+    AddressMode, BufferSpec, CompareRule, ElemType, Filter, Init, LaunchSpec, ParamValue,
+    TextureSpec,
+};
+use oracle::ptx_interp::{self, Outcome, RunLimits};
+use oracle::sim::SimInputs;
+use ptxc::lower::{lower_module, LowerOptions};
+
+/// Random inputs per 32/64-bit operation (on top of the edge values).
+const RANDOM: usize = 100_000;
+
+/// A small deterministic generator (splitmix64).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// A value of `bits` bits: uniform, small, near a power of two, or a
+    /// float-shaped pattern.
+    fn word(&mut self, bits: u32) -> u64 {
+        let m = mask(bits);
+        let r = self.next();
+        let v = match r % 8 {
+            0 => self.next() % 64,
+            1 => (self.next() % 64).wrapping_neg(),
+            2 => {
+                let k = self.next() % u64::from(bits);
+                (1u64 << k).wrapping_add((self.next() % 5).wrapping_sub(2))
+            }
+            3 => {
+                let k = self.next() % u64::from(bits);
+                (1u64 << k).wrapping_neg()
+            }
+            _ => self.next(),
+        };
+        v & m
+    }
+}
+
+fn mask(bits: u32) -> u64 {
+    if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    }
+}
+
+/// Integer edge values of a width.
+fn edge_int(bits: u32) -> Vec<u64> {
+    let m = mask(bits);
+    let mut v = vec![0, 1, m, 2, m - 1, 3, 7, 10];
+    let min = 1u64 << (bits - 1);
+    v.extend([min, min - 1, min + 1, min.wrapping_neg() & m]);
+    for k in 1..bits {
+        let p = 1u64 << k;
+        v.extend([p, p - 1, p + 1, p.wrapping_neg() & m]);
+    }
+    v.iter_mut().for_each(|x| *x &= m);
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+fn edge_f32() -> Vec<u64> {
+    let mut v: Vec<u32> = vec![
+        0,
+        0x8000_0000,
+        0x3f80_0000,
+        0xbf80_0000,
+        0x7f80_0000,
+        0xff80_0000,
+        0x7fc0_0000,
+        0xffc0_0000,
+        0x7f80_0001,
+        0x7fbf_ffff,
+        0x0000_0001,
+        0x8000_0001,
+        0x007f_ffff,
+        0x807f_ffff,
+        0x0080_0000,
+        0x8080_0000,
+        0x7f7f_ffff,
+        0xff7f_ffff,
+        0x3f00_0000,
+        0x3fc0_0000,
+        0x4000_0000,
+        0xc040_0000,
+        0x4f00_0000,
+        0xcf00_0000,
+        0x5f00_0000,
+        0xdf00_0000,
+        0x4f80_0000,
+        0x5f80_0000,
+        0x3eaa_aaab,
+        0x3f7f_ffff,
+        0x3f80_0001,
+        0x4b00_0000,
+        0x4b7f_ffff,
+        0x3effffff,
+        0x3f3f_ffff,
+        0x4020_0000,
+        0x1e80_0000,
+        0x6000_0000,
+        0x2000_0000,
+        0x0040_0000,
+        0x4effffff,
+        0xceffffff,
+        0x477f_e000,
+        0x4780_0000,
+    ];
+    v.sort_unstable();
+    v.dedup();
+    v.into_iter().map(u64::from).collect()
+}
+
+fn edge_f64() -> Vec<u64> {
+    let mut v: Vec<u64> = vec![
+        0,
+        0x8000_0000_0000_0000,
+        0x3ff0_0000_0000_0000,
+        0xbff0_0000_0000_0000,
+        0x7ff0_0000_0000_0000,
+        0xfff0_0000_0000_0000,
+        0x7ff8_0000_0000_0000,
+        0xfff8_0000_0000_0000,
+        0x7ff0_0000_0000_0001,
+        0x0000_0000_0000_0001,
+        0x8000_0000_0000_0001,
+        0x000f_ffff_ffff_ffff,
+        0x0010_0000_0000_0000,
+        0x7fef_ffff_ffff_ffff,
+        0xffef_ffff_ffff_ffff,
+        0x3fe0_0000_0000_0000,
+        0x3ff8_0000_0000_0000,
+        0x4000_0000_0000_0000,
+        0xc008_0000_0000_0000,
+        0x41e0_0000_0000_0000,
+        0xc1e0_0000_0000_0000,
+        0x43e0_0000_0000_0000,
+        0xc3e0_0000_0000_0000,
+        0x41f0_0000_0000_0000,
+        0x43f0_0000_0000_0000,
+        0x3fd5_5555_5555_5555,
+        0x3fef_ffff_ffff_ffff,
+        0x3ff0_0000_0000_0001,
+        0x4330_0000_0000_0000,
+        0x3fdf_ffff_ffff_ffff,
+        0x0008_0000_0000_0000,
+        0x2000_0000_0000_0000,
+        0x6000_0000_0000_0000,
+        0x47ef_ffff_e000_0000,
+        0x4170_0000_0000_0000,
+        0x41df_ffff_ffc0_0000,
+    ];
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// The structured sets of 16-bit values a binary 16-bit operation's other
+/// operand ranges over: the second operand for every first one, and the
+/// first for every second one.
+fn edge16() -> (Vec<u64>, Vec<u64>) {
+    (
+        vec![
+            0, 1, 2, 3, 7, 0x00ff, 0x1234, 0x7fff, 0x8000, 0x8001, 0xfffe, 0xffff,
+        ],
+        vec![0, 1, 0x7fff, 0x8000, 0xffff, 0x5555],
+    )
+}
+
+fn elem(t: &str) -> ElemType {
+    match t {
+        "u8" | "b8" => ElemType::U8,
+        "s8" => ElemType::S8,
+        "u16" | "b16" => ElemType::U16,
+        "s16" => ElemType::S16,
+        "f16" => ElemType::F16,
+        "u32" | "b32" => ElemType::U32,
+        "s32" => ElemType::S32,
+        "f32" => ElemType::F32,
+        "u64" | "b64" => ElemType::U64,
+        "s64" => ElemType::S64,
+        "f64" => ElemType::F64,
+        _ => panic!("type {t}"),
+    }
+}
+
+fn bits_of(t: &str) -> u32 {
+    match elem(t) {
+        ElemType::U8 | ElemType::S8 => 8,
+        ElemType::U16 | ElemType::S16 | ElemType::F16 => 16,
+        ElemType::U32 | ElemType::S32 | ElemType::F32 => 32,
+        _ => 64,
+    }
+}
+
+/// The PTX register declaration type for a buffer element type: 8-bit
+/// values travel in 16-bit registers.
+fn reg_ty(t: &str) -> &str {
+    match t {
+        "u8" | "b8" => "u16",
+        "s8" => "s16",
+        t => t,
+    }
+}
+
+/// One operation: `body` reads `%a`, `%b`, `%c` (of the input types) and
+/// writes `%d` (of the output type); `%p`, `%q` are free predicates and
+/// `%t0..%t3` free registers of each width.
+struct Op {
+    name: String,
+    ins: Vec<&'static str>,
+    out: &'static str,
+    body: String,
+}
+
+fn op(name: &str, ins: &[&'static str], out: &'static str, body: &str) -> Op {
+    Op {
+        name: name.to_string(),
+        ins: ins.to_vec(),
+        out,
+        body: body.to_string(),
+    }
+}
+
+/// One kernel for a group of operations over the same inputs: output
+/// buffer `dK` receives operation K's `%d`.
+fn kernel(g: &[Op]) -> String {
+    let ins = &g[0].ins;
+    let mut params = String::from(".param .u32 pn");
+    let mut loads = String::new();
+    let mut decl = String::new();
+    for (k, t) in ins.iter().enumerate() {
+        let n = ["a", "b", "c"][k];
+        params.push_str(&format!(", .param .u64 p{n}"));
+        decl.push_str(&format!(".reg .{} %{n};\n", reg_ty(t)));
+        let w = bits_of(t) / 8;
+        loads.push_str(&format!(
+            "ld.param.u64 %rp, [p{n}]; mad.wide.u32 %rp, %i, {w}, %rp; ld.global.{t} %{n}, [%rp];\n"
+        ));
+    }
+    let mut body = String::new();
+    for (k, o) in g.iter().enumerate() {
+        params.push_str(&format!(", .param .u64 pd{k}"));
+        decl.push_str(&format!(".reg .{} %d{k};\n", reg_ty(o.out)));
+        let w = bits_of(o.out) / 8;
+        body.push_str(&format!(
+            "{}\nld.param.u64 %rp, [pd{k}]; mad.wide.u32 %rp, %i, {w}, %rp; st.global.{} [%rp], %d{k};\n",
+            o.body.replace("%d", &format!("%d{k}")),
+            o.out
+        ));
+    }
+    format!(
+        r#".version 7.8
+.target sm_80
+.address_size 64
+.visible .entry k({params})
+{{
+.reg .u32 %i, %n, %cx, %nx, %tx;
+.reg .u64 %rp;
+.reg .pred %p, %q, %ex;
+{decl}mov.u32 %cx, %ctaid.x;
+mov.u32 %nx, %ntid.x;
+mov.u32 %tx, %tid.x;
+mad.lo.u32 %i, %cx, %nx, %tx;
+ld.param.u32 %n, [pn];
+setp.ge.u32 %ex, %i, %n;
+@%ex bra DONE;
+{loads}{body}
+DONE:
+ret;
+}}
+"#
+    )
+}
+
+const BLOCK: u32 = 256;
+
+fn spec(g: &[Op], inputs: &[Vec<u64>]) -> LaunchSpec {
+    let n = inputs[0].len();
+    let mut params = vec![ParamValue::Scalar {
+        ty: ElemType::U32,
+        value: oracle::launch::Scalar::Int(n as i128),
+    }];
+    let mut buffers = vec![];
+    for (k, t) in g[0].ins.iter().enumerate() {
+        let name = ["a", "b", "c"][k].to_string();
+        params.push(ParamValue::Buffer {
+            name: name.clone(),
+            offset: 0,
+        });
+        buffers.push(BufferSpec {
+            name,
+            ty: elem(t),
+            len: n as u64,
+            init: Init::Bits(inputs[k].clone()),
+        });
+    }
+    let mut outputs = vec![];
+    for (k, o) in g.iter().enumerate() {
+        let name = format!("d{k}");
+        params.push(ParamValue::Buffer {
+            name: name.clone(),
+            offset: 0,
+        });
+        buffers.push(BufferSpec {
+            name: name.clone(),
+            ty: elem(o.out),
+            len: n as u64,
+            init: Init::Zeros,
+        });
+        outputs.push(name);
+    }
+    LaunchSpec {
+        file: None,
+        base_dir: ".".into(),
+        ptx: None,
+        kernel: "k".into(),
+        grid_dims: vec![(n as u32).div_ceil(BLOCK)],
+        block_dims: vec![BLOCK],
+        params,
+        buffers,
+        textures: vec![],
+        outputs: Some(outputs),
+        dynamic_shared_bytes: 0,
+        compare: CompareRule::default(),
+    }
+}
+
+/// Runs `src` for `spec` in the interpreter and, lowered for `arch`, in
+/// the simulator; the differing elements (index, interpreter, simulator).
+type Diff = (String, usize, u64, u64);
+
+fn differences(src: &str, spec: &LaunchSpec, arch: &str) -> Result<Vec<Diff>, String> {
+    let limits = RunLimits::default();
+    let m = ptxc::ptx::parse_checked("seq", src).map_err(|e| format!("parse: {e}"))?;
+    let t0 = std::time::Instant::now();
+    let want = ptx_interp::run(&m, src, spec, &limits).map_err(|e| format!("interp: {e:?}"))?;
+    let t1 = t0.elapsed();
+    if want.outcome != Outcome::Completed {
+        return Err(format!("interpreter: {:?}", want.outcome));
+    }
+    let sm = ptxc::target::lookup_sm(arch).unwrap();
+    let ks = lower_module(&m, sm, &LowerOptions::default()).map_err(|e| format!("lower: {e}"))?;
+    let kern = ks.iter().find(|k| k.name == spec.kernel).unwrap();
+    let inputs = SimInputs::from_lowered(kern);
+    let got = oracle::sim::run(&kern.function, sm, spec, &inputs, &limits)
+        .map_err(|e| format!("sim setup: {e}"))?;
+    if got.outcome != Outcome::Completed {
+        return Err(format!("simulator: {:?}", got.outcome));
+    }
+    if std::env::var_os("SEQ_TIME").is_some() {
+        eprintln!(
+            "{arch} n={} interp {t1:?} total {:?}",
+            spec.buffers[0].len,
+            t0.elapsed()
+        );
+    }
+    let mut out = Vec::new();
+    for b in &want.outputs.buffers {
+        let g = got.outputs.get(&b.name).expect("the same outputs");
+        for (k, (x, y)) in b.bits.iter().zip(&g.bits).enumerate() {
+            if x != y {
+                out.push((b.name.clone(), k, *x, *y));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Checks the group `g` on `inputs` (one vector per operand, equal
+/// lengths) for each arch; panics with the first mismatches and their
+/// inputs.
+fn check(g: &[Op], inputs: &[Vec<u64>], archs: &[&str]) {
+    let src = kernel(g);
+    let sp = spec(g, inputs);
+    let names: Vec<&str> = g.iter().map(|o| o.name.as_str()).collect();
+    for arch in archs {
+        match differences(&src, &sp, arch) {
+            Err(e) => panic!("{names:?} on {arch}: {e}"),
+            Ok(d) if d.is_empty() => {}
+            Ok(d) => {
+                let show: Vec<String> = d
+                    .iter()
+                    .take(8)
+                    .map(|(buf, k, want, got)| {
+                        let op = &g[buf[1..].parse::<usize>().unwrap()].name;
+                        let ins: Vec<String> =
+                            inputs.iter().map(|v| format!("{:#x}", v[*k])).collect();
+                        format!(
+                            "{op}({}) -> interpreter {want:#x}, lowered {got:#x}",
+                            ins.join(", ")
+                        )
+                    })
+                    .collect();
+                panic!(
+                    "on {arch}: {} of {} x {} outputs differ:\n  {}",
+                    d.len(),
+                    inputs[0].len(),
+                    g.len(),
+                    show.join("\n  ")
+                );
+            }
+        }
+    }
+}
+
+/// All pairs of two value lists, as two operand vectors.
+fn pairs(a: &[u64], b: &[u64]) -> Vec<Vec<u64>> {
+    let mut x = Vec::with_capacity(a.len() * b.len());
+    let mut y = Vec::with_capacity(a.len() * b.len());
+    for &p in a {
+        for &q in b {
+            x.push(p);
+            y.push(q);
+        }
+    }
+    vec![x, y]
+}
+
+fn edges(t: &str) -> Vec<u64> {
+    match t {
+        "f32" => edge_f32(),
+        "f64" => edge_f64(),
+        t => edge_int(bits_of(t)),
+    }
+}
+
+/// Inputs for an operation over `ins`: exhaustive for 8 bits and unary 16
+/// bits, structured for binary 16 bits, edges plus random otherwise.
+/// Returns (edge inputs, random inputs).
+fn inputs(ins: &[&str], seed: u64) -> (Vec<Vec<u64>>, Vec<Vec<u64>>) {
+    let wmax = ins.iter().map(|t| bits_of(t)).max().unwrap();
+    let n = ins.len();
+    if wmax == 8 && n <= 2 {
+        let all: Vec<u64> = (0..256).collect();
+        let ex = if n == 1 { vec![all] } else { pairs(&all, &all) };
+        return (ex, vec![]);
+    }
+    if wmax == 16 && n == 1 {
+        return (vec![(0..65536).collect()], vec![]);
+    }
+    if wmax <= 16 && n == 2 {
+        let all: Vec<u64> = (0..65536).collect();
+        let (second, first) = edge16();
+        let mut ex = pairs(&all, &second);
+        let rev = pairs(&first, &all);
+        ex[0].extend(&rev[0]);
+        ex[1].extend(&rev[1]);
+        return (ex, vec![]);
+    }
+    // Edge values: all pairs.
+    let e: Vec<Vec<u64>> = ins.iter().map(|t| edges(t)).collect();
+    let ex = match n {
+        1 => vec![e[0].clone()],
+        2 => pairs(&e[0], &e[1]),
+        _ => {
+            // Every pair of the first two operands' edges, the third
+            // cycling through its edges.
+            let mut p = pairs(&e[0], &e[1]);
+            let c = (0..p[0].len()).map(|j| e[2][j % e[2].len()]).collect();
+            p.push(c);
+            p
+        }
+    };
+    let mut rng = Rng(seed);
+    let rnd = ins
+        .iter()
+        .map(|t| (0..RANDOM).map(|_| rng.word(bits_of(t))).collect())
+        .collect();
+    (ex, rnd)
+}
+
+/// Runs a group of operations over the same input types: edges on
+/// sm_70/80/90, random on sm_80.
+fn run(g: &[Op]) {
+    let key = g.iter().map(|o| o.name.as_str()).collect::<String>();
+    let seed = key.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    });
+    let (ex, rnd) = inputs(&g[0].ins, seed);
+    let archs: &[&str] = if ex[0].len() > 20_000 {
+        &["sm_80"]
+    } else {
+        &["sm_70", "sm_80", "sm_90"]
+    };
+    check(g, &ex, archs);
+    if !rnd.is_empty() {
+        check(g, &rnd, &["sm_80"]);
+    }
+}
+
+/// Runs operations in groups of the same input types (one launch per
+/// group), at most 12 operations a launch.
+fn run_all(ops: Vec<Op>) {
+    let mut groups: Vec<Vec<Op>> = Vec::new();
+    for o in ops {
+        match groups
+            .iter_mut()
+            .find(|g| g[0].ins == o.ins && g.len() < 12)
+        {
+            Some(g) => g.push(o),
+            None => groups.push(vec![o]),
+        }
+    }
+    for g in &groups {
+        run(g);
+    }
+}
+
+// ---- the sequences ---------------------------------------------------------
+
+#[test]
+fn int64_arith() {
+    run_all(vec![
+        op("add.s64", &["s64", "s64"], "s64", "add.s64 %d, %a, %b;"),
+        op("sub.s64", &["s64", "s64"], "s64", "sub.s64 %d, %a, %b;"),
+        op(
+            "mul.lo.s64",
+            &["s64", "s64"],
+            "s64",
+            "mul.lo.s64 %d, %a, %b;",
+        ),
+        op(
+            "mul.hi.s64",
+            &["s64", "s64"],
+            "s64",
+            "mul.hi.s64 %d, %a, %b;",
+        ),
+        op(
+            "mul.hi.u64",
+            &["u64", "u64"],
+            "u64",
+            "mul.hi.u64 %d, %a, %b;",
+        ),
+        op(
+            "mul.wide.s32",
+            &["s32", "s32"],
+            "s64",
+            "mul.wide.s32 %d, %a, %b;",
+        ),
+        op(
+            "mul.wide.u32",
+            &["u32", "u32"],
+            "u64",
+            "mul.wide.u32 %d, %a, %b;",
+        ),
+        op(
+            "mad.lo.s64",
+            &["s64", "s64", "s64"],
+            "s64",
+            "mad.lo.s64 %d, %a, %b, %c;",
+        ),
+        op(
+            "mad.hi.u64",
+            &["u64", "u64", "u64"],
+            "u64",
+            "mad.hi.u64 %d, %a, %b, %c;",
+        ),
+        op(
+            "mad.wide.s32",
+            &["s32", "s32", "s64"],
+            "s64",
+            "mad.wide.s32 %d, %a, %b, %c;",
+        ),
+        op("neg.s64", &["s64"], "s64", "neg.s64 %d, %a;"),
+        op("abs.s64", &["s64"], "s64", "abs.s64 %d, %a;"),
+        op("min.s64", &["s64", "s64"], "s64", "min.s64 %d, %a, %b;"),
+        op("max.s64", &["s64", "s64"], "s64", "max.s64 %d, %a, %b;"),
+        op("min.u64", &["u64", "u64"], "u64", "min.u64 %d, %a, %b;"),
+        op("max.u64", &["u64", "u64"], "u64", "max.u64 %d, %a, %b;"),
+    ]);
+}
+
+#[test]
+fn int64_shifts() {
+    let mut v = Vec::new();
+    for (name, t) in [("shl.b64", "b64"), ("shr.u64", "u64"), ("shr.s64", "s64")] {
+        v.push(op(name, &[t, "u32"], t, &format!("{name} %d, %a, %b;")));
+    }
+    run_all(v);
+    // Every amount 0..=130 against random values.
+    for (name, t) in [("shl.b64", "b64"), ("shr.u64", "u64"), ("shr.s64", "s64")] {
+        let o = op(
+            &format!("{name} small amounts"),
+            &[t, "u32"],
+            t,
+            &format!("{name} %d, %a, %b;"),
+        );
+        let mut rng = Rng(7);
+        let mut a = Vec::new();
+        let mut b = Vec::new();
+        for s in 0..=130u64 {
+            for _ in 0..64 {
+                a.push(rng.word(64));
+                b.push(s);
+            }
+        }
+        check(&[o], &[a, b], &["sm_70", "sm_80", "sm_90"]);
+    }
+}
+
+#[test]
+fn int64_setp() {
+    let mut v = Vec::new();
+    for t in ["s64", "u64"] {
+        for c in ["eq", "ne", "lt", "le", "gt", "ge"] {
+            v.push(op(
+                &format!("setp.{c}.{t}"),
+                &[t, t],
+                "u32",
+                &format!("setp.{c}.{t} %p, %a, %b; selp.u32 %d, 1, 0, %p;"),
+            ));
+        }
+    }
+    run_all(v);
+}
+
+#[test]
+fn int_div_rem() {
+    let mut v: Vec<Op> = Vec::new();
+    for t in ["u32", "s32", "u64", "s64", "u16", "s16", "u8", "s8"] {
+        for o in ["div", "rem"] {
+            let rt = reg_ty(t);
+            v.push(op(
+                &format!("{o}.{t}"),
+                &[t, t],
+                t,
+                &format!("{o}.{rt} %d, %a, %b;"),
+            ));
+        }
+    }
+    // A zero divisor is undefined behaviour (the interpreter stops with
+    // `DivisionByZero`): the divisor's zeros are replaced by 1.
+    let mut groups: Vec<Vec<Op>> = Vec::new();
+    for o in v {
+        match groups.iter_mut().find(|g| g[0].ins == o.ins) {
+            Some(g) => g.push(o),
+            None => groups.push(vec![o]),
+        }
+    }
+    for g in &groups {
+        let (mut ex, mut rnd) = inputs(&g[0].ins, 17);
+        for set in [&mut ex, &mut rnd] {
+            if let Some(b) = set.get_mut(1) {
+                b.iter_mut().filter(|x| **x == 0).for_each(|x| *x = 1);
+            }
+        }
+        let archs: &[&str] = if ex[0].len() > 20_000 {
+            &["sm_80"]
+        } else {
+            &["sm_70", "sm_80", "sm_90"]
+        };
+        check(g, &ex, archs);
+        if !rnd.is_empty() {
+            check(g, &rnd, &["sm_80"]);
+        }
+    }
+}
+
+#[test]
+fn int64_bits() {
+    run_all(vec![
+        op("popc.b64", &["b64"], "u32", "popc.b64 %d, %a;"),
+        op("clz.b64", &["b64"], "u32", "clz.b64 %d, %a;"),
+        op("brev.b64", &["b64"], "b64", "brev.b64 %d, %a;"),
+        op(
+            "bfe.u64",
+            &["u64", "u32", "u32"],
+            "u64",
+            "bfe.u64 %d, %a, %b, %c;",
+        ),
+        op(
+            "bfe.s64",
+            &["s64", "u32", "u32"],
+            "s64",
+            "bfe.s64 %d, %a, %b, %c;",
+        ),
+        op(
+            "bfi.b64",
+            &["b64", "b64", "u32"],
+            "b64",
+            "bfi.b64 %d, %a, %b, %c, 13;",
+        ),
+        op(
+            "bfe.u32",
+            &["u32", "u32", "u32"],
+            "u32",
+            "bfe.u32 %d, %a, %b, %c;",
+        ),
+        op(
+            "bfe.s32",
+            &["s32", "u32", "u32"],
+            "s32",
+            "bfe.s32 %d, %a, %b, %c;",
+        ),
+        op(
+            "bfi.b32",
+            &["b32", "b32", "u32"],
+            "b32",
+            "bfi.b32 %d, %a, %b, %c, 7;",
+        ),
+    ]);
+}
+
+#[test]
+fn int_mul24() {
+    run_all(vec![
+        op(
+            "mul24.lo.u32",
+            &["u32", "u32"],
+            "u32",
+            "mul24.lo.u32 %d, %a, %b;",
+        ),
+        op(
+            "mul24.lo.s32",
+            &["s32", "s32"],
+            "s32",
+            "mul24.lo.s32 %d, %a, %b;",
+        ),
+        op(
+            "mad24.lo.s32",
+            &["s32", "s32", "s32"],
+            "s32",
+            "mad24.lo.s32 %d, %a, %b, %c;",
+        ),
+    ]);
+}
+
+#[test]
+fn cvt_int_int() {
+    let ts = ["u8", "s8", "u16", "s16", "u32", "s32", "u64", "s64"];
+    let mut v = Vec::new();
+    for d in ts {
+        for s in ts {
+            if d == s {
+                continue;
+            }
+            v.push(op(
+                &format!("cvt.{d}.{s}"),
+                &[s],
+                d,
+                &format!("cvt.{d}.{s} %d, %a;"),
+            ));
+        }
+    }
+    run_all(v);
+}
+
+#[test]
+fn cvt_float_int() {
+    let mut v = Vec::new();
+    for f in ["f32", "f64"] {
+        for i in ["u8", "s8", "u16", "s16", "u32", "s32", "u64", "s64"] {
+            for r in ["rni", "rzi", "rmi", "rpi"] {
+                v.push(op(
+                    &format!("cvt.{r}.{i}.{f}"),
+                    &[f],
+                    i,
+                    &format!("cvt.{r}.{i}.{f} %d, %a;"),
+                ));
+            }
+            for r in ["rn", "rz", "rm", "rp"] {
+                v.push(op(
+                    &format!("cvt.{r}.{f}.{i}"),
+                    &[i],
+                    f,
+                    &format!("cvt.{r}.{f}.{i} %d, %a;"),
+                ));
+            }
+        }
+        for r in ["rni", "rzi", "rmi", "rpi"] {
+            v.push(op(
+                &format!("cvt.{r}.sat.{f}"),
+                &[f],
+                f,
+                &format!("cvt.{r}.sat.{f}.{f} %d, %a;"),
+            ));
+        }
+    }
+    for r in ["rn", "rz", "rm", "rp"] {
+        v.push(op(
+            &format!("cvt.{r}.f32.f64"),
+            &["f64"],
+            "f32",
+            &format!("cvt.{r}.f32.f64 %d, %a;"),
+        ));
+    }
+    v.push(op("cvt.f64.f32", &["f32"], "f64", "cvt.f64.f32 %d, %a;"));
+    v.push(op(
+        "cvt.sat.f32.f32",
+        &["f32"],
+        "f32",
+        "cvt.sat.f32.f32 %d, %a;",
+    ));
+    run_all(v);
+}
+
+#[test]
+fn float_div_sqrt() {
+    run_all(vec![
+        op(
+            "div.rn.f32",
+            &["f32", "f32"],
+            "f32",
+            "div.rn.f32 %d, %a, %b;",
+        ),
+        op("rcp.rn.f32", &["f32"], "f32", "rcp.rn.f32 %d, %a;"),
+        op("sqrt.rn.f32", &["f32"], "f32", "sqrt.rn.f32 %d, %a;"),
+        op(
+            "div.rn.f64",
+            &["f64", "f64"],
+            "f64",
+            "div.rn.f64 %d, %a, %b;",
+        ),
+        op("rcp.rn.f64", &["f64"], "f64", "rcp.rn.f64 %d, %a;"),
+        op("sqrt.rn.f64", &["f64"], "f64", "sqrt.rn.f64 %d, %a;"),
+    ]);
+}
+
+// ---- textures --------------------------------------------------------------
+
+const TEX_PTX: &str = r#"
+.version 7.8
+.target sm_80
+.address_size 64
+.visible .entry t(.param .u64 tex, .param .u64 out, .param .u32 n)
+{
+    .local .align 8 .b8 depot[8];
+    .reg .u32 %r<8>;
+    .reg .u64 %rd<8>;
+    .reg .f32 %f<8>;
+    .reg .pred %p;
+    mov.u32 %r1, %tid.x;
+    ld.param.u32 %r2, [n];
+    setp.ge.u32 %p, %r1, %r2;
+    @%p bra DONE;
+    ld.param.u64 %rd1, [tex];
+    // The same handle, once through local memory (not a parameter any more).
+    st.local.u64 [depot], %rd1;
+    ld.local.u64 %rd2, [depot];
+    add.s32 %r3, %r1, -3;
+    tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r3}];
+    tex.1d.v4.f32.s32 {%f5, _, _, %f6}, [%rd2, {%r3}];
+    ld.param.u64 %rd3, [out];
+    mul.wide.u32 %rd4, %r1, 32;
+    add.s64 %rd5, %rd3, %rd4;
+    st.global.v4.f32 [%rd5], {%f1, %f2, %f3, %f4};
+    st.global.v2.f32 [%rd5+16], {%f5, %f6};
+DONE:
+    ret;
+}
+"#;
+
+#[test]
+fn tex_handles() {
+    let spec = LaunchSpec {
+        file: None,
+        base_dir: ".".into(),
+        ptx: None,
+        kernel: "t".into(),
+        grid_dims: vec![1],
+        block_dims: vec![64],
+        params: vec![
+            ParamValue::Texture { name: "tx".into() },
+            ParamValue::Buffer {
+                name: "out".into(),
+                offset: 0,
+            },
+            ParamValue::Scalar {
+                ty: ElemType::U32,
+                value: oracle::launch::Scalar::Int(40),
+            },
+        ],
+        buffers: vec![BufferSpec {
+            name: "out".into(),
+            ty: ElemType::F32,
+            len: 64 * 8,
+            init: Init::Zeros,
+        }],
+        textures: vec![TextureSpec {
+            name: "tx".into(),
+            ty: ElemType::F32,
+            channels: 2,
+            dims: vec![32],
+            init: Init::Random {
+                seed: 5,
+                range: None,
+            },
+            address_mode: vec![AddressMode::Clamp],
+            filter: Filter::Point,
+            normalized_coords: false,
+            border_color: None,
+        }],
+        outputs: Some(vec!["out".into()]),
+        dynamic_shared_bytes: 0,
+        compare: CompareRule::default(),
+    };
+    for arch in ["sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90"] {
+        let d = differences(TEX_PTX, &spec, arch).unwrap();
+        assert!(d.is_empty(), "{arch}: {:x?}", &d[..d.len().min(8)]);
+    }
+}
