@@ -51,10 +51,28 @@ fn ptxc_flags_are_passed_through() {
 
 #[test]
 fn compile_errors_and_disagreements_exit_one() {
-    let (code, out, _) = ptxdiff(&["check", &spec("tex_stencil"), "--arch", "sm_80"]);
-    assert_eq!(code, 1);
+    // A module ptxc refuses: saxpy_div with a 64-bit bfind (not lowered).
+    let dir = tempfile::tempdir().unwrap();
+    let k = std::path::Path::new(&spec("saxpy_div"))
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    for f in ["saxpy_div.launch.json", "saxpy_div.expected.json"] {
+        std::fs::copy(k.join(f), dir.path().join(f)).unwrap();
+    }
+    let ptx = std::fs::read_to_string(k.join("saxpy_div.ptx")).unwrap();
+    let ptx = ptx.replacen(
+        "\tsetp.ge.s32 \t%p1, %r1, %r2;",
+        "\tsetp.ge.s32 \t%p1, %r1, %r2;\n\tbfind.u64 \t%r3, %rd1;",
+        1,
+    );
+    assert!(ptx.contains("bfind.u64"));
+    std::fs::write(dir.path().join("saxpy_div.ptx"), ptx).unwrap();
+    let s = dir.path().join("saxpy_div.launch.json");
+    let (code, out, _) = ptxdiff(&["check", s.to_str().unwrap(), "--arch", "sm_80"]);
+    assert_eq!(code, 1, "{out}");
     assert!(
-        out.starts_with("tex_stencil: COMPILE ERROR: ") && out.contains("`tex` is not lowered yet"),
+        out.starts_with("saxpy_div: COMPILE ERROR: ") && out.contains("bfind"),
         "{out}"
     );
     // convert_round: the compiled code and the interpreter agree with each

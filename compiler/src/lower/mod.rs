@@ -903,7 +903,11 @@ impl<'m> Cx<'m> {
             O::Shfl | O::Vote | O::Activemask => self.lower_warp(i),
             O::Atom | O::Red => self.lower_atom(i),
             O::Trap => {
+                // BPT transfers control (to the trap handler): it ends its
+                // block, like EXIT; what follows starts a new one.
                 self.b.emit(Op::BPT, &["TRAP"], [imm(1)])?;
+                let l = self.b.new_label();
+                self.b.start_block(l);
                 Ok(())
             }
             O::Prefetch | O::Prefetchu | O::Pmevent => Ok(()),
