@@ -80,9 +80,9 @@ fn phase_stats_prints_the_seed_format_measured() {
         .unwrap();
     let mb: f64 = pool.strip_suffix(" MB]").unwrap().parse().unwrap();
     assert!(mb > 0.0);
-    assert!(r
-        .stderr
-        .contains("ORI sequence: mode default, 19 entries, popcount diff against the default 0 (unmodified)"));
+    assert!(r.stderr.contains(
+        "ORI sequence: mode default, 19 entries, popcount diff against the default 0 (unmodified)"
+    ));
     // The listing is the same with and without statistics.
     assert_eq!(r.stdout, ok(&["-arch=sm_80", &k]).stdout);
 }
@@ -124,7 +124,13 @@ fn phase_order_lists_files_and_constraint_violations() {
     let k = kernel("saxpy_div");
     let full = ok(&["-arch=sm_80", &k]).stdout;
     // The minimal order: verify and emit, nothing removed.
-    let min = ok(&["-arch=sm_80", "--phase-order", "OriCheckInitialProgram,157", &k]).stdout;
+    let min = ok(&[
+        "-arch=sm_80",
+        "--phase-order",
+        "OriCheckInitialProgram,157",
+        &k,
+    ])
+    .stdout;
     assert!(count_insts(&min) > count_insts(&full));
     // The same order from a file, with comments.
     let d = tempfile::tempdir().unwrap();
@@ -138,7 +144,10 @@ fn phase_order_lists_files_and_constraint_violations() {
         .map(|i| i.to_string())
         .collect();
     let spelled = spelled.join(",");
-    assert_eq!(ok(&["-arch=sm_80", "--phase-order", &spelled, &k]).stdout, full);
+    assert_eq!(
+        ok(&["-arch=sm_80", "--phase-order", &spelled, &k]).stdout,
+        full
+    );
     fatal(
         &["--phase-order", "16,0,157", &k],
         "phase order violates constraint `verify-first`: OriCheckInitialProgram (0) must run first",
@@ -151,7 +160,10 @@ fn phase_order_lists_files_and_constraint_violations() {
         &["--phase-order", "0,16", &k],
         "phase order violates constraint `required`: EmitSassListing (157) is missing from the order",
     );
-    fatal(&["--phase-order", "0,bogus,157", &k], "--phase-order: unknown phase 'bogus'");
+    fatal(
+        &["--phase-order", "0,bogus,157", &k],
+        "--phase-order: unknown phase 'bogus'",
+    );
     fatal(
         &["--phase-order", "@/nonexistent/order.txt", &k],
         "--phase-order: cannot read the phase order file '/nonexistent/order.txt'",
@@ -182,7 +194,13 @@ fn disable_phase_removes_one_and_refuses_required_ones() {
     assert!(count_insts(&r.stdout) > count_insts(&full));
     // Disabling one of several leaves the result alone.
     assert_eq!(
-        ok(&["-arch=sm_80", "--disable-phase", "OriPerformLiveDeadFirst", &k]).stdout,
+        ok(&[
+            "-arch=sm_80",
+            "--disable-phase",
+            "OriPerformLiveDeadFirst",
+            &k
+        ])
+        .stdout,
         full
     );
     fatal(
@@ -209,7 +227,10 @@ fn knobs_nvopt_levels_hooks_and_ori() {
         "{}",
         r.stderr
     );
-    assert_eq!(r.stdout, ok(&["-arch=sm_80", "--knob", "NvOptLevel=5", &k]).stdout);
+    assert_eq!(
+        r.stdout,
+        ok(&["-arch=sm_80", "--knob", "NvOptLevel=5", &k]).stdout
+    );
     // A hook runs the phase it is given: with only verify, the hook and
     // emission, the hook's dead-code phase removes what the default does.
     let hooked = ok(&[
@@ -237,13 +258,30 @@ fn knobs_nvopt_levels_hooks_and_ori() {
         r.stderr
     );
     assert!(r.stderr.contains("(modified)"));
-    let r = ok(&["-arch=sm_80", "--phase-stats", "--knob", "ori=NamedPhases,p0=16", &k]);
-    assert!(r.stderr.contains("ORI sequence: mode NamedPhases, 304 entries"));
+    let r = ok(&[
+        "-arch=sm_80",
+        "--phase-stats",
+        "--knob",
+        "ori=NamedPhases,p0=16",
+        &k,
+    ]);
+    assert!(r
+        .stderr
+        .contains("ORI sequence: mode NamedPhases, 304 entries"));
     // Knob errors name the key.
-    fatal(&["--knob", "reps=300", &k], "--knob: knob 'reps': value 300 is outside 0..256");
+    fatal(
+        &["--knob", "reps=300", &k],
+        "--knob: knob 'reps': value 300 is outside 0..256",
+    );
     fatal(&["--knob", "swap9=1", &k], "--knob: unknown knob 'swap9'");
-    fatal(&["--knob", "dce1", &k], "--knob: malformed knob 'dce1': expected key=value");
-    fatal(&["--knob", "NvOptLevel=x", &k], "--knob: knob 'NvOptLevel': 'x' is not a number");
+    fatal(
+        &["--knob", "dce1", &k],
+        "--knob: malformed knob 'dce1': expected key=value",
+    );
+    fatal(
+        &["--knob", "NvOptLevel=x", &k],
+        "--knob: knob 'NvOptLevel': 'x' is not a number",
+    );
     fatal(
         &["--knob", "AdvancedPhasePreSched=nosuch", &k],
         "--knob: knob 'AdvancedPhasePreSched': unknown phase 'nosuch'",

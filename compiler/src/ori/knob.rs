@@ -250,9 +250,18 @@ mod tests {
     fn keys_are_case_insensitive_and_modes_resolve() {
         let k = OriKnobs::parse("ORI=namedphases,P3=5").unwrap();
         assert_eq!(k.effective_mode(), OriMode::NamedPhases);
-        assert_eq!(OriKnobs::parse("Shuffle=0").unwrap().effective_mode(), OriMode::Shuffle);
-        assert_eq!(OriKnobs::parse("reps=3").unwrap().effective_mode(), OriMode::Default);
-        assert_eq!(OriKnobs::parse("ori=default").unwrap().effective_mode(), OriMode::Default);
+        assert_eq!(
+            OriKnobs::parse("Shuffle=0").unwrap().effective_mode(),
+            OriMode::Shuffle
+        );
+        assert_eq!(
+            OriKnobs::parse("reps=3").unwrap().effective_mode(),
+            OriMode::Default
+        );
+        assert_eq!(
+            OriKnobs::parse("ori=default").unwrap().effective_mode(),
+            OriMode::Default
+        );
         assert!(!OriKnobs::default().has_options());
         assert!(OriKnobs::parse("ori=default").unwrap().has_options());
     }
@@ -277,11 +286,29 @@ mod tests {
     #[test]
     fn values_outside_0_to_256_are_rejected() {
         for key in [
-            "shuffle", "NamedPhases", "reps", "swap1", "swap2", "swap3", "swap4", "swap5",
-            "swap6", "cpy1", "cpy2", "cpy3", "dce1", "dce2", "dce3", "p0", "p242",
+            "shuffle",
+            "NamedPhases",
+            "reps",
+            "swap1",
+            "swap2",
+            "swap3",
+            "swap4",
+            "swap5",
+            "swap6",
+            "cpy1",
+            "cpy2",
+            "cpy3",
+            "dce1",
+            "dce2",
+            "dce3",
+            "p0",
+            "p242",
         ] {
             let e = OriKnobs::parse(&format!("{key}=257")).unwrap_err().0;
-            assert!(e.contains(&format!("knob '{key}': value 257 is outside 0..256")), "{e}");
+            assert!(
+                e.contains(&format!("knob '{key}': value 257 is outside 0..256")),
+                "{e}"
+            );
             let e = OriKnobs::parse(&format!("{key}=-1")).unwrap_err().0;
             assert!(e.contains("value -1 is outside"), "{e}");
             assert!(OriKnobs::parse(&format!("{key}=256")).is_ok(), "{key}");

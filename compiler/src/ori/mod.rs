@@ -63,8 +63,10 @@ pub fn execute(
 ) -> Result<OriRun, PhaseError> {
     let mut run = OriRun::default();
     // Build each distinct phase once.
-    let mut built: Vec<Option<Box<dyn crate::phases::phase::Phase>>> =
-        (0..crate::phases::table::PHASE_COUNT).map(|_| None).collect();
+    let mut built: Vec<Option<Box<dyn crate::phases::phase::Phase>>> = (0
+        ..crate::phases::table::PHASE_COUNT)
+        .map(|_| None)
+        .collect();
     for &op in &seq.opcodes {
         let Some(i) = runnable(op) else {
             run.skipped += 1;
@@ -117,7 +119,13 @@ mod tests {
         );
         let run = execute(&seq, &cfg, &mut cx).unwrap();
         // 143 x4 and 142 x3 execute; 140 x6, 141 x3, 144 x3 are inert.
-        assert_eq!(run, OriRun { executed: 7, skipped: 12 });
+        assert_eq!(
+            run,
+            OriRun {
+                executed: 7,
+                skipped: 12
+            }
+        );
         assert_eq!(cx.removed, 1);
         assert_eq!(cx.function.blocks[0].insts.len(), 3);
         assert!(runs_anything(&seq, &cfg));

@@ -106,7 +106,10 @@ mod tests {
         for n in 0..=5u8 {
             assert_eq!(k(&format!("NvOptLevel={n}")), (n, None));
         }
-        assert_eq!(k("nvoptlevel=7"), (5, Some("Invalid nvopt level : 7.".into())));
+        assert_eq!(
+            k("nvoptlevel=7"),
+            (5, Some("Invalid nvopt level : 7.".into()))
+        );
         let e = Knobs::parse_all(&["NvOptLevel=high"]).unwrap_err().0;
         assert_eq!(e, "knob 'NvOptLevel': 'high' is not a number");
         let e = Knobs::parse_all(&["NvOptLevel=-1"]).unwrap_err().0;
@@ -146,6 +149,9 @@ mod tests {
         let e = |s: &str| Knobs::parse_all(&[s]).unwrap_err().0;
         assert_eq!(e("reps=300"), "knob 'reps': value 300 is outside 0..256");
         assert_eq!(e("foo=1"), "unknown knob 'foo'");
-        assert_eq!(e("NvOptLevel"), "malformed knob 'NvOptLevel': expected key=value");
+        assert_eq!(
+            e("NvOptLevel"),
+            "malformed knob 'NvOptLevel': expected key=value"
+        );
     }
 }

@@ -228,7 +228,10 @@ mod tests {
             .dispatch(&[0, 157], &mut c, &DispatchOptions::default())
             .unwrap_err();
         assert_eq!(e.phase, "OriCheckInitialProgram");
-        assert!(e.message.starts_with("the initial program is invalid: "), "{e}");
+        assert!(
+            e.message.starts_with("the initial program is invalid: "),
+            "{e}"
+        );
     }
 
     #[test]

@@ -303,7 +303,10 @@ mod tests {
             parse_order("99999999999").unwrap_err().0,
             "phase index 99999999999 is outside 0..158"
         );
-        assert_eq!(parse_order(" , ").unwrap_err().0, "the phase order is empty");
+        assert_eq!(
+            parse_order(" , ").unwrap_err().0,
+            "the phase order is empty"
+        );
         assert_eq!(parse_order("nop").unwrap(), [158]);
     }
 

@@ -238,7 +238,12 @@ pub fn format_pool(indent: &str, bytes: u64) -> String {
 
 /// The whole report: a line per dispatched phase in order, the summary
 /// and the pool line.
-pub fn format_report(indent: &str, phases: &[PhaseStat], summary: &MemDelta, total: Duration) -> Vec<String> {
+pub fn format_report(
+    indent: &str,
+    phases: &[PhaseStat],
+    summary: &MemDelta,
+    total: Duration,
+) -> Vec<String> {
     let mut out: Vec<String> = phases
         .iter()
         .map(|p| format_line(indent, p.name, &p.mem, percent(p.time, total)))
@@ -307,8 +312,14 @@ mod tests {
         );
         let (n, t, f, k, p) = parse_line(&l).unwrap();
         assert_eq!(n, "GvnCse");
-        assert_eq!((t, f, k, p), (1234.0 * 1024.0, 567.0 * 1024.0, 12.0 * 1024.0, 2));
-        assert_eq!(format_pool("", 47_896_855), "[Pool Consumption = 45.678 MB]");
+        assert_eq!(
+            (t, f, k, p),
+            (1234.0 * 1024.0, 567.0 * 1024.0, 12.0 * 1024.0, 2)
+        );
+        assert_eq!(
+            format_pool("", 47_896_855),
+            "[Pool Consumption = 45.678 MB]"
+        );
         assert!(parse_line("[Pool Consumption = 1.000 MB]").is_none());
     }
 
