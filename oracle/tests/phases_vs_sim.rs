@@ -56,8 +56,10 @@ fn ori_knob(k: u64) -> String {
 fn plans() -> Vec<(String, Plan)> {
     let mut out = vec![("default".to_string(), Plan::default())];
     for seed in 0..ORDERS {
-        let mut p = Plan::default();
-        p.order = random_valid_order(seed);
+        let p = Plan {
+            order: random_valid_order(seed),
+            ..Plan::default()
+        };
         check_order(&p.order).unwrap();
         out.push((format!("random order {seed}"), p));
     }
