@@ -49,6 +49,16 @@ ptxc's own options:
   --reserved-registers N          phase 20: registers reserved from the top of the budget
   --timing                        print per-phase times
   --parse-only                    parse and validate only; print diagnostics
+
+The phase pipeline (seed 000's PhaseManager, seed 001's ORI manager):
+  --phase-stats                   per-phase memory and time ([Total ..] [Freeable ..] ...)
+  --dump-ir-before NAME           print the IR before phase NAME (name or index; repeatable)
+  --dump-ir-after NAME            print the IR after phase NAME (repeatable)
+  --phase-order LIST|@FILE        run these phases (names or indices) instead of the default
+  --disable-phase NAME            leave phase NAME out (repeatable)
+  --knob K=V[,K=V]                NvOptLevel=0..5; AdvancedPhase<Hook>=PHASE; ORI keys
+                                  ori=default|shuffle|NamedPhases, shuffle, NamedPhases, reps,
+                                  swap1..6, cpy1..3, dce1..3, p0..p242 (values 0..256)
 ";
 
 /// What the command line asks for.
@@ -95,6 +105,12 @@ const FLAGS: &[(&str, &str, bool)] = &[
     ("reserved-registers", "reserved-registers", true),
     ("timing", "timing", false),
     ("parse-only", "parse-only", false),
+    ("phase-stats", "phase-stats", false),
+    ("dump-ir-before", "dump-ir-before", true),
+    ("dump-ir-after", "dump-ir-after", true),
+    ("phase-order", "phase-order", true),
+    ("disable-phase", "disable-phase", true),
+    ("knob", "knob", true),
     ("help", "h", false),
     ("version", "V", false),
     // Testing hooks, not in the help.
@@ -218,6 +234,16 @@ pub fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
             "reserved-registers" => d.reserved_rreg_count = number(long, &value)?,
             "timing" => d.timing = true,
             "parse-only" => o.parse_only = true,
+            "phase-stats" => d.phases.stats = true,
+            "dump-ir-before" => d.phases.dump_before.push(value),
+            "dump-ir-after" => d.phases.dump_after.push(value),
+            "phase-order" => {
+                if d.phases.order.replace(value).is_some() {
+                    return Err("--phase-order given twice".into());
+                }
+            }
+            "disable-phase" => d.phases.disabled.push(value),
+            "knob" => d.phases.knobs.push(value),
             "cancel-after" => o.cancel_after = Some(u64::from(number(long, &value)?)),
             "inject-ice" => {
                 d.inject_ice = Some(

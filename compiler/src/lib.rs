@@ -7,5 +7,7 @@ pub mod driver;
 pub mod float;
 pub mod ir;
 pub mod lower;
+pub mod ori;
+pub mod phases;
 pub mod ptx;
 pub mod target;

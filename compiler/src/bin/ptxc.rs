@@ -2,8 +2,11 @@
 
 use std::process::ExitCode;
 
+/// mimalloc, counted per thread for `--phase-stats`
+/// ([`ptxc::phases::stats::CountingAlloc`]).
 #[global_allocator]
-static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOC: ptxc::phases::stats::CountingAlloc<mimalloc::MiMalloc> =
+    ptxc::phases::stats::CountingAlloc::new(mimalloc::MiMalloc);
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();

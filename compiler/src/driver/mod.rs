@@ -17,7 +17,7 @@
 //! | 16 cache modes | [`CacheMode::resolve`], applied to the module's `ld`/`st` ([`module_info::apply_cache_modes`]) |
 //! | 17 | mutual recursion rejected; indirect calls together with `mma.f64` warned |
 //! | 20 reserved registers | [`ReservedRegs`], taken off the register budget |
-//! | 23 compile loop | lower, verify, resources, emit per function, sequentially (`threads == 0`) or on a rayon pool; finalize in entry order (quirk 3), so the output is byte-identical for every thread count |
+//! | 23 compile loop | lower, verify, the PhaseManager ([`crate::phases`]: seed 000's phase table between lowering and emission), resources, emit per function, sequentially (`threads == 0`) or on a rayon pool; finalize in entry order (quirk 3), so the output is byte-identical for every thread count |
 //! | 24 budgets | under `-c`, every call edge's callee pressure against the caller's budget |
 //!
 //! Quirk 2: a module without entries compiles, without error, to the
@@ -72,6 +72,8 @@ pub const MIN_MAXRREGCOUNT: u32 = 24;
 pub enum Level {
     Info,
     Warning,
+    /// PhaseManager output (IR dumps, `--phase-stats`), printed as is.
+    Phase,
 }
 
 /// A message for the user, ready to print (it may span lines).
@@ -161,6 +163,8 @@ pub struct CompiledFunction {
     pub text: String,
     /// Time per per-function phase.
     pub timings: Vec<(Phase, Duration)>,
+    /// The PhaseManager's IR dumps and statistics, in order.
+    pub phase_log: Vec<String>,
 }
 
 /// A finished compilation.
@@ -303,6 +307,14 @@ fn compile_inner(cx: &Ctx, messages: &mut Vec<Message>) -> Result<CompileOutput,
             )));
         }
     }
+    // The phase pipeline's options, checked before any input is read.
+    let plan = opts
+        .phases
+        .plan(opts.opt_level)
+        .map_err(DriverError::Fatal)?;
+    for w in &plan.warnings {
+        messages.push(Message::warning(w.clone()));
+    }
     // Phase 2 (the first cancellation check) is part of every phase below.
     // Phase 4: parse and validate.
     let (mut module, mut diags) = cx.phase(Phase::Parse, None, &mut timings, || {
@@ -336,10 +348,11 @@ fn compile_inner(cx: &Ctx, messages: &mut Vec<Message>) -> Result<CompileOutput,
     let records: Vec<Record> = records;
     let module = module;
     // Phase 23: the per-function compile loop.
+    let phase_plan = plan;
     let plan = cx.phase(Phase::Lower, None, &mut timings, || {
         ModulePlan::new(&module, sm).map_err(|e| lower_error(cx, e))
     })?;
-    let compile_one = |r: &Record| compile_function(cx, &module, &plan, r);
+    let compile_one = |r: &Record| compile_function(cx, &module, &plan, &phase_plan, r);
     let results: Vec<Result<CompiledFunction, DriverError>> = if opts.threads == 0 {
         // 23a: sequential; stop at the first failure.
         let mut out = Vec::with_capacity(records.len());
@@ -665,12 +678,13 @@ fn compile_function(
     cx: &Ctx,
     m: &Module,
     plan: &ModulePlan,
+    phase_plan: &crate::phases::Plan,
     r: &Record,
 ) -> Result<CompiledFunction, DriverError> {
     let name = Some(r.name.as_str());
     let mut timings = Vec::new();
     let f = m.function(&r.name).expect("a selected entry");
-    let kernel = cx.phase(Phase::Lower, name, &mut timings, || {
+    let mut kernel = cx.phase(Phase::Lower, name, &mut timings, || {
         plan.lower_entry(m, &LowerOptions::default(), f)
             .map_err(|e| lower_error(cx, e))
     })?;
@@ -684,12 +698,34 @@ fn compile_function(
             )
         })
     })?;
+    // The PhaseManager: OriCheckInitialProgram ... EmitSassListing.
+    let mut phase_log = Vec::new();
+    let listing = cx.phase(Phase::Phases, name, &mut timings, || {
+        let function = std::mem::take(&mut kernel.function);
+        let phased = crate::phases::run(phase_plan, function, Some(sm))
+            .map_err(|e| cx.internal(Phase::Phases, name, e.to_string()))?;
+        kernel.function = phased.cx.function;
+        phase_log.extend(phased.report.dumps.iter().cloned());
+        if phase_plan.dispatch.stats {
+            phase_log.push(crate::phases::stats_block(
+                phase_plan,
+                &r.name,
+                &phased.report,
+            ));
+        }
+        phased.cx.listing.ok_or_else(|| {
+            cx.internal(
+                Phase::Phases,
+                name,
+                "the phase order did not emit the function".into(),
+            )
+        })
+    })?;
     let pressure = cx.phase(Phase::Resources, name, &mut timings, || {
         Ok(resources::pressure(&kernel.function))
     })?;
     let text = cx.phase(Phase::Emit, name, &mut timings, || {
-        let mut sf = crate::ir::to_sass(&kernel.function, true)
-            .map_err(|e| cx.internal(Phase::Emit, name, e.to_string()))?;
+        let mut sf = listing;
         sf.header_flags = Some(header_flags(sm));
         let listing = print_function(&sf);
         // The configuration, as a comment line after `.headerflags` (the
@@ -738,6 +774,7 @@ fn compile_function(
         cmem0,
         text,
         timings,
+        phase_log,
     })
 }
 
@@ -811,6 +848,12 @@ fn finalize(
     }
     let mut described: Vec<String> = Vec::new();
     for f in functions {
+        for l in &f.phase_log {
+            messages.push(Message {
+                level: Level::Phase,
+                text: l.trim_end().to_string(),
+            });
+        }
         sass.push_str(&f.text);
         sass.push_str("\n\n");
         let budget = f.config.budget();

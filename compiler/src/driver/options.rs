@@ -125,6 +125,7 @@ pub enum Phase {
     Checks,
     Lower,
     Verify,
+    Phases,
     Resources,
     Emit,
     Finalize,
@@ -137,6 +138,7 @@ impl Phase {
         Phase::Checks,
         Phase::Lower,
         Phase::Verify,
+        Phase::Phases,
         Phase::Resources,
         Phase::Emit,
         Phase::Finalize,
@@ -149,6 +151,7 @@ impl Phase {
             Phase::Checks => "checks",
             Phase::Lower => "lower",
             Phase::Verify => "verify",
+            Phase::Phases => "phases",
             Phase::Resources => "resources",
             Phase::Emit => "emit",
             Phase::Finalize => "finalize",
@@ -213,6 +216,9 @@ pub struct DriverOptions {
     /// Testing hook: panic inside this phase (to exercise the
     /// internal-error path). Not a user option.
     pub inject_ice: Option<Phase>,
+    /// The PhaseManager's options: `--phase-stats`, `--dump-ir-before`,
+    /// `--dump-ir-after`, `--phase-order`, `--disable-phase`, `--knob`.
+    pub phases: crate::phases::PhaseOptions,
 }
 
 impl Default for DriverOptions {
@@ -240,6 +246,7 @@ impl Default for DriverOptions {
             timing: false,
             ice_dir: None,
             inject_ice: None,
+            phases: crate::phases::PhaseOptions::default(),
         }
     }
 }

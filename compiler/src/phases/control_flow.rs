@@ -1,0 +1,47 @@
+//! AnalyzeControlFlow (phase 3): builds the control-flow graph
+//! ([`crate::ir::cfg::Cfg`]) and records what later phases and the report
+//! read from it.
+
+use super::phase::{Phase, PhaseContext, PhaseError};
+use crate::ir::cfg::Cfg;
+
+/// What AnalyzeControlFlow leaves in the context.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CfgFacts {
+    pub blocks: usize,
+    pub edges: usize,
+    pub reachable: usize,
+    pub procedures: usize,
+    pub calls: usize,
+    /// Reverse postorder of the reachable blocks.
+    pub rpo: Vec<usize>,
+}
+
+impl CfgFacts {
+    pub fn of(f: &crate::ir::Function) -> CfgFacts {
+        let cfg = Cfg::new(f);
+        CfgFacts {
+            blocks: cfg.num_blocks(),
+            edges: cfg.succs.iter().map(Vec::len).sum(),
+            reachable: cfg.reachable.iter().filter(|&&r| r).count(),
+            procedures: cfg.procs.len(),
+            calls: cfg.calls.len(),
+            rpo: cfg.rpo,
+        }
+    }
+}
+
+pub struct AnalyzeControlFlow;
+
+impl Phase for AnalyzeControlFlow {
+    fn index(&self) -> u16 {
+        super::table::ANALYZE_CONTROL_FLOW
+    }
+    fn is_no_op(&self) -> bool {
+        false
+    }
+    fn execute(&self, cx: &mut PhaseContext) -> Result<(), PhaseError> {
+        cx.cfg = Some(CfgFacts::of(&cx.function));
+        Ok(())
+    }
+}

@@ -1,0 +1,251 @@
+//! The PhaseManager (seed 000): builds all 159 phases through the factory
+//! (the constructor, `sub_C62720`), runs an index array (the dispatch
+//! loop, `sub_C64F70`), writes the `Before <phase>` / `After <phase>` IR
+//! dumps and the per-phase time and memory report.
+//!
+//! The dispatch, per index: take a snapshot; dump the IR if asked
+//! (`Before NAME`); unless the phase is a no-op, execute it; dump
+//! (`After NAME`); record the phase's time and memory. A phase's panic is
+//! caught and reported as that phase's error. Dumps are written whenever
+//! the dispatch reaches the phase, no-op or not (the seed builds its
+//! diagnostic only for executed phases; a dump asked for by name is more
+//! useful unconditional).
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::time::{Duration, Instant};
+
+use super::phase::{create, Phase, PhaseConfig, PhaseContext, PhaseError};
+use super::stats::{MemDelta, PhaseStat, Snapshot};
+use super::table::{self, PHASE_COUNT};
+use crate::ir::sass_text::print_function;
+
+/// What the dispatch records besides running the phases.
+#[derive(Clone, Debug, Default)]
+pub struct DispatchOptions {
+    pub dump_before: Vec<u16>,
+    pub dump_after: Vec<u16>,
+    pub stats: bool,
+}
+
+/// What a dispatch produced besides the IR.
+#[derive(Clone, Debug, Default)]
+pub struct DispatchReport {
+    /// The IR dumps, in order: `Before NAME` / `After NAME`, then the
+    /// function's listing.
+    pub dumps: Vec<String>,
+    /// One entry per dispatched index (with `stats`).
+    pub stats: Vec<PhaseStat>,
+    pub summary: MemDelta,
+    pub total_time: Duration,
+    /// How many indices executed (were not no-ops).
+    pub executed: usize,
+}
+
+impl DispatchReport {
+    /// The seed's report lines (`--phase-stats`).
+    pub fn stats_lines(&self, indent: &str) -> Vec<String> {
+        super::stats::format_report(indent, &self.stats, &self.summary, self.total_time)
+    }
+}
+
+/// The manager: one object per phase index.
+pub struct PhaseManager {
+    phases: Vec<Box<dyn Phase>>,
+}
+
+/// The IR as a listing, for the dumps.
+pub fn dump_text(cx: &PhaseContext) -> String {
+    match crate::ir::to_sass(&cx.function, true) {
+        Ok(sf) => print_function(&sf),
+        Err(e) => format!("(the IR does not print: {e})\n"),
+    }
+}
+
+impl PhaseManager {
+    /// Builds all 159 phases.
+    pub fn new(cfg: &PhaseConfig) -> PhaseManager {
+        PhaseManager {
+            phases: (0..PHASE_COUNT as u16)
+                .map(|i| create(i, cfg).expect("every table index builds"))
+                .collect(),
+        }
+    }
+
+    pub fn phase(&self, index: u16) -> Option<&dyn Phase> {
+        self.phases.get(usize::from(index)).map(|b| b.as_ref())
+    }
+
+    /// Seed 000's case-insensitive lookup; 158 for an unknown name.
+    pub fn lookup(name: &str) -> u16 {
+        table::lookup(name)
+    }
+
+    /// Runs `order` over `cx`.
+    pub fn dispatch(
+        &self,
+        order: &[u16],
+        cx: &mut PhaseContext,
+        opts: &DispatchOptions,
+    ) -> Result<DispatchReport, PhaseError> {
+        let mut rep = DispatchReport::default();
+        let base = opts.stats.then(Snapshot::take_resetting_peak);
+        let start = Instant::now();
+        for &idx in order {
+            let p = self.phase(idx).ok_or_else(|| PhaseError {
+                phase: "?",
+                message: format!("no phase {idx}"),
+            })?;
+            let name = p.name();
+            let pre = opts.stats.then(Snapshot::take);
+            let t0 = Instant::now();
+            if opts.dump_before.contains(&idx) {
+                rep.dumps.push(format!("Before {name}\n{}", dump_text(cx)));
+            }
+            if !p.is_no_op() {
+                match catch_unwind(AssertUnwindSafe(|| p.execute(cx))) {
+                    Ok(r) => r?,
+                    Err(e) => {
+                        let msg = e
+                            .downcast_ref::<&str>()
+                            .map(|s| s.to_string())
+                            .or_else(|| e.downcast_ref::<String>().cloned())
+                            .unwrap_or_else(|| "panic with a non-string payload".into());
+                        return Err(PhaseError {
+                            phase: name,
+                            message: format!("panicked: {msg}"),
+                        });
+                    }
+                }
+                rep.executed += 1;
+            }
+            if opts.dump_after.contains(&idx) {
+                rep.dumps.push(format!("After {name}\n{}", dump_text(cx)));
+            }
+            if let Some(pre) = pre {
+                let time = t0.elapsed();
+                rep.stats.push(PhaseStat {
+                    index: idx,
+                    name,
+                    mem: pre.delta(&Snapshot::take()),
+                    time,
+                });
+            }
+        }
+        rep.total_time = start.elapsed();
+        if let Some(base) = base {
+            rep.summary = base.delta(&Snapshot::take());
+        }
+        Ok(rep)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::cfg::tests::func;
+
+    fn cx() -> PhaseContext {
+        PhaseContext::new(
+            func(
+                ".L_x_0:
+                 MOV R0, 0x1 ;
+                 MOV R1, 0x2 ;
+                 STG.E [R4.64], R1 ;
+                 EXIT ;",
+            ),
+            None,
+        )
+    }
+
+    #[test]
+    fn the_default_order_verifies_analyses_removes_and_emits() {
+        let m = PhaseManager::new(&PhaseConfig::default());
+        let mut c = cx();
+        let rep = m
+            .dispatch(table::DEFAULT_ORDER, &mut c, &DispatchOptions::default())
+            .unwrap();
+        assert_eq!(c.removed, 1);
+        assert_eq!(c.cfg.as_ref().unwrap().blocks, 1);
+        let listing = c.listing.unwrap();
+        assert_eq!(listing.insts.len(), 3);
+        // 0, 3, 10, 16, 33, 61, 84, 139, 157.
+        assert_eq!(rep.executed, 9);
+        assert!(rep.dumps.is_empty() && rep.stats.is_empty());
+    }
+
+    #[test]
+    fn dumps_are_selected_by_index() {
+        let m = PhaseManager::new(&PhaseConfig::default());
+        let mut c = cx();
+        let opts = DispatchOptions {
+            dump_before: vec![10],
+            dump_after: vec![10, 49],
+            stats: false,
+        };
+        let rep = m.dispatch(&[0, 10, 49, 157], &mut c, &opts).unwrap();
+        assert_eq!(rep.dumps.len(), 3);
+        assert!(rep.dumps[0].starts_with("Before EarlyOriSimpleLiveDead\n"));
+        assert!(rep.dumps[0].contains("MOV R0, 0x1"));
+        assert!(rep.dumps[1].starts_with("After EarlyOriSimpleLiveDead\n"));
+        assert!(!rep.dumps[1].contains("MOV R0, 0x1"));
+        assert!(rep.dumps[2].starts_with("After GvnCse\n"));
+    }
+
+    #[test]
+    fn stats_have_a_line_per_dispatched_index() {
+        let m = PhaseManager::new(&PhaseConfig::default());
+        let mut c = cx();
+        let opts = DispatchOptions {
+            stats: true,
+            ..Default::default()
+        };
+        let rep = m.dispatch(&[0, 49, 16, 157], &mut c, &opts).unwrap();
+        let lines = rep.stats_lines("  ");
+        assert_eq!(lines.len(), 6);
+        let names: Vec<String> = lines[..5]
+            .iter()
+            .map(|l| super::super::stats::parse_line(l).unwrap().0)
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "OriCheckInitialProgram",
+                "GvnCse",
+                "OriPerformLiveDeadFirst",
+                "EmitSassListing",
+                "All Phases Summary"
+            ]
+        );
+        assert!(lines[5].starts_with("  [Pool Consumption = "));
+    }
+
+    #[test]
+    fn a_failing_phase_is_named() {
+        let m = PhaseManager::new(&PhaseConfig::default());
+        let mut c = cx();
+        c.function.blocks[0].insts.clear();
+        let e = m
+            .dispatch(&[0, 157], &mut c, &DispatchOptions::default())
+            .unwrap_err();
+        assert_eq!(e.phase, "OriCheckInitialProgram");
+        assert!(
+            e.message.starts_with("the initial program is invalid: "),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn an_activated_hook_runs_its_phase() {
+        let cfg = PhaseConfig {
+            hooks: vec![(101, 16)],
+            ..PhaseConfig::default()
+        };
+        let m = PhaseManager::new(&cfg);
+        let mut c = cx();
+        let rep = m
+            .dispatch(&[0, 101, 157], &mut c, &DispatchOptions::default())
+            .unwrap();
+        assert_eq!(rep.executed, 3);
+        assert_eq!(c.removed, 1);
+    }
+}

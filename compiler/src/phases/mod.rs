@@ -1,0 +1,198 @@
+//! The phase pipeline between lowering and emission (seed 000's
+//! PhaseManager).
+//!
+//! | file | job |
+//! |---|---|
+//! | `table.rs` | the 159 rows as data: index, name, group, kind, ordering constraints; the default index array; the case-insensitive lookup (158 for an unknown name) |
+//! | `phase.rs` | the [`phase::Phase`] trait (execute, is_no_op, name), the context, the factory, hooks, the inert phases |
+//! | `manager.rs` | the dispatch over an index array, Before/After dumps, per-phase stats |
+//! | `stats.rs` | the counting allocator and seed 000's report format |
+//! | `order.rs` | `--phase-order`, `--disable-phase`, the constraint check, random valid orders |
+//! | `knobs.rs` | `--knob`: NvOptLevel, AdvancedPhase hooks, the ORI keys |
+//! | `check_initial.rs`, `control_flow.rs`, `live_dead.rs`, `emit.rs` | the implemented phases |
+//!
+//! [`PhaseOptions`] is what the command line gives; [`PhaseOptions::plan`]
+//! checks it once per compilation and yields the [`Plan`] each function's
+//! compile runs ([`run`]).
+
+pub mod check_initial;
+pub mod control_flow;
+pub mod emit;
+pub mod knobs;
+pub mod live_dead;
+pub mod manager;
+pub mod order;
+pub mod phase;
+pub mod stats;
+pub mod table;
+
+use std::sync::Arc;
+
+pub use manager::{DispatchOptions, DispatchReport, PhaseManager};
+pub use phase::{Phase, PhaseConfig, PhaseContext, PhaseError};
+
+use crate::ori::OriSequence;
+
+/// The phase options of a compilation, as given (names unresolved).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PhaseOptions {
+    /// `--phase-stats`.
+    pub stats: bool,
+    /// `--dump-ir-before NAME` (repeatable).
+    pub dump_before: Vec<String>,
+    /// `--dump-ir-after NAME` (repeatable).
+    pub dump_after: Vec<String>,
+    /// `--phase-order LIST|@FILE`.
+    pub order: Option<String>,
+    /// `--disable-phase NAME` (repeatable).
+    pub disabled: Vec<String>,
+    /// `--knob K=V[,K=V]` (repeatable).
+    pub knobs: Vec<String>,
+}
+
+/// A checked pipeline.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    pub order: Vec<u16>,
+    pub config: PhaseConfig,
+    pub dispatch: DispatchOptions,
+    /// Warnings to print once (the NvOpt level's).
+    pub warnings: Vec<String>,
+}
+
+fn resolve_names(names: &[String], what: &str) -> Result<Vec<u16>, String> {
+    names
+        .iter()
+        .map(|n| order::parse_phase(n).map_err(|e| format!("{what}: {e}")))
+        .collect()
+}
+
+impl PhaseOptions {
+    /// Resolves and checks everything: phase names, the order and its
+    /// constraints, the knobs.
+    pub fn plan(&self, opt_level: u8) -> Result<Plan, String> {
+        let knobs = knobs::Knobs::parse_all(&self.knobs).map_err(|e| format!("--knob: {e}"))?;
+        let (nvopt_level, warning) = knobs.nvopt();
+        let spec = match &self.order {
+            Some(s) => Some(order::parse_order_arg(s).map_err(|e| format!("--phase-order: {e}"))?),
+            None => None,
+        };
+        let disabled = resolve_names(&self.disabled, "--disable-phase")?;
+        let order = order::resolve(spec.as_deref(), &disabled).map_err(|e| e.to_string())?;
+        let ori: Arc<OriSequence> = Arc::new(crate::ori::build(&knobs.ori));
+        Ok(Plan {
+            order,
+            config: PhaseConfig {
+                opt_level,
+                nvopt_level,
+                hooks: knobs.hooks,
+                ori,
+            },
+            dispatch: DispatchOptions {
+                dump_before: resolve_names(&self.dump_before, "--dump-ir-before")?,
+                dump_after: resolve_names(&self.dump_after, "--dump-ir-after")?,
+                stats: self.stats,
+            },
+            warnings: warning.into_iter().collect(),
+        })
+    }
+}
+
+impl Default for Plan {
+    fn default() -> Self {
+        PhaseOptions::default()
+            .plan(3)
+            .expect("the default plan is valid")
+    }
+}
+
+/// What [`run`] returns: the phased context and the report.
+pub struct Phased {
+    pub cx: PhaseContext,
+    pub report: DispatchReport,
+}
+
+/// Runs `plan` over `function` (one function's PhaseManager).
+pub fn run(
+    plan: &Plan,
+    function: crate::ir::Function,
+    sm: Option<&'static crate::target::SmInfo>,
+) -> Result<Phased, PhaseError> {
+    let m = PhaseManager::new(&plan.config);
+    let mut cx = PhaseContext::new(function, sm);
+    let report = m.dispatch(&plan.order, &mut cx, &plan.dispatch)?;
+    Ok(Phased { cx, report })
+}
+
+/// The `--phase-stats` block of one function.
+pub fn stats_block(plan: &Plan, function: &str, rep: &DispatchReport) -> String {
+    let mut out = format!("Phase statistics for function '{function}':\n");
+    for l in rep.stats_lines("  ") {
+        out.push_str(&l);
+        out.push('\n');
+    }
+    out.push_str("  ");
+    out.push_str(&plan.config.ori.summary());
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_resolve_to_a_plan() {
+        let p = PhaseOptions {
+            dump_before: vec!["gvncse".into()],
+            dump_after: vec!["3".into()],
+            disabled: vec!["OriPerformLiveDeadFirst".into()],
+            knobs: vec!["NvOptLevel=9".into(), "ori=shuffle,dce1=2".into()],
+            ..Default::default()
+        }
+        .plan(2)
+        .unwrap();
+        assert_eq!(p.dispatch.dump_before, [49]);
+        assert_eq!(p.dispatch.dump_after, [3]);
+        assert!(!p.order.contains(&16));
+        assert_eq!(p.config.nvopt_level, 5);
+        assert_eq!(p.config.opt_level, 2);
+        assert_eq!(p.warnings, ["Invalid nvopt level : 9."]);
+        assert!(p.config.ori.modified());
+    }
+
+    #[test]
+    fn errors_name_the_option() {
+        let e = |o: PhaseOptions| o.plan(3).unwrap_err();
+        assert_eq!(
+            e(PhaseOptions {
+                dump_before: vec!["nosuch".into()],
+                ..Default::default()
+            }),
+            "--dump-ir-before: unknown phase 'nosuch'"
+        );
+        assert_eq!(
+            e(PhaseOptions {
+                order: Some("0,nosuch".into()),
+                ..Default::default()
+            }),
+            "--phase-order: unknown phase 'nosuch'"
+        );
+        assert!(e(PhaseOptions {
+            order: Some("16,0,157".into()),
+            ..Default::default()
+        })
+        .contains("`verify-first`"));
+        assert!(e(PhaseOptions {
+            disabled: vec!["EmitSassListing".into()],
+            ..Default::default()
+        })
+        .contains("constraint `required`"));
+        assert_eq!(
+            e(PhaseOptions {
+                knobs: vec!["swap2=999".into()],
+                ..Default::default()
+            }),
+            "--knob: knob 'swap2': value 999 is outside 0..256"
+        );
+    }
+}

@@ -1,0 +1,312 @@
+//! The phase pipeline's flags through the `ptxc` command line:
+//! `--phase-stats`, `--dump-ir-before`, `--dump-ir-after`,
+//! `--phase-order`, `--disable-phase`, `--knob`.
+
+use std::path::Path;
+use std::process::Command;
+
+struct Out {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn ptxc(args: &[&str]) -> Out {
+    let out = Command::new(env!("CARGO_BIN_EXE_ptxc"))
+        .args(args)
+        .output()
+        .unwrap();
+    Out {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+fn kernel(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(format!("../corpus/kernels/{name}/{name}.ptx"))
+        .display()
+        .to_string()
+}
+
+fn ok(args: &[&str]) -> Out {
+    let r = ptxc(args);
+    assert_eq!(r.code, 0, "{args:?}: {}", r.stderr);
+    r
+}
+
+fn fatal(args: &[&str], want: &str) {
+    let r = ptxc(args);
+    assert_eq!(r.code, 1, "{args:?}: {}", r.stderr);
+    assert!(
+        r.stderr.contains(&format!("ptxc fatal   : {want}")),
+        "{args:?}: want `{want}`, got {}",
+        r.stderr
+    );
+}
+
+fn count_insts(listing: &str) -> usize {
+    listing.lines().filter(|l| l.contains("*/ ")).count()
+}
+
+#[test]
+fn phase_stats_prints_the_seed_format_measured() {
+    let k = kernel("saxpy_div");
+    let r = ok(&["-arch=sm_80", "--phase-stats", &k]);
+    let lines: Vec<&str> = r.stderr.lines().collect();
+    assert_eq!(lines[0], "Phase statistics for function 'saxpy_div':");
+    let parsed: Vec<_> = lines
+        .iter()
+        .filter_map(|l| ptxc::phases::stats::parse_line(l))
+        .collect();
+    // One line per phase of the default order, then the summary.
+    assert_eq!(parsed.len(), ptxc::phases::table::DEFAULT_ORDER.len() + 1);
+    for (line, &i) in parsed.iter().zip(ptxc::phases::table::DEFAULT_ORDER) {
+        assert_eq!(line.0, ptxc::phases::table::name_of(i));
+    }
+    let summary = parsed.last().unwrap();
+    assert_eq!(summary.0, "All Phases Summary");
+    assert_eq!(summary.4, 100);
+    // Measured for real: emission allocates, inert phases do not.
+    let emit = parsed.iter().find(|p| p.0 == "EmitSassListing").unwrap();
+    assert!(emit.1 > 0.0, "{emit:?}");
+    let inert = parsed.iter().find(|p| p.0 == "GvnCse").unwrap();
+    assert_eq!(inert.1, 0.0, "{inert:?}");
+    assert!(summary.1 >= emit.1);
+    let pool = lines
+        .iter()
+        .find_map(|l| l.trim().strip_prefix("[Pool Consumption = "))
+        .unwrap();
+    let mb: f64 = pool.strip_suffix(" MB]").unwrap().parse().unwrap();
+    assert!(mb > 0.0);
+    assert!(r.stderr.contains(
+        "ORI sequence: mode default, 19 entries, popcount diff against the default 0 (unmodified)"
+    ));
+    // The listing is the same with and without statistics.
+    assert_eq!(r.stdout, ok(&["-arch=sm_80", &k]).stdout);
+}
+
+#[test]
+fn dumps_before_and_after_a_phase_by_name() {
+    let k = kernel("saxpy_div");
+    let r = ok(&[
+        "-arch=sm_80",
+        "--dump-ir-before",
+        "earlyorisimplelivedead",
+        "--dump-ir-after",
+        "EarlyOriSimpleLiveDead",
+        "--dump-ir-after",
+        "157",
+        &k,
+    ]);
+    let before = r.stderr.find("Before EarlyOriSimpleLiveDead\n").unwrap();
+    let after = r.stderr.find("After EarlyOriSimpleLiveDead\n").unwrap();
+    let emit = r.stderr.find("After EmitSassListing\n").unwrap();
+    assert!(before < after && after < emit);
+    let b = &r.stderr[before..after];
+    let a = &r.stderr[after..emit];
+    assert!(b.contains("Function : saxpy_div"));
+    // The dead-code phase removed something.
+    assert!(count_insts(a) < count_insts(b), "{b}\n{a}");
+    fatal(
+        &["--dump-ir-before", "NoSuchPhase", &k],
+        "--dump-ir-before: unknown phase 'NoSuchPhase'",
+    );
+    fatal(
+        &["--dump-ir-after", "400", &k],
+        "--dump-ir-after: phase index 400 is outside 0..158",
+    );
+}
+
+#[test]
+fn phase_order_lists_files_and_constraint_violations() {
+    let k = kernel("saxpy_div");
+    let full = ok(&["-arch=sm_80", &k]).stdout;
+    // The minimal order: verify and emit, nothing removed.
+    let min = ok(&[
+        "-arch=sm_80",
+        "--phase-order",
+        "OriCheckInitialProgram,157",
+        &k,
+    ])
+    .stdout;
+    assert!(count_insts(&min) > count_insts(&full));
+    // The same order from a file, with comments.
+    let d = tempfile::tempdir().unwrap();
+    let f = d.path().join("order.txt");
+    std::fs::write(&f, "# verify, then emit\n0\nEmitSassListing\n").unwrap();
+    let arg = format!("@{}", f.display());
+    assert_eq!(ok(&["-arch=sm_80", "--phase-order", &arg, &k]).stdout, min);
+    // The default order spelled out gives the default listing.
+    let spelled: Vec<String> = ptxc::phases::table::DEFAULT_ORDER
+        .iter()
+        .map(|i| i.to_string())
+        .collect();
+    let spelled = spelled.join(",");
+    assert_eq!(
+        ok(&["-arch=sm_80", "--phase-order", &spelled, &k]).stdout,
+        full
+    );
+    fatal(
+        &["--phase-order", "16,0,157", &k],
+        "phase order violates constraint `verify-first`: OriCheckInitialProgram (0) must run first",
+    );
+    fatal(
+        &["--phase-order", "0,AllocateRegisters,OriSplitLiveRanges,157", &k],
+        "phase order violates constraint `regalloc-after-vreg-creators`: AllocateRegisters (148) must run after OriSplitLiveRanges (19), which creates virtual registers",
+    );
+    fatal(
+        &["--phase-order", "0,16", &k],
+        "phase order violates constraint `required`: EmitSassListing (157) is missing from the order",
+    );
+    fatal(
+        &["--phase-order", "0,bogus,157", &k],
+        "--phase-order: unknown phase 'bogus'",
+    );
+    fatal(
+        &["--phase-order", "@/nonexistent/order.txt", &k],
+        "--phase-order: cannot read the phase order file '/nonexistent/order.txt'",
+    );
+}
+
+#[test]
+fn disable_phase_removes_one_and_refuses_required_ones() {
+    let k = kernel("saxpy_div");
+    let full = ok(&["-arch=sm_80", &k]).stdout;
+    // Every dead-code phase disabled: nothing is removed.
+    let r = ok(&[
+        "-arch=sm_80",
+        "--disable-phase",
+        "EarlyOriSimpleLiveDead",
+        "--disable-phase",
+        "OriPerformLiveDeadFirst",
+        "--disable-phase",
+        "33",
+        "--disable-phase",
+        "OriPerformLiveDeadThird",
+        "--disable-phase",
+        "OriPerformLiveDeadFourth",
+        "--disable-phase",
+        "OriRunNamedPhases",
+        &k,
+    ]);
+    assert!(count_insts(&r.stdout) > count_insts(&full));
+    // Disabling one of several leaves the result alone.
+    assert_eq!(
+        ok(&[
+            "-arch=sm_80",
+            "--disable-phase",
+            "OriPerformLiveDeadFirst",
+            &k
+        ])
+        .stdout,
+        full
+    );
+    fatal(
+        &["--disable-phase", "EmitSassListing", &k],
+        "cannot disable EmitSassListing (157): constraint `required`",
+    );
+    fatal(
+        &["--disable-phase", "nosuch", &k],
+        "--disable-phase: unknown phase 'nosuch'",
+    );
+}
+
+#[test]
+fn knobs_nvopt_levels_hooks_and_ori() {
+    let k = kernel("saxpy_div");
+    let full = ok(&["-arch=sm_80", &k]).stdout;
+    // NvOptLevel=0: the dead-code phases are no-ops, like -O0's.
+    let lvl0 = ok(&["-arch=sm_80", "--knob", "NvOptLevel=0", &k]);
+    assert!(count_insts(&lvl0.stdout) > count_insts(&full));
+    // Above 5: seed 000's warning, and the compile goes on at level 5.
+    let r = ok(&["-arch=sm_80", "--knob", "NvOptLevel=9", &k]);
+    assert!(
+        r.stderr.contains("ptxc warning : Invalid nvopt level : 9."),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(
+        r.stdout,
+        ok(&["-arch=sm_80", "--knob", "NvOptLevel=5", &k]).stdout
+    );
+    // A hook runs the phase it is given: with only verify, the hook and
+    // emission, the hook's dead-code phase removes what the default does.
+    let hooked = ok(&[
+        "-arch=sm_80",
+        "--phase-order",
+        "0,AdvancedPhaseAllocReg,157",
+        "--knob",
+        "AdvancedPhaseAllocReg=OriPerformLiveDead,NvOptLevel=5",
+        "--phase-stats",
+        &k,
+    ]);
+    let min = ok(&["-arch=sm_80", "--phase-order", "0,157", &k]).stdout;
+    assert!(count_insts(&hooked.stdout) < count_insts(&min));
+    // ORI: a shuffled sequence is reported as modified and compiles.
+    let r = ok(&[
+        "-arch=sm_80",
+        "--phase-stats",
+        "--knob",
+        "ori=shuffle,reps=4,swap1=3,dce2=5,cpy1=2",
+        &k,
+    ]);
+    assert!(
+        r.stderr.contains("ORI sequence: mode shuffle, 23 entries"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("(modified)"));
+    let r = ok(&[
+        "-arch=sm_80",
+        "--phase-stats",
+        "--knob",
+        "ori=NamedPhases,p0=16",
+        &k,
+    ]);
+    assert!(r
+        .stderr
+        .contains("ORI sequence: mode NamedPhases, 304 entries"));
+    // Knob errors name the key.
+    fatal(
+        &["--knob", "reps=300", &k],
+        "--knob: knob 'reps': value 300 is outside 0..256",
+    );
+    fatal(&["--knob", "swap9=1", &k], "--knob: unknown knob 'swap9'");
+    fatal(
+        &["--knob", "dce1", &k],
+        "--knob: malformed knob 'dce1': expected key=value",
+    );
+    fatal(
+        &["--knob", "NvOptLevel=x", &k],
+        "--knob: knob 'NvOptLevel': 'x' is not a number",
+    );
+    fatal(
+        &["--knob", "AdvancedPhasePreSched=nosuch", &k],
+        "--knob: knob 'AdvancedPhasePreSched': unknown phase 'nosuch'",
+    );
+}
+
+#[test]
+fn o0_runs_no_dead_code_phase() {
+    let k = kernel("saxpy_div");
+    let o0 = ok(&["-arch=sm_80", "-O0", &k]).stdout;
+    let min = ok(&["-arch=sm_80", "-O0", "--phase-order", "0,157", &k]).stdout;
+    assert_eq!(o0, min);
+}
+
+#[test]
+fn the_help_lists_the_phase_flags() {
+    let r = ok(&["--help"]);
+    for f in [
+        "--phase-stats",
+        "--dump-ir-before",
+        "--dump-ir-after",
+        "--phase-order",
+        "--disable-phase",
+        "--knob",
+    ] {
+        assert!(r.stdout.contains(f), "{f}");
+    }
+}
