@@ -50,3 +50,29 @@ fn parse_target_survives_mangled_inputs() {
         }
     }
 }
+
+#[test]
+fn sass_roundtrip_target_on_seeds_and_mangled_inputs() {
+    let files = seeds("sass_roundtrip");
+    assert!(files.len() >= 5);
+    for f in files {
+        let bytes = std::fs::read(&f).unwrap();
+        oracle::fuzz_targets::sass_roundtrip(&bytes);
+        let n = bytes.len();
+        for cut in (0..n).step_by((n / 61).max(1)) {
+            oracle::fuzz_targets::sass_roundtrip(&bytes[..cut]);
+        }
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..150 {
+            let mut m = bytes.clone();
+            for _ in 0..3 {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                let i = (state as usize) % n;
+                m[i] = (state >> 32) as u8;
+            }
+            oracle::fuzz_targets::sass_roundtrip(&m);
+        }
+    }
+}

@@ -264,6 +264,13 @@ pub fn parse_file(text: &str) -> Result<SassFile, SassError> {
                 pending = Pending::HiOfInst;
             }
             inst.label = label.take();
+            // Slots are listed in strictly increasing address order (the
+            // printer interleaves undecoded slots by address).
+            let last = f.insts.last().map(|i| i.addr).into_iter();
+            let last = last.chain(f.undecoded.last().map(|u| u.addr)).max();
+            if last.is_some_and(|a| inst.addr <= a) {
+                return Err(c.err_at(0, "instruction addresses must increase"));
+            }
             next_addr = inst.addr.wrapping_add(0x10);
             f.insts.push(inst);
         } else if is_encoding {
@@ -285,6 +292,11 @@ pub fn parse_file(text: &str) -> Result<SassFile, SassError> {
                     Pending::Nothing
                 }
                 Pending::HiOfUndecoded(lo) => {
+                    let last = f.insts.last().map(|i| i.addr).into_iter();
+                    let last = last.chain(f.undecoded.last().map(|u| u.addr)).max();
+                    if last.is_some_and(|a| next_addr <= a) {
+                        return Err(c.err_at(0, "instruction addresses must increase"));
+                    }
                     f.undecoded.push(UndecodedInst {
                         addr: next_addr,
                         encoding: u128::from(lo) | u128::from(word) << 64,
@@ -433,5 +445,10 @@ mod tests {
         assert!(parse_inst("mov R1 ;").is_err());
         assert!(parse_file("\t\tFunction : k\n  /*0000*/ NOP ; /* 0x0000000000000000 */").is_err());
         assert!(parse_file("hello").is_err());
+        let e = parse_file("\t\tFunction : k\n  /*0010*/ NOP ;\n  /*0000*/ NOP ;\n").unwrap_err();
+        assert_eq!(
+            (e.line, e.msg.as_str()),
+            (3, "instruction addresses must increase")
+        );
     }
 }
