@@ -69,3 +69,25 @@ fn cvt_pack_is_refused_with_a_reason() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn call_with_register_and_memory_arguments_interleaved() {
+    // The memory (`.param`) argument follows a register argument: it must
+    // fill the callee's first `.param` parameter, with that parameter's size
+    // (regression: it was sized by its position among all arguments).
+    let src = ".version 7.8\n.target sm_80\n.address_size 64\n\
+        .func (.param .b32 ret) f(.reg .b32 a, .param .b32 b)\n{\n\t.reg .b32 %r<3>;\n\
+        \tld.param.b32 %r1, [b];\n\tsub.s32 %r2, a, %r1;\n\tst.param.b32 [ret], %r2;\n\tret;\n}\n\
+        .visible .entry k(.param .u64 out)\n{\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<2>;\n\
+        \tld.param.u64 %rd1, [out];\n\tcvta.to.global.u64 %rd1, %rd1;\n\tmov.u32 %r1, 100;\n\
+        \t{\n\t.param .b32 pb;\n\t.param .b32 pr;\n\tst.param.b32 [pb], 58;\n\
+        \tcall (pr), f, (%r1, pb);\n\tld.param.b32 %r2, [pr];\n\t}\n\
+        \tst.global.u32 [%rd1], %r2;\n\tret;\n}\n";
+    let spec = r#"{"kernel": "k", "grid": [1], "block": [1], "params": [{"buffer": "out"}],
+        "buffers": {"out": {"type": "u32", "len": 1, "init": "zeros"}}}"#;
+    let spec = LaunchSpec::from_json_str(spec, std::path::Path::new(".")).unwrap();
+    let m = ptxc::ptx::parse_checked("call.ptx", src).unwrap_or_else(|e| panic!("{e}"));
+    let r = ptx_interp::run(&m, src, &spec, &RunLimits::default()).unwrap();
+    assert_eq!(r.outcome, Outcome::Completed);
+    assert_eq!(r.outputs.get("out").unwrap().bits[0], 42);
+}

@@ -56,15 +56,20 @@ pub fn call(cx: &mut Ctx, i: &Inst) -> Result<bool, Stop> {
     let f = &prog.funcs[callee as usize];
     // Read every argument in the caller's frame before changing anything:
     // register values into the scratch list, memory arguments checked.
-    // (A memory argument's size is that of the parameter at its position.)
-    let size_at = |k: usize| f.param_slots.get(k).map_or(0, |s| s.1);
+    // The j-th memory argument fills the j-th memory parameter (`.param`),
+    // the register arguments the `.reg` parameters in order, whatever the
+    // interleaving; a memory argument's size is its parameter's.
+    let size_of_mem = |j: usize| f.param_slots.get(j).map_or(0, |s| s.1);
     let mut arg_regs = std::mem::take(&mut cx.th().scratch);
     arg_regs.clear();
-    for (k, a) in args.iter().enumerate() {
+    let mut j = 0;
+    for a in args.iter() {
         match in_memory(a) {
             Some((space, offset)) => {
                 let base = cx.var_address(space, offset);
-                if range(&cx.th().local, base, size_at(k)).is_none() {
+                let size = size_of_mem(j);
+                j += 1;
+                if range(&cx.th().local, base, size).is_none() {
                     cx.th().scratch = arg_regs;
                     return Err(Stop::fault("call argument outside the frame"));
                 }
@@ -86,8 +91,9 @@ pub fn call(cx: &mut Ctx, i: &Inst) -> Result<bool, Stop> {
     th.local.resize((new_base + f.frame_bytes) as usize, 0);
     let memory_args = args
         .iter()
+        .filter_map(|a| in_memory(a).map(|(_, offset)| caller_base + offset))
         .enumerate()
-        .filter_map(|(k, a)| in_memory(a).map(|(_, offset)| (caller_base + offset, size_at(k))));
+        .map(|(j, base)| (base, size_of_mem(j)));
     for ((base, size), &(off, slot_size)) in memory_args.zip(&f.param_slots) {
         let n = slot_size.min(size) as usize;
         let at = (new_base + off) as usize;
