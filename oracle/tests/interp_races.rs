@@ -154,3 +154,23 @@ fn a_read_of_some_bytes_does_not_count_as_a_read_of_the_others() {
     let o = run(&body, 1, 96);
     assert!(is_race(&o), "{o:?}");
 }
+
+#[test]
+fn a_write_racing_with_several_readers_names_one_of_them() {
+    // Threads 0..63 (two warps) read sh[0]; then thread 63 writes it with
+    // no barrier in between. The report must name a reader other than the
+    // writer itself.
+    let body =
+        "\tld.shared.u32 %r2, [sh];\n\tsetp.eq.u32 %p1, %r1, 63;\n\t@%p1 st.shared.u32 [sh], 7;";
+    let o = run(body, 1, 64);
+    let Outcome::Ub {
+        kind: UbKind::DataRace { other_tid, .. },
+        at,
+    } = &o
+    else {
+        panic!("{o:?}")
+    };
+    assert_eq!(at.tid, [63, 0, 0], "{o:?}");
+    assert_ne!(*other_tid, [63, 0, 0], "{o:?}");
+    assert!(other_tid[0] < 63);
+}

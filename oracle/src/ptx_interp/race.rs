@@ -156,6 +156,23 @@ impl ReadSets {
             .all(|(u, (&r, &v))| r <= v || u == tid)
     }
 
+    /// A reader of `set` not ordered before `me` (global thread id + 1),
+    /// to name in a race report; `MULTI` when the set cannot say (its
+    /// readers span CTAs: only their clocks' CTA-local order is kept).
+    #[cold]
+    fn culprit(&self, set: u32, me: &Accessor) -> u32 {
+        if set == NO_SET || self.heads[set as usize].cta != me.cta {
+            return MULTI;
+        }
+        let tid = me.tid as usize;
+        self.row(set)
+            .iter()
+            .zip(me.view.others)
+            .enumerate()
+            .find(|&(u, (&r, &v))| r > v && u != tid)
+            .map_or(MULTI, |(u, _)| me.first + u as u32)
+    }
+
     /// A new set of two readers: thread `u` of `me`'s CTA at `clock`, and `me`.
     #[inline(never)]
     fn create(&mut self, me: &Accessor, u: usize, clock: u32) -> u32 {
@@ -245,6 +262,9 @@ pub fn record(
     }
     if write {
         if !(me.ordered_after(&s.read, reads) || (strong && s.read_strong)) {
+            if s.read.who == MULTI {
+                return Some(reads.culprit(s.read.clock, me));
+            }
             return Some(s.read.who);
         }
         if s.read.who == MULTI {

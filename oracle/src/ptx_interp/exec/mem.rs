@@ -220,8 +220,9 @@ pub fn accessor(clocks: &Clocks, cta: u32, t: usize) -> Accessor<'_> {
 }
 
 /// The data race `me` ran into at `address` with the earlier accessor
-/// `other` (global thread id + 1, or `MULTI`: several readers, reported as
-/// `me`'s own CTA and thread).
+/// `other` (global thread id + 1, or `MULTI`: several readers that the read
+/// set cannot name because they span CTAs, reported as `me`'s own CTA and
+/// thread; within one CTA the set names an unordered reader).
 #[cold]
 pub fn race_ub(
     (grid, block): ([u32; 3], [u32; 3]),
