@@ -116,20 +116,10 @@ fn interp(args: &[String]) -> ExitCode {
         return ExitCode::from(2);
     };
     let limits = oracle::ptx_interp::RunLimits::default();
-    match oracle::commands::interp::interp(&spec, ptx.as_deref(), dump.as_deref(), &limits) {
-        Ok(v) => {
-            println!("{}", v.line);
-            if v.passed() {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::from(1)
-            }
-        }
-        Err(e) => {
-            eprintln!("ptxdiff interp: {e}");
-            ExitCode::from(2)
-        }
-    }
+    report(
+        "interp",
+        oracle::commands::interp::interp(&spec, ptx.as_deref(), dump.as_deref(), &limits),
+    )
 }
 
 fn sim(args: &[String]) -> ExitCode {
@@ -176,27 +166,17 @@ fn sim(args: &[String]) -> ExitCode {
         return ExitCode::from(2);
     };
     let limits = oracle::ptx_interp::RunLimits::default();
-    match oracle::commands::sim::sim(
-        &spec,
-        &sass,
-        &arch,
-        function.as_deref(),
-        banks.as_deref(),
-        &limits,
-    ) {
-        Ok(v) => {
-            println!("{}", v.line);
-            if v.passed() {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::from(1)
-            }
-        }
-        Err(e) => {
-            eprintln!("ptxdiff sim: {e}");
-            ExitCode::from(2)
-        }
-    }
+    report(
+        "sim",
+        oracle::commands::sim::sim(
+            &spec,
+            &sass,
+            &arch,
+            function.as_deref(),
+            banks.as_deref(),
+            &limits,
+        ),
+    )
 }
 
 fn check(args: &[String]) -> ExitCode {
@@ -223,17 +203,22 @@ fn check(args: &[String]) -> ExitCode {
         return ExitCode::from(2);
     };
     let limits = oracle::ptx_interp::RunLimits::default();
-    match oracle::commands::check::check(&spec, arch.as_deref(), &flags, &limits) {
+    report(
+        "check",
+        oracle::commands::check::check(&spec, arch.as_deref(), &flags, &limits),
+    )
+}
+
+/// Prints a command's verdict: exit 0 when it passed, 1 when not, 2 when
+/// the command could not run.
+fn report(cmd: &str, r: Result<oracle::commands::verdict::Verdict, String>) -> ExitCode {
+    match r {
         Ok(v) => {
             println!("{}", v.line);
-            if v.passed() {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::from(1)
-            }
+            ExitCode::from(if v.passed() { 0 } else { 1 })
         }
         Err(e) => {
-            eprintln!("ptxdiff check: {e}");
+            eprintln!("ptxdiff {cmd}: {e}");
             ExitCode::from(2)
         }
     }

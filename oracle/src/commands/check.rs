@@ -6,7 +6,7 @@
 //! both runs complete, agree with each other under the spec's comparison
 //! rule, and match the `*.expected.json` beside the spec when there is one.
 
-use super::interp::{expected_path, Verdict};
+use super::verdict::{expected_path, Verdict};
 use crate::launch::{compare, summarize, LaunchSpec, OutputSet};
 use crate::ptx_interp::{self, Outcome, RunLimits, RunResult};
 use crate::sim::{self, SimInputs};

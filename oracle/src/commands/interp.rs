@@ -2,29 +2,10 @@
 //! kernel in the PTX interpreter, compares with the `*.expected.json` beside
 //! the spec when there is one, and prints a one-line verdict.
 
-use crate::launch::{compare, summarize, LaunchSpec, OutputSet};
-use crate::ptx_interp::{self, Outcome, RunLimits};
-use std::path::{Path, PathBuf};
-
-/// What `interp` concluded. `passed()` decides the exit status.
-#[derive(Debug)]
-pub struct Verdict {
-    pub line: String,
-    pub ok: bool,
-}
-
-impl Verdict {
-    pub fn passed(&self) -> bool {
-        self.ok
-    }
-}
-
-/// `NAME.launch.json` -> `NAME.expected.json`.
-pub fn expected_path(spec: &Path) -> Option<PathBuf> {
-    let name = spec.file_name()?.to_str()?;
-    let stem = name.strip_suffix(".launch.json")?;
-    Some(spec.with_file_name(format!("{stem}.expected.json")))
-}
+pub use super::verdict::{expected_path, judge, Verdict};
+use crate::launch::LaunchSpec;
+use crate::ptx_interp::{self, RunLimits};
+use std::path::Path;
 
 /// Runs the interpreter on a spec; `ptx` overrides the spec's module.
 pub fn interp(
@@ -52,34 +33,5 @@ pub fn interp(
     if let Some(d) = dump {
         result.outputs.write_file(d).map_err(|e| e.to_string())?;
     }
-    let kernel = &spec.kernel;
-    let line = match &result.outcome {
-        Outcome::Completed => {
-            let Some(exp_path) = expected_path(spec_path).filter(|p| p.exists()) else {
-                return Ok(Verdict {
-                    line: format!("{kernel}: completed ({} thread-instructions); no expected results to compare", result.executed),
-                    ok: true,
-                });
-            };
-            let expected = OutputSet::from_file(&exp_path).map_err(|e| e.to_string())?;
-            let mismatches = compare(&expected, &result.outputs, &spec.compare);
-            if mismatches.is_empty() {
-                return Ok(Verdict {
-                    line: format!(
-                        "{kernel}: PASS ({} thread-instructions, outputs match {})",
-                        result.executed,
-                        exp_path.display()
-                    ),
-                    ok: true,
-                });
-            }
-            format!("{kernel}: MISMATCH: {}", summarize(&mismatches, &expected))
-        }
-        Outcome::Fault { message, at } => format!("{kernel}: FAULT: {message} at {at}"),
-        Outcome::Ub { kind, at } => format!("{kernel}: UB: {kind:?} at {at}"),
-        Outcome::Timeout { executed } => {
-            format!("{kernel}: TIMEOUT after {executed} thread-instructions")
-        }
-    };
-    Ok(Verdict { line, ok: false })
+    judge(&spec, spec_path, &result)
 }

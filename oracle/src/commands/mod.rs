@@ -5,3 +5,4 @@ pub mod check;
 pub mod interp;
 pub mod run;
 pub mod sim;
+pub mod verdict;

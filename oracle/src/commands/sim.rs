@@ -5,9 +5,10 @@
 //! one-line verdict. Without `--banks`, `FILE.banks.json` (the listing's
 //! path with `.sass` replaced) is used when it exists.
 
-use super::interp::{expected_path, Verdict};
-use crate::launch::{compare, summarize, LaunchSpec, OutputSet};
-use crate::ptx_interp::{Outcome, RunLimits, RunResult};
+pub use super::verdict::judge;
+use super::verdict::Verdict;
+use crate::launch::LaunchSpec;
+use crate::ptx_interp::{RunLimits, RunResult};
 use crate::sim::{self, SimInputs};
 use std::path::{Path, PathBuf};
 
@@ -71,41 +72,4 @@ pub fn sim(
         limits,
     )?;
     judge(&spec, spec_path, &result)
-}
-
-/// The verdict line for a finished run.
-pub fn judge(spec: &LaunchSpec, spec_path: &Path, result: &RunResult) -> Result<Verdict, String> {
-    let kernel = &spec.kernel;
-    let line = match &result.outcome {
-        Outcome::Completed => {
-            let Some(exp_path) = expected_path(spec_path).filter(|p| p.exists()) else {
-                return Ok(Verdict {
-                    line: format!(
-                        "{kernel}: completed ({} thread-instructions); no expected results to compare",
-                        result.executed
-                    ),
-                    ok: true,
-                });
-            };
-            let expected = OutputSet::from_file(&exp_path).map_err(|e| e.to_string())?;
-            let mismatches = compare(&expected, &result.outputs, &spec.compare);
-            if mismatches.is_empty() {
-                return Ok(Verdict {
-                    line: format!(
-                        "{kernel}: PASS ({} thread-instructions, outputs match {})",
-                        result.executed,
-                        exp_path.display()
-                    ),
-                    ok: true,
-                });
-            }
-            format!("{kernel}: MISMATCH: {}", summarize(&mismatches, &expected))
-        }
-        Outcome::Fault { message, at } => format!("{kernel}: FAULT: {message} at {at}"),
-        Outcome::Ub { kind, at } => format!("{kernel}: UB: {kind:?} at {at}"),
-        Outcome::Timeout { executed } => {
-            format!("{kernel}: TIMEOUT after {executed} thread-instructions")
-        }
-    };
-    Ok(Verdict { line, ok: false })
 }
