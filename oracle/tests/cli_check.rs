@@ -2,26 +2,16 @@
 //! 0 when ptxc+simulator and the interpreter agree (and match the expected
 //! file), 1 otherwise, 2 on a usage or setup error.
 
+mod common;
+use common::ptxdiff_out as ptxdiff;
+
 use std::path::Path;
-use std::process::Command;
 
 fn spec(k: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join(format!("../corpus/kernels/{k}/{k}.launch.json"))
         .display()
         .to_string()
-}
-
-fn ptxdiff(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_ptxdiff"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 #[test]

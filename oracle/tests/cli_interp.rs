@@ -1,22 +1,8 @@
 //! `ptxdiff interp`: one-line verdict, exit status 0 on a pass, 1 on a
 //! mismatch or fault, 2 on a usage or setup error; `--dump` writes outputs.
 
-use std::path::Path;
-use std::process::Command;
-
-fn kernels() -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/kernels")
-}
-
-fn ptxdiff(args: &[&str]) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_ptxdiff"))
-        .args(args)
-        .output()
-        .unwrap();
-    let text =
-        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
-    (out.status.code().unwrap_or(-1), text)
-}
+mod common;
+use common::{kernels, ptxdiff};
 
 #[test]
 fn a_passing_kernel_prints_pass_and_exits_zero() {

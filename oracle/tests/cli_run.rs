@@ -1,18 +1,7 @@
 //! `ptxdiff run`: the differential run on the built-in default (the corpus).
 
-use std::process::Command;
-
-fn ptxdiff(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_ptxdiff"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod common;
+use common::ptxdiff_out as ptxdiff;
 
 #[test]
 fn the_default_run_checks_every_kernel_and_prints_a_verdict() {

@@ -1,22 +1,8 @@
 //! `ptxdiff sim`: one-line verdict, exit status 0 on a pass, 1 on a
 //! mismatch or fault, 2 on a usage or setup error.
 
-use std::path::Path;
-use std::process::Command;
-
-fn kernels() -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/kernels")
-}
-
-fn ptxdiff(args: &[&str]) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_ptxdiff"))
-        .args(args)
-        .output()
-        .unwrap();
-    let text =
-        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
-    (out.status.code().unwrap_or(-1), text)
-}
+mod common;
+use common::{kernels, ptxdiff};
 
 fn pair(k: &str, arch: &str) -> (String, String) {
     let d = kernels().join(k);
