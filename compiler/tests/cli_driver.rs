@@ -2,39 +2,11 @@
 //! test per rule, named after the seed's phase. Vendor facts quoted in the
 //! comments were observed with ptxas 11.8.89.
 
+mod common;
+use common::{kernel, ptxc};
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-struct Out {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-impl Out {
-    fn all(&self) -> String {
-        format!("{}{}", self.stdout, self.stderr)
-    }
-}
-
-fn ptxc(args: &[&str]) -> Out {
-    let out = Command::new(env!("CARGO_BIN_EXE_ptxc"))
-        .args(args)
-        .output()
-        .unwrap();
-    Out {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
-
-fn kernel(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join(format!("../corpus/kernels/{name}/{name}.ptx"))
-        .display()
-        .to_string()
-}
 
 fn write(dir: &tempfile::TempDir, name: &str, text: &str) -> String {
     let p = dir.path().join(name);

@@ -2,33 +2,8 @@
 //! `--phase-stats`, `--dump-ir-before`, `--dump-ir-after`,
 //! `--phase-order`, `--disable-phase`, `--knob`.
 
-use std::path::Path;
-use std::process::Command;
-
-struct Out {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn ptxc(args: &[&str]) -> Out {
-    let out = Command::new(env!("CARGO_BIN_EXE_ptxc"))
-        .args(args)
-        .output()
-        .unwrap();
-    Out {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
-
-fn kernel(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join(format!("../corpus/kernels/{name}/{name}.ptx"))
-        .display()
-        .to_string()
-}
+mod common;
+use common::{kernel, ptxc, Out};
 
 fn ok(args: &[&str]) -> Out {
     let r = ptxc(args);

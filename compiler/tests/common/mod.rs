@@ -32,3 +32,37 @@ pub fn vendor_listings() -> Vec<(String, &'static str, PathBuf, String)> {
     assert!(out.len() >= 96, "corpus has {} listings", out.len());
     out
 }
+
+/// What a `ptxc` run printed.
+pub struct Out {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Out {
+    pub fn all(&self) -> String {
+        format!("{}{}", self.stdout, self.stderr)
+    }
+}
+
+/// Runs the `ptxc` binary.
+pub fn ptxc(args: &[&str]) -> Out {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ptxc"))
+        .args(args)
+        .output()
+        .unwrap();
+    Out {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// The path of corpus kernel `name`'s clang PTX.
+pub fn kernel(name: &str) -> String {
+    kernels_dir()
+        .join(format!("{name}/{name}.ptx"))
+        .display()
+        .to_string()
+}
