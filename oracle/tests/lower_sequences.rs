@@ -933,3 +933,108 @@ fn tex_handles() {
         assert!(d.is_empty(), "{arch}: {:x?}", &d[..d.len().min(8)]);
     }
 }
+
+// ---- txq -------------------------------------------------------------------
+
+/// `txq.{width,height,depth}` on 1D, 2D and 3D textures: through the
+/// parameter slot (`TXQ ..., 0x58, mask`), through a register handle
+/// (`TXQ.B`), and with a per-lane handle (each lane queries one of the
+/// three textures).
+const TXQ_PTX: &str = r#"
+.version 7.8
+.target sm_80
+.address_size 64
+.visible .entry t(.param .u64 t1, .param .u64 t2, .param .u64 t3, .param .u64 out)
+{
+    .local .align 8 .b8 depot[8];
+    .reg .u32 %r<40>;
+    .reg .u64 %rd<12>;
+    .reg .pred %p<3>;
+    mov.u32 %r1, %tid.x;
+    ld.param.u64 %rd1, [t1];
+    ld.param.u64 %rd2, [t2];
+    ld.param.u64 %rd3, [t3];
+    txq.width.b32 %r10, [%rd1];
+    txq.height.b32 %r11, [%rd1];
+    txq.depth.b32 %r12, [%rd1];
+    txq.width.b32 %r13, [%rd2];
+    txq.height.b32 %r14, [%rd2];
+    txq.depth.b32 %r15, [%rd2];
+    txq.width.b32 %r16, [%rd3];
+    txq.height.b32 %r17, [%rd3];
+    txq.depth.b32 %r18, [%rd3];
+    st.local.u64 [depot], %rd2;
+    ld.local.u64 %rd4, [depot];
+    txq.width.b32 %r19, [%rd4];
+    txq.height.b32 %r20, [%rd4];
+    txq.depth.b32 %r21, [%rd4];
+    rem.u32 %r2, %r1, 3;
+    setp.eq.u32 %p1, %r2, 0;
+    setp.eq.u32 %p2, %r2, 1;
+    selp.b64 %rd5, %rd1, %rd3, %p1;
+    selp.b64 %rd5, %rd2, %rd5, %p2;
+    txq.width.b32 %r22, [%rd5];
+    txq.height.b32 %r23, [%rd5];
+    txq.depth.b32 %r24, [%rd5];
+    ld.param.u64 %rd6, [out];
+    mul.wide.u32 %rd7, %r1, 64;
+    add.s64 %rd8, %rd6, %rd7;
+    st.global.v4.u32 [%rd8], {%r10, %r11, %r12, %r13};
+    st.global.v4.u32 [%rd8+16], {%r14, %r15, %r16, %r17};
+    st.global.v4.u32 [%rd8+32], {%r18, %r19, %r20, %r21};
+    st.global.v4.u32 [%rd8+48], {%r22, %r23, %r24, %r2};
+    ret;
+}
+"#;
+
+#[test]
+fn txq_dimensions() {
+    let tex = |name: &str, dims: Vec<u32>| TextureSpec {
+        name: name.into(),
+        ty: ElemType::F32,
+        channels: 1,
+        address_mode: vec![AddressMode::Clamp; dims.len()],
+        dims,
+        init: Init::Zeros,
+        filter: Filter::Point,
+        normalized_coords: false,
+        border_color: None,
+    };
+    // Odd sizes, one of each shape; 1-wide dimensions too.
+    for shapes in [
+        [vec![37], vec![5, 300], vec![7, 1, 9]],
+        [vec![1], vec![1, 1], vec![2, 3, 1]],
+    ] {
+        let [a, b, c] = shapes;
+        let spec = LaunchSpec {
+            file: None,
+            base_dir: ".".into(),
+            ptx: None,
+            kernel: "t".into(),
+            grid_dims: vec![1],
+            block_dims: vec![64],
+            params: ["ta", "tb", "tc"]
+                .iter()
+                .map(|n| ParamValue::Texture { name: (*n).into() })
+                .chain([ParamValue::Buffer {
+                    name: "out".into(),
+                    offset: 0,
+                }])
+                .collect(),
+            buffers: vec![BufferSpec {
+                name: "out".into(),
+                ty: ElemType::U32,
+                len: 64 * 16,
+                init: Init::Zeros,
+            }],
+            textures: vec![tex("ta", a), tex("tb", b), tex("tc", c)],
+            outputs: Some(vec!["out".into()]),
+            dynamic_shared_bytes: 0,
+            compare: CompareRule::default(),
+        };
+        for arch in ["sm_70", "sm_75", "sm_80", "sm_86", "sm_90"] {
+            let d = differences(TXQ_PTX, &spec, arch).unwrap();
+            assert!(d.is_empty(), "{arch}: {:x?}", &d[..d.len().min(8)]);
+        }
+    }
+}
