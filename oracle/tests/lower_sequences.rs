@@ -1038,3 +1038,19 @@ fn txq_dimensions() {
         }
     }
 }
+
+#[test]
+fn bfind64() {
+    let mut v = Vec::new();
+    for t in ["u64", "s64"] {
+        for sh in ["", ".shiftamt"] {
+            v.push(op(
+                &format!("bfind{sh}.{t}"),
+                &[t],
+                "u32",
+                &format!("bfind{sh}.{t} %d, %a;"),
+            ));
+        }
+    }
+    run_all(v);
+}

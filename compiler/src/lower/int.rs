@@ -787,7 +787,67 @@ impl Cx<'_> {
                             .emit(Op::IADD3, &[], [r(d), neg(r(fh)), imm(31), rz()])?;
                         self.b.emit(Op::SEL, &[], [r(d), r(d), r(t), p(ph)])
                     }
-                    _ => self.err("bfind.u64/s64 is not lowered"),
+                    _ => {
+                        // ptxas 11.8 (sm_70/sm_80, `bfind.u64 %r, %rd`):
+                        // `FLO.U32 R0, R3 ; ISETP.NE.U32.AND P0, PT, R0, -0x1,
+                        // PT ; @P0 IADD3 R7, R0, 0x20, RZ ; @P0 BRA ; FLO.U32
+                        // R7, R2`; `.s64`: `FLO R0, R3` on the high word and,
+                        // when it has no non-sign bit, `ISETP.GE.AND P0, PT,
+                        // R3, RZ` choosing `FLO.U32 R5, R2` or `FLO.U32 R5,
+                        // ~R2`; `.shiftamt`: the `.SH` forms, the low word's
+                        // result +0x20 unless it is -1 (`@!P1 SEL R7, R4,
+                        // 0xffffffff, P0`). The branches become SELs here.
+                        let signed = ty.is_signed();
+                        let sh = i.has(Mod::Shiftamt);
+                        let mut hm: Vec<&str> = if signed { vec![] } else { vec!["U32"] };
+                        let mut lm = vec!["U32"];
+                        if sh {
+                            hm.push("SH");
+                            lm.push("SH");
+                        }
+                        let fh = self.b.vreg();
+                        let fl = self.b.vreg();
+                        self.b.emit(Op::FLO, &hm, [r(fh), hi.clone()])?;
+                        if signed {
+                            // A negative value: the highest 0 of the low word.
+                            let pn = self.b.vpred();
+                            let l2 = self.b.vreg();
+                            self.b.emit(
+                                Op::ISETP,
+                                &["GE", "AND"],
+                                [p(pn), pt(), hi, rz(), pt()],
+                            )?;
+                            self.b.emit(Op::FLO, &lm, [r(l2), lo.clone()])?;
+                            self.b.emit(Op::FLO, &lm, [r(fl), not(lo)])?;
+                            self.b.emit(Op::SEL, &[], [r(fl), r(l2), r(fl), p(pn)])?;
+                        } else {
+                            self.b.emit(Op::FLO, &lm, [r(fl), lo])?;
+                        }
+                        let ph = self.b.vpred();
+                        self.b.emit(
+                            Op::ISETP,
+                            &["NE", "U32", "AND"],
+                            [p(ph), pt(), r(fh), imm(-1), pt()],
+                        )?;
+                        if sh {
+                            let pl = self.b.vpred();
+                            self.b.emit(
+                                Op::ISETP,
+                                &["NE", "U32", "AND"],
+                                [p(pl), pt(), r(fl), imm(-1), pt()],
+                            )?;
+                            let t = self.b.vreg();
+                            self.b
+                                .emit(Op::IADD3, &[], [r(t), r(fl), imm(0x20), rz()])?;
+                            self.b.emit(Op::SEL, &[], [r(t), r(t), imm(-1), p(pl)])?;
+                            self.b.emit(Op::SEL, &[], [r(d), r(fh), r(t), p(ph)])
+                        } else {
+                            let t = self.b.vreg();
+                            self.b
+                                .emit(Op::IADD3, &[], [r(t), r(fh), imm(0x20), rz()])?;
+                            self.b.emit(Op::SEL, &[], [r(d), r(t), r(fl), p(ph)])
+                        }
+                    }
                 }
             }
             O::Popc => {
