@@ -1054,3 +1054,100 @@ fn bfind64() {
     }
     run_all(v);
 }
+
+#[test]
+fn carry64() {
+    let t3 = &["u64", "u64", "u64"];
+    run_all(vec![
+        op(
+            "add.cc.u64+addc.u64",
+            t3,
+            "u64",
+            "{ .reg .u64 %x; add.cc.u64 %x, %a, %b; addc.u64 %d, %c, 0; }",
+        ),
+        op(
+            "add.cc.u64+addc.cc.u64+addc.u64",
+            t3,
+            "u64",
+            "{ .reg .u64 %x, %y, %z; add.cc.u64 %x, %a, %b; addc.cc.u64 %y, %c, %a; addc.u64 %z, %y, %x; xor.b64 %d, %z, %x; }",
+        ),
+        op(
+            "sub.cc.u64+subc.u64",
+            t3,
+            "u64",
+            "{ .reg .u64 %x; sub.cc.u64 %x, %a, %b; subc.u64 %d, %c, 0; }",
+        ),
+        op(
+            "sub.cc.s64+subc.cc.s64+subc.s64",
+            t3,
+            "u64",
+            "{ .reg .s64 %x, %y, %z; sub.cc.s64 %x, %a, %b; subc.cc.s64 %y, %c, %a; subc.s64 %z, %y, %x; xor.b64 %d, %z, %x; }",
+        ),
+        op(
+            "add.cc.u32+addc.cc.u64+addc.u32",
+            t3,
+            "u64",
+            "{ .reg .u32 %x, %y; .reg .u64 %z; cvt.u32.u64 %x, %a; add.cc.u32 %x, %x, %x; addc.cc.u64 %z, %b, %c; addc.u32 %y, 0, 0; cvt.u64.u32 %d, %y; add.u64 %d, %d, %z; }",
+        ),
+    ]);
+}
+
+#[test]
+fn mul24_hi_mad_hi16() {
+    run_all(vec![
+        op(
+            "mul24.hi.u32",
+            &["u32", "u32"],
+            "u32",
+            "mul24.hi.u32 %d, %a, %b;",
+        ),
+        op(
+            "mul24.hi.s32",
+            &["s32", "s32"],
+            "s32",
+            "mul24.hi.s32 %d, %a, %b;",
+        ),
+        op(
+            "mad24.hi.u32",
+            &["u32", "u32", "u32"],
+            "u32",
+            "mad24.hi.u32 %d, %a, %b, %c;",
+        ),
+        op(
+            "mad24.hi.s32",
+            &["s32", "s32", "s32"],
+            "s32",
+            "mad24.hi.s32 %d, %a, %b, %c;",
+        ),
+        op(
+            "mad24.hi.sat.s32",
+            &["s32", "s32", "s32"],
+            "s32",
+            "mad24.hi.sat.s32 %d, %a, %b, %c;",
+        ),
+        op(
+            "mad.hi.sat.s32",
+            &["s32", "s32", "s32"],
+            "s32",
+            "mad.hi.sat.s32 %d, %a, %b, %c;",
+        ),
+        op(
+            "mad.hi.u16",
+            &["u16", "u16", "u16"],
+            "u16",
+            "mad.hi.u16 %d, %a, %b, %c;",
+        ),
+        op(
+            "mad.hi.s16",
+            &["s16", "s16", "s16"],
+            "s16",
+            "mad.hi.s16 %d, %a, %b, %c;",
+        ),
+        op(
+            "mul.hi.u16",
+            &["u16", "u16"],
+            "u16",
+            "mul.hi.u16 %d, %a, %b;",
+        ),
+    ]);
+}

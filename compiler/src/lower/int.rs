@@ -92,7 +92,45 @@ impl Cx<'_> {
         }
         if ty.bits() == 64 {
             if i.has(Mod::Cc) || extended {
-                return self.err("64-bit add.cc/addc are not lowered");
+                // ptxas 11.8 (`add.cc.u64 ; addc.cc.u64 ; addc.u64`):
+                // `IADD3 R10, P0, R4, R6, RZ ; IADD3.X R11, P0, R5, R7, RZ,
+                // P0, !PT ; IADD3.X R8, P0, R4, R8, RZ, P0, !PT ; ...`; the
+                // sub forms negate the low word (`-R6`, `~R8` with a carry
+                // in) and complement the high word (`~R7`).
+                let d = self.dst64(&i.operands[0])?;
+                let (alo, ahi) = self.src64(&i.operands[1], ty)?;
+                let (blo, bhi) = self.src64(&i.operands[2], ty)?;
+                let (blo, bhi) = match (sub, extended) {
+                    (false, _) => (blo, bhi),
+                    (true, false) => (neg(blo), not(bhi)),
+                    (true, true) => (not(blo), not(bhi)),
+                };
+                let alo = self.in_reg(alo)?;
+                let ahi = self.in_reg(ahi)?;
+                let c1 = self.b.vpred();
+                if extended {
+                    let cin = self.carry();
+                    self.b.emit(
+                        Op::IADD3,
+                        &["X"],
+                        [r(d), p(c1), alo, blo, rz(), p(cin), npt()],
+                    )?;
+                } else {
+                    self.b.emit(Op::IADD3, &[], [r(d), p(c1), alo, blo, rz()])?;
+                }
+                if i.has(Mod::Cc) {
+                    let cout = self.b.vpred();
+                    self.b.emit(
+                        Op::IADD3,
+                        &["X"],
+                        [r(d + 1), p(cout), ahi, bhi, rz(), p(c1), npt()],
+                    )?;
+                    self.cc = Some(cout);
+                    return Ok(());
+                }
+                return self
+                    .b
+                    .emit(Op::IADD3, &["X"], [r(d + 1), ahi, bhi, rz(), p(c1), npt()]);
             }
             let d = self.dst64(&i.operands[0])?;
             let a = self.src64(&i.operands[1], ty)?;
@@ -147,6 +185,11 @@ impl Cx<'_> {
         let d = self.dst32(&i.operands[0])?;
         let a = self.src32r(&i.operands[1], ScalarType::S32)?;
         let b = self.src32r(&i.operands[2], ScalarType::S32)?;
+        self.add_sat_s32(d, a, b, sub)
+    }
+
+    /// `d = sat(a + b)` (or `a - b`) in the s32 range; `a`, `b` registers.
+    fn add_sat_s32(&mut self, d: u32, a: Operand, b: Operand, sub: bool) -> R {
         let ah = self.b.vreg();
         let bh = self.b.vreg();
         self.b.emit(
@@ -203,7 +246,36 @@ impl Cx<'_> {
         let bits = ty.bits();
         if matches!(i.opcode, O::Mul24 | O::Mad24) {
             if i.has(Mod::Hi) {
-                return self.err("mul24.hi/mad24.hi are not lowered");
+                // ptxas 11.8 (`mul24.hi.s32`, `mad24.hi.s32`): `SGXT R0, R0,
+                // 0x18` (`.u32`: `PRMT R0, R0, 0x7210, RZ`) on both
+                // operands, `IMAD.WIDE R4, R0, R5, RZ`, `SHF.R.S32.HI R0, RZ,
+                // 0x10, R4`, `PRMT R3, R0, 0x5410, R5` (bits 16..47), then
+                // `IADD3` of c; `.sat`: the saturating add.
+                let d = self.dst32(&i.operands[0])?;
+                let a = self.src32(&i.operands[1], ty)?;
+                let b = self.src32(&i.operands[2], ty)?;
+                let a = self.low24(a, signed)?;
+                let b = self.low24(b, signed)?;
+                let a = self.in_reg(a)?;
+                let t = self.b.vpair();
+                let mods: &[&str] = if signed { &["WIDE"] } else { &["WIDE", "U32"] };
+                self.b.emit(Op::IMAD, mods, [r(t), a, b, rz()])?;
+                let x = self.b.vreg();
+                let sh = if signed { "S32" } else { "U32" };
+                self.b
+                    .emit(Op::SHF, &["R", sh, "HI"], [r(x), rz(), imm(0x10), r(t)])?;
+                let h = self.b.vreg();
+                self.b
+                    .emit(Op::PRMT, &[], [r(h), r(x), imm(0x5410), r(t + 1)])?;
+                if !is_mad {
+                    return self.mov(d, r(h));
+                }
+                let c = self.src32(&i.operands[3], ty)?;
+                if i.has(Mod::Sat) {
+                    let c = self.in_reg(c)?;
+                    return self.add_sat_s32(d, r(h), c, false);
+                }
+                return self.b.emit(Op::IADD3, &[], [r(d), r(h), c, rz()]);
             }
             let d = self.dst32(&i.operands[0])?;
             let a = self.src32(&i.operands[1], ty)?;
@@ -257,7 +329,16 @@ impl Cx<'_> {
                     },
                 )?;
                 if hi {
-                    return self.err("mad.hi on 16-bit types is not lowered");
+                    // (a * b) >> bits, plus c, in the low bits.
+                    let t = self.b.vreg();
+                    self.b.emit(Op::IMAD, &[], [r(t), a, b, rz()])?;
+                    self.b.emit(
+                        Op::SHF,
+                        &["R", "U32", "HI"],
+                        [r(t), rz(), imm(i64::from(bits)), r(t)],
+                    )?;
+                    self.b.emit(Op::IADD3, &[], [r(d), r(t), c, rz()])?;
+                    return self.narrow(d, bits);
                 }
                 c
             } else {
@@ -311,6 +392,12 @@ impl Cx<'_> {
                 let t = self.b.vreg();
                 self.b.emit(Op::IMAD, &mods, [r(t), a, b, rz()])?;
                 let c = self.src32(&i.operands[3], ty)?;
+                if i.has(Mod::Sat) {
+                    // `mad.hi.sat.s32`: the high word plus c, saturated
+                    // (the `.sat` was dropped before: lower_sequences).
+                    let c = self.in_reg(c)?;
+                    return self.add_sat_s32(d, r(t), c, false);
+                }
                 if i.opcode == O::Madc {
                     let cin = self.carry();
                     if i.has(Mod::Cc) {
