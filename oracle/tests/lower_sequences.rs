@@ -1151,3 +1151,23 @@ fn mul24_hi_mad_hi16() {
         ),
     ]);
 }
+
+#[test]
+fn cvt_sat_int_int() {
+    let ts = ["u8", "s8", "u16", "s16", "u32", "s32", "u64", "s64"];
+    let mut v = Vec::new();
+    for d in ts {
+        for s in ts {
+            if d == s {
+                continue;
+            }
+            v.push(op(
+                &format!("cvt.sat.{d}.{s}"),
+                &[s],
+                d,
+                &format!("cvt.sat.{d}.{s} %d, %a;"),
+            ));
+        }
+    }
+    run_all(v);
+}
