@@ -1171,3 +1171,17 @@ fn cvt_sat_int_int() {
     }
     run_all(v);
 }
+
+#[test]
+fn cvt_round_f16() {
+    let mut v = Vec::new();
+    for r in ["rni", "rzi", "rmi", "rpi"] {
+        v.push(op(
+            &format!("cvt.{r}.f16.f16"),
+            &["f16"],
+            "f16",
+            &format!("cvt.{r}.f16.f16 %d, %a;"),
+        ));
+    }
+    run_all(v);
+}

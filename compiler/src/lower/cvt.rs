@@ -202,7 +202,13 @@ impl Cx<'_> {
                 if dt == st {
                     if let Some(x) = irnd {
                         if dt == ScalarType::F16 {
-                            return self.err("cvt.rXi.f16.f16 is not lowered");
+                            // ptxas 11.8 (sm_70/sm_80): `FRND.F16 R7, R4`,
+                            // `FRND.F16.TRUNC`/`.FLOOR`/`.CEIL`.
+                            let mut mods = vec!["F16"];
+                            if x != "RN" {
+                                mods.push(x);
+                            }
+                            return self.b.emit(Op::FRND, &mods, [r(d), a]);
                         }
                         let mut mods = vec![];
                         if dt == ScalarType::F64 {
