@@ -933,3 +933,255 @@ fn tex_handles() {
         assert!(d.is_empty(), "{arch}: {:x?}", &d[..d.len().min(8)]);
     }
 }
+
+// ---- txq -------------------------------------------------------------------
+
+/// `txq.{width,height,depth}` on 1D, 2D and 3D textures: through the
+/// parameter slot (`TXQ ..., 0x58, mask`), through a register handle
+/// (`TXQ.B`), and with a per-lane handle (each lane queries one of the
+/// three textures).
+const TXQ_PTX: &str = r#"
+.version 7.8
+.target sm_80
+.address_size 64
+.visible .entry t(.param .u64 t1, .param .u64 t2, .param .u64 t3, .param .u64 out)
+{
+    .local .align 8 .b8 depot[8];
+    .reg .u32 %r<40>;
+    .reg .u64 %rd<12>;
+    .reg .pred %p<3>;
+    mov.u32 %r1, %tid.x;
+    ld.param.u64 %rd1, [t1];
+    ld.param.u64 %rd2, [t2];
+    ld.param.u64 %rd3, [t3];
+    txq.width.b32 %r10, [%rd1];
+    txq.height.b32 %r11, [%rd1];
+    txq.depth.b32 %r12, [%rd1];
+    txq.width.b32 %r13, [%rd2];
+    txq.height.b32 %r14, [%rd2];
+    txq.depth.b32 %r15, [%rd2];
+    txq.width.b32 %r16, [%rd3];
+    txq.height.b32 %r17, [%rd3];
+    txq.depth.b32 %r18, [%rd3];
+    st.local.u64 [depot], %rd2;
+    ld.local.u64 %rd4, [depot];
+    txq.width.b32 %r19, [%rd4];
+    txq.height.b32 %r20, [%rd4];
+    txq.depth.b32 %r21, [%rd4];
+    rem.u32 %r2, %r1, 3;
+    setp.eq.u32 %p1, %r2, 0;
+    setp.eq.u32 %p2, %r2, 1;
+    selp.b64 %rd5, %rd1, %rd3, %p1;
+    selp.b64 %rd5, %rd2, %rd5, %p2;
+    txq.width.b32 %r22, [%rd5];
+    txq.height.b32 %r23, [%rd5];
+    txq.depth.b32 %r24, [%rd5];
+    ld.param.u64 %rd6, [out];
+    mul.wide.u32 %rd7, %r1, 64;
+    add.s64 %rd8, %rd6, %rd7;
+    st.global.v4.u32 [%rd8], {%r10, %r11, %r12, %r13};
+    st.global.v4.u32 [%rd8+16], {%r14, %r15, %r16, %r17};
+    st.global.v4.u32 [%rd8+32], {%r18, %r19, %r20, %r21};
+    st.global.v4.u32 [%rd8+48], {%r22, %r23, %r24, %r2};
+    ret;
+}
+"#;
+
+#[test]
+fn txq_dimensions() {
+    let tex = |name: &str, dims: Vec<u32>| TextureSpec {
+        name: name.into(),
+        ty: ElemType::F32,
+        channels: 1,
+        address_mode: vec![AddressMode::Clamp; dims.len()],
+        dims,
+        init: Init::Zeros,
+        filter: Filter::Point,
+        normalized_coords: false,
+        border_color: None,
+    };
+    // Odd sizes, one of each shape; 1-wide dimensions too.
+    for shapes in [
+        [vec![37], vec![5, 300], vec![7, 1, 9]],
+        [vec![1], vec![1, 1], vec![2, 3, 1]],
+    ] {
+        let [a, b, c] = shapes;
+        let spec = LaunchSpec {
+            file: None,
+            base_dir: ".".into(),
+            ptx: None,
+            kernel: "t".into(),
+            grid_dims: vec![1],
+            block_dims: vec![64],
+            params: ["ta", "tb", "tc"]
+                .iter()
+                .map(|n| ParamValue::Texture { name: (*n).into() })
+                .chain([ParamValue::Buffer {
+                    name: "out".into(),
+                    offset: 0,
+                }])
+                .collect(),
+            buffers: vec![BufferSpec {
+                name: "out".into(),
+                ty: ElemType::U32,
+                len: 64 * 16,
+                init: Init::Zeros,
+            }],
+            textures: vec![tex("ta", a), tex("tb", b), tex("tc", c)],
+            outputs: Some(vec!["out".into()]),
+            dynamic_shared_bytes: 0,
+            compare: CompareRule::default(),
+        };
+        for arch in ["sm_70", "sm_75", "sm_80", "sm_86", "sm_90"] {
+            let d = differences(TXQ_PTX, &spec, arch).unwrap();
+            assert!(d.is_empty(), "{arch}: {:x?}", &d[..d.len().min(8)]);
+        }
+    }
+}
+
+#[test]
+fn bfind64() {
+    let mut v = Vec::new();
+    for t in ["u64", "s64"] {
+        for sh in ["", ".shiftamt"] {
+            v.push(op(
+                &format!("bfind{sh}.{t}"),
+                &[t],
+                "u32",
+                &format!("bfind{sh}.{t} %d, %a;"),
+            ));
+        }
+    }
+    run_all(v);
+}
+
+#[test]
+fn carry64() {
+    let t3 = &["u64", "u64", "u64"];
+    run_all(vec![
+        op(
+            "add.cc.u64+addc.u64",
+            t3,
+            "u64",
+            "{ .reg .u64 %x; add.cc.u64 %x, %a, %b; addc.u64 %d, %c, 0; }",
+        ),
+        op(
+            "add.cc.u64+addc.cc.u64+addc.u64",
+            t3,
+            "u64",
+            "{ .reg .u64 %x, %y, %z; add.cc.u64 %x, %a, %b; addc.cc.u64 %y, %c, %a; addc.u64 %z, %y, %x; xor.b64 %d, %z, %x; }",
+        ),
+        op(
+            "sub.cc.u64+subc.u64",
+            t3,
+            "u64",
+            "{ .reg .u64 %x; sub.cc.u64 %x, %a, %b; subc.u64 %d, %c, 0; }",
+        ),
+        op(
+            "sub.cc.s64+subc.cc.s64+subc.s64",
+            t3,
+            "u64",
+            "{ .reg .s64 %x, %y, %z; sub.cc.s64 %x, %a, %b; subc.cc.s64 %y, %c, %a; subc.s64 %z, %y, %x; xor.b64 %d, %z, %x; }",
+        ),
+        op(
+            "add.cc.u32+addc.cc.u64+addc.u32",
+            t3,
+            "u64",
+            "{ .reg .u32 %x, %y; .reg .u64 %z; cvt.u32.u64 %x, %a; add.cc.u32 %x, %x, %x; addc.cc.u64 %z, %b, %c; addc.u32 %y, 0, 0; cvt.u64.u32 %d, %y; add.u64 %d, %d, %z; }",
+        ),
+    ]);
+}
+
+#[test]
+fn mul24_hi_mad_hi16() {
+    run_all(vec![
+        op(
+            "mul24.hi.u32",
+            &["u32", "u32"],
+            "u32",
+            "mul24.hi.u32 %d, %a, %b;",
+        ),
+        op(
+            "mul24.hi.s32",
+            &["s32", "s32"],
+            "s32",
+            "mul24.hi.s32 %d, %a, %b;",
+        ),
+        op(
+            "mad24.hi.u32",
+            &["u32", "u32", "u32"],
+            "u32",
+            "mad24.hi.u32 %d, %a, %b, %c;",
+        ),
+        op(
+            "mad24.hi.s32",
+            &["s32", "s32", "s32"],
+            "s32",
+            "mad24.hi.s32 %d, %a, %b, %c;",
+        ),
+        op(
+            "mad24.hi.sat.s32",
+            &["s32", "s32", "s32"],
+            "s32",
+            "mad24.hi.sat.s32 %d, %a, %b, %c;",
+        ),
+        op(
+            "mad.hi.sat.s32",
+            &["s32", "s32", "s32"],
+            "s32",
+            "mad.hi.sat.s32 %d, %a, %b, %c;",
+        ),
+        op(
+            "mad.hi.u16",
+            &["u16", "u16", "u16"],
+            "u16",
+            "mad.hi.u16 %d, %a, %b, %c;",
+        ),
+        op(
+            "mad.hi.s16",
+            &["s16", "s16", "s16"],
+            "s16",
+            "mad.hi.s16 %d, %a, %b, %c;",
+        ),
+        op(
+            "mul.hi.u16",
+            &["u16", "u16"],
+            "u16",
+            "mul.hi.u16 %d, %a, %b;",
+        ),
+    ]);
+}
+
+#[test]
+fn cvt_sat_int_int() {
+    let ts = ["u8", "s8", "u16", "s16", "u32", "s32", "u64", "s64"];
+    let mut v = Vec::new();
+    for d in ts {
+        for s in ts {
+            if d == s {
+                continue;
+            }
+            v.push(op(
+                &format!("cvt.sat.{d}.{s}"),
+                &[s],
+                d,
+                &format!("cvt.sat.{d}.{s} %d, %a;"),
+            ));
+        }
+    }
+    run_all(v);
+}
+
+#[test]
+fn cvt_round_f16() {
+    let mut v = Vec::new();
+    for r in ["rni", "rzi", "rmi", "rpi"] {
+        v.push(op(
+            &format!("cvt.{r}.f16.f16"),
+            &["f16"],
+            "f16",
+            &format!("cvt.{r}.f16.f16 %d, %a;"),
+        ));
+    }
+    run_all(v);
+}

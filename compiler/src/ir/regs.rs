@@ -318,6 +318,14 @@ pub fn operand_width(inst: &Inst, idx: usize) -> u8 {
                 c.saturating_sub(2 * before).min(2)
             } else if uniform {
                 2
+            } else if inst.op == Op::TXQ {
+                // `TXQ RZ, Rd, Rlod, ...` / `TXQ.B RZ, Rd, Rh, ...` (Rh:
+                // the handle, Rh+1: the level).
+                if inst.has_mod("B") {
+                    2
+                } else {
+                    1
+                }
             } else {
                 tex_dims(inst)
             }

@@ -92,7 +92,45 @@ impl Cx<'_> {
         }
         if ty.bits() == 64 {
             if i.has(Mod::Cc) || extended {
-                return self.err("64-bit add.cc/addc are not lowered");
+                // ptxas 11.8 (`add.cc.u64 ; addc.cc.u64 ; addc.u64`):
+                // `IADD3 R10, P0, R4, R6, RZ ; IADD3.X R11, P0, R5, R7, RZ,
+                // P0, !PT ; IADD3.X R8, P0, R4, R8, RZ, P0, !PT ; ...`; the
+                // sub forms negate the low word (`-R6`, `~R8` with a carry
+                // in) and complement the high word (`~R7`).
+                let d = self.dst64(&i.operands[0])?;
+                let (alo, ahi) = self.src64(&i.operands[1], ty)?;
+                let (blo, bhi) = self.src64(&i.operands[2], ty)?;
+                let (blo, bhi) = match (sub, extended) {
+                    (false, _) => (blo, bhi),
+                    (true, false) => (neg(blo), not(bhi)),
+                    (true, true) => (not(blo), not(bhi)),
+                };
+                let alo = self.in_reg(alo)?;
+                let ahi = self.in_reg(ahi)?;
+                let c1 = self.b.vpred();
+                if extended {
+                    let cin = self.carry();
+                    self.b.emit(
+                        Op::IADD3,
+                        &["X"],
+                        [r(d), p(c1), alo, blo, rz(), p(cin), npt()],
+                    )?;
+                } else {
+                    self.b.emit(Op::IADD3, &[], [r(d), p(c1), alo, blo, rz()])?;
+                }
+                if i.has(Mod::Cc) {
+                    let cout = self.b.vpred();
+                    self.b.emit(
+                        Op::IADD3,
+                        &["X"],
+                        [r(d + 1), p(cout), ahi, bhi, rz(), p(c1), npt()],
+                    )?;
+                    self.cc = Some(cout);
+                    return Ok(());
+                }
+                return self
+                    .b
+                    .emit(Op::IADD3, &["X"], [r(d + 1), ahi, bhi, rz(), p(c1), npt()]);
             }
             let d = self.dst64(&i.operands[0])?;
             let a = self.src64(&i.operands[1], ty)?;
@@ -147,6 +185,11 @@ impl Cx<'_> {
         let d = self.dst32(&i.operands[0])?;
         let a = self.src32r(&i.operands[1], ScalarType::S32)?;
         let b = self.src32r(&i.operands[2], ScalarType::S32)?;
+        self.add_sat_s32(d, a, b, sub)
+    }
+
+    /// `d = sat(a + b)` (or `a - b`) in the s32 range; `a`, `b` registers.
+    fn add_sat_s32(&mut self, d: u32, a: Operand, b: Operand, sub: bool) -> R {
         let ah = self.b.vreg();
         let bh = self.b.vreg();
         self.b.emit(
@@ -203,7 +246,36 @@ impl Cx<'_> {
         let bits = ty.bits();
         if matches!(i.opcode, O::Mul24 | O::Mad24) {
             if i.has(Mod::Hi) {
-                return self.err("mul24.hi/mad24.hi are not lowered");
+                // ptxas 11.8 (`mul24.hi.s32`, `mad24.hi.s32`): `SGXT R0, R0,
+                // 0x18` (`.u32`: `PRMT R0, R0, 0x7210, RZ`) on both
+                // operands, `IMAD.WIDE R4, R0, R5, RZ`, `SHF.R.S32.HI R0, RZ,
+                // 0x10, R4`, `PRMT R3, R0, 0x5410, R5` (bits 16..47), then
+                // `IADD3` of c; `.sat`: the saturating add.
+                let d = self.dst32(&i.operands[0])?;
+                let a = self.src32(&i.operands[1], ty)?;
+                let b = self.src32(&i.operands[2], ty)?;
+                let a = self.low24(a, signed)?;
+                let b = self.low24(b, signed)?;
+                let a = self.in_reg(a)?;
+                let t = self.b.vpair();
+                let mods: &[&str] = if signed { &["WIDE"] } else { &["WIDE", "U32"] };
+                self.b.emit(Op::IMAD, mods, [r(t), a, b, rz()])?;
+                let x = self.b.vreg();
+                let sh = if signed { "S32" } else { "U32" };
+                self.b
+                    .emit(Op::SHF, &["R", sh, "HI"], [r(x), rz(), imm(0x10), r(t)])?;
+                let h = self.b.vreg();
+                self.b
+                    .emit(Op::PRMT, &[], [r(h), r(x), imm(0x5410), r(t + 1)])?;
+                if !is_mad {
+                    return self.mov(d, r(h));
+                }
+                let c = self.src32(&i.operands[3], ty)?;
+                if i.has(Mod::Sat) {
+                    let c = self.in_reg(c)?;
+                    return self.add_sat_s32(d, r(h), c, false);
+                }
+                return self.b.emit(Op::IADD3, &[], [r(d), r(h), c, rz()]);
             }
             let d = self.dst32(&i.operands[0])?;
             let a = self.src32(&i.operands[1], ty)?;
@@ -257,7 +329,16 @@ impl Cx<'_> {
                     },
                 )?;
                 if hi {
-                    return self.err("mad.hi on 16-bit types is not lowered");
+                    // (a * b) >> bits, plus c, in the low bits.
+                    let t = self.b.vreg();
+                    self.b.emit(Op::IMAD, &[], [r(t), a, b, rz()])?;
+                    self.b.emit(
+                        Op::SHF,
+                        &["R", "U32", "HI"],
+                        [r(t), rz(), imm(i64::from(bits)), r(t)],
+                    )?;
+                    self.b.emit(Op::IADD3, &[], [r(d), r(t), c, rz()])?;
+                    return self.narrow(d, bits);
                 }
                 c
             } else {
@@ -311,6 +392,12 @@ impl Cx<'_> {
                 let t = self.b.vreg();
                 self.b.emit(Op::IMAD, &mods, [r(t), a, b, rz()])?;
                 let c = self.src32(&i.operands[3], ty)?;
+                if i.has(Mod::Sat) {
+                    // `mad.hi.sat.s32`: the high word plus c, saturated
+                    // (the `.sat` was dropped before: lower_sequences).
+                    let c = self.in_reg(c)?;
+                    return self.add_sat_s32(d, r(t), c, false);
+                }
                 if i.opcode == O::Madc {
                     let cin = self.carry();
                     if i.has(Mod::Cc) {
@@ -787,7 +874,67 @@ impl Cx<'_> {
                             .emit(Op::IADD3, &[], [r(d), neg(r(fh)), imm(31), rz()])?;
                         self.b.emit(Op::SEL, &[], [r(d), r(d), r(t), p(ph)])
                     }
-                    _ => self.err("bfind.u64/s64 is not lowered"),
+                    _ => {
+                        // ptxas 11.8 (sm_70/sm_80, `bfind.u64 %r, %rd`):
+                        // `FLO.U32 R0, R3 ; ISETP.NE.U32.AND P0, PT, R0, -0x1,
+                        // PT ; @P0 IADD3 R7, R0, 0x20, RZ ; @P0 BRA ; FLO.U32
+                        // R7, R2`; `.s64`: `FLO R0, R3` on the high word and,
+                        // when it has no non-sign bit, `ISETP.GE.AND P0, PT,
+                        // R3, RZ` choosing `FLO.U32 R5, R2` or `FLO.U32 R5,
+                        // ~R2`; `.shiftamt`: the `.SH` forms, the low word's
+                        // result +0x20 unless it is -1 (`@!P1 SEL R7, R4,
+                        // 0xffffffff, P0`). The branches become SELs here.
+                        let signed = ty.is_signed();
+                        let sh = i.has(Mod::Shiftamt);
+                        let mut hm: Vec<&str> = if signed { vec![] } else { vec!["U32"] };
+                        let mut lm = vec!["U32"];
+                        if sh {
+                            hm.push("SH");
+                            lm.push("SH");
+                        }
+                        let fh = self.b.vreg();
+                        let fl = self.b.vreg();
+                        self.b.emit(Op::FLO, &hm, [r(fh), hi.clone()])?;
+                        if signed {
+                            // A negative value: the highest 0 of the low word.
+                            let pn = self.b.vpred();
+                            let l2 = self.b.vreg();
+                            self.b.emit(
+                                Op::ISETP,
+                                &["GE", "AND"],
+                                [p(pn), pt(), hi, rz(), pt()],
+                            )?;
+                            self.b.emit(Op::FLO, &lm, [r(l2), lo.clone()])?;
+                            self.b.emit(Op::FLO, &lm, [r(fl), not(lo)])?;
+                            self.b.emit(Op::SEL, &[], [r(fl), r(l2), r(fl), p(pn)])?;
+                        } else {
+                            self.b.emit(Op::FLO, &lm, [r(fl), lo])?;
+                        }
+                        let ph = self.b.vpred();
+                        self.b.emit(
+                            Op::ISETP,
+                            &["NE", "U32", "AND"],
+                            [p(ph), pt(), r(fh), imm(-1), pt()],
+                        )?;
+                        if sh {
+                            let pl = self.b.vpred();
+                            self.b.emit(
+                                Op::ISETP,
+                                &["NE", "U32", "AND"],
+                                [p(pl), pt(), r(fl), imm(-1), pt()],
+                            )?;
+                            let t = self.b.vreg();
+                            self.b
+                                .emit(Op::IADD3, &[], [r(t), r(fl), imm(0x20), rz()])?;
+                            self.b.emit(Op::SEL, &[], [r(t), r(t), imm(-1), p(pl)])?;
+                            self.b.emit(Op::SEL, &[], [r(d), r(fh), r(t), p(ph)])
+                        } else {
+                            let t = self.b.vreg();
+                            self.b
+                                .emit(Op::IADD3, &[], [r(t), r(fh), imm(0x20), rz()])?;
+                            self.b.emit(Op::SEL, &[], [r(d), r(t), r(fl), p(ph)])
+                        }
+                    }
                 }
             }
             O::Popc => {

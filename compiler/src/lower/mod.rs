@@ -16,7 +16,7 @@
 //! | `cvt.rs` | cvt: I2F/F2I/F2F/FRND, integer widening/narrowing |
 //! | `div.rs` | integer div/rem, div/rcp/sqrt rn for f32/f64 with slow-path subroutines |
 //! | `template.rs` | instantiates vendor SASS fragments (the slow paths) on virtual registers |
-//! | `tex.rs` | tex/tld4 with texture objects: TLD/TEX/TLD4 (slot, uniform-handle and handle-loop forms) |
+//! | `tex.rs` | tex/tld4 with texture objects: TLD/TEX/TLD4 (slot, uniform-handle and handle-loop forms); txq dimensions: TXQ |
 //! | `warp.rs` | shfl.sync, vote.sync, activemask, bar, membar |
 //! | `atom.rs` | atom/red on global and shared memory |
 //! | `call.rs` | `.func` calls and the ABI below |
@@ -912,6 +912,7 @@ impl<'m> Cx<'m> {
             }
             O::Prefetch | O::Prefetchu | O::Pmevent => Ok(()),
             O::Tex | O::Tld4 => self.lower_tex(i),
+            O::Txq => self.lower_txq(i),
             O::Nanosleep => {
                 let s = self.src32(&i.operands[0], crate::ptx::types::ScalarType::U32)?;
                 self.b.emit(Op::NANOSLEEP, &[], [s])

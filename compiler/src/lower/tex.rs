@@ -205,6 +205,100 @@ impl Cx<'_> {
     }
 }
 
+impl Cx<'_> {
+    /// `txq.{width,height,depth}.b32 d, [tex]` (PTX ISA 9.7.10.5). ptxas
+    /// 11.8 on sm_70/sm_80 (`txq.width.b32 %r1, [%rd1]` with `%rd1` loaded
+    /// from the first parameter, and with `%rd1 = param + %tid.x`):
+    /// `TXQ RZ, R3, R3, TEX_HEADER_DIMENSION, 0x0, 0x58, 0x1` (slot form,
+    /// source: the level, zero) and `TXQ.B RZ, R5, R8,
+    /// TEX_HEADER_DIMENSION, 0x1` (R8: the handle's low word, R9 = 0: the
+    /// level); mask 0x1/0x2/0x4 for width/height/depth. On sm_90 ptxas
+    /// reads the dimensions from the driver's texture header table
+    /// (`ULDC.64 UR4, c[0x0][0xf0]` + `LDG.E.CONSTANT`), which no runner
+    /// models: DECISION, sm_90 uses the `TXQ.B` form. The other queries
+    /// (channel type/order, sampler fields, array size, levels, samples)
+    /// are such table loads on every target (`LDG.E.CONSTANT` from
+    /// `c[0x0][0x70]` + offset) and are not lowered.
+    pub fn lower_txq(&mut self, i: &Instruction) -> R {
+        let mask = if i.has(Mod::Width) {
+            1
+        } else if i.has(Mod::Height) {
+            2
+        } else if i.has(Mod::Depth) {
+            4
+        } else {
+            return self.err(
+                "txq of a header/sampler field other than width/height/depth is not lowered \
+                 (ptxas reads the driver's texture header table)",
+            );
+        };
+        let OperandKind::Addr(a) = &i.operands[1].kind else {
+            return self.err("txq without a [handle] operand");
+        };
+        if !a.rest.is_empty() || a.offset != 0 {
+            return self.err("txq operand is not [handle]");
+        }
+        let AddrBase::Name(hs) = a.base else {
+            return self.err("texture handle is not a name");
+        };
+        let handle = match self.lookup(hs) {
+            Some(Binding::Reg { val: Val::D(v), .. }) => match self.param_handles.get(&hs) {
+                Some(&off) => Handle::Param(off),
+                None => Handle::Reg(v),
+            },
+            Some(Binding::KernelParam { offset, .. }) => Handle::Param(self.cb.param_base + offset),
+            _ => return self.err("texture handle is not a 64-bit register or parameter"),
+        };
+        let d = self.dst32(&i.operands[0])?;
+        let t = self.b.vreg();
+        match handle {
+            Handle::Param(off) if self.sm.sm < 90 => {
+                let lod = self.b.vreg();
+                self.mov(lod, rz())?;
+                self.b.emit(
+                    Op::TXQ,
+                    &[],
+                    [
+                        rz(),
+                        r(t),
+                        r(lod),
+                        reg_special("TEX_HEADER_DIMENSION"),
+                        imm(0),
+                        imm(i64::from(off / 4)),
+                        imm(mask),
+                    ],
+                )?;
+            }
+            h => {
+                let pair = self.b.vpair();
+                match h {
+                    Handle::Param(off) => {
+                        self.b.emit(Op::MOV, &[], [r(pair), cbank(0, off)])?;
+                    }
+                    Handle::Reg(v) => self.mov(pair, r(v))?,
+                }
+                self.mov(pair + 1, rz())?;
+                self.b.emit(
+                    Op::TXQ,
+                    &["B"],
+                    [
+                        rz(),
+                        r(t),
+                        r(pair),
+                        reg_special("TEX_HEADER_DIMENSION"),
+                        imm(mask),
+                    ],
+                )?;
+            }
+        }
+        self.mov(d, r(t))
+    }
+}
+
+fn reg_special(s: &str) -> Operand {
+    Operand::Special(s.to_string())
+}
+
 fn ureg(u: u32) -> Operand {
     reg(Reg::Uv(u))
 }

@@ -591,6 +591,15 @@ pub enum Kind {
         dims: u8,
         mask: u8,
     },
+    /// `TXQ ..., TEX_HEADER_DIMENSION, ...`: width/height/depth (mask
+    /// bits x, y, z) of a texture; `lod` is the register holding the level.
+    Txq {
+        d0: Dst,
+        d1: Dst,
+        lod: Src,
+        tex: TexRef,
+        mask: u8,
+    },
     F(FInst),
 }
 
@@ -1656,7 +1665,7 @@ fn decode_inst(d: &Dec<'_>, i: &Inst) -> DResult<Kind> {
             }
         }
         TEX | TLD | TLD4 => decode_tex(d, i, dsts, s)?,
-        TXQ => return Err("TXQ is not modelled".into()),
+        TXQ => decode_txq(d, i, dsts, s)?,
         F2F | F2I | I2F | I2FP | FRND | F2FP | FADD | FMUL | FFMA | FMNMX | FSET | FSETP | FCHK
         | MUFU | DADD | DMUL | DFMA | DSETP | HADD2 | HMUL2 | HFMA2 | HSETP2 | HSET2 => {
             let fi = float::decode(d, i)?;
@@ -1771,6 +1780,42 @@ fn decode_atom(d: &Dec<'_>, i: &Inst, dsts: &[Operand], s: &[Operand]) -> DResul
             .map(|x| d.plain(x))
             .transpose()?
             .unwrap_or(Src::Imm(0)),
+    })
+}
+
+fn decode_txq(d: &Dec<'_>, i: &Inst, dsts: &[Operand], s: &[Operand]) -> DResult<Kind> {
+    // ptxas 11.8, sm_70/sm_80 (`txq.width.b32 %r1, [%rd1]`):
+    // `TXQ RZ, R3, R3, TEX_HEADER_DIMENSION, 0x0, 0x58, 0x1` when the
+    // handle is kernel parameter c[0x0][0x160] (source: the level), and
+    // `TXQ.B RZ, R5, R8, TEX_HEADER_DIMENSION, 0x1` for a handle in a
+    // register (source pair: R8 the handle's low word, R9 the level).
+    let q = s
+        .iter()
+        .position(|o| matches!(o, Operand::Special(n) if n.starts_with("TEX_")))
+        .ok_or("TXQ without a query operand")?;
+    let Operand::Special(query) = &s[q] else {
+        unreachable!()
+    };
+    if query != "TEX_HEADER_DIMENSION" {
+        return Err(format!("TXQ {query} is not modelled"));
+    }
+    let mask = d.imm(s.last().ok_or("TXQ without a mask")?)? as u8;
+    let src = d.plain(&s[0])?;
+    let (lod, tex) = if has(i, "B") {
+        let Src::R(h) = src else {
+            return Err("TXQ.B handle is not a general register".into());
+        };
+        (Src::R(h + 1), TexRef::Reg(h))
+    } else {
+        let slot = d.imm(s.get(q + 2).ok_or("TXQ without a slot")?)? as u32;
+        (src, TexRef::Slot(slot))
+    };
+    Ok(Kind::Txq {
+        d0: d.dst(&dsts[1])?,
+        d1: d.dst(&dsts[0])?,
+        lod,
+        tex,
+        mask,
     })
 }
 

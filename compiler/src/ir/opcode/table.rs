@@ -115,7 +115,7 @@ opcodes! {
     F2F 43 Conversion 70 Variable [] ["R = S"] ["F16", "F32", "F64", "BF16", "RN", "RZ", "RM", "RP", "FTZ", "SAT", "ROUND", "FLOOR", "CEIL", "TRUNC"];
     F2I 45 Conversion 70 Variable [] ["R = S"] ["F16", "F32", "F64", "U8", "S8", "U16", "S16", "U32", "S32", "U64", "S64", "TRUNC", "FLOOR", "CEIL", "FTZ", "NTZ"];
     I2F 47 Conversion 70 Variable [] ["R = S"] ["F16", "F32", "F64", "U8", "S8", "U16", "S16", "U32", "S32", "U64", "S64", "RN", "RZ", "RM", "RP"];
-    FRND 49 Conversion 70 Variable [] ["R = S"] ["F32", "F64", "TRUNC", "FLOOR", "CEIL", "FTZ"];
+    FRND 49 Conversion 70 Variable [] ["R = S"] ["F16", "F32", "F64", "TRUNC", "FLOOR", "CEIL", "FTZ"];
     AL2P 51 Other 70 Variable [] ["*"] [];
     BREV 53 IntAlu 70 Variable [] ["R = S"] [];
     BMOV 56 Control 70 Fixed [CONVERGENCE] ["R = B", "B = S"] ["32", "CLEAR"];
@@ -149,7 +149,7 @@ opcodes! {
     TLD4 85 Texture 70 Variable [LOAD] ["R R = *"] ["SCR", "R", "G", "B", "A", "AOFFI", "PTP", "DC", "NODEP"];
     TMML 86 Texture 70 Variable [LOAD] ["*"] [];
     TXD 87 Texture 70 Variable [LOAD] ["*"] [];
-    TXQ 88 Texture 70 Variable [LOAD] ["R R = *"] ["SCR", "NODEP"];
+    TXQ 88 Texture 70 Variable [LOAD] ["R R = *"] ["SCR", "NODEP", "B"];
     LDC 89 MemConstant 70 Variable [LOAD] ["R = C"] ["U8", "S8", "U16", "S16", "32", "64", "IL", "IS", "ISL"];
     ALD 90 Other 70 Variable [LOAD] ["*"] [];
     AST 91 Other 70 Variable [STORE] ["*"] [];

@@ -571,7 +571,7 @@ pub(crate) fn parse_operand(c: &mut Cursor<'_>) -> Result<SassOperand, SassError
                 return parse_mem(c, Some(d)).map(SassOperand::Mem);
             }
             let w = c.name();
-            if w == "SRZ" || w.starts_with("SR_") {
+            if w == "SRZ" || w.starts_with("SR_") || w.starts_with("TEX_") {
                 let mut name = w.to_string();
                 while c.peek() == Some(b'.')
                     && c.peek_at(1).is_some_and(|b| b.is_ascii_alphanumeric())
@@ -638,6 +638,7 @@ mod tests {
             "UP0",
             "!UPT",
             "B3",
+            "TEX_HEADER_DIMENSION",
             "SB5",
             "SRZ",
             "SR_TID.X",

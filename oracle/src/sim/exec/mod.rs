@@ -258,6 +258,13 @@ pub fn step(ctx: &mut Ctx<'_>, w: &mut Warp, pc: u32, gmask: u32) -> Result<Flow
             dims,
             mask,
         } => tex::tex(ctx, w, m, *op, *d0, *d1, *coords, *tex, *dims, *mask)?,
+        Txq {
+            d0,
+            d1,
+            lod,
+            tex,
+            mask,
+        } => tex::txq(ctx, w, m, *d0, *d1, *lod, *tex, *mask)?,
         F(fi) => float::exec(w, m, fi)?,
         _ => return control::exec(ctx, w, pc, gmask, m, &inst.kind),
     }

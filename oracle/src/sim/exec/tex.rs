@@ -26,7 +26,7 @@ use super::super::program::{Dst, Src, TexOp, TexRef};
 use super::super::warp::{Stop, Warp};
 use super::Ctx;
 use crate::launch::{TextureImage, TEXTURE_HANDLE_BASE};
-use crate::ptx_interp::semantics::texture::{fetch, tld4, Coord};
+use crate::ptx_interp::semantics::texture::{fetch, tld4, txq as query, Coord, TexQuery};
 
 fn by_handle<'t>(ctx: &'t Ctx<'_>, h: u64) -> Option<&'t TextureImage> {
     let h = if h >> 32 == 0 {
@@ -131,6 +131,60 @@ pub fn tex(
         };
         let mut k = 0;
         for (c, v) in texel.iter().enumerate() {
+            if mask >> c & 1 != 0 {
+                out[k][l] = *v;
+                k += 1;
+            }
+        }
+    }
+    let n = (mask & 0xf).count_ones() as usize;
+    for (k, o) in out.iter().enumerate().take(n) {
+        let (d, idx) = if k < 2 { (d0, k) } else { (d1, k - 2) };
+        w.write_at(d, idx as u32, m, o);
+    }
+    Ok(())
+}
+
+/// `TXQ ..., TEX_HEADER_DIMENSION, mask`: components x, y, z of the mask
+/// are the width, height and depth (the interpreter's `txq` model: 0 for a
+/// dimension the texture does not have), packed like a fetch's channels.
+/// Only level 0 is modelled (the lowering always queries it).
+#[allow(clippy::too_many_arguments)]
+pub fn txq(
+    ctx: &mut Ctx<'_>,
+    w: &mut Warp,
+    m: u32,
+    d0: Dst,
+    d1: Dst,
+    lod: Src,
+    t: TexRef,
+    mask: u8,
+) -> Result<(), Stop> {
+    if m == 0 {
+        return Ok(());
+    }
+    let lv = w.read(lod, m)?;
+    let mut out = [[0u32; 32]; 4];
+    let mut mm = m;
+    while mm != 0 {
+        let l = mm.trailing_zeros() as usize;
+        mm &= mm - 1;
+        if lv[l] != 0 {
+            return Err(Stop::fault(
+                l as u32,
+                format!("TXQ at texture level {} is not modelled", lv[l]),
+            ));
+        }
+        let img = resolve(ctx, w, t, l as u32)?;
+        let vals = [
+            TexQuery::Width,
+            TexQuery::Height,
+            TexQuery::Depth,
+            TexQuery::NumMipmapLevels,
+        ]
+        .map(|q| query(&img.spec, q));
+        let mut k = 0;
+        for (c, v) in vals.iter().enumerate() {
             if mask >> c & 1 != 0 {
                 out[k][l] = *v;
                 k += 1;
