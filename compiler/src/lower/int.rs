@@ -50,6 +50,36 @@ impl Cx<'_> {
     }
 
     /// The carry predicate of the current function.
+    /// `d = t + c` (plus the carry flag when `carry_in`), setting the carry
+    /// flag when `carry_out`: the vendor chain `IADD3[.X] d, [P,] t, c, RZ
+    /// [, Pin, !PT]`.
+    fn add_carry32(
+        &mut self,
+        d: u32,
+        t: Operand,
+        c: Operand,
+        carry_in: bool,
+        carry_out: bool,
+    ) -> R {
+        let cin = carry_in.then(|| self.carry());
+        let cout = carry_out.then(|| self.b.vpred());
+        let mut ops = vec![r(d)];
+        ops.extend(cout.map(p));
+        ops.extend([t, c, rz()]);
+        let mods: &[&str] = match cin {
+            Some(cin) => {
+                ops.extend([p(cin), npt()]);
+                &["X"]
+            }
+            None => &[],
+        };
+        self.b.emit(Op::IADD3, mods, ops)?;
+        if cout.is_some() {
+            self.cc = cout;
+        }
+        Ok(())
+    }
+
     pub fn carry(&mut self) -> u32 {
         match self.cc {
             Some(c) => c,
@@ -398,30 +428,7 @@ impl Cx<'_> {
                     let c = self.in_reg(c)?;
                     return self.add_sat_s32(d, r(t), c, false);
                 }
-                if i.opcode == O::Madc {
-                    let cin = self.carry();
-                    if i.has(Mod::Cc) {
-                        let cout = self.b.vpred();
-                        self.b.emit(
-                            Op::IADD3,
-                            &["X"],
-                            [r(d), p(cout), r(t), c, rz(), p(cin), npt()],
-                        )?;
-                        self.cc = Some(cout);
-                        return Ok(());
-                    }
-                    return self
-                        .b
-                        .emit(Op::IADD3, &["X"], [r(d), r(t), c, rz(), p(cin), npt()]);
-                }
-                if i.has(Mod::Cc) {
-                    let cout = self.b.vpred();
-                    self.b
-                        .emit(Op::IADD3, &[], [r(d), p(cout), r(t), c, rz()])?;
-                    self.cc = Some(cout);
-                    return Ok(());
-                }
-                return self.b.emit(Op::IADD3, &[], [r(d), r(t), c, rz()]);
+                return self.add_carry32(d, r(t), c, i.opcode == O::Madc, i.has(Mod::Cc));
             }
             return self.b.emit(Op::IMAD, &mods, [r(d), a, b, rz()]);
         }
@@ -431,27 +438,7 @@ impl Cx<'_> {
             if i.opcode == O::Madc || i.has(Mod::Cc) {
                 let t = self.b.vreg();
                 self.b.emit(Op::IMAD, &[], [r(t), a, b, rz()])?;
-                if i.opcode == O::Madc {
-                    let cin = self.carry();
-                    if i.has(Mod::Cc) {
-                        let cout = self.b.vpred();
-                        self.b.emit(
-                            Op::IADD3,
-                            &["X"],
-                            [r(d), p(cout), r(t), c, rz(), p(cin), npt()],
-                        )?;
-                        self.cc = Some(cout);
-                        return Ok(());
-                    }
-                    return self
-                        .b
-                        .emit(Op::IADD3, &["X"], [r(d), r(t), c, rz(), p(cin), npt()]);
-                }
-                let cout = self.b.vpred();
-                self.b
-                    .emit(Op::IADD3, &[], [r(d), p(cout), r(t), c, rz()])?;
-                self.cc = Some(cout);
-                return Ok(());
+                return self.add_carry32(d, r(t), c, i.opcode == O::Madc, i.has(Mod::Cc));
             }
             return self.b.emit(Op::IMAD, &[], [r(d), a, b, c]);
         }
