@@ -15,7 +15,7 @@
 
 use crate::driver::{self, CacheOp, DriverOptions, Phase};
 use crate::ptx::{self, SourceFile};
-use crate::target::lookup_sm;
+use crate::targets::lookup_sm;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 

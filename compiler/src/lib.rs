@@ -10,4 +10,4 @@ pub mod lower;
 pub mod ori;
 pub mod phases;
 pub mod ptx;
-pub mod target;
+pub mod targets;

@@ -17,7 +17,7 @@ use ptxc::ir::remove::dead_instructions_with;
 use ptxc::ir::sass_text::{parse_file, Pred, Reg, SassOperand};
 use ptxc::ir::verify::{verify, verify_with, VerifyOptions};
 use ptxc::ir::{from_sass, Function, Inst};
-use ptxc::target::{lookup_sm, SmInfo};
+use ptxc::targets::{lookup_sm, SmInfo};
 
 struct Listing {
     kernel: String,

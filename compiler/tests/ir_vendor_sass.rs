@@ -8,7 +8,7 @@ mod common;
 use ptxc::ir::opcode::{Latency, Op};
 use ptxc::ir::sass_text::{parse_file, print_function};
 use ptxc::ir::{from_sass, to_sass, Function};
-use ptxc::target::lookup_sm;
+use ptxc::targets::lookup_sm;
 
 fn vendor_ir() -> Vec<(
     String,

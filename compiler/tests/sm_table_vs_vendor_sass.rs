@@ -3,7 +3,7 @@
 //! 86, 89, 90; ptxas 11.8 via cuobjdump). The table is the only place these
 //! facts live; this test is how they stay true.
 
-use ptxc::target::lookup_sm;
+use ptxc::targets::lookup_sm;
 use std::path::Path;
 
 fn sass_files(arch: &str) -> Vec<(String, String)> {

@@ -34,7 +34,7 @@ fn main() {
         }
         let spec = LaunchSpec::from_file(dir.join(k).join(format!("{k}.launch.json"))).unwrap();
         let text = std::fs::read_to_string(dir.join(k).join(format!("{k}.{arch}.sass"))).unwrap();
-        let sm = ptxc::target::lookup_sm(arch).unwrap();
+        let sm = ptxc::targets::lookup_sm(arch).unwrap();
         let file = ptxc::ir::sass_text::parse_file(&text).unwrap();
         let f = ptxc::ir::from_sass(&file.functions[0], Some(sm)).unwrap();
         let limits = RunLimits::default();

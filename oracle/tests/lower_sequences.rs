@@ -372,7 +372,7 @@ fn differences(src: &str, spec: &LaunchSpec, arch: &str) -> Result<Vec<Diff>, St
     if want.outcome != Outcome::Completed {
         return Err(format!("interpreter: {:?}", want.outcome));
     }
-    let sm = ptxc::target::lookup_sm(arch).unwrap();
+    let sm = ptxc::targets::lookup_sm(arch).unwrap();
     let ks = lower_module(&m, sm, &LowerOptions::default()).map_err(|e| format!("lower: {e}"))?;
     let kern = ks.iter().find(|k| k.name == spec.kernel).unwrap();
     let inputs = SimInputs::from_lowered(kern);

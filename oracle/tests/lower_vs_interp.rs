@@ -40,7 +40,7 @@ fn lowered_corpus_runs_in_the_simulator() {
             let m = ptxc::ptx::parse_checked(&k, &src).unwrap();
             for arch in ARCHS {
                 total += 1;
-                let sm = ptxc::target::lookup_sm(arch).unwrap();
+                let sm = ptxc::targets::lookup_sm(arch).unwrap();
                 let status = match lower_module(&m, sm, &LowerOptions::default()) {
                     Err(e) => format!("LOWER: {}", e.msg),
                     Ok(ks) => {

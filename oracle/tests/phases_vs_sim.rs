@@ -111,7 +111,7 @@ fn phased_corpus_runs_in_the_simulator() {
             // target under a third of them.
             let mut lowered = Vec::new();
             for arch in ARCHS {
-                let sm = ptxc::target::lookup_sm(arch).unwrap();
+                let sm = ptxc::targets::lookup_sm(arch).unwrap();
                 let ks = lower_module(&m, sm, &LowerOptions::default())
                     .unwrap_or_else(|e| panic!("{file} {arch}: {}", e.msg));
                 let kern = ks.into_iter().find(|x| x.name == spec.kernel).unwrap();

@@ -73,7 +73,7 @@ fn spec(threads: u32, inp: &[u32]) -> LaunchSpec {
 
 fn run_with(body: &[&str], threads: u32, inp: &[u32], inputs: &SimInputs) -> RunResult {
     let text = listing(body, "sm_80");
-    let sm = ptxc::target::lookup_sm("sm_80").unwrap();
+    let sm = ptxc::targets::lookup_sm("sm_80").unwrap();
     let file = ptxc::ir::sass_text::parse_file(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
     let f = ptxc::ir::from_sass(&file.functions[0], Some(sm)).unwrap_or_else(|e| panic!("{e}"));
     let limits = RunLimits {
@@ -613,7 +613,7 @@ fn opcodes_the_target_lacks_and_unmodelled_forms_fault_when_run() {
     );
     let file = ptxc::ir::sass_text::parse_file(&text).unwrap();
     let f = ptxc::ir::from_sass(&file.functions[0], None).unwrap();
-    let sm = ptxc::target::lookup_sm("sm_80").unwrap();
+    let sm = ptxc::targets::lookup_sm("sm_80").unwrap();
     let r = sim::run(
         &f,
         sm,
@@ -634,7 +634,7 @@ fn opcodes_the_target_lacks_and_unmodelled_forms_fault_when_run() {
         o => panic!("{o:?}"),
     }
     // ... and on sm_86 it runs: 7 -> 7.0f
-    let sm86 = ptxc::target::lookup_sm("sm_86").unwrap();
+    let sm86 = ptxc::targets::lookup_sm("sm_86").unwrap();
     let r = sim::run(
         &f,
         sm86,
@@ -680,7 +680,7 @@ fn virtual_registers_and_labels_of_the_compilers_ir() {
         /*00c0*/ EXIT ;\n";
     let file = ptxc::ir::sass_text::parse_file(text).unwrap();
     let f = ptxc::ir::from_sass(&file.functions[0], None).unwrap();
-    let sm = ptxc::target::lookup_sm("sm_80").unwrap();
+    let sm = ptxc::targets::lookup_sm("sm_80").unwrap();
     let r = sim::run(
         &f,
         sm,
@@ -837,7 +837,7 @@ fn module_globals_relocations_and_bank_4() {
         ..inputs.clone()
     };
     let text = ["EXIT"];
-    let sm = ptxc::target::lookup_sm("sm_80").unwrap();
+    let sm = ptxc::targets::lookup_sm("sm_80").unwrap();
     let l = listing(&text, "sm_80");
     let file = ptxc::ir::sass_text::parse_file(&l).unwrap();
     let f = ptxc::ir::from_sass(&file.functions[0], Some(sm)).unwrap();

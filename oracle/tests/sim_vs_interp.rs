@@ -153,7 +153,7 @@ fn agree(a: u32, b: u32, c: u32) -> TestResult {
     let m = ptxc::ptx::parse_checked("k.ptx", PTX).unwrap();
     let i = ptx_interp::run(&m, PTX, &spec, &limits).unwrap();
     assert_eq!(i.outcome, Outcome::Completed, "{:?}", i.outcome);
-    let sm = ptxc::target::lookup_sm("sm_80").unwrap();
+    let sm = ptxc::targets::lookup_sm("sm_80").unwrap();
     let file = ptxc::ir::sass_text::parse_file(&sass_text()).unwrap();
     let f = ptxc::ir::from_sass(&file.functions[0], Some(sm)).unwrap();
     let s = sim::run(&f, sm, &spec, &SimInputs::default(), &limits).unwrap();

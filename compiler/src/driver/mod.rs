@@ -49,7 +49,7 @@ use crate::ir::sass_text::print_function;
 use crate::lower::{LowerOptions, LoweredKernel, ModulePlan};
 use crate::ptx::ast::{FuncAttr, Module, StateSpace, Statement, VarType};
 use crate::ptx::{Diagnostic, SourceFile};
-use crate::target::{lookup_sm, SmInfo};
+use crate::targets::{lookup_sm, SmInfo};
 use module_info::CallGraph;
 use resources::Pressure;
 

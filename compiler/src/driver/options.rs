@@ -3,7 +3,7 @@
 //! register range of phase 20.
 
 use crate::ptx::modifiers::Mod;
-use crate::target::SmInfo;
+use crate::targets::SmInfo;
 use std::path::PathBuf;
 
 /// A PTX cache operator given to `--def-load-cache`, `--force-load-cache`,

@@ -19,7 +19,7 @@ use super::inst::{Inst, Operand};
 use super::opcode::{match_shape, Effects, Op};
 use super::sass_text::{Pred, Reg, SassFunction, SassInst, UndecodedInst};
 use super::IrError;
-use crate::target::SmInfo;
+use crate::targets::SmInfo;
 
 /// One instruction slot of a listing, in address order.
 struct Slot {

@@ -27,7 +27,7 @@ use super::inst::{Inst, Operand};
 use super::opcode::{match_shape, Op};
 use super::regs;
 use super::sass_text::{Pred, Reg, MAX_VIRTUAL};
-use crate::target::SmInfo;
+use crate::targets::SmInfo;
 
 /// The invariants [`verify`] checks (see the module comment).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -371,7 +371,7 @@ mod tests {
     use super::*;
     use crate::ir::cfg::tests::func;
     use crate::ir::sass_text::{RegOperand, SassOperand};
-    use crate::target::lookup_sm;
+    use crate::targets::lookup_sm;
 
     const OK: &str = ".L_x_0:
          S2R %r0, SR_TID.X ;

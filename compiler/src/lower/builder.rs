@@ -13,7 +13,7 @@ use super::LowerError;
 use crate::ir::sass_text::{ConstRef, Guard, MemBase, MemRef, Pred, Reg, RegOperand};
 use crate::ir::{Block, Inst, Op, Operand};
 use crate::ptx::Span;
-use crate::target::SmInfo;
+use crate::targets::SmInfo;
 
 pub type R<T = ()> = Result<T, LowerError>;
 

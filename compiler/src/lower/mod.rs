@@ -98,7 +98,7 @@ use crate::ptx::intern::Sym;
 use crate::ptx::isa::Opcode;
 use crate::ptx::span::SourceFile;
 use crate::ptx::Span;
-use crate::target::{CbankLayout, SmInfo};
+use crate::targets::{CbankLayout, SmInfo};
 
 pub use builder::Builder;
 use builder::*;

@@ -4,7 +4,7 @@
 
 use crate::ir::sass_text::print_function;
 use crate::ir::to_sass;
-use crate::target::lookup_sm;
+use crate::targets::lookup_sm;
 
 use super::*;
 

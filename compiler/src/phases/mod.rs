@@ -116,7 +116,7 @@ pub struct Phased {
 pub fn run(
     plan: &Plan,
     function: crate::ir::Function,
-    sm: Option<&'static crate::target::SmInfo>,
+    sm: Option<&'static crate::targets::SmInfo>,
 ) -> Result<Phased, PhaseError> {
     let m = PhaseManager::new(&plan.config);
     let mut cx = PhaseContext::new(function, sm);

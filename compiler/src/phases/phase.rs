@@ -13,7 +13,7 @@ use super::{check_initial, control_flow, emit, live_dead};
 use crate::ir::sass_text::SassFunction;
 use crate::ir::Function;
 use crate::ori::sequence::OriSequence;
-use crate::target::SmInfo;
+use crate::targets::SmInfo;
 
 /// What every phase reads and writes: the function's IR and what the
 /// analysis and emission phases leave for later ones.

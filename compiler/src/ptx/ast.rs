@@ -8,7 +8,7 @@ use super::isa::Opcode;
 use super::modifiers::Mod;
 use super::span::Span;
 use super::types::ScalarType;
-use crate::target::PtxVersion;
+use crate::targets::PtxVersion;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Module {

@@ -4,7 +4,7 @@
 //! (`shfl.sync` needs 6.0, `.NaN` needs sm_80, ...) live with the family
 //! validators in `validate/`, next to the rule they refine.
 
-use crate::target::PtxVersion;
+use crate::targets::PtxVersion;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Family {

@@ -35,7 +35,7 @@ pub fn parse_and_validate(src: &str) -> (Module, Vec<Diagnostic>) {
 /// run reports every error of a file.
 pub fn parse_and_validate_for(
     src: &str,
-    arch: Option<&'static crate::target::SmInfo>,
+    arch: Option<&'static crate::targets::SmInfo>,
 ) -> (Module, Vec<Diagnostic>) {
     let (module, mut diags) = parser::parse(src);
     diags.extend(validate::validate_for(&module, arch));

@@ -2,7 +2,7 @@
 
 use super::ast::{Dim, SpecialReg};
 use super::types::ScalarType;
-use crate::target::PtxVersion;
+use crate::targets::PtxVersion;
 
 pub struct SregInfo {
     pub ty: ScalarType,

@@ -30,7 +30,7 @@ pub fn run_sass(
     inputs: &SimInputs,
     limits: &RunLimits,
 ) -> Result<RunResult, String> {
-    let sm = ptxc::target::lookup_sm(arch).ok_or_else(|| format!("unknown target '{arch}'"))?;
+    let sm = ptxc::targets::lookup_sm(arch).ok_or_else(|| format!("unknown target '{arch}'"))?;
     let file =
         ptxc::ir::sass_text::parse_file(sass_text).map_err(|e| format!("{sass_name}:{e}"))?;
     let want = function.unwrap_or(&spec.kernel);

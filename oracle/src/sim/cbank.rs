@@ -1,7 +1,7 @@
 //! Constant banks.
 //!
 //! Bank 0 is built for each launch from the SM table's layout
-//! ([`ptxc::target::CbankLayout`], the one source of those offsets): `%ntid`
+//! ([`ptxc::targets::CbankLayout`], the one source of those offsets): `%ntid`
 //! at `ntid`, the initial stack pointer at `stack_pointer`, an opaque global
 //! memory descriptor at `global_descriptor`, and the kernel parameters from
 //! `param_base`, encoded by [`crate::launch::encode_params`]. SASS text has
@@ -33,7 +33,7 @@ use crate::launch::{
     encode_params, AddressSize, ElemType, GlobalLayout, LaunchSpec, ParamDecl, ParamValue,
 };
 use ptxc::lower::{GlobalVar, LoweredKernel};
-use ptxc::target::SmInfo;
+use ptxc::targets::SmInfo;
 
 /// Launch inputs that SASS text does not carry.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

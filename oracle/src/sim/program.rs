@@ -8,7 +8,7 @@
 use ptxc::ir::opcode::Category;
 use ptxc::ir::sass_text::{ConstRef, MemRef, Pred, Reg, RegOperand};
 use ptxc::ir::{Function, Inst, Op, Operand};
-use ptxc::target::SmInfo;
+use ptxc::targets::SmInfo;
 
 use super::cbank::Banks;
 use super::exec::float::{self, FInst};

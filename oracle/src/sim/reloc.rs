@@ -180,7 +180,7 @@ mod tests {
             ));
         }
         let file = ptxc::ir::sass_text::parse_file(&t).unwrap();
-        let sm = ptxc::target::lookup_sm("sm_70");
+        let sm = ptxc::targets::lookup_sm("sm_70");
         ptxc::ir::from_sass(&file.functions[0], sm).unwrap()
     }
 

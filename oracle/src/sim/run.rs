@@ -39,7 +39,7 @@ use super::warp::{Group, Stop, StopKind, Wait, WaitKind, Warp};
 use crate::launch::{LaunchSpec, MemoryImage, OutputSet, TextureImage};
 use crate::ptx_interp::{Location, Outcome, RunLimits, RunResult, SetupError, UbKind};
 use ptxc::ir::Function;
-use ptxc::target::SmInfo;
+use ptxc::targets::SmInfo;
 
 /// Warp-instructions a warp runs before the next warp's turn.
 pub const QUANTUM: u32 = 4096;

@@ -21,7 +21,7 @@ mod table;
 pub use shape::{kind_matches, match_shape, ShapeError, ShapeMatch};
 pub use table::{Op, FOLDED_SEED_VARIANTS, OPCODES};
 
-use crate::target::SmInfo;
+use crate::targets::SmInfo;
 
 /// The seed's opcode categories.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -12,7 +12,7 @@ use super::intern::{Interner, Sym};
 use super::isa::Opcode;
 use super::lexer::{Lexer, Tok, Token};
 use super::span::Span;
-use crate::target::PtxVersion;
+use crate::targets::PtxVersion;
 
 /// Parses PTX text. The module is always returned (with whatever could be
 /// parsed); the diagnostics say what was wrong.

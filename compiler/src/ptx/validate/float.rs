@@ -5,7 +5,7 @@ use super::operands::ICx;
 use crate::ptx::isa::Opcode;
 use crate::ptx::modifiers::Mod;
 use crate::ptx::types::ScalarType::{self, *};
-use crate::target::PtxVersion;
+use crate::targets::PtxVersion;
 
 const RND: &[Mod] = &[Mod::Rn, Mod::Rz, Mod::Rm, Mod::Rp];
 

@@ -5,7 +5,7 @@ use super::operands::ICx;
 use crate::ptx::isa::Opcode;
 use crate::ptx::modifiers::Mod;
 use crate::ptx::types::ScalarType::{self, *};
-use crate::target::PtxVersion;
+use crate::targets::PtxVersion;
 
 pub(super) const INTS: &[ScalarType] = &[U16, U32, U64, S16, S32, S64];
 const I32_64: &[ScalarType] = &[U32, S32, U64, S64];

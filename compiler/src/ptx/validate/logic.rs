@@ -6,7 +6,7 @@ use super::operands::ICx;
 use crate::ptx::isa::Opcode;
 use crate::ptx::modifiers::Mod;
 use crate::ptx::types::ScalarType::{self, *};
-use crate::target::PtxVersion;
+use crate::targets::PtxVersion;
 
 const INT_CMP: &[Mod] = &[Mod::Eq, Mod::Ne, Mod::Lt, Mod::Le, Mod::Gt, Mod::Ge];
 const UNSIGNED_CMP: &[Mod] = &[Mod::Lo, Mod::Ls, Mod::Hi, Mod::Hs];

@@ -1,7 +1,7 @@
 //! Validation: module rules (versions, targets, address size, duplicate
 //! definitions) and, per instruction, modifiers, types and operand shapes.
 //! Rules cite the PTX ISA section they come from; the target facts come from
-//! the SM table in `crate::target`.
+//! the SM table in `crate::targets`.
 
 mod control;
 mod data;
@@ -16,7 +16,7 @@ mod tex;
 
 use super::ast::*;
 use super::diag::Diagnostic;
-use crate::target::PtxVersion;
+use crate::targets::PtxVersion;
 
 /// What the module declares about its target, needed by every rule.
 #[derive(Clone, Copy)]
@@ -32,7 +32,7 @@ pub fn validate(m: &Module) -> Vec<Diagnostic> {
 }
 
 /// Validates for a compile target given on the command line (`-arch`).
-pub fn validate_for(m: &Module, arch: Option<&'static crate::target::SmInfo>) -> Vec<Diagnostic> {
+pub fn validate_for(m: &Module, arch: Option<&'static crate::targets::SmInfo>) -> Vec<Diagnostic> {
     let mut diags = Vec::new();
     let target = module::check_module(m, &mut diags);
     if let Some(a) = arch {

@@ -7,7 +7,7 @@ use super::TargetCtx;
 use crate::ptx::ast::*;
 use crate::ptx::diag::Diagnostic;
 use crate::ptx::intern::Sym;
-use crate::target::{lookup_sm, PtxVersion, SmInfo};
+use crate::targets::{lookup_sm, PtxVersion, SmInfo};
 use rustc_hash::FxHashMap;
 
 pub(crate) fn check_module(m: &Module, diags: &mut Vec<Diagnostic>) -> TargetCtx {

@@ -8,7 +8,7 @@ use crate::ptx::isa::{Family, Opcode};
 use crate::ptx::modifiers::{Mod, ModCat};
 use crate::ptx::span::Span;
 use crate::ptx::types::{ScalarType, TypeKind};
-use crate::target::PtxVersion;
+use crate::targets::PtxVersion;
 
 pub(crate) struct ICx<'a, 'm, 'd> {
     pub f: &'a mut FnCx<'m, 'd>,

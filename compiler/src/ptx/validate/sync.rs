@@ -5,7 +5,7 @@ use super::operands::ICx;
 use crate::ptx::isa::Opcode;
 use crate::ptx::modifiers::Mod;
 use crate::ptx::types::ScalarType::{self, *};
-use crate::target::PtxVersion;
+use crate::targets::PtxVersion;
 
 fn v(a: u8, b: u8) -> PtxVersion {
     PtxVersion::new(a, b)
