@@ -91,10 +91,7 @@ impl Cx<'_> {
                         hi
                     } else if st.is_signed() {
                         let l = self.in_reg(lo.clone())?;
-                        let h = self.b.vreg();
-                        self.b
-                            .emit(Op::SHF, &["R", "S32", "HI"], [r(h), rz(), imm(31), l])?;
-                        r(h)
+                        r(self.sign_word(l)?)
                     } else {
                         rz()
                     };

@@ -222,24 +222,10 @@ impl Cx<'_> {
         self.mov(d + 1, r(out + 1))
     }
 
+    /// `|a|` in a fresh pair, and the sign word of `a`.
     fn abs64(&mut self, a: (Operand, Operand)) -> R<(u32, u32)> {
-        let lo = self.in_reg(a.0)?;
-        let hi = self.in_reg(a.1)?;
-        let s = self.b.vreg();
-        self.b.emit(
-            Op::SHF,
-            &["R", "S32", "HI"],
-            [r(s), rz(), imm(31), hi.clone()],
-        )?;
         let x = self.b.vpair();
-        self.b
-            .emit(Op::LOP3, &["LUT"], [r(x), lo, r(s), rz(), imm(0x3c), npt()])?;
-        self.b.emit(
-            Op::LOP3,
-            &["LUT"],
-            [r(x + 1), hi, r(s), rz(), imm(0x3c), npt()],
-        )?;
-        self.add64(x, (r(x), r(x + 1)), (r(s), r(s)), true)?;
+        let s = self.abs64_into(x, a)?;
         Ok((x, s))
     }
 

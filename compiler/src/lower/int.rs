@@ -50,6 +50,33 @@ impl Cx<'_> {
     }
 
     /// The carry predicate of the current function.
+    /// `s = x >> 31` (arithmetic): all ones when `x` is negative, else 0
+    /// (`SHF.R.S32.HI s, RZ, 0x1f, x`, the vendor sign idiom).
+    pub(super) fn sign_word(&mut self, x: Operand) -> R<u32> {
+        let s = self.b.vreg();
+        self.b
+            .emit(Op::SHF, &["R", "S32", "HI"], [r(s), rz(), imm(31), x])?;
+        Ok(s)
+    }
+
+    /// `d = |a|` for the 64-bit pair `a`: `(a ^ s) - s` with `s = a >> 63`.
+    /// Returns `s`.
+    pub(super) fn abs64_into(&mut self, d: u32, a: (Operand, Operand)) -> R<u32> {
+        let lo = self.in_reg(a.0)?;
+        let hi = self.in_reg(a.1)?;
+        let s = self.sign_word(hi.clone())?;
+        let x = self.b.vpair();
+        for (k, w) in [lo, hi].into_iter().enumerate() {
+            self.b.emit(
+                Op::LOP3,
+                &["LUT"],
+                [r(x + k as u32), w, r(s), rz(), imm(LUT_XOR), npt()],
+            )?;
+        }
+        self.add64(d, (r(x), r(x + 1)), (r(s), r(s)), true)?;
+        Ok(s)
+    }
+
     /// `d = t + c` (plus the carry flag when `carry_in`), setting the carry
     /// flag when `carry_out`: the vendor chain `IADD3[.X] d, [P,] t, c, RZ
     /// [, Pin, !PT]`.
@@ -220,18 +247,8 @@ impl Cx<'_> {
 
     /// `d = sat(a + b)` (or `a - b`) in the s32 range; `a`, `b` registers.
     fn add_sat_s32(&mut self, d: u32, a: Operand, b: Operand, sub: bool) -> R {
-        let ah = self.b.vreg();
-        let bh = self.b.vreg();
-        self.b.emit(
-            Op::SHF,
-            &["R", "S32", "HI"],
-            [r(ah), rz(), imm(31), a.clone()],
-        )?;
-        self.b.emit(
-            Op::SHF,
-            &["R", "S32", "HI"],
-            [r(bh), rz(), imm(31), b.clone()],
-        )?;
+        let ah = self.sign_word(a.clone())?;
+        let bh = self.sign_word(b.clone())?;
         let s = self.b.vpair();
         self.add64(s, (a, r(ah)), (b, r(bh)), sub)?;
         // Clamp: s < INT_MIN -> INT_MIN; s > INT_MAX -> INT_MAX.
@@ -531,18 +548,8 @@ impl Cx<'_> {
         self.add64(d, (r(w), r(w + 1)), (r(v + 1), rz()), false)?;
         if signed {
             // d -= (a < 0 ? b : 0) + (b < 0 ? a : 0)
-            let sa = self.b.vreg();
-            let sb = self.b.vreg();
-            self.b.emit(
-                Op::SHF,
-                &["R", "S32", "HI"],
-                [r(sa), rz(), imm(31), ahi.clone()],
-            )?;
-            self.b.emit(
-                Op::SHF,
-                &["R", "S32", "HI"],
-                [r(sb), rz(), imm(31), bhi.clone()],
-            )?;
+            let sa = self.sign_word(ahi.clone())?;
+            let sb = self.sign_word(bhi.clone())?;
             let ma = self.b.vpair();
             let mb = self.b.vpair();
             for (dst, x, m) in [
@@ -578,27 +585,8 @@ impl Cx<'_> {
             if !is_abs {
                 return self.add64(d, (rz(), rz()), (lo, hi), true);
             }
-            // (a ^ s) - s with s = a >> 63.
-            let lo = self.in_reg(lo)?;
-            let hi = self.in_reg(hi)?;
-            let s = self.b.vreg();
-            self.b.emit(
-                Op::SHF,
-                &["R", "S32", "HI"],
-                [r(s), rz(), imm(31), hi.clone()],
-            )?;
-            let x = self.b.vpair();
-            self.b.emit(
-                Op::LOP3,
-                &["LUT"],
-                [r(x), lo, r(s), rz(), imm(LUT_XOR), npt()],
-            )?;
-            self.b.emit(
-                Op::LOP3,
-                &["LUT"],
-                [r(x + 1), hi, r(s), rz(), imm(LUT_XOR), npt()],
-            )?;
-            return self.add64(d, (r(x), r(x + 1)), (r(s), r(s)), true);
+            self.abs64_into(d, (lo, hi))?;
+            return Ok(());
         }
         let d = self.dst32(&i.operands[0])?;
         let a = self.src32(&i.operands[1], ty)?;
