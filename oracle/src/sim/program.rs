@@ -15,6 +15,7 @@ use super::exec::float::{self, FInst};
 use super::regs::RegMap;
 use super::semantics::HalfSel;
 use super::undecoded;
+use crate::ptx_interp::semantics::atomic::{AtomOp, AtomTy};
 
 /// A 32-bit source.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -261,34 +262,6 @@ pub enum BarKind {
     RedOr,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AtomOpK {
-    Add,
-    Min,
-    Max,
-    Inc,
-    Dec,
-    And,
-    Or,
-    Xor,
-    Exch,
-    Cas,
-    /// `ATOMS.POPC.INC`: add 1 per participating thread.
-    PopcInc,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AtomTyK {
-    U32,
-    S32,
-    U64,
-    S64,
-    F32,
-    F64,
-    F16x2,
-    Bf16x2,
-}
-
 /// Texture access forms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TexOp {
@@ -521,8 +494,11 @@ pub enum Kind {
     },
     Atom {
         space: Space,
-        op: AtomOpK,
-        ty: AtomTyK,
+        op: AtomOp,
+        /// `ATOMS.POPC.INC`: adds 1 per participating thread (the source
+        /// operand is ignored).
+        popc: bool,
+        ty: AtomTy,
         ftz: bool,
         d: Dst,
         pd: PDst,
@@ -1711,22 +1687,23 @@ fn decode_atom(d: &Dec<'_>, i: &Inst, dsts: &[Operand], s: &[Operand]) -> DResul
         Op::ATOMG | Op::REDG => Space::Global,
         _ => Space::Generic,
     };
-    let op = if has(i, "POPC") && has(i, "INC") {
-        AtomOpK::PopcInc
+    let popc = has(i, "POPC") && has(i, "INC");
+    let op = if popc {
+        AtomOp::Add
     } else {
         [
-            ("ADD", AtomOpK::Add),
-            ("SAFEADD", AtomOpK::Add),
-            ("MIN", AtomOpK::Min),
-            ("MAX", AtomOpK::Max),
-            ("INC", AtomOpK::Inc),
-            ("DEC", AtomOpK::Dec),
-            ("AND", AtomOpK::And),
-            ("OR", AtomOpK::Or),
-            ("XOR", AtomOpK::Xor),
-            ("EXCH", AtomOpK::Exch),
-            ("CAS", AtomOpK::Cas),
-            ("CAST", AtomOpK::Cas),
+            ("ADD", AtomOp::Add),
+            ("SAFEADD", AtomOp::Add),
+            ("MIN", AtomOp::Min),
+            ("MAX", AtomOp::Max),
+            ("INC", AtomOp::Inc),
+            ("DEC", AtomOp::Dec),
+            ("AND", AtomOp::And),
+            ("OR", AtomOp::Or),
+            ("XOR", AtomOp::Xor),
+            ("EXCH", AtomOp::Exch),
+            ("CAS", AtomOp::Cas),
+            ("CAST", AtomOp::Cas),
         ]
         .iter()
         .find(|(m, _)| has(i, m))
@@ -1737,21 +1714,21 @@ fn decode_atom(d: &Dec<'_>, i: &Inst, dsts: &[Operand], s: &[Operand]) -> DResul
         return Err("ATOMS.CAST/.SPIN are not modelled".into());
     }
     let ty = if has(i, "F32") {
-        AtomTyK::F32
+        AtomTy::F32
     } else if has(i, "F64") {
-        AtomTyK::F64
+        AtomTy::F64
     } else if has(i, "F16x2") {
-        AtomTyK::F16x2
+        AtomTy::F16x2
     } else if has(i, "BF16x2") {
-        AtomTyK::Bf16x2
+        AtomTy::Bf16x2
     } else if has(i, "S64") {
-        AtomTyK::S64
+        AtomTy::S64
     } else if has(i, "64") || has(i, "U64") {
-        AtomTyK::U64
+        AtomTy::U64
     } else if has(i, "S32") {
-        AtomTyK::S32
+        AtomTy::S32
     } else {
-        AtomTyK::U32
+        AtomTy::U32
     };
     let (mut dr, mut pd) = (Dst::None, PDst::None);
     for x in dsts {
@@ -1767,6 +1744,7 @@ fn decode_atom(d: &Dec<'_>, i: &Inst, dsts: &[Operand], s: &[Operand]) -> DResul
     Ok(Kind::Atom {
         space,
         op,
+        popc,
         ty,
         ftz: has(i, "FTZ"),
         d: dr,

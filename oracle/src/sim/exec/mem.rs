@@ -7,7 +7,7 @@
 //! generic address 64-bit.
 
 use super::super::memory::{resolve_generic, CtaMem, Place};
-use super::super::program::{Addr, AtomOpK, AtomTyK, Dst, PDst, Space, Src, Src64};
+use super::super::program::{Addr, Dst, PDst, Space, Src, Src64};
 use super::super::warp::{Stop, Warp, V};
 use super::Ctx;
 use crate::ptx_interp::semantics::atomic::{atom, AtomOp, AtomTy};
@@ -270,34 +270,6 @@ pub fn ldc(
     Ok(())
 }
 
-fn atom_ty(t: AtomTyK) -> AtomTy {
-    match t {
-        AtomTyK::U32 => AtomTy::U32,
-        AtomTyK::S32 => AtomTy::S32,
-        AtomTyK::U64 => AtomTy::U64,
-        AtomTyK::S64 => AtomTy::S64,
-        AtomTyK::F32 => AtomTy::F32,
-        AtomTyK::F64 => AtomTy::F64,
-        AtomTyK::F16x2 => AtomTy::F16x2,
-        AtomTyK::Bf16x2 => AtomTy::Bf16x2,
-    }
-}
-
-fn atom_op(o: AtomOpK) -> AtomOp {
-    match o {
-        AtomOpK::Add | AtomOpK::PopcInc => AtomOp::Add,
-        AtomOpK::Min => AtomOp::Min,
-        AtomOpK::Max => AtomOp::Max,
-        AtomOpK::Inc => AtomOp::Inc,
-        AtomOpK::Dec => AtomOp::Dec,
-        AtomOpK::And => AtomOp::And,
-        AtomOpK::Or => AtomOp::Or,
-        AtomOpK::Xor => AtomOp::Xor,
-        AtomOpK::Exch => AtomOp::Exch,
-        AtomOpK::Cas => AtomOp::Cas,
-    }
-}
-
 /// Atomics and reductions; the destination gets the old value. The
 /// predicate destination of `ATOMG.CAS` is set when the swap happened
 /// (UNCONFIRMED; ptxas 11.8 writes it to PT in the corpus).
@@ -307,8 +279,9 @@ pub fn atomic(
     w: &mut Warp,
     m: u32,
     space: Space,
-    op: AtomOpK,
-    ty: AtomTyK,
+    op: AtomOp,
+    popc: bool,
+    t: AtomTy,
     ftz: bool,
     d: Dst,
     pd: PDst,
@@ -316,7 +289,6 @@ pub fn atomic(
     b: Src,
     c: Src,
 ) -> Result<(), Stop> {
-    let t = atom_ty(ty);
     let wide = t.bits() == 64;
     let n = (t.bits() / 8) as usize;
     let addrs = addresses(w, a, m)?;
@@ -334,12 +306,8 @@ pub fn atomic(
             Ok(w.read(s, m)?.map(u64::from))
         }
     };
-    let vb = if op == AtomOpK::PopcInc {
-        [1u64; 32]
-    } else {
-        read_src(b)?
-    };
-    let vc = if op == AtomOpK::Cas {
+    let vb = if popc { [1u64; 32] } else { read_src(b)? };
+    let vc = if op == AtomOp::Cas {
         read_src(c)?
     } else {
         [0; 32]
@@ -357,8 +325,8 @@ pub fn atomic(
         let mut buf = [0u8; 8];
         buf[..n].copy_from_slice(bytes);
         let o = u64::from_le_bytes(buf);
-        let new = atom(atom_op(op), t, o, vb[li], vc[li], ftz);
-        if op != AtomOpK::Cas || o & t.mask() == vb[li] & t.mask() {
+        let new = atom(op, t, o, vb[li], vc[li], ftz);
+        if op != AtomOp::Cas || o & t.mask() == vb[li] & t.mask() {
             ok |= 1 << l;
         }
         bytes.copy_from_slice(&new.to_le_bytes()[..n]);

@@ -241,6 +241,7 @@ pub fn step(ctx: &mut Ctx<'_>, w: &mut Warp, pc: u32, gmask: u32) -> Result<Flow
         Atom {
             space,
             op,
+            popc,
             ty,
             ftz,
             d,
@@ -248,7 +249,9 @@ pub fn step(ctx: &mut Ctx<'_>, w: &mut Warp, pc: u32, gmask: u32) -> Result<Flow
             addr,
             b,
             c,
-        } => mem::atomic(ctx, w, m, *space, *op, *ty, *ftz, *d, *pd, addr, *b, *c)?,
+        } => mem::atomic(
+            ctx, w, m, *space, *op, *popc, *ty, *ftz, *d, *pd, addr, *b, *c,
+        )?,
         Tex {
             op,
             d0,
