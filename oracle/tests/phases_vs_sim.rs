@@ -27,14 +27,6 @@ fn corpus() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/kernels")
 }
 
-/// The lowerings that do not exist yet (lower_vs_interp.rs's list).
-const NOT_LOWERED: &[&str] = &[
-    "half_arith.O0.ptx",
-    "switch_local.O0.ptx",
-    "tex_stencil.ptx",
-    "tex_stencil.O0.ptx",
-];
-
 /// The `k`-th ORI shuffle knob string.
 fn ori_knob(k: u64) -> String {
     let mut r = SplitMix64(0x5eed_0001_u64.wrapping_add(k));
@@ -98,9 +90,6 @@ fn phased_corpus_runs_in_the_simulator() {
             let Ok(src) = std::fs::read_to_string(dir.join(&file)) else {
                 continue;
             };
-            if NOT_LOWERED.contains(&file.as_str()) {
-                continue;
-            }
             let m = ptxc::ptx::parse_checked(&k, &src).unwrap();
             let reference = (k == "convert_round").then(|| {
                 let i = ptx_interp::run(&m, &src, &spec, &limits).unwrap();
