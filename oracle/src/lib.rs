@@ -6,5 +6,6 @@
 pub mod commands;
 pub mod fuzz_targets;
 pub mod launch;
+pub mod phase_check;
 pub mod ptx_interp;
 pub mod sim;
