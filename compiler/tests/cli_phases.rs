@@ -62,6 +62,52 @@ fn phase_stats_prints_the_seed_format_measured() {
     assert_eq!(r.stdout, ok(&["-arch=sm_80", &k]).stdout);
 }
 
+/// `Fired NAME: N rewrites` lines: exactly the phases the library's run
+/// recorded, with their counts, and the dead-code phases do fire on the
+/// -O0 build of saxpy_div (clang -O0 leaves dead moves).
+#[test]
+fn phase_stats_prints_the_fired_counts() {
+    let k = common::kernels_dir()
+        .join("saxpy_div/saxpy_div.O0.ptx")
+        .display()
+        .to_string();
+    let r = ok(&["-arch=sm_80", "--phase-stats", &k]);
+    let printed: Vec<(String, u64)> = r
+        .stderr
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("Fired "))
+        .map(|l| {
+            let (name, n) = l.split_once(": ").unwrap();
+            (
+                name.to_string(),
+                n.strip_suffix(" rewrites").unwrap().parse().unwrap(),
+            )
+        })
+        .collect();
+    let src = std::fs::read_to_string(&k).unwrap();
+    let m = ptxc::ptx::parse_checked("saxpy_div", &src).unwrap();
+    let sm = ptxc::targets::lookup_sm("sm_80").unwrap();
+    let kern = ptxc::lower::lower_module(&m, sm, &Default::default())
+        .unwrap()
+        .remove(0);
+    let phased =
+        ptxc::phases::run(&ptxc::phases::Plan::default(), kern.function, Some(sm)).unwrap();
+    let want: Vec<(String, u64)> = phased
+        .cx
+        .fired
+        .iter()
+        .map(|(&i, &n)| (ptxc::phases::table::name_of(i).to_string(), n))
+        .collect();
+    assert_eq!(printed, want);
+    let dce: u64 = want
+        .iter()
+        .filter(|(n, _)| n.contains("LiveDead"))
+        .map(|(_, c)| c)
+        .sum();
+    assert_eq!(dce as usize, phased.cx.removed);
+    assert!(dce > 0, "no dead code removed in saxpy_div.O0");
+}
+
 #[test]
 fn dumps_before_and_after_a_phase_by_name() {
     let k = kernel("saxpy_div");

@@ -704,15 +704,16 @@ fn compile_function(
         let function = std::mem::take(&mut kernel.function);
         let phased = crate::phases::run(phase_plan, function, Some(sm))
             .map_err(|e| cx.internal(Phase::Phases, name, e.to_string()))?;
-        kernel.function = phased.cx.function;
         phase_log.extend(phased.report.dumps.iter().cloned());
         if phase_plan.dispatch.stats {
             phase_log.push(crate::phases::stats_block(
                 phase_plan,
                 &r.name,
                 &phased.report,
+                &phased.cx,
             ));
         }
+        kernel.function = phased.cx.function;
         phased.cx.listing.ok_or_else(|| {
             cx.internal(
                 Phase::Phases,

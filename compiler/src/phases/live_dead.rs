@@ -74,7 +74,9 @@ impl Phase for LiveDead {
         !self.enabled || self.rounds == 0
     }
     fn execute(&self, cx: &mut PhaseContext) -> Result<(), PhaseError> {
-        cx.removed += live_dead(&mut cx.function, self.rounds);
+        let n = live_dead(&mut cx.function, self.rounds);
+        cx.removed += n;
+        cx.fire(self.index, n as u64);
         Ok(())
     }
 }

@@ -124,12 +124,17 @@ pub fn run(
     Ok(Phased { cx, report })
 }
 
-/// The `--phase-stats` block of one function.
-pub fn stats_block(plan: &Plan, function: &str, rep: &DispatchReport) -> String {
+/// The `--phase-stats` block of one function: seed 000's report, then
+/// the phases that fired (`Fired NAME: N rewrites`, in table order), then
+/// the ORI summary.
+pub fn stats_block(plan: &Plan, function: &str, rep: &DispatchReport, cx: &PhaseContext) -> String {
     let mut out = format!("Phase statistics for function '{function}':\n");
     for l in rep.stats_lines("  ") {
         out.push_str(&l);
         out.push('\n');
+    }
+    for (&i, n) in &cx.fired {
+        out.push_str(&format!("  Fired {}: {n} rewrites\n", table::name_of(i)));
     }
     out.push_str("  ");
     out.push_str(&plan.config.ori.summary());

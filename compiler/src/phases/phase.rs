@@ -29,6 +29,11 @@ pub struct PhaseContext {
     pub removed: usize,
     /// EmitSassListing's result.
     pub listing: Option<SassFunction>,
+    /// How often each phase fired (rewrote something), by phase index:
+    /// what `--phase-stats` prints under `Fired` and what the generator's
+    /// per-peephole fire rates and the engine's statistics count. A phase
+    /// records its own rewrites with [`PhaseContext::fire`].
+    pub fired: std::collections::BTreeMap<u16, u64>,
 }
 
 impl PhaseContext {
@@ -39,6 +44,14 @@ impl PhaseContext {
             cfg: None,
             removed: 0,
             listing: None,
+            fired: Default::default(),
+        }
+    }
+
+    /// Records `n` rewrites by phase `index` (nothing for `n == 0`).
+    pub fn fire(&mut self, index: u16, n: u64) {
+        if n > 0 {
+            *self.fired.entry(index).or_insert(0) += n;
         }
     }
 }
