@@ -80,6 +80,7 @@ mod cvt;
 mod div;
 mod float;
 mod int;
+mod int_misc;
 mod mem;
 mod operand;
 mod regs;
@@ -913,6 +914,7 @@ impl<'m> Cx<'m> {
             O::Prefetch | O::Prefetchu | O::Pmevent => Ok(()),
             O::Tex | O::Tld4 => self.lower_tex(i),
             O::Txq => self.lower_txq(i),
+            O::Sad | O::Dp4a | O::Dp2a | O::Bmsk | O::Szext | O::Fns => self.lower_int_misc(i),
             O::Nanosleep => {
                 let s = self.src32(&i.operands[0], crate::ptx::types::ScalarType::U32)?;
                 self.b.emit(Op::NANOSLEEP, &[], [s])

@@ -555,8 +555,27 @@ pub enum Kind {
         count: Option<Src>,
         p: PSrc,
     },
+    /// `B2R.RESULT d[, p]`: the last `BAR.RED` result; `p` (the vendor's
+    /// `B2R.RESULT RZ, P0` after `BAR.RED.AND/OR`) is set when it is nonzero.
     B2r {
         d: Dst,
+        p: PDst,
+    },
+    /// IDP.4A / IDP.2A (exec/dot.rs).
+    Idp {
+        d: Dst,
+        a: Src,
+        b: Src,
+        c: Src,
+        form: super::exec::dot::IdpForm,
+    },
+    /// VABSDIFF (exec/dot.rs).
+    Vabsdiff {
+        d: Dst,
+        a: Src,
+        b: Src,
+        c: Src,
+        signed: bool,
     },
     Tex {
         op: TexOp,
@@ -1236,6 +1255,20 @@ fn decode_inst(d: &Dec<'_>, i: &Inst) -> DResult<Kind> {
             signed: !has(i, "U32"),
             wrap: has(i, "W"),
         },
+        IDP => Kind::Idp {
+            d: d.dst(&dsts[0])?,
+            a: d.plain(&s[0])?,
+            b: d.plain(&s[1])?,
+            c: d.plain(&s[2])?,
+            form: super::exec::dot::IdpForm::decode(&i.mods)?,
+        },
+        VABSDIFF => Kind::Vabsdiff {
+            d: d.dst(&dsts[0])?,
+            a: d.plain(&s[0])?,
+            b: d.plain(&s[1])?,
+            c: d.plain(&s[2])?,
+            signed: !has(i, "U32"),
+        },
         BMSK => Kind::Bmsk {
             d: d.dst(&dsts[0])?,
             pos: d.plain(&s[0])?,
@@ -1638,6 +1671,10 @@ fn decode_inst(d: &Dec<'_>, i: &Inst) -> DResult<Kind> {
             }
             Kind::B2r {
                 d: d.dst(&dsts[0])?,
+                p: match dsts.get(1) {
+                    Some(x) => d.pdst(x)?,
+                    None => PDst::None,
+                },
             }
         }
         TEX | TLD | TLD4 => decode_tex(d, i, dsts, s)?,

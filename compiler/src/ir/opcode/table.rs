@@ -100,7 +100,7 @@ opcodes! {
     CS2R 27 DataMovement 70 Fixed [] ["R = Z"] ["32"];
     PMTRIG 29 Other 70 Fixed [KEEP] ["*"] [];
     PSMTEST 30 Other 70 Fixed [KEEP] ["*"] [];
-    VABSDIFF 31 IntAlu 70 Fixed [] ["*"] [];
+    VABSDIFF 31 IntAlu 70 Fixed [] ["R = S S S"] ["U32"];
     VABSDIFF4 32 IntAlu 70 Fixed [] ["*"] [];
     IDP 33 IntAlu 70 Fixed [] ["R = S S S"] ["4A", "2A", "LO", "HI", "U8", "S8", "U16", "S16"];
     IDE 34 IntAlu 70 Fixed [] ["*"] [];
@@ -120,7 +120,7 @@ opcodes! {
     BREV 53 IntAlu 70 Variable [] ["R = S"] [];
     BMOV 56 Control 70 Fixed [CONVERGENCE] ["R = B", "B = S"] ["32", "CLEAR"];
     S2R 57 DataMovement 70 Variable [] ["R = Z"] [];
-    B2R 58 Sync 70 Variable [BARRIER] ["R = [I]"] ["RESULT"];
+    B2R 58 Sync 70 Variable [BARRIER] ["R [P] = [I]"] ["RESULT"];
     R2B 59 Sync 70 Fixed [BARRIER] ["*"] [];
     LEPC 60 DataMovement 70 Fixed [] ["R ="] [];
     BAR 61 Sync 70 Fixed [BARRIER] ["= [S] [S] [P]"] ["SYNC", "ARV", "RED", "POPC", "AND", "OR", "DEFER_BLOCKING"];

@@ -209,9 +209,11 @@ pub fn exec(
                 preds,
             }
         }
-        Kind::B2r { d } => {
+        Kind::B2r { d, p } => {
             let v = w.bar_result;
             w.write(*d, m, &v);
+            let nz = (0..32).fold(0u32, |acc, l| acc | u32::from(v[l] != 0) << l);
+            w.write_pred(*p, m, nz);
             Flow::Next
         }
         other => {

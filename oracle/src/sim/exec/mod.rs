@@ -7,6 +7,7 @@
 //! instruction.
 
 pub mod control;
+pub mod dot;
 pub mod float;
 pub mod int;
 pub mod logic;
@@ -171,6 +172,14 @@ pub fn step(ctx: &mut Ctx<'_>, w: &mut Warp, pc: u32, gmask: u32) -> Result<Flow
         } => {
             let (s, wr) = (*signed, *wrap);
             int::binary(w, m, *d, *a, *n, |a, n| int::sgxt1(a, n, s, wr))?
+        }
+        Idp { d, a, b, c, form } => {
+            let f = *form;
+            dot::ternary(w, m, *d, [*a, *b, *c], |a, b, c| f.eval(a, b, c))?
+        }
+        Vabsdiff { d, a, b, c, signed } => {
+            let s = *signed;
+            dot::ternary(w, m, *d, [*a, *b, *c], |a, b, c| dot::vabsdiff1(a, b, c, s))?
         }
         Bmsk {
             d,
