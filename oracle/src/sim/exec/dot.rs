@@ -170,7 +170,7 @@ mod tests {
         );
         assert_eq!(
             form(&["2A", "HI", "S16", "U8"]).eval(a, b, 1),
-            -5i32 as u32 + 13
+            8 // -1 * 5 + 2 * 6 + 1
         );
         assert_eq!(
             form(&["2A", "LO", "S16", "S8"]).eval(0x0001_0001, 0x0000_80ff, 0),
