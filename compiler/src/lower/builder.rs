@@ -84,6 +84,13 @@ impl Builder {
         v
     }
 
+    /// A fresh uniform register (`REDUX`'s destination).
+    pub fn uvreg(&mut self) -> u32 {
+        let v = self.next_uv;
+        self.next_uv += 1;
+        v
+    }
+
     pub fn new_label(&mut self) -> u32 {
         let l = self.next_label;
         self.next_label += 1;

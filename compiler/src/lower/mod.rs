@@ -87,6 +87,7 @@ mod regs;
 mod template;
 mod tex;
 mod warp;
+mod warp_sync;
 
 #[cfg(test)]
 mod tests;
@@ -901,6 +902,8 @@ impl<'m> Cx<'m> {
             }
             O::Call => self.lower_call(i),
             O::Bar | O::Barrier | O::Membar | O::Fence => self.lower_sync(i),
+            O::Vote if i.has(crate::ptx::modifiers::Mod::Uni) => self.lower_warp_sync(i),
+            O::Match | O::Redux => self.lower_warp_sync(i),
             O::Shfl | O::Vote | O::Activemask => self.lower_warp(i),
             O::Atom | O::Red => self.lower_atom(i),
             O::Trap => {

@@ -2,13 +2,15 @@
 //!
 //! - `bar.sync a` / `barrier.sync`: `BAR.SYNC a` (`BAR.SYNC.DEFER_BLOCKING`
 //!   on sm_80+, as the vendor prints it); `bar.arrive`: `BAR.ARV`;
-//!   `bar.red.popc.u32 d, a, p`: `BAR.RED.POPC a, P` + `B2R.RESULT d`
-//!   (and/or: `.AND`/`.OR` with the predicate result through `B2R`).
+//!   `bar.red.popc.u32 d, a, p`: `BAR.RED.POPC a, P` + `B2R.RESULT d`;
+//!   `bar.red.{and,or}.pred d, a, p`: `BAR.RED.AND/OR a, P` + `B2R.RESULT
+//!   RZ, d` (the predicate form of B2R, as ptxas prints it).
 //! - `membar`/`fence`: `MEMBAR.SC.<scope>` (`.sc`) or `MEMBAR.ALL.<scope>`.
 //! - `shfl.sync.<mode>.b32 d[|p], a, b, c, mask`: `SHFL.<MODE> P, d, a, b, c`
 //!   (the member mask is not an operand of SHFL).
 //! - `vote.sync.ballot.b32 d, p, mask`: `VOTE.ANY d, PT, p`; `.any/.all.pred`:
-//!   `VOTE.ANY/ALL P, p`; `activemask.b32 d`: `VOTE.ANY d, PT, PT`.
+//!   `VOTE.ANY/ALL P, p`; `activemask.b32 d`: `VOTE.ANY d, PT, PT`;
+//!   `.uni.pred`: warp_sync.rs.
 
 use crate::ir::Op;
 use crate::ptx::ast::{Instruction, OperandKind};
@@ -38,12 +40,18 @@ impl Cx<'_> {
                 self.b.emit(Op::MEMBAR, &[kind, scope], [])
             }
             _ => {
-                let id = self.src32(&i.operands[0], ScalarType::U32)?;
                 if i.has(Mod::Red) {
-                    // bar.red.op.type d, a, {b,} p
-                    let d = self.dst32(&i.operands[0])?;
+                    // bar.red.popc.u32 d, a{, b}, {!}c: `BAR.RED.POPC a[, b], c ;
+                    // B2R.RESULT d`; bar.red.{and,or}.pred p, a{, b}, {!}c:
+                    // `BAR.RED.AND/OR a[, b], c ; B2R.RESULT RZ, p` (ptxas
+                    // 11.8, sm_80/sm_90).
                     let a = self.src32(&i.operands[1], ScalarType::U32)?;
                     let pr = self.src_pred(i.operands.last().expect("operands"))?;
+                    let mut ops = vec![a];
+                    if i.operands.len() == 4 {
+                        ops.push(self.src32(&i.operands[2], ScalarType::U32)?);
+                    }
+                    ops.push(pr);
                     let op = if i.has(Mod::Popc) {
                         "POPC"
                     } else if i.has(Mod::And) {
@@ -51,14 +59,15 @@ impl Cx<'_> {
                     } else {
                         "OR"
                     };
-                    self.b.emit(Op::BAR, &["RED", op], [a, pr])?;
-                    self.b.emit(Op::B2R, &["RESULT"], [r(d)])?;
-                    if op != "POPC" {
-                        // The .pred result of and/or: nonzero.
-                        return self.err("bar.red.and/or are not lowered");
+                    self.b.emit(Op::BAR, &["RED", op], ops)?;
+                    if op == "POPC" {
+                        let d = self.dst32(&i.operands[0])?;
+                        return self.b.emit(Op::B2R, &["RESULT"], [r(d)]);
                     }
-                    return Ok(());
+                    let d = self.dst_pred(&i.operands[0])?;
+                    return self.b.emit(Op::B2R, &["RESULT"], [rz(), p(d)]);
                 }
+                let id = self.src32(&i.operands[0], ScalarType::U32)?;
                 let count = if i.operands.len() > 1 {
                     Some(self.src32(&i.operands[1], ScalarType::U32)?)
                 } else {
@@ -94,7 +103,7 @@ impl Cx<'_> {
                 } else if i.has(Mod::Any) {
                     "ANY"
                 } else {
-                    return self.err("vote.uni is not lowered");
+                    return self.err("internal: vote.uni belongs to warp_sync.rs");
                 };
                 self.b.emit(Op::VOTE, &[m], [p(d), src])
             }
