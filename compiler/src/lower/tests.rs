@@ -90,7 +90,7 @@ fn corpus_kernels_lower_on_every_target() {
 
 /// The listing with virtual register numbers and labels erased, so that a
 /// sequence can be compared with the vendor's (`R8` and `%r17` both `R`).
-fn norm(text: &str) -> Vec<String> {
+pub(crate) fn norm(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     for l in text.lines() {
         if l.starts_with(".L_x_") {
