@@ -308,6 +308,12 @@ fn redux_sync() {
             &format!("redux.sync.{o}.{t} %d, %a, %m;"),
         ));
     }
+    // A guarded form (every executing lane's guard holds): on sm_70 the
+    // expansion is branched around, on sm_80 REDUX is predicated.
+    ops.push(wop(
+        "@!%out redux.sync.max.s32",
+        "@!%out redux.sync.max.s32 %d, %a, %m;",
+    ));
     run_ops("b32", &ops, true, 0x5ed, mixed32(&edges));
 }
 
