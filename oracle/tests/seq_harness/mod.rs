@@ -1,9 +1,9 @@
 //! The harness of the lowering's sequence tests (`lower_sequences.rs`,
 //! `lower_int_misc.rs`; `lower_warp_sync.rs` uses its runner
 //! [`differences`] and inputs with a kernel of its own): a PTX kernel
-//! applies operations to input buffers (one element per thread), runs in the PTX interpreter and, lowered by
-//! `ptxc::lower`, in the SM simulator on the same launch; every output
-//! word must agree bit for bit. Input generation (edge values, exhaustive
+//! applies operations to input buffers (one element per thread), runs
+//! in the PTX interpreter and, lowered by `ptxc::lower`, in the SM
+//! simulator on the same launch; every output word must agree bit for bit. Input generation (edge values, exhaustive
 //! 8/16-bit domains, seeded random words) lives here too; the domains are
 //! described in `lower_sequences.rs`.
 #![allow(dead_code)]
