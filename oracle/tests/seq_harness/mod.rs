@@ -3,9 +3,10 @@
 //! [`differences`] and inputs with a kernel of its own): a PTX kernel
 //! applies operations to input buffers (one element per thread), runs
 //! in the PTX interpreter and, lowered by `ptxc::lower`, in the SM
-//! simulator on the same launch; every output word must agree bit for bit. Input generation (edge values, exhaustive
-//! 8/16-bit domains, seeded random words) lives here too; the domains are
-//! described in `lower_sequences.rs`.
+//! simulator on the same launch; every output word must agree bit for
+//! bit. Input generation (edge values, exhaustive 8/16-bit domains,
+//! seeded random words) lives here too; the domains are described in
+//! `lower_sequences.rs`.
 #![allow(dead_code)]
 
 pub use oracle::launch::{BufferSpec, CompareRule, ElemType, Init, LaunchSpec, ParamValue};
