@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use super::table::{self, Kind, EMIT, PHASES};
 use super::{check_initial, control_flow, emit, live_dead};
+use super::{hoist, loop_simplify, predication, strength_reduce, unroll};
 use crate::ir::sass_text::SassFunction;
 use crate::ir::Function;
 use crate::ori::sequence::OriSequence;
@@ -207,6 +208,32 @@ pub fn create(index: u16, cfg: &PhaseConfig) -> Option<Box<dyn Phase>> {
                 enabled: cfg.opt_level > 0,
             }),
             EMIT => Box::new(emit::EmitSassListing),
+            // The loop phases and if-conversion (loop_simplify.rs ..
+            // predication.rs); no-ops at -O0.
+            loop_simplify::INDEX => Box::new(loop_simplify::LoopSimplification {
+                index,
+                enabled: cfg.opt_level > 0,
+            }),
+            strength_reduce::INDEX => Box::new(strength_reduce::StrengthReduce {
+                index,
+                enabled: cfg.opt_level > 0 && cfg.nvopt_level > 0,
+            }),
+            unroll::INDEX => Box::new(unroll::LoopUnrolling {
+                index,
+                enabled: cfg.opt_level > 0,
+                limits: unroll::UnrollLimits::for_level(cfg.nvopt_level),
+            }),
+            35 | 66 | 79 | 88 => Box::new(hoist::HoistInvariants {
+                index,
+                enabled: cfg.opt_level > 0,
+                limit: hoist::limit_for_level(cfg.nvopt_level),
+                loads: index != 35,
+            }),
+            predication::INDEX => Box::new(predication::Predication {
+                index,
+                enabled: cfg.opt_level > 0,
+                arm_limit: predication::arm_limit_for_level(cfg.nvopt_level),
+            }),
             _ => unreachable!("row {index} is Real without an implementation"),
         },
         Kind::Hook => Box::new(Hook {
