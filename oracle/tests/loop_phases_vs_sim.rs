@@ -6,8 +6,9 @@
 //! OriStrengthReduce (21), OriLoopUnrolling (22), OriHoistInvariants*
 //! (35, 66, 79, 88) and OriDoPredication (63) must leave the simulated
 //! outcome and outputs unchanged on the launch spec and reseeded inputs
-//! (`oracle::phase_check::check_alone`), at the default NvOpt level and at
-//! the most aggressive one (5).
+//! (what `oracle::phase_check::check_alone` checks, built from the same
+//! pieces so that each input is simulated once for all phases), at the
+//! default NvOpt level and, on the raw IR, at the most aggressive one (5).
 //!
 //! Each phase must fire somewhere, and on the targeted kernels exactly
 //! where their construction says (see the comments in the `.ptx` files).
@@ -15,9 +16,12 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use oracle::launch::LaunchSpec;
-use oracle::phase_check::{apply_alone, before_phase, check_alone, corpus_cases, Case};
-use oracle::ptx_interp::RunLimits;
+use oracle::launch::{compare, summarize, CompareRule, LaunchSpec};
+use oracle::phase_check::{
+    apply_alone, before_phase, corpus_cases, reseed, simulate, Case, SimOutcome,
+};
+use oracle::ptx_interp::{Outcome, RunLimits};
+use ptxc::ir::Function;
 use ptxc::lower::{lower_module, LowerOptions};
 use ptxc::phases::{table, PhaseConfig, Plan};
 
@@ -94,9 +98,33 @@ fn config(nvopt_level: u8) -> PhaseConfig {
     }
 }
 
-/// Checks every phase on every case (raw lowered IR and the IR before the
-/// phase in the default plan) at NvOpt levels 3 and 5; returns, per phase,
-/// the cases where it changed the function.
+/// The simulated runs of `f` on the case's spec and its reseeds; the spec
+/// as written must complete.
+fn runs_of(case: &Case, f: &Function, limits: &RunLimits) -> Vec<SimOutcome> {
+    (0..SEEDS)
+        .map(|k| {
+            let r = simulate(case, f, &reseed(&case.spec, k), limits).unwrap();
+            if k == 0 {
+                assert_eq!(
+                    r.0,
+                    Outcome::Completed,
+                    "{}: the input does not complete",
+                    case.name
+                );
+            }
+            r
+        })
+        .collect()
+}
+
+/// Checks every phase on every case — on the raw lowered IR at NvOpt
+/// levels 3 and 5 and on the IR before the phase in the default plan at
+/// level 3 — the
+/// way `oracle::phase_check::check_alone` does (the phase alone, the
+/// verifier, the simulator before and after on the spec and its reseeds,
+/// same outcome and bit-identical outputs), with each input's runs
+/// simulated once and each distinct result checked once. Returns, per
+/// phase, the inputs it changed at the default level.
 fn check_all(cases: &[Case]) -> BTreeMap<u16, BTreeSet<String>> {
     let limits = RunLimits::default();
     let plan = Plan::default();
@@ -105,26 +133,60 @@ fn check_all(cases: &[Case]) -> BTreeMap<u16, BTreeSet<String>> {
         fired.insert(p, BTreeSet::new());
     }
     for case in cases {
+        // Distinct inputs: the raw function, then each phase's pipeline IR.
+        let mut inputs: Vec<Function> = vec![case.kernel.function.clone()];
+        let mut of_phase: Vec<(u16, Vec<usize>)> = Vec::new();
         for &p in &phases() {
-            let raw = case.kernel.function.clone();
             let piped = before_phase(&plan, p, case).unwrap();
-            let inputs = if piped == raw {
-                vec![("raw", raw)]
-            } else {
-                vec![("raw", raw), ("pipeline", piped)]
-            };
-            for (what, f) in &inputs {
-                for level in [3u8, 5] {
-                    let rep = check_alone(case, p, &config(level), f, SEEDS, &limits)
-                        .unwrap_or_else(|e| {
-                            panic!("{} on {what} IR at NvOpt {level}: {e}", case.name)
-                        });
-                    if rep.changed && level == 3 {
+            let at = inputs.iter().position(|f| *f == piped).unwrap_or_else(|| {
+                inputs.push(piped);
+                inputs.len() - 1
+            });
+            let mut which = vec![0];
+            if at != 0 {
+                which.push(at);
+            }
+            of_phase.push((p, which));
+        }
+        let mut before: Vec<Option<Vec<SimOutcome>>> = vec![None; inputs.len()];
+        let mut checked: Vec<Vec<Function>> = vec![Vec::new(); inputs.len()];
+        for (p, which) in &of_phase {
+            let name = table::name_of(*p);
+            for &i in which {
+                let what = if i == 0 { "raw" } else { "pipeline" };
+                // The aggressive level on the raw IR only (runtime).
+                let levels: &[u8] = if i == 0 { &[3, 5] } else { &[3] };
+                for &level in levels {
+                    let f = &inputs[i];
+                    let after = apply_alone(*p, &config(level), f.clone(), case.sm).unwrap();
+                    ptxc::ir::verify(&after, Some(case.sm)).unwrap_or_else(|e| {
+                        panic!(
+                            "{name} on {} {what} NvOpt {level}: invalid IR: {e}",
+                            case.name
+                        )
+                    });
+                    if after == *f {
+                        continue;
+                    }
+                    if level == 3 {
                         fired
-                            .get_mut(&p)
+                            .get_mut(p)
                             .unwrap()
                             .insert(format!("{} {what}", case.name));
                     }
+                    if checked[i].contains(&after) {
+                        continue;
+                    }
+                    let want = before[i].get_or_insert_with(|| runs_of(case, f, &limits));
+                    for (k, w) in want.iter().enumerate() {
+                        let got =
+                            simulate(case, &after, &reseed(&case.spec, k as u64), &limits).unwrap();
+                        let at = format!("{name} on {} {what} NvOpt {level} reseed {k}", case.name);
+                        assert_eq!(w.0, got.0, "{at}: the outcome changed");
+                        let diff = compare(&w.1, &got.1, &CompareRule::default());
+                        assert!(diff.is_empty(), "{at}: {}", summarize(&diff, &w.1));
+                    }
+                    checked[i].push(after);
                 }
             }
         }
@@ -203,13 +265,11 @@ fn if_conversion_removes_the_branches_of_the_targeted_kernel() {
         .find(|c| c.name == "if_else.ptx sm_80")
         .unwrap();
     let f = case.kernel.function.clone();
-    let bras = |f: &ptxc::ir::Function| {
-        f.insts()
-            .filter(|i| i.op == ptxc::ir::Op::BRA)
-            .count()
-    };
+    let bras = |f: &ptxc::ir::Function| f.insts().filter(|i| i.op == ptxc::ir::Op::BRA).count();
     let after = apply_alone(63, &config(3), f.clone(), case.sm).unwrap();
     // The diamond's two branches and the triangle's one.
     assert_eq!(bras(&f) - bras(&after), 3);
-    assert!(after.insts().any(|i| i.op == ptxc::ir::Op::STG && i.guard.is_some()));
+    assert!(after
+        .insts()
+        .any(|i| i.op == ptxc::ir::Op::STG && i.guard.is_some()));
 }

@@ -158,8 +158,11 @@ fn hoist_loop(f: &mut Function, v: &LoopView, l: &Loop, limit: usize, loads: boo
         .collect();
     let mut moved: Vec<(usize, usize)> = Vec::new();
     'blocks: for &b in &rpo {
-        let every_iteration =
-            l.latches.iter().chain(&exiting).all(|&e| v.dom.dominates(b, e));
+        let every_iteration = l
+            .latches
+            .iter()
+            .chain(&exiting)
+            .all(|&e| v.dom.dominates(b, e));
         if !every_iteration {
             continue;
         }
@@ -174,8 +177,7 @@ fn hoist_loop(f: &mut Function, v: &LoopView, l: &Loop, limit: usize, loads: boo
             let ok_kind = if is_pure(inst) {
                 true
             } else if let (true, Some(sp)) = (loads, hoistable_load(inst)) {
-                sp == Space::Constant
-                    || (!ordered && writes.iter().all(|&w| !may_alias(sp, w)))
+                sp == Space::Constant || (!ordered && writes.iter().all(|&w| !may_alias(sp, w)))
             } else {
                 false
             };
@@ -290,7 +292,12 @@ mod tests {
              FADD %r7, %r6, %r7 ;",
         );
         let mut g = f.clone();
-        assert_eq!(hoist_invariants(&mut f, usize::MAX, true), 2, "{}", text(&f));
+        assert_eq!(
+            hoist_invariants(&mut f, usize::MAX, true),
+            2,
+            "{}",
+            text(&f)
+        );
         crate::ir::verify(&f, None).unwrap();
         let pre: Vec<Op> = f.blocks[1].insts.iter().map(|i| i.op).collect();
         assert_eq!(pre, [Op::MOV, Op::IMAD, Op::LDG], "{}", text(&f));
@@ -342,7 +349,12 @@ mod tests {
              EXIT ;",
         );
         let before = f.clone();
-        assert_eq!(hoist_invariants(&mut f, usize::MAX, true), 0, "{}", text(&f));
+        assert_eq!(
+            hoist_invariants(&mut f, usize::MAX, true),
+            0,
+            "{}",
+            text(&f)
+        );
         assert_eq!(f, before);
         // The same loop bottom-tested (the body dominates the exit): both
         // move.
@@ -362,7 +374,12 @@ mod tests {
              STG.E [%r2.64], %r7 ;
              EXIT ;",
         );
-        assert_eq!(hoist_invariants(&mut g, usize::MAX, true), 2, "{}", text(&g));
+        assert_eq!(
+            hoist_invariants(&mut g, usize::MAX, true),
+            2,
+            "{}",
+            text(&g)
+        );
     }
 
     #[test]
@@ -396,7 +413,10 @@ mod tests {
              STG.E [%r2.64], %r6 ;";
         for (level, want) in [(1u8, 2usize), (2, 3), (5, 3)] {
             let mut f = looped("", body);
-            assert_eq!(hoist_invariants(&mut f, limit_for_level(level), false), want);
+            assert_eq!(
+                hoist_invariants(&mut f, limit_for_level(level), false),
+                want
+            );
         }
         assert_eq!(limit_for_level(0), 0);
     }

@@ -44,8 +44,7 @@ pub const INDEX: u16 = 18;
 fn has_warp_or_convergence(f: &Function, l: &Loop) -> bool {
     l.blocks.iter().any(|&b| {
         f.blocks[b].insts.iter().any(|i| {
-            i.op
-                .info()
+            i.op.info()
                 .effects
                 .intersects(Effects::WARP.union(Effects::CONVERGENCE))
         })
@@ -214,8 +213,7 @@ mod tests {
             let inside = |b: usize| l.blocks.binary_search(&b).is_ok();
             v.preheader(f, l).is_some()
                 && l.latches.len() == 1
-                && v
-                    .exit_blocks(l)
+                && v.exit_blocks(l)
                     .iter()
                     .all(|&x| v.cfg.preds[x].iter().all(|&p| inside(p)))
         })

@@ -175,9 +175,7 @@ pub fn opaque(inst: &Inst) -> bool {
 pub fn is_pure(inst: &Inst) -> bool {
     let info = inst.op.info();
     !info.has_side_effects()
-        && !info
-            .effects
-            .intersects(Effects::LOAD.union(Effects::WARP))
+        && !info.effects.intersects(Effects::LOAD.union(Effects::WARP))
         && !matches!(
             inst.op,
             Op::S2R | Op::S2UR | Op::CS2R | Op::B2R | Op::LEPC | Op::GETLMEMBASE | Op::NOP
@@ -311,13 +309,16 @@ pub fn insert_blocks(f: &mut Function, at: usize, blocks: Vec<crate::ir::Block>)
 /// Whether the loop is one a phase may rewrite at all: every block
 /// reachable, no opaque instruction, no indirect branch.
 pub fn loop_is_plain(f: &Function, v: &LoopView, l: &Loop) -> bool {
-    l.blocks.iter().all(|&b| {
-        v.cfg.reachable[b] && !v.cfg.indirect[b] && !f.blocks[b].insts.iter().any(opaque)
-    })
+    l.blocks
+        .iter()
+        .all(|&b| v.cfg.reachable[b] && !v.cfg.indirect[b] && !f.blocks[b].insts.iter().any(opaque))
 }
 
 /// The IR as labelled SASS text (test messages).
 #[cfg(test)]
 pub(crate) fn text(f: &Function) -> String {
-    crate::ir::to_sass(f, true).map_or_else(|e| e.to_string(), |s| crate::ir::sass_text::print_function(&s))
+    crate::ir::to_sass(f, true).map_or_else(
+        |e| e.to_string(),
+        |s| crate::ir::sass_text::print_function(&s),
+    )
 }

@@ -188,7 +188,10 @@ impl Phase for OriManager {
 /// AnalyzeControlFlow (3), the liveness and dead-code phases
 /// EarlyOriSimpleLiveDead (10), OriPerformLiveDeadFirst..Fourth (16, 33,
 /// 61, 84), OriDeadCodeScan (142, one round), OriPerformLiveDead (143),
-/// the ORI manager (139) and EmitSassListing (157). Hooks (the 16
+/// the ORI manager (139) and EmitSassListing (157); the loop phases
+/// OriLoopSimplification (18), OriStrengthReduce (21), OriLoopUnrolling
+/// (22), OriHoistInvariantsEarly/Late/Late2/Late3 (35, 66, 79, 88) and
+/// if-conversion OriDoPredication (63). Hooks (the 16
 /// AdvancedPhase rows) run the phase a knob attaches, if any. Everything
 /// else is [`Inert`].
 pub fn create(index: u16, cfg: &PhaseConfig) -> Option<Box<dyn Phase>> {

@@ -283,3 +283,90 @@ impl Phase for Predication {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::cfg::tests::func;
+    use crate::phases::loop_util::text;
+
+    #[test]
+    fn a_diamond_and_a_triangle_become_guarded_code() {
+        let mut f = func(
+            ".L_x_0:
+             ISETP.GT.AND %p0, PT, %r0, RZ, PT ;
+             @%p0 BRA .L_x_2 ;
+             .L_x_1:
+             IADD3 %r1, RZ, -%r0, RZ ;
+             BRA .L_x_3 ;
+             .L_x_2:
+             SHF.L.U32 %r1, %r0, 0x1, RZ ;
+             .L_x_3:
+             STG.E [%r4.64], %r1 ;
+             ISETP.LT.AND %p1, PT, %r0, 0x64, PT ;
+             @%p1 BRA .L_x_5 ;
+             .L_x_4:
+             BRA .L_x_6 ;
+             .L_x_6:
+             STG.E [%r6.64], %r0 ;
+             .L_x_5:
+             EXIT ;",
+        );
+        assert_eq!(predicate(&mut f, arm_limit_for_level(3)), 2, "{}", text(&f));
+        crate::ir::verify(&f, None).unwrap();
+        let t = text(&f);
+        assert!(t.contains("@!%p0 IADD3 %r1, RZ, -%r0, RZ ;"), "{t}");
+        assert!(t.contains("@%p0 SHF.L.U32 %r1, %r0, 0x1, RZ ;"), "{t}");
+        assert!(t.contains("@!%p1 STG.E [%r6.64], %r0 ;"), "{t}");
+        assert!(!f.insts().any(|i| i.op == Op::BRA), "{t}");
+        // The join blocks stay (other code may branch to them).
+        let labels: Vec<u32> = f.blocks.iter().map(|b| b.label).collect();
+        assert_eq!(labels, [0, 3, 5]);
+    }
+
+    #[test]
+    fn what_cannot_be_guarded_stays_a_branch() {
+        for arm in [
+            // A nested guard.
+            "@%p3 MOV %r1, 0x1 ;",
+            // The arm writes the branch predicate.
+            "ISETP.EQ.AND %p0, PT, %r0, 0x3, PT ;",
+            // Warp-synchronous: only the arm's lanes may take part.
+            "SHFL.BFLY %p5, %r1, %r0, 0x1, 0x1f ;",
+            // A barrier.
+            "BAR.SYNC 0x0 ;",
+        ] {
+            let mut f = func(&format!(
+                ".L_x_0:
+                 ISETP.GT.AND %p0, PT, %r0, RZ, PT ;
+                 @%p0 BRA .L_x_2 ;
+                 .L_x_1:
+                 {arm}
+                 .L_x_2:
+                 STG.E [%r4.64], %r1 ;
+                 EXIT ;"
+            ));
+            let before = f.clone();
+            assert_eq!(predicate(&mut f, 16), 0, "{arm}");
+            assert_eq!(f, before);
+        }
+    }
+
+    #[test]
+    fn arms_longer_than_the_level_allows_stay() {
+        let body = "IADD3 %r1, %r1, 0x1, RZ ;\n".repeat(5);
+        let src = format!(
+            ".L_x_0:
+             @%p0 BRA .L_x_2 ;
+             .L_x_1:
+             {body}
+             .L_x_2:
+             STG.E [%r4.64], %r1 ;
+             EXIT ;"
+        );
+        let mut f = func(&src);
+        assert_eq!(predicate(&mut f, arm_limit_for_level(2)), 0);
+        assert_eq!(predicate(&mut f, arm_limit_for_level(3)), 1);
+        assert_eq!(arm_limit_for_level(0), 0);
+    }
+}

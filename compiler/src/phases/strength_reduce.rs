@@ -77,7 +77,10 @@ fn reg_op(r: Reg) -> Operand {
 /// The multiplier of a candidate whose induction operand is `i`: `Some(M)`
 /// when `inst` computes `i*M + base` with `base` invariant (`defs` are the
 /// loop's definition counts).
-fn linear_in(inst: &Inst, defs: &std::collections::BTreeMap<RegUnit, usize>) -> Option<(RegUnit, u32)> {
+fn linear_in(
+    inst: &Inst,
+    defs: &std::collections::BTreeMap<RegUnit, usize>,
+) -> Option<(RegUnit, u32)> {
     if inst.guard.is_some() || inst.ndst != 1 {
         return None;
     }
@@ -215,5 +218,99 @@ impl Phase for StrengthReduce {
         let n = strength_reduce(&mut cx.function);
         cx.fire(self.index, n as u64);
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::cfg::tests::func;
+    use crate::phases::loop_util::text;
+
+    fn looped(body: &str) -> Function {
+        func(&format!(
+            ".L_x_0:
+             MOV %r0, RZ ;
+             MOV %r9, c[0x0][0x160] ;
+             .L_x_1:
+             MOV %r8, c[0x0][0x164] ;
+             .L_x_2:
+             {body}
+             IADD3 %r0, %r0, 0x2, RZ ;
+             ISETP.LT.AND %p0, PT, %r0, %r9, PT ;
+             @%p0 BRA .L_x_2 ;
+             .L_x_3:
+             EXIT ;"
+        ))
+    }
+
+    #[test]
+    fn a_multiply_of_the_counter_becomes_a_running_sum() {
+        let mut f = looped(
+            "IMAD %r3, %r0, 0xc, %r8 ;
+             STG.E [%r4.64], %r3 ;",
+        );
+        assert_eq!(strength_reduce(&mut f), 1, "{}", text(&f));
+        crate::ir::verify(&f, None).unwrap();
+        let t = text(&f);
+        // The preheader computes the start, the loop copies and bumps it
+        // by step * 12 = 24 right after the counter's increment.
+        assert!(t.contains("IMAD %r10, %r0, 0xc, %r8 ;"), "{t}");
+        assert!(t.contains("MOV %r3, %r10 ;"), "{t}");
+        assert!(t.contains("IADD3 %r0, %r0, 0x2, RZ ;"), "{t}");
+        assert!(t.contains("IADD3 %r10, %r10, 0x18, RZ ;"), "{t}");
+        assert!(!f.blocks[2].insts.iter().any(|i| i.op == Op::IMAD));
+        // A shift by 3 is a multiply by 8.
+        let mut g = looped(
+            "SHF.L.U32 %r3, %r0, 0x3, RZ ;
+             STG.E [%r4.64], %r3 ;",
+        );
+        assert_eq!(strength_reduce(&mut g), 1);
+        assert!(text(&g).contains("IADD3 %r10, %r10, 0x10, RZ ;"));
+    }
+
+    #[test]
+    fn variant_bases_wide_products_and_guarded_definitions_are_refused() {
+        for body in [
+            // The base changes in the loop.
+            "IMAD %r3, %r0, 0xc, %r5 ;
+             IADD3 %r5, %r5, 0x1, RZ ;
+             STG.E [%r4.64], %r3 ;",
+            // 64-bit product.
+            "IMAD.WIDE %r6, %r0, 0xc, RZ ;
+             STG.E [%r6.64], %r3 ;",
+            // Guarded: a partial definition.
+            "@%p2 IMAD %r3, %r0, 0xc, RZ ;
+             STG.E [%r4.64], %r3 ;",
+            // Two definitions of the destination.
+            "IMAD %r3, %r0, 0xc, RZ ;
+             STG.E [%r4.64], %r3 ;
+             MOV %r3, 0x1 ;
+             STG.E [%r4.64], %r3 ;",
+        ] {
+            let mut f = looped(body);
+            let before = f.clone();
+            assert_eq!(strength_reduce(&mut f), 0, "{body}");
+            assert_eq!(f, before);
+        }
+    }
+
+    #[test]
+    fn physical_registers_only_means_nothing_to_do() {
+        let mut f = func(
+            ".L_x_0:
+             MOV R0, RZ ;
+             .L_x_1:
+             MOV R8, 0x1 ;
+             .L_x_2:
+             IMAD R3, R0, 0xc, RZ ;
+             STG.E [R4.64], R3 ;
+             IADD3 R0, R0, 0x1, RZ ;
+             ISETP.LT.AND P0, PT, R0, R9, PT ;
+             @P0 BRA .L_x_2 ;
+             .L_x_3:
+             EXIT ;",
+        );
+        assert_eq!(strength_reduce(&mut f), 0);
     }
 }

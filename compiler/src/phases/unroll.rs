@@ -142,12 +142,23 @@ fn compare(inst: &Inst) -> Option<(RegUnit, RegUnit, u32, &'static str, bool)> {
         Operand::Pred { pred, not: false } => RegUnit::of_pred(pred)?,
         _ => return None,
     };
-    if ops[1] != (Operand::Pred { pred: Pred::Pt, not: false }) || ops.len() != 5 {
+    if ops[1]
+        != (Operand::Pred {
+            pred: Pred::Pt,
+            not: false,
+        })
+        || ops.len() != 5
+    {
         return None;
     }
     let c = reg_unit(&ops[2])?;
     let k = imm_or_zero(&ops[3])?;
-    if ops[4] != (Operand::Pred { pred: Pred::Pt, not: false }) {
+    if ops[4]
+        != (Operand::Pred {
+            pred: Pred::Pt,
+            not: false,
+        })
+    {
         return None;
     }
     Some((p, c, k as u32, cmp?, unsigned))
@@ -294,7 +305,9 @@ fn unroll_one(f: &mut Function, c: &Counted, lim: &UnrollLimits) -> bool {
     if c.trips <= lim.full_trips && c.trips * len <= lim.max_insts as u64 {
         f.blocks[c.block].insts = copies(body, c.trips).collect();
         if f.blocks[c.block].insts.is_empty() {
-            f.blocks[c.block].insts.push(Inst::new(Op::NOP, &[], None, []).expect("NOP"));
+            f.blocks[c.block]
+                .insts
+                .push(Inst::new(Op::NOP, &[], None, []).expect("NOP"));
         }
         return true;
     }
@@ -350,5 +363,141 @@ impl Phase for LoopUnrolling {
         let n = unroll_loops(&mut cx.function, &self.limits);
         cx.fire(self.index, n as u64);
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::cfg::tests::func;
+    use crate::phases::loop_util::text;
+
+    /// A counted loop: `MOV c, INIT` in the preheader 1, the loop 2 adding
+    /// STEP and comparing with `cmp`, then a store of the counter.
+    fn counted(init: &str, step: &str, cmp: &str) -> Function {
+        func(&format!(
+            ".L_x_0:
+             MOV %r1, RZ ;
+             .L_x_1:
+             MOV %r0, {init} ;
+             .L_x_2:
+             IADD3 %r1, %r1, %r0, RZ ;
+             IADD3 %r0, %r0, {step}, RZ ;
+             {cmp} ;
+             @%p0 BRA .L_x_2 ;
+             .L_x_3:
+             STG.E [%r4.64], %r1 ;
+             EXIT ;"
+        ))
+    }
+
+    fn trips(f: &Function) -> Option<u64> {
+        let v = LoopView::new(f);
+        counted_loop(f, &v, 0).map(|c| c.trips)
+    }
+
+    #[test]
+    fn trip_counts_follow_the_compare_semantics() {
+        let ne = "ISETP.NE.AND %p0, PT, %r0, 0xa, PT";
+        assert_eq!(trips(&counted("0x0", "0x1", ne)), Some(10));
+        assert_eq!(
+            trips(&counted(
+                "0x40",
+                "-0x1",
+                "ISETP.NE.AND %p0, PT, %r0, RZ, PT"
+            )),
+            Some(64)
+        );
+        // Signed: -3 < 5 until it reaches 5 (8 steps); unsigned: 0xfffffffd
+        // is not below 5, so the first compare exits.
+        assert_eq!(
+            trips(&counted(
+                "-0x3",
+                "0x1",
+                "ISETP.LT.AND %p0, PT, %r0, 0x5, PT"
+            )),
+            Some(8)
+        );
+        assert_eq!(
+            trips(&counted(
+                "-0x3",
+                "0x1",
+                "ISETP.LT.U32.AND %p0, PT, %r0, 0x5, PT"
+            )),
+            Some(1)
+        );
+        // Never reaching the bound within 2^16 steps: unknown.
+        assert_eq!(trips(&counted("0x1", "0x2", ne)), None);
+    }
+
+    #[test]
+    fn unknown_trip_counts_and_shared_counters_are_refused() {
+        // The bound is a register: unknown.
+        let mut f = counted("0x0", "0x1", "ISETP.NE.AND %p0, PT, %r0, %r7, PT");
+        assert_eq!(trips(&f), None);
+        let before = f.clone();
+        assert_eq!(unroll_loops(&mut f, &UnrollLimits::for_level(5)), 0);
+        assert_eq!(f, before);
+        // The initial value is not a constant.
+        assert_eq!(
+            trips(&counted("%r7", "0x1", "ISETP.NE.AND %p0, PT, %r0, 0xa, PT")),
+            None
+        );
+        // A second definition of the counter in the loop.
+        let g = func(
+            ".L_x_0:
+             MOV %r1, RZ ;
+             .L_x_1:
+             MOV %r0, 0x0 ;
+             .L_x_2:
+             IADD3 %r0, %r0, 0x1, RZ ;
+             @%p3 MOV %r0, 0x2 ;
+             ISETP.NE.AND %p0, PT, %r0, 0xa, PT ;
+             @%p0 BRA .L_x_2 ;
+             .L_x_3:
+             EXIT ;",
+        );
+        assert_eq!(trips(&g), None);
+    }
+
+    #[test]
+    fn small_loops_unroll_fully() {
+        let mut f = counted("0x0", "0x1", "ISETP.NE.AND %p0, PT, %r0, 0x3, PT");
+        assert_eq!(unroll_loops(&mut f, &UnrollLimits::for_level(3)), 1);
+        crate::ir::verify(&f, None).unwrap();
+        let ops: Vec<Op> = f.blocks[2].insts.iter().map(|i| i.op).collect();
+        assert_eq!(
+            ops,
+            [Op::IADD3, Op::IADD3, Op::ISETP].repeat(3),
+            "{}",
+            text(&f)
+        );
+        assert!(LoopView::new(&f).loops.loops.is_empty());
+    }
+
+    #[test]
+    fn larger_loops_unroll_by_the_level_factor_with_the_remainder_peeled() {
+        // 10 iterations, factor 4 at level 3 (above its full limit only
+        // when the limit is lower: level 2 has full 8, factor 2).
+        let mut f = counted("0x0", "0x1", "ISETP.NE.AND %p0, PT, %r0, 0xa, PT");
+        assert_eq!(unroll_loops(&mut f, &UnrollLimits::for_level(2)), 1);
+        crate::ir::verify(&f, None).unwrap();
+        // 10 % 2 = 0: nothing peeled; the loop holds two copies.
+        assert_eq!(f.blocks[1].insts.len(), 1);
+        assert_eq!(f.blocks[2].insts.len(), 7, "{}", text(&f));
+        let mut g = counted("0x0", "0x1", "ISETP.NE.AND %p0, PT, %r0, 0x13, PT");
+        // 19 iterations at level 3: factor 4, 3 peeled into the preheader.
+        assert_eq!(unroll_loops(&mut g, &UnrollLimits::for_level(3)), 1);
+        assert_eq!(g.blocks[1].insts.len(), 1 + 3 * 3, "{}", text(&g));
+        assert_eq!(g.blocks[2].insts.len(), 4 * 3 + 1);
+        assert_eq!(trips(&g), None, "the preheader no longer sets a constant");
+    }
+
+    #[test]
+    fn level_table() {
+        assert!(UnrollLimits::for_level(0).off());
+        assert_eq!(UnrollLimits::for_level(1).factor, 1);
+        assert_eq!(UnrollLimits::for_level(3).full_trips, 16);
+        assert_eq!(UnrollLimits::for_level(9), UnrollLimits::for_level(5));
     }
 }
