@@ -322,3 +322,39 @@ pub(crate) fn text(f: &Function) -> String {
         |s| crate::ir::sass_text::print_function(&s),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::phases::order::check_order;
+    use crate::phases::table::DEFAULT_ORDER;
+
+    #[test]
+    fn the_loop_phases_must_run_before_scheduling() {
+        use crate::phases::table::{row_of, Rule};
+        for p in [18u16, 21, 22, 35, 63, 66, 79, 88] {
+            let row = row_of(p).unwrap();
+            assert!(
+                row.constraints
+                    .iter()
+                    .any(|c| c.name == "code-motion-before-scheduling"
+                        && c.rule == Rule::Before(&[147])),
+                "{}",
+                row.name
+            );
+        }
+        // Moved after ScheduleInstructions (the phases without a numbered
+        // successor, so that this is the first violation), the order is
+        // refused by name.
+        for p in [18u16, 21, 22, 63, 88] {
+            let mut order: Vec<u16> = DEFAULT_ORDER.iter().copied().filter(|&x| x != p).collect();
+            let sched = order.iter().position(|&x| x == 147).unwrap();
+            order.insert(sched + 1, p);
+            let e = check_order(&order).unwrap_err().to_string();
+            assert!(
+                e.contains("`code-motion-before-scheduling`") && e.contains("(147)"),
+                "{p}: {e}"
+            );
+        }
+        check_order(DEFAULT_ORDER).unwrap();
+    }
+}
