@@ -420,4 +420,35 @@ mod tests {
         }
         assert_eq!(limit_for_level(0), 0);
     }
+
+    #[test]
+    fn physical_registers_follow_the_same_rules() {
+        // After register allocation: R4:R5 is the only definition in the
+        // loop and dead on entry (moves); R6 is defined twice (stays).
+        let mut f = func(
+            ".L_x_0:
+             MOV R0, RZ ;
+             .L_x_1:
+             MOV R9, 0x4 ;
+             .L_x_2:
+             IMAD.WIDE R4, R9, 0x4, R2 ;
+             LDG.E R6, [R4.64] ;
+             FADD R7, R6, R7 ;
+             MOV R6, 0x1 ;
+             STG.E [R2.64], R6 ;
+             IADD3 R0, R0, 0x1, RZ ;
+             ISETP.NE.AND P0, PT, R0, R9, PT ;
+             @P0 BRA .L_x_2 ;
+             .L_x_3:
+             EXIT ;",
+        );
+        assert_eq!(
+            hoist_invariants(&mut f, usize::MAX, true),
+            1,
+            "{}",
+            text(&f)
+        );
+        assert_eq!(f.blocks[1].insts[1].op, Op::IMAD);
+        assert_eq!(f.blocks[2].insts[0].op, Op::LDG);
+    }
 }

@@ -357,4 +357,26 @@ mod tests {
         }
         check_order(DEFAULT_ORDER).unwrap();
     }
+
+    #[test]
+    fn the_loop_phases_are_no_ops_at_o0_and_follow_the_nvopt_level() {
+        use crate::phases::phase::{create, PhaseConfig};
+        let all = [18u16, 21, 22, 35, 63, 66, 79, 88];
+        let mut cfg = PhaseConfig::default();
+        for p in all {
+            assert!(!create(p, &cfg).unwrap().is_no_op(), "{p} at -O3");
+        }
+        cfg.opt_level = 0;
+        for p in all {
+            assert!(create(p, &cfg).unwrap().is_no_op(), "{p} at -O0");
+        }
+        // NvOpt level 0 turns off everything but the canonicalization.
+        cfg.opt_level = 3;
+        cfg.nvopt_level = 0;
+        let on: Vec<u16> = all
+            .into_iter()
+            .filter(|&p| !create(p, &cfg).unwrap().is_no_op())
+            .collect();
+        assert_eq!(on, [18]);
+    }
 }
