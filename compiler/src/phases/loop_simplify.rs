@@ -26,6 +26,9 @@
 //! layout predecessor outside the loop falls through into it (no place for
 //! the dedicated block before it). Works on virtual and physical
 //! registers alike (it only moves control).
+//!
+//! NvOpt levels: canonical form is not a matter of aggressiveness; the
+//! phase runs the same at every level (a no-op only at -O0).
 
 use super::loop_util::{bra, insert_blocks, loop_is_plain, retarget, LoopView};
 use super::phase::{Phase, PhaseContext, PhaseError};
