@@ -10,6 +10,8 @@
 //! | `order.rs` | `--phase-order`, `--disable-phase`, the constraint check, random valid orders |
 //! | `knobs.rs` | `--knob`: NvOptLevel, AdvancedPhase hooks, the ORI keys |
 //! | `check_initial.rs`, `control_flow.rs`, `live_dead.rs`, `emit.rs` | the implemented phases |
+//! | `loop_util.rs` | what the loop phases and if-conversion share: analyses, preheaders, per-loop register facts |
+//! | `loop_simplify.rs`, `strength_reduce.rs`, `unroll.rs`, `hoist.rs`, `predication.rs` | the loop phases (18, 21, 22, 35/66/79/88) and if-conversion (63) |
 //!
 //! [`PhaseOptions`] is what the command line gives; [`PhaseOptions::plan`]
 //! checks it once per compilation and yields the [`Plan`] each function's
@@ -18,13 +20,19 @@
 pub mod check_initial;
 pub mod control_flow;
 pub mod emit;
+pub mod hoist;
 pub mod knobs;
 pub mod live_dead;
+pub mod loop_simplify;
+pub mod loop_util;
 pub mod manager;
 pub mod order;
 pub mod phase;
+pub mod predication;
 pub mod stats;
+pub mod strength_reduce;
 pub mod table;
+pub mod unroll;
 
 use std::sync::Arc;
 

@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use super::table::{self, Kind, EMIT, PHASES};
 use super::{check_initial, control_flow, emit, live_dead};
+use super::{hoist, loop_simplify, predication, strength_reduce, unroll};
 use crate::ir::sass_text::SassFunction;
 use crate::ir::Function;
 use crate::ori::sequence::OriSequence;
@@ -187,7 +188,10 @@ impl Phase for OriManager {
 /// AnalyzeControlFlow (3), the liveness and dead-code phases
 /// EarlyOriSimpleLiveDead (10), OriPerformLiveDeadFirst..Fourth (16, 33,
 /// 61, 84), OriDeadCodeScan (142, one round), OriPerformLiveDead (143),
-/// the ORI manager (139) and EmitSassListing (157). Hooks (the 16
+/// the ORI manager (139) and EmitSassListing (157); the loop phases
+/// OriLoopSimplification (18), OriStrengthReduce (21), OriLoopUnrolling
+/// (22), OriHoistInvariantsEarly/Late/Late2/Late3 (35, 66, 79, 88) and
+/// if-conversion OriDoPredication (63). Hooks (the 16
 /// AdvancedPhase rows) run the phase a knob attaches, if any. Everything
 /// else is [`Inert`].
 pub fn create(index: u16, cfg: &PhaseConfig) -> Option<Box<dyn Phase>> {
@@ -207,6 +211,32 @@ pub fn create(index: u16, cfg: &PhaseConfig) -> Option<Box<dyn Phase>> {
                 enabled: cfg.opt_level > 0,
             }),
             EMIT => Box::new(emit::EmitSassListing),
+            // The loop phases and if-conversion (loop_simplify.rs ..
+            // predication.rs); no-ops at -O0.
+            loop_simplify::INDEX => Box::new(loop_simplify::LoopSimplification {
+                index,
+                enabled: cfg.opt_level > 0,
+            }),
+            strength_reduce::INDEX => Box::new(strength_reduce::StrengthReduce {
+                index,
+                enabled: cfg.opt_level > 0 && cfg.nvopt_level > 0,
+            }),
+            unroll::INDEX => Box::new(unroll::LoopUnrolling {
+                index,
+                enabled: cfg.opt_level > 0,
+                limits: unroll::UnrollLimits::for_level(cfg.nvopt_level),
+            }),
+            35 | 66 | 79 | 88 => Box::new(hoist::HoistInvariants {
+                index,
+                enabled: cfg.opt_level > 0,
+                limit: hoist::limit_for_level(cfg.nvopt_level),
+                loads: index != 35,
+            }),
+            predication::INDEX => Box::new(predication::Predication {
+                index,
+                enabled: cfg.opt_level > 0,
+                arm_limit: predication::arm_limit_for_level(cfg.nvopt_level),
+            }),
             _ => unreachable!("row {index} is Real without an implementation"),
         },
         Kind::Hook => Box::new(Hook {

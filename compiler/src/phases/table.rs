@@ -49,7 +49,10 @@
 //! in order), `legalization` (SetAfterLegalization after every expansion),
 //! `hook-position` (each AdvancedPhase hook at its insertion context),
 //! `cfg-analysis-first` (control-flow phases after AnalyzeControlFlow),
-//! `movphi-pairing`, `scheduling`, `late-conversion`.
+//! `movphi-pairing`, `scheduling`, `late-conversion`,
+//! `code-motion-before-scheduling` (the loop phases and if-conversion move,
+//! copy and guard instructions: they run before ScheduleInstructions, whose
+//! control codes (stalls, scoreboards) they would invalidate).
 
 /// Seed 000's seven coarse groups, and this compiler's two.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -189,11 +192,11 @@ pub static PHASES: [PhaseRow; PHASE_COUNT] = [
     row(15, "OriBranchOpt", Group::EarlyOptimization, Kind::Inert, false, &[c("cfg-analysis-first", Rule::After(&[3]))]),
     row(16, "OriPerformLiveDeadFirst", Group::EarlyOptimization, Kind::Real, false, &[]),
     row(17, "OptimizeBindlessHeaderLoads", Group::EarlyOptimization, Kind::Inert, false, &[]),
-    row(18, "OriLoopSimplification", Group::EarlyOptimization, Kind::Inert, false, &[c("cfg-analysis-first", Rule::After(&[3]))]),
+    row(18, "OriLoopSimplification", Group::EarlyOptimization, Kind::Real, false, &[c("cfg-analysis-first", Rule::After(&[3])), c("code-motion-before-scheduling", Rule::Before(&[147]))]),
     row(19, "OriSplitLiveRanges", Group::EarlyOptimization, Kind::Inert, true, &[]),
     row(20, "PerformPGO", Group::EarlyOptimization, Kind::Inert, false, &[]),
-    row(21, "OriStrengthReduce", Group::EarlyOptimization, Kind::Inert, true, &[]),
-    row(22, "OriLoopUnrolling", Group::EarlyOptimization, Kind::Inert, true, &[c("cfg-analysis-first", Rule::After(&[3]))]),
+    row(21, "OriStrengthReduce", Group::EarlyOptimization, Kind::Real, true, &[c("code-motion-before-scheduling", Rule::Before(&[147]))]),
+    row(22, "OriLoopUnrolling", Group::EarlyOptimization, Kind::Real, true, &[c("cfg-analysis-first", Rule::After(&[3])), c("code-motion-before-scheduling", Rule::Before(&[147]))]),
     row(23, "GenerateMovPhi", Group::EarlyOptimization, Kind::Inert, true, &[]),
     row(24, "OriPipelining", Group::EarlyOptimization, Kind::Inert, true, &[]),
     row(25, "StageAndFence", Group::EarlyOptimization, Kind::Inert, false, &[]),
@@ -206,7 +209,7 @@ pub static PHASES: [PhaseRow; PHASE_COUNT] = [
     row(32, "CompactLocalMemory", Group::EarlyOptimization, Kind::Inert, false, &[]),
     row(33, "OriPerformLiveDeadSecond", Group::EarlyOptimization, Kind::Real, false, &[c("numbered-passes", Rule::After(&[16]))]),
     row(34, "ExtractShaderConstsFirst", Group::EarlyOptimization, Kind::Inert, false, &[]),
-    row(35, "OriHoistInvariantsEarly", Group::EarlyOptimization, Kind::Inert, false, &[]),
+    row(35, "OriHoistInvariantsEarly", Group::EarlyOptimization, Kind::Real, false, &[c("code-motion-before-scheduling", Rule::Before(&[147]))]),
     row(36, "EmitPSI", Group::EarlyOptimization, Kind::Inert, false, &[]),
     row(37, "GeneralOptimizeMid", Group::MidOptimization, Kind::Inert, false, &[c("numbered-passes", Rule::After(&[29]))]),
     row(38, "OptimizeNestedCondBranches", Group::MidOptimization, Kind::Inert, false, &[c("cfg-analysis-first", Rule::After(&[3]))]),
@@ -234,10 +237,10 @@ pub static PHASES: [PhaseRow; PHASE_COUNT] = [
     row(60, "DoVTGMultiViewExpansion", Group::LateOptimization, Kind::Inert, false, &[]),
     row(61, "OriPerformLiveDeadThird", Group::LateOptimization, Kind::Real, false, &[c("numbered-passes", Rule::After(&[33]))]),
     row(62, "OriRemoveRedundantMultiDefMov", Group::LateOptimization, Kind::Inert, false, &[]),
-    row(63, "OriDoPredication", Group::LateOptimization, Kind::Inert, false, &[]),
+    row(63, "OriDoPredication", Group::LateOptimization, Kind::Real, false, &[c("code-motion-before-scheduling", Rule::Before(&[147]))]),
     row(64, "LateOriCommoning", Group::LateOptimization, Kind::Inert, false, &[]),
     row(65, "GeneralOptimizeLate2", Group::LateOptimization, Kind::Inert, false, &[c("numbered-passes", Rule::After(&[58]))]),
-    row(66, "OriHoistInvariantsLate", Group::LateOptimization, Kind::Inert, false, &[c("numbered-passes", Rule::After(&[35]))]),
+    row(66, "OriHoistInvariantsLate", Group::LateOptimization, Kind::Real, false, &[c("numbered-passes", Rule::After(&[35])), c("code-motion-before-scheduling", Rule::Before(&[147]))]),
     row(67, "DoKillMovement", Group::LateOptimization, Kind::Inert, false, &[]),
     row(68, "DoTexMovement", Group::LateOptimization, Kind::Inert, false, &[]),
     row(69, "OriDoRemat", Group::LateOptimization, Kind::Inert, true, &[c("numbered-passes", Rule::After(&[54]))]),
@@ -250,7 +253,7 @@ pub static PHASES: [PhaseRow; PHASE_COUNT] = [
     row(76, "UpdateAfterOptimize", Group::LateOptimization, Kind::Inert, false, &[]),
     row(77, "AdvancedPhaseLateConvUnSup", Group::LateOptimization, Kind::Hook, false, &[c("hook-position", Rule::Before(&[78]))]),
     row(78, "LateExpansionUnsupportedOps", Group::LateOptimization, Kind::Inert, true, &[]),
-    row(79, "OriHoistInvariantsLate2", Group::LateOptimization, Kind::Inert, false, &[c("numbered-passes", Rule::After(&[66]))]),
+    row(79, "OriHoistInvariantsLate2", Group::LateOptimization, Kind::Real, false, &[c("numbered-passes", Rule::After(&[66])), c("code-motion-before-scheduling", Rule::Before(&[147]))]),
     row(80, "ExpandJmxComputation", Group::LateOptimization, Kind::Inert, false, &[]),
     row(81, "LateArchOptimizeSecond", Group::LateOptimization, Kind::Inert, false, &[c("numbered-passes", Rule::After(&[75]))]),
     row(82, "AdvancedPhaseBackPropVReg", Group::LateOptimization, Kind::Hook, false, &[c("hook-position", Rule::Before(&[83]))]),
@@ -259,7 +262,7 @@ pub static PHASES: [PhaseRow; PHASE_COUNT] = [
     row(85, "OriPropagateGmma", Group::LateOptimization, Kind::Inert, false, &[]),
     row(86, "InsertPseudoUseDefForConvUR", Group::LateOptimization, Kind::Inert, false, &[]),
     row(87, "FixupGmmaSequence", Group::LateOptimization, Kind::Inert, false, &[]),
-    row(88, "OriHoistInvariantsLate3", Group::LateOptimization, Kind::Inert, false, &[c("numbered-passes", Rule::After(&[79]))]),
+    row(88, "OriHoistInvariantsLate3", Group::LateOptimization, Kind::Real, false, &[c("numbered-passes", Rule::After(&[79])), c("code-motion-before-scheduling", Rule::Before(&[147]))]),
     row(89, "AdvancedPhaseSetRegAttr", Group::LateOptimization, Kind::Hook, false, &[c("hook-position", Rule::Before(&[90]))]),
     row(90, "OriSetRegisterAttr", Group::LateOptimization, Kind::Inert, false, &[]),
     row(91, "OriCalcDependantTex", Group::LateOptimization, Kind::Inert, false, &[]),
@@ -608,7 +611,10 @@ mod tests {
             .filter(|r| r.implemented())
             .map(|r| r.index)
             .collect();
-        assert_eq!(real, [0, 3, 10, 16, 33, 61, 84, 139, 142, 143, 157]);
+        assert_eq!(
+            real,
+            [0, 3, 10, 16, 18, 21, 22, 33, 35, 61, 63, 66, 79, 84, 88, 139, 142, 143, 157]
+        );
         assert_eq!(PHASES[158].kind, Kind::Sentinel);
     }
 
