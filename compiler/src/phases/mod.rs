@@ -10,6 +10,8 @@
 //! | `order.rs` | `--phase-order`, `--disable-phase`, the constraint check, random valid orders |
 //! | `knobs.rs` | `--knob`: NvOptLevel, AdvancedPhase hooks, the ORI keys |
 //! | `check_initial.rs`, `control_flow.rs`, `live_dead.rs`, `emit.rs` | the implemented phases |
+//! | `nan_or_zero.rs`, `hoist.rs`, `tex_nodep.rs` | the scheduling-time and post-allocation peepholes of seed 001 (145, 146, 149) |
+//! | `gemm.rs` | the CUTLASS-style GEMM detection gate they share |
 //!
 //! [`PhaseOptions`] is what the command line gives; [`PhaseOptions::plan`]
 //! checks it once per compilation and yields the [`Plan`] each function's
@@ -18,13 +20,17 @@
 pub mod check_initial;
 pub mod control_flow;
 pub mod emit;
+pub mod gemm;
+pub mod hoist;
 pub mod knobs;
 pub mod live_dead;
 pub mod manager;
+pub mod nan_or_zero;
 pub mod order;
 pub mod phase;
 pub mod stats;
 pub mod table;
+pub mod tex_nodep;
 
 use std::sync::Arc;
 

@@ -9,7 +9,7 @@
 use std::sync::Arc;
 
 use super::table::{self, Kind, EMIT, PHASES};
-use super::{check_initial, control_flow, emit, live_dead};
+use super::{check_initial, control_flow, emit, hoist, live_dead, nan_or_zero, tex_nodep};
 use crate::ir::sass_text::SassFunction;
 use crate::ir::Function;
 use crate::ori::sequence::OriSequence;
@@ -187,7 +187,8 @@ impl Phase for OriManager {
 /// AnalyzeControlFlow (3), the liveness and dead-code phases
 /// EarlyOriSimpleLiveDead (10), OriPerformLiveDeadFirst..Fourth (16, 33,
 /// 61, 84), OriDeadCodeScan (142, one round), OriPerformLiveDead (143),
-/// the ORI manager (139) and EmitSassListing (157). Hooks (the 16
+/// the ORI manager (139), the peepholes OptimizeNaNOrZero (145),
+/// HoistInvariants (146) and TexNodep (149), and EmitSassListing (157). Hooks (the 16
 /// AdvancedPhase rows) run the phase a knob attaches, if any. Everything
 /// else is [`Inert`].
 pub fn create(index: u16, cfg: &PhaseConfig) -> Option<Box<dyn Phase>> {
@@ -207,6 +208,17 @@ pub fn create(index: u16, cfg: &PhaseConfig) -> Option<Box<dyn Phase>> {
                 enabled: cfg.opt_level > 0,
             }),
             EMIT => Box::new(emit::EmitSassListing),
+            // The peepholes of seed 001 (see their files for the gates).
+            nan_or_zero::INDEX => Box::new(nan_or_zero::OptimizeNaNOrZero {
+                enabled: cfg.opt_level > 0 && cfg.nvopt_level > 0,
+                ungated: cfg.nvopt_level >= 5,
+            }),
+            hoist::INDEX => Box::new(hoist::HoistInvariants {
+                enabled: cfg.opt_level > 0 && cfg.nvopt_level > 0,
+            }),
+            tex_nodep::INDEX => Box::new(tex_nodep::TexNodep {
+                enabled: cfg.opt_level > 0 && cfg.nvopt_level > 0,
+            }),
             _ => unreachable!("row {index} is Real without an implementation"),
         },
         Kind::Hook => Box::new(Hook {
