@@ -20,6 +20,8 @@
 //!    `P2R`/`R2P`), `MOV`, `SEL`, constant loads `LDC`/`ULDC`, and in a
 //!    GEMM loop also read-only global loads `LDG.CONSTANT`/`LD.CONSTANT`;
 //! 2. nothing in `L` defines a unit it reads (its operands are invariant);
+//!    loops holding a `CALL` are left alone (the callee's definitions are
+//!    not in the loop's blocks);
 //! 3. it is the only definition in `L` of each unit it defines, and none
 //!    of them is live on entry to the header: no read in or after the
 //!    loop can see a value other than the one `i` computes, so running it
@@ -138,6 +140,11 @@ fn hoist_one(f: &mut Function, budget: &mut Vec<(usize, usize)>) -> bool {
             for u in regs::defs(i) {
                 *def_count.entry(u).or_insert(0) += 1;
             }
+        }
+        // A call's callee (blocks outside the loop) may define any
+        // register: the loop's own definitions would not tell.
+        if insts().any(|(_, _, i)| i.op == Op::CALL || regs::reads_all_registers(i)) {
+            continue;
         }
         let clobbered = insts().any(|(_, _, i)| clobbers_global(i));
         let leaving: Vec<usize> = l

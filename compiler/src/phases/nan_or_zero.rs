@@ -12,7 +12,7 @@
 //! written satisfies its definition's facts. A unit live on entry to the
 //! function (parameters in physical registers, the stack pointer, reads
 //! before any write) knows nothing. The transfers: constants (`MOV` of an
-//! immediate, `RZ`), copies (`MOV`), `I2F` to f32 (finite, never -0),
+//! immediate, `RZ`), copies (`MOV`), `I2F`/`I2FP` to f32 (finite, never -0),
 //! `FSEL` (one of its operands), `FMNMX` (one of its operands; two NaNs
 //! give the canonical NaN), and the folds below. Nothing else.
 //!
@@ -333,9 +333,12 @@ fn transfer(i: &Inst, st: &State) -> Option<Facts> {
     let s = i.srcs();
     match i.op {
         Op::MOV if plain(&s[0]) || matches!(s[0], Operand::Reg(_)) => operand_facts(&s[0], st),
-        Op::I2F => {
-            let wide_dst = i.mods.iter().any(|m| matches!(*m, "F64" | "F16"));
-            Some(if wide_dst {
+        // I2F, and sm_86+'s I2FP.F32.S32/U32: an integer of at most 64 bits
+        // is finite as an f32 (|v| < 2^64 < FLT_MAX) and 0 converts to +0.
+        Op::I2F | Op::I2FP => {
+            let other_dst = i.mods.iter().any(|m| matches!(*m, "F64" | "F16"))
+                || (i.op == Op::I2FP && !i.has_mod("F32"));
+            Some(if other_dst {
                 Facts::NONE
             } else {
                 Facts {

@@ -125,3 +125,26 @@ fn outside_gemm_loops_the_count_is_limited() {
     let mut f = looped(&body);
     assert_eq!(hoist(&mut f), PLAIN_LIMIT);
 }
+
+#[test]
+fn a_loop_with_a_call_is_left_alone() {
+    // The callee redefines %r9: the MOV reading it is not invariant, though
+    // nothing in the loop's own blocks writes %r9.
+    let mut f = func(
+        ".L_x_0:
+         MOV %r5, 0x4 ;
+         .L_x_1:
+         CALL.REL.NOINC .L_x_3 ;
+         MOV %r10, %r9 ;
+         STS [%r6], %r10 ;
+         IADD3 %r5, %r5, -0x1, RZ ;
+         ISETP.NE.AND %p0, PT, %r5, RZ, PT ;
+         @%p0 BRA .L_x_1 ;
+         .L_x_2:
+         EXIT ;
+         .L_x_3:
+         IADD3 %r9, %r5, 0x1, RZ ;
+         RET.REL.NODEC %r20 0x0 ;",
+    );
+    assert_eq!(hoist(&mut f), 0);
+}
