@@ -417,11 +417,11 @@ pub fn solve(f: &Function) -> Option<BTreeMap<RegUnit, Facts>> {
                     acc = Some(acc.map_or(t, |a| a.meet(t)));
                 }
             }
-            if acc.is_some() && acc != st[u] {
+            if let Some(acc) = acc {
                 // Falls monotonically: meet with the old state.
                 let new = match st[u] {
-                    Some(old) => old.meet(acc.unwrap()),
-                    None => acc.unwrap(),
+                    Some(old) => old.meet(acc),
+                    None => acc,
                 };
                 if Some(new) != st[u] {
                     st.insert(*u, Some(new));
