@@ -179,3 +179,55 @@ fn the_gemm_gate_opens_on_the_k_loop_only() {
         }
     }
 }
+
+/// The unsafe case each targeted kernel holds is left alone: `acc0 + 0`
+/// (acc0 may be -0 or NaN) stays an FADD, the fetch after the global store
+/// stays after it, the load under the trip-3 branch stays in the loop.
+#[test]
+fn the_unsafe_cases_in_the_targeted_kernels_stay() {
+    use oracle::phase_check::apply_alone;
+    use ptxc::ir::{cfg::Cfg, dom::DomTree, loops::LoopInfo, Op};
+    let plan = Plan::default();
+    let cfg = PhaseConfig::default();
+    for case in peephole_cases() {
+        let (index, k) = *TARGETS
+            .iter()
+            .find(|(_, k)| case.name.starts_with(&format!("{k}.ptx")))
+            .unwrap();
+        let f = before_phase(&plan, index, &case).unwrap();
+        let g = apply_alone(index, &cfg, f, case.sm).unwrap();
+        let ops: Vec<Op> = g.insts().map(|i| i.op).collect();
+        match k {
+            "nan_zero_gemm" => {
+                let fadds = ops.iter().filter(|&&o| o == Op::FADD).count();
+                assert_eq!(fadds, 1, "{}: acc0 + 0 must stay", case.name);
+            }
+            "tex_multi" => {
+                let store = ops.iter().position(|&o| o == Op::STG).unwrap();
+                let before = ops[..store]
+                    .iter()
+                    .filter(|&&o| matches!(o, Op::TEX | Op::TLD))
+                    .count();
+                assert_eq!(before, 2, "{}: a fetch crossed the store", case.name);
+            }
+            _ => {
+                let cfg_ = Cfg::new(&g);
+                let li = LoopInfo::new(&cfg_, &DomTree::new(&cfg_));
+                let b = g
+                    .blocks
+                    .iter()
+                    .position(|b| {
+                        b.insts
+                            .iter()
+                            .any(|i| i.op == Op::LDG && i.has_mod("CONSTANT"))
+                    })
+                    .unwrap();
+                assert!(
+                    li.innermost[b].is_some(),
+                    "{}: the guarded load left the loop",
+                    case.name
+                );
+            }
+        }
+    }
+}
