@@ -148,3 +148,26 @@ fn a_loop_with_a_call_is_left_alone() {
     );
     assert_eq!(hoist(&mut f), 0);
 }
+
+#[test]
+fn physical_registers_after_allocation_work_the_same() {
+    // R9 is defined once in the loop and not live into the header: hoisted.
+    // R12 is read at the loop top before its definition: stays.
+    let mut f = func(
+        ".L_x_0:
+         MOV R5, 0x4 ;
+         MOV R12, 0x0 ;
+         .L_x_1:
+         STS [R6], R12 ;
+         LEA R9, R7, R20, 0x2 ;
+         IADD3 R12, R7, 0x1, RZ ;
+         STS [R9], R5 ;
+         IADD3 R5, R5, -0x1, RZ ;
+         ISETP.NE.AND P0, PT, R5, RZ, PT ;
+         @P0 BRA .L_x_1 ;
+         .L_x_2:
+         EXIT ;",
+    );
+    assert_eq!(hoist(&mut f), 1);
+    assert_eq!(ops(&f, 0), ["MOV", "MOV", "LEA"]);
+}

@@ -124,3 +124,41 @@ fn a_fetch_does_not_move_above_its_coordinate() {
     );
     assert_eq!(tex_nodep(&mut f), 0);
 }
+
+#[test]
+fn physical_registers_after_allocation_work_the_same() {
+    // The sm_90 shape after register allocation: the second pair UR6:UR7
+    // reloads what UR4:UR5 hold; UR4 is then redefined, so the third fetch
+    // keeps its own pair.
+    let mut f = func(
+        ".L_x_0:
+         ULDC UR4, c[0x0][0x210] ;
+         UMOV UR5, URZ ;
+         TLD.LZ RZ, R10, R2, UR4, 0x0, 1D, 0x1 ;
+         ULDC UR6, c[0x0][0x210] ;
+         UMOV UR7, URZ ;
+         TLD.LZ RZ, R12, R3, UR6, 0x0, 1D, 0x1 ;
+         ULDC UR4, c[0x0][0x218] ;
+         ULDC UR8, c[0x0][0x210] ;
+         UMOV UR9, URZ ;
+         TLD.LZ RZ, R14, R3, UR8, 0x0, 1D, 0x1 ;
+         FADD R16, R10, R12 ;
+         FADD R16, R16, R14 ;
+         STG.E [R8.64], R16 ;
+         STG.E [R8.64+0x4], UR4 ;
+         EXIT ;",
+    );
+    let n = tex_nodep(&mut f);
+    let fetches: Vec<Reg> = f
+        .insts()
+        .filter(|i| is_fetch(i))
+        .map(|i| match &i.operands[3] {
+            Operand::Reg(r) => r.reg,
+            o => panic!("{o:?}"),
+        })
+        .collect();
+    assert_eq!(fetches, [Reg::Ur(4), Reg::Ur(4), Reg::Ur(8)]);
+    // One shared pair; the second fetch clusters up to the first.
+    assert_eq!(n, 2);
+    crate::ir::verify(&f, None).unwrap();
+}
