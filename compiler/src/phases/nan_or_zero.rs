@@ -455,7 +455,14 @@ pub fn optimize(f: &mut Function) -> usize {
             };
             let src = match fold {
                 Fold::Const(bits) => Operand::Imm(i64::from(bits)),
-                Fold::Copy(k) => i.operands[k].clone(),
+                Fold::Copy(k) => {
+                    let mut o = i.operands[k].clone();
+                    // An operand-reuse hint belongs to the old instruction.
+                    if let Operand::Reg(r) = &mut o {
+                        r.reuse = false;
+                    }
+                    o
+                }
             };
             let dst = i.operands[0].clone();
             if let Ok(m) = Inst::new(Op::MOV, &[], i.guard, [dst, src]) {
