@@ -10,7 +10,7 @@
 //! | `order.rs` | `--phase-order`, `--disable-phase`, the constraint check, random valid orders |
 //! | `knobs.rs` | `--knob`: NvOptLevel, AdvancedPhase hooks, the ORI keys |
 //! | `check_initial.rs`, `control_flow.rs`, `live_dead.rs`, `emit.rs` | the implemented phases |
-//! | `nan_or_zero.rs`, `hoist.rs`, `tex_nodep.rs` | the scheduling-time and post-allocation peepholes of seed 001 (145, 146, 149) |
+//! | `nan_or_zero.rs`, `hoist_invariants.rs`, `tex_nodep.rs` | the scheduling-time and post-allocation peepholes of seed 001 (145, 146, 149) |
 //! | `gemm.rs` | the CUTLASS-style GEMM detection gate they share |
 //!
 //! [`PhaseOptions`] is what the command line gives; [`PhaseOptions::plan`]
@@ -21,7 +21,7 @@ pub mod check_initial;
 pub mod control_flow;
 pub mod emit;
 pub mod gemm;
-pub mod hoist;
+pub mod hoist_invariants;
 pub mod knobs;
 pub mod live_dead;
 pub mod manager;

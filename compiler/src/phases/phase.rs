@@ -213,7 +213,7 @@ pub fn create(index: u16, cfg: &PhaseConfig) -> Option<Box<dyn Phase>> {
                 enabled: cfg.opt_level > 0 && cfg.nvopt_level > 0,
                 ungated: cfg.nvopt_level >= 5,
             }),
-            hoist::INDEX => Box::new(hoist::HoistInvariants {
+            hoist_invariants::INDEX => Box::new(hoist_invariants::HoistInvariants {
                 enabled: cfg.opt_level > 0 && cfg.nvopt_level > 0,
             }),
             tex_nodep::INDEX => Box::new(tex_nodep::TexNodep {

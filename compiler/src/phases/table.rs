@@ -15,7 +15,7 @@
 //! | 143 | `OriPerformLiveDead` | real | ORI liveness and dead-code removal (seed 001's injected OriPerformLiveDead), iterated |
 //! | 144 | `OriCopyProp` | inert | ORI global copy propagation (seed 001's injected OriCopyProp); not implemented |
 //! | 145 | `OptimizeNaNOrZero` | real | seed 001's scheduling-time NaN/zero peephole (phases/nan_or_zero.rs), behind the GEMM gate |
-//! | 146 | `HoistInvariants` | real | seed 001's scheduling-time loop-invariant hoisting of address math and constant loads (phases/hoist.rs), more aggressive in GEMM loops |
+//! | 146 | `HoistInvariants` | real | seed 001's scheduling-time loop-invariant hoisting of address math and constant loads (phases/hoist_invariants.rs), more aggressive in GEMM loops |
 //! | 147 | `ScheduleInstructions` | inert | instruction scheduling; not implemented |
 //! | 148 | `AllocateRegisters` | inert | register allocation; not implemented (the IR keeps virtual registers) |
 //! | 149 | `TexNodep` | real | seed 001's post-allocation texture peephole (phases/tex_nodep.rs): shared descriptor loads, coordinate copies, fetch clustering |
