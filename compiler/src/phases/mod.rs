@@ -12,6 +12,8 @@
 //! | `check_initial.rs`, `control_flow.rs`, `live_dead.rs`, `emit.rs` | the implemented phases |
 //! | `loop_util.rs` | what the loop phases and if-conversion share: analyses, preheaders, per-loop register facts |
 //! | `loop_simplify.rs`, `strength_reduce.rs`, `unroll.rs`, `hoist.rs`, `predication.rs` | the loop phases (18, 21, 22, 35/66/79/88) and if-conversion (63) |
+//! | `nan_or_zero.rs`, `hoist_invariants.rs`, `tex_nodep.rs` | the scheduling-time and post-allocation peepholes of seed 001 (145, 146, 149) |
+//! | `gemm.rs` | the CUTLASS-style GEMM detection gate they share |
 //!
 //! [`PhaseOptions`] is what the command line gives; [`PhaseOptions::plan`]
 //! checks it once per compilation and yields the [`Plan`] each function's
@@ -21,11 +23,14 @@ pub mod check_initial;
 pub mod control_flow;
 pub mod emit;
 pub mod hoist;
+pub mod gemm;
+pub mod hoist_invariants;
 pub mod knobs;
 pub mod live_dead;
 pub mod loop_simplify;
 pub mod loop_util;
 pub mod manager;
+pub mod nan_or_zero;
 pub mod order;
 pub mod phase;
 pub mod predication;
@@ -33,6 +38,7 @@ pub mod stats;
 pub mod strength_reduce;
 pub mod table;
 pub mod unroll;
+pub mod tex_nodep;
 
 use std::sync::Arc;
 

@@ -11,6 +11,7 @@ use std::sync::Arc;
 use super::table::{self, Kind, EMIT, PHASES};
 use super::{check_initial, control_flow, emit, live_dead};
 use super::{hoist, loop_simplify, predication, strength_reduce, unroll};
+use super::{hoist_invariants, nan_or_zero, tex_nodep};
 use crate::ir::sass_text::SassFunction;
 use crate::ir::Function;
 use crate::ori::sequence::OriSequence;
@@ -191,7 +192,8 @@ impl Phase for OriManager {
 /// the ORI manager (139) and EmitSassListing (157); the loop phases
 /// OriLoopSimplification (18), OriStrengthReduce (21), OriLoopUnrolling
 /// (22), OriHoistInvariantsEarly/Late/Late2/Late3 (35, 66, 79, 88) and
-/// if-conversion OriDoPredication (63). Hooks (the 16
+/// if-conversion OriDoPredication (63); the peepholes OptimizeNaNOrZero
+/// (145), HoistInvariants (146) and TexNodep (149). Hooks (the 16
 /// AdvancedPhase rows) run the phase a knob attaches, if any. Everything
 /// else is [`Inert`].
 pub fn create(index: u16, cfg: &PhaseConfig) -> Option<Box<dyn Phase>> {
@@ -236,6 +238,17 @@ pub fn create(index: u16, cfg: &PhaseConfig) -> Option<Box<dyn Phase>> {
                 index,
                 enabled: cfg.opt_level > 0,
                 arm_limit: predication::arm_limit_for_level(cfg.nvopt_level),
+            }),
+            // The peepholes of seed 001 (see their files for the gates).
+            nan_or_zero::INDEX => Box::new(nan_or_zero::OptimizeNaNOrZero {
+                enabled: cfg.opt_level > 0 && cfg.nvopt_level > 0,
+                ungated: cfg.nvopt_level >= 5,
+            }),
+            hoist_invariants::INDEX => Box::new(hoist_invariants::HoistInvariants {
+                enabled: cfg.opt_level > 0 && cfg.nvopt_level > 0,
+            }),
+            tex_nodep::INDEX => Box::new(tex_nodep::TexNodep {
+                enabled: cfg.opt_level > 0 && cfg.nvopt_level > 0,
             }),
             _ => unreachable!("row {index} is Real without an implementation"),
         },

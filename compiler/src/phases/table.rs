@@ -14,11 +14,11 @@
 //! | 142 | `OriDeadCodeScan` | real | ORI dead-code rounds (dce1..dce3): one scan removing what ir::remove::dead_instructions reports |
 //! | 143 | `OriPerformLiveDead` | real | ORI liveness and dead-code removal (seed 001's injected OriPerformLiveDead), iterated |
 //! | 144 | `OriCopyProp` | inert | ORI global copy propagation (seed 001's injected OriCopyProp); not implemented |
-//! | 145 | `OptimizeNaNOrZero` | inert | seed 001's scheduling-time NaN/zero peephole; not implemented |
-//! | 146 | `HoistInvariants` | inert | seed 001's scheduling-time loop-invariant hoisting; not implemented |
+//! | 145 | `OptimizeNaNOrZero` | real | seed 001's scheduling-time NaN/zero peephole (phases/nan_or_zero.rs), behind the GEMM gate |
+//! | 146 | `HoistInvariants` | real | seed 001's scheduling-time loop-invariant hoisting of address math and constant loads (phases/hoist_invariants.rs), more aggressive in GEMM loops |
 //! | 147 | `ScheduleInstructions` | inert | instruction scheduling; not implemented |
 //! | 148 | `AllocateRegisters` | inert | register allocation; not implemented (the IR keeps virtual registers) |
-//! | 149 | `TexNodep` | inert | seed 001's post-allocation texture peephole; not implemented |
+//! | 149 | `TexNodep` | real | seed 001's post-allocation texture peephole (phases/tex_nodep.rs): shared descriptor loads, coordinate copies, fetch clustering |
 //! | 150 | `SpillToLocalMemory` | inert | spill code for values the allocator cannot place; not implemented |
 //! | 151 | `AssignScoreboards` | inert | dependency scoreboards in the control bits; not implemented |
 //! | 152 | `ComputeStallCounts` | inert | stall counts in the control bits; not implemented |
@@ -319,11 +319,11 @@ pub static PHASES: [PhaseRow; PHASE_COUNT] = [
     row(142, "OriDeadCodeScan", Group::ArchSpecific, Kind::Real, false, &[]),
     row(143, "OriPerformLiveDead", Group::ArchSpecific, Kind::Real, false, &[]),
     row(144, "OriCopyProp", Group::ArchSpecific, Kind::Inert, false, &[]),
-    row(145, "OptimizeNaNOrZero", Group::ArchSpecific, Kind::Inert, false, &[c("scheduling", Rule::Before(&[147]))]),
-    row(146, "HoistInvariants", Group::ArchSpecific, Kind::Inert, false, &[c("scheduling", Rule::After(&[147]))]),
+    row(145, "OptimizeNaNOrZero", Group::ArchSpecific, Kind::Real, false, &[c("scheduling", Rule::Before(&[147]))]),
+    row(146, "HoistInvariants", Group::ArchSpecific, Kind::Real, false, &[c("scheduling", Rule::After(&[147]))]),
     row(147, "ScheduleInstructions", Group::ArchSpecific, Kind::Inert, false, &[]),
     row(148, "AllocateRegisters", Group::ArchSpecific, Kind::Inert, false, &[c("regalloc-after-vreg-creators", Rule::AfterAllVregCreators), c("regalloc-after-movphi-removal", Rule::After(&[73]))]),
-    row(149, "TexNodep", Group::ArchSpecific, Kind::Inert, false, &[c("post-regalloc", Rule::After(&[148]))]),
+    row(149, "TexNodep", Group::ArchSpecific, Kind::Real, false, &[c("post-regalloc", Rule::After(&[148]))]),
     row(150, "SpillToLocalMemory", Group::ArchSpecific, Kind::Inert, false, &[c("post-regalloc", Rule::After(&[148]))]),
     row(151, "AssignScoreboards", Group::ArchSpecific, Kind::Inert, false, &[c("post-regalloc", Rule::After(&[148]))]),
     row(152, "ComputeStallCounts", Group::ArchSpecific, Kind::Inert, false, &[c("post-regalloc", Rule::After(&[148]))]),
@@ -613,7 +613,7 @@ mod tests {
             .collect();
         assert_eq!(
             real,
-            [0, 3, 10, 16, 18, 21, 22, 33, 35, 61, 63, 66, 79, 84, 88, 139, 142, 143, 157]
+            [0, 3, 10, 16, 18, 21, 22, 33, 35, 61, 63, 66, 79, 84, 88, 139, 142, 143, 145, 146, 149, 157]
         );
         assert_eq!(PHASES[158].kind, Kind::Sentinel);
     }

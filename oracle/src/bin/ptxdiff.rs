@@ -23,6 +23,11 @@ Commands:
             simulator and the PTX in the interpreter; one-line verdict,
             exit 1 unless both complete, agree with each other and match
             the *.expected.json beside the spec when there is one
+  bench size [--corpus DIR] [--arch sm_XX]...
+            code size: per corpus kernel and target with a vendor listing
+            (sm_70 sm_75 sm_80 sm_86 sm_89 sm_90), the SASS instruction
+            count of ptxc -O3 against ptxas's, the ratio, and the
+            geometric-mean ratio (target <= 1.5); end padding excluded
   fuzz-parse FILE...   run the `parse` fuzz target's check on files
   help      print this help
 ";
@@ -35,6 +40,7 @@ fn main() -> ExitCode {
         Some("interp") => interp(&args[1..]),
         Some("sim") => sim(&args[1..]),
         Some("check") => check(&args[1..]),
+        Some("bench") => bench(&args[1..]),
         Some("fuzz-parse") => {
             for f in &args[1..] {
                 match std::fs::read(f) {
@@ -90,6 +96,48 @@ fn run(args: &[String]) -> ExitCode {
         }
         Err(e) => {
             eprintln!("ptxdiff run: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn bench(args: &[String]) -> ExitCode {
+    use oracle::commands::{bench_size, run::default_corpus};
+    if args.first().map(String::as_str) != Some("size") {
+        eprintln!("ptxdiff bench: the benchmark is `size`\n{USAGE}");
+        return ExitCode::from(2);
+    }
+    let mut corpus = default_corpus();
+    let mut archs = Vec::new();
+    let mut it = args[1..].iter();
+    while let Some(a) = it.next() {
+        match (a.as_str(), it.clone().next()) {
+            ("--corpus", Some(d)) => {
+                corpus = d.into();
+                it.next();
+            }
+            ("--arch", Some(s)) => {
+                archs.push(s.clone());
+                it.next();
+            }
+            (s, _) => {
+                eprintln!("ptxdiff bench size: unknown or incomplete option '{s}'");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    if archs.is_empty() {
+        archs = bench_size::ARCHS.iter().map(|s| s.to_string()).collect();
+    }
+    match bench_size::measure(&corpus, &archs) {
+        Ok(rows) => {
+            for l in bench_size::report_lines(&rows) {
+                println!("{l}");
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("ptxdiff bench size: {e}");
             ExitCode::from(2)
         }
     }
