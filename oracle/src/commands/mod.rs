@@ -2,6 +2,7 @@
 //! share.
 
 pub mod check;
+pub mod gen;
 pub mod interp;
 pub mod run;
 pub mod sim;
