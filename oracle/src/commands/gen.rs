@@ -37,11 +37,15 @@ pub fn parse_args(args: &[String]) -> Result<GenArgs, String> {
         match a.as_str() {
             "--seed" => {
                 let v = val("--seed")?;
-                g.seed = v.parse().map_err(|_| format!("--seed: '{v}' is not a u64"))?;
+                g.seed = v
+                    .parse()
+                    .map_err(|_| format!("--seed: '{v}' is not a u64"))?;
             }
             "--count" => {
                 let v = val("--count")?;
-                g.count = v.parse().map_err(|_| format!("--count: '{v}' is not a u64"))?;
+                g.count = v
+                    .parse()
+                    .map_err(|_| format!("--count: '{v}' is not a u64"))?;
             }
             "--gen-config" => g.config = Some(val("--gen-config")?.into()),
             "--out" => g.out = Some(val("--out")?.into()),

@@ -41,7 +41,8 @@ impl Gen<'_, '_, '_> {
         self.ins("ret");
         let body = std::mem::replace(&mut self.body, saved_body);
         (self.est, self.mult, self.depth, self.diverged, self.in_func) = saved;
-        let mut text = format!(".func (.param .b32 fret) {name}(.param .b32 fa, .param .b32 fb)\n{{\n");
+        let mut text =
+            format!(".func (.param .b32 fret) {name}(.param .b32 fa, .param .b32 fb)\n{{\n");
         for d in body.reg_decls() {
             text.push_str(&d);
             text.push('\n');

@@ -11,7 +11,7 @@
 //!   "swarm": true,
 //!   "families": {"allow": [], "deny": ["tex"]},
 //!   "types": {"allow": [], "deny": ["f16"]},
-//!   "sizes": {"stmts": 16, "depth": 2, "loop_trip": 4, "dyn_insts": 260,
+//!   "sizes": {"stmts": 24, "depth": 2, "loop_trip": 4, "dyn_insts": 260,
 //!             "output_slots": 4, "input_len": 64, "funcs": 2, "fuel_per_thread": 4000},
 //!   "probabilities": {"swarm_keep": 0.5, "update": 0.3, "immediate": 0.25,
 //!                     "special": 0.35, "divergent": 0.6, "guard": 0.15},
@@ -47,7 +47,10 @@ pub const BIAS_NAMES: &[(Bias, &str)] = &[
 
 impl Bias {
     pub fn name(self) -> &'static str {
-        BIAS_NAMES.iter().find(|b| b.0 == self).map_or("none", |b| b.1)
+        BIAS_NAMES
+            .iter()
+            .find(|b| b.0 == self)
+            .map_or("none", |b| b.1)
     }
 
     pub fn from_name(s: &str) -> Option<Bias> {
@@ -102,7 +105,7 @@ pub struct Sizes {
 impl Default for Sizes {
     fn default() -> Self {
         Sizes {
-            stmts: 16,
+            stmts: 24,
             depth: 2,
             loop_trip: 4,
             dyn_insts: 260,
@@ -248,7 +251,16 @@ impl GenConfig {
         r.only(
             top,
             "",
-            &["mode", "swarm", "families", "types", "sizes", "probabilities", "grid", "block"],
+            &[
+                "mode",
+                "swarm",
+                "families",
+                "types",
+                "sizes",
+                "probabilities",
+                "grid",
+                "block",
+            ],
         )?;
         for m in top {
             let f = m.key.as_str();
@@ -258,7 +270,11 @@ impl GenConfig {
                     let s = r.string(v, f)?;
                     cfg.mode = Bias::from_name(s).ok_or_else(|| {
                         let names: Vec<&str> = BIAS_NAMES.iter().map(|b| b.1).collect();
-                        r.msg(v.pos, f, &format!("unknown mode '{s}' (one of {})", names.join(", ")))
+                        r.msg(
+                            v.pos,
+                            f,
+                            &format!("unknown mode '{s}' (one of {})", names.join(", ")),
+                        )
                     })?;
                 }
                 "swarm" => cfg.swarm = r.boolean(v, f)?,
@@ -280,7 +296,8 @@ impl GenConfig {
             }
         }
         // Whole-config rules (every type denied) have no single position.
-        cfg.check().map_err(|e| format!("{}: {e}", r.pos_text(v.pos)))?;
+        cfg.check()
+            .map_err(|e| format!("{}: {e}", r.pos_text(v.pos)))?;
         Ok(cfg)
     }
 
@@ -298,7 +315,10 @@ impl GenConfig {
             bound(name, s.get(name), lo, hi)?;
         }
         if !s.input_len.is_power_of_two() {
-            return Err(format!("sizes.input_len: {} is not a power of two", s.input_len));
+            return Err(format!(
+                "sizes.input_len: {} is not a power of two",
+                s.input_len
+            ));
         }
         let p = &self.probabilities;
         for (name, v) in [
@@ -414,7 +434,11 @@ impl Reader<'_> {
     fn object<'v>(&self, v: &'v Value, f: &str) -> Result<&'v [Member], String> {
         match &v.kind {
             Kind::Object(m) => Ok(m),
-            k => Err(self.msg(v.pos, f, &format!("expected an object, found {}", k.describe()))),
+            k => Err(self.msg(
+                v.pos,
+                f,
+                &format!("expected an object, found {}", k.describe()),
+            )),
         }
     }
 
@@ -424,7 +448,11 @@ impl Reader<'_> {
                 return Err(self.msg(
                     m.key_pos,
                     f,
-                    &format!("unknown key '{}' (expected one of {})", m.key, keys.join(", ")),
+                    &format!(
+                        "unknown key '{}' (expected one of {})",
+                        m.key,
+                        keys.join(", ")
+                    ),
                 ));
             }
         }
@@ -434,21 +462,33 @@ impl Reader<'_> {
     fn string<'v>(&self, v: &'v Value, f: &str) -> Result<&'v str, String> {
         match &v.kind {
             Kind::String(s) => Ok(s),
-            k => Err(self.msg(v.pos, f, &format!("expected a string, found {}", k.describe()))),
+            k => Err(self.msg(
+                v.pos,
+                f,
+                &format!("expected a string, found {}", k.describe()),
+            )),
         }
     }
 
     fn boolean(&self, v: &Value, f: &str) -> Result<bool, String> {
         match &v.kind {
             Kind::Bool(b) => Ok(*b),
-            k => Err(self.msg(v.pos, f, &format!("expected a boolean, found {}", k.describe()))),
+            k => Err(self.msg(
+                v.pos,
+                f,
+                &format!("expected a boolean, found {}", k.describe()),
+            )),
         }
     }
 
     fn array<'v>(&self, v: &'v Value, f: &str) -> Result<&'v [Value], String> {
         match &v.kind {
             Kind::Array(a) => Ok(a),
-            k => Err(self.msg(v.pos, f, &format!("expected an array, found {}", k.describe()))),
+            k => Err(self.msg(
+                v.pos,
+                f,
+                &format!("expected an array, found {}", k.describe()),
+            )),
         }
     }
 
@@ -502,7 +542,11 @@ impl Reader<'_> {
                 let fi = format!("{field}[{i}]");
                 let s = self.string(it, &fi)?;
                 let x = by_name(s).ok_or_else(|| {
-                    self.msg(it.pos, &fi, &format!("unknown name '{s}' (one of {})", names().join(", ")))
+                    self.msg(
+                        it.pos,
+                        &fi,
+                        &format!("unknown name '{s}' (one of {})", names().join(", ")),
+                    )
                 })?;
                 items.push(x);
             }
@@ -539,7 +583,14 @@ impl Reader<'_> {
 
     fn probs(&self, v: &Value, p: &mut Probabilities) -> Result<(), String> {
         let ms = self.object(v, "probabilities")?;
-        let keys = ["swarm_keep", "update", "immediate", "special", "divergent", "guard"];
+        let keys = [
+            "swarm_keep",
+            "update",
+            "immediate",
+            "special",
+            "divergent",
+            "guard",
+        ];
         self.only(ms, "probabilities", &keys)?;
         for m in ms {
             let f = format!("probabilities.{}", m.key);

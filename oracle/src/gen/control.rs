@@ -28,7 +28,11 @@ impl Gen<'_, '_, '_> {
                 let a = self.reg_of(t);
                 let b = self.reg_of(t);
                 let d = self.dest(RC::of(t));
-                let ty = if t == VType::F16 { "b16".to_string() } else { t.name().to_string() };
+                let ty = if t == VType::F16 {
+                    "b16".to_string()
+                } else {
+                    t.name().to_string()
+                };
                 self.ins(format!("selp.{ty} {}, {a}, {b}, {p}", d.0));
                 self.finish(d);
             }
@@ -69,7 +73,9 @@ impl Gen<'_, '_, '_> {
             };
             let a = self.reg_of(VType::U32);
             let b = self.opnd(VType::U32);
-            let op = self.src.pick(&["add.u32", "xor.b32", "mul.lo.u32", "shl.b32", "max.s32"]);
+            let op = self
+                .src
+                .pick(&["add.u32", "xor.b32", "mul.lo.u32", "shl.b32", "max.s32"]);
             self.ins(format!("@{neg}{p} {op} {d}, {a}, {b}"));
         }
     }
@@ -219,7 +225,11 @@ impl Gen<'_, '_, '_> {
             let ab = g.elem_addr(base, ib, size);
             let x = g.fresh(rc);
             let y = g.fresh(rc);
-            let ld = if t == VType::F16 { "b16".to_string() } else { t.name().to_string() };
+            let ld = if t == VType::F16 {
+                "b16".to_string()
+            } else {
+                t.name().to_string()
+            };
             g.ins(format!("ld.global.{ld} {x}, [{aa}]"));
             g.ins(format!("ld.global.{ld} {y}, [{ab}]"));
             g.ins(format!("fma.rn.{} {acc}, {x}, {y}, {acc}", t.name()));

@@ -61,9 +61,10 @@ impl Gen<'_, '_, '_> {
             }
             (false, false) => String::new(),
         };
-        let sat = if !to.is_float() && from.is_float() && self.src.chance(0.2) {
-            ".sat"
-        } else if to == VType::F32 && self.src.chance(0.1) {
+        // `.sat`: clamps float-to-integer results (already saturating) and
+        // f32 results to [0, 1].
+        let sat_ok = (!to.is_float() && from.is_float()) || to == VType::F32;
+        let sat = if sat_ok && self.src.chance(0.15) {
             ".sat"
         } else {
             ""
@@ -75,8 +76,16 @@ impl Gen<'_, '_, '_> {
         };
         // .ftz applies to f32 sources/destinations only; integer-to-integer
         // conversions take no modifiers here.
-        let ftz = if from.is_float() || to.is_float() { ftz } else { "" };
-        let sat = if from.is_float() || to.is_float() { sat } else { "" };
+        let ftz = if from.is_float() || to.is_float() {
+            ftz
+        } else {
+            ""
+        };
+        let sat = if from.is_float() || to.is_float() {
+            sat
+        } else {
+            ""
+        };
         let a = self.reg_of(from);
         let d = self.dest(RC::of(to));
         self.ins(format!(

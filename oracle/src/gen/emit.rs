@@ -344,7 +344,8 @@ impl<'s, 'a, 'b> Gen<'s, 'a, 'b> {
         }
         match t {
             VType::U32 | VType::S32 => {
-                const EDGE: [u32; 10] = [0, 1, 2, 3, 7, 31, 32, 0xffff_ffff, 0x8000_0000, 0x7fff_ffff];
+                const EDGE: [u32; 10] =
+                    [0, 1, 2, 3, 7, 31, 32, 0xffff_ffff, 0x8000_0000, 0x7fff_ffff];
                 let v = if self.src.chance(0.5) {
                     self.src.pick(&EDGE)
                 } else if self.src.chance(0.5) {
@@ -372,7 +373,9 @@ impl<'s, 'a, 'b> Gen<'s, 'a, 'b> {
                 }
             }
             VType::F16 => {
-                const SPECIAL: [u16; 8] = [0x7e00, 0x8000, 0x0000, 0x7c00, 0xfc00, 0x0001, 0x7bff, 0x03ff];
+                const SPECIAL: [u16; 8] = [
+                    0x7e00, 0x8000, 0x0000, 0x7c00, 0xfc00, 0x0001, 0x7bff, 0x03ff,
+                ];
                 const PLAIN: [u16; 6] = [0x3c00, 0xbc00, 0x4000, 0x3800, 0x4248, 0x5640];
                 let v = if special {
                     self.src.pick(&SPECIAL)
@@ -383,8 +386,15 @@ impl<'s, 'a, 'b> Gen<'s, 'a, 'b> {
             }
             VType::F32 => {
                 const SPECIAL: [u32; 9] = [
-                    0x7fc0_0000, 0x7fff_ffff, 0x8000_0000, 0x0000_0000, 0x7f80_0000, 0xff80_0000,
-                    0x0000_0001, 0x007f_ffff, 0x7f7f_ffff,
+                    0x7fc0_0000,
+                    0x7fff_ffff,
+                    0x8000_0000,
+                    0x0000_0000,
+                    0x7f80_0000,
+                    0xff80_0000,
+                    0x0000_0001,
+                    0x007f_ffff,
+                    0x7f7f_ffff,
                 ];
                 let v = if special {
                     self.src.pick(&SPECIAL)

@@ -32,23 +32,87 @@ pub enum Family {
 
 /// `(family, name, what it generates)`: the one table of families.
 pub const FAMILIES: &[(Family, &str, &str)] = &[
-    (Family::Int, "int", "32-bit integer arithmetic, logic, shifts, bit operations, guarded div/rem"),
-    (Family::Int64, "int64", "64-bit integer arithmetic, mul.wide, 64-bit shifts and logic"),
-    (Family::Float, "float", "add/sub/mul/fma/min/max/neg/abs/setp/selp on the enabled float types"),
-    (Family::Special, "special", "NaN, +-0, infinities and subnormals as inputs and constants"),
-    (Family::Sfu, "sfu", "div.rn/sqrt.rn/rcp.rn and the .approx functions"),
-    (Family::Cvt, "cvt", "conversions between integer and float types, widening and narrowing"),
-    (Family::Pred, "pred", "setp, predicate logic, selp and guarded instructions"),
+    (
+        Family::Int,
+        "int",
+        "32-bit integer arithmetic, logic, shifts, bit operations, guarded div/rem",
+    ),
+    (
+        Family::Int64,
+        "int64",
+        "64-bit integer arithmetic, mul.wide, 64-bit shifts and logic",
+    ),
+    (
+        Family::Float,
+        "float",
+        "add/sub/mul/fma/min/max/neg/abs/setp/selp on the enabled float types",
+    ),
+    (
+        Family::Special,
+        "special",
+        "NaN, +-0, infinities and subnormals as inputs and constants",
+    ),
+    (
+        Family::Sfu,
+        "sfu",
+        "div.rn/sqrt.rn/rcp.rn and the .approx functions",
+    ),
+    (
+        Family::Cvt,
+        "cvt",
+        "conversions between integer and float types, widening and narrowing",
+    ),
+    (
+        Family::Pred,
+        "pred",
+        "setp, predicate logic, selp and guarded instructions",
+    ),
     (Family::Branch, "branch", "divergent if/else regions"),
-    (Family::Loop, "loop", "counted loops (nested, uniform or thread-dependent trip counts)"),
-    (Family::Gemm, "gemm", "GEMM-like inner loops: fma accumulation over input rows"),
-    (Family::Local, "local", "per-thread .local arrays with computed in-bounds indices"),
-    (Family::Const, "const", "loads from .const arrays and scalar kernel parameters"),
-    (Family::Shared, "shared", "shared-memory phases separated by bar.sync"),
-    (Family::Atomic, "atomic", "red on shared accumulators, atom on thread-private slots"),
-    (Family::Warp, "warp", "shfl.sync, vote.sync and bar.red.popc on converged warps"),
-    (Family::Tex, "tex", "tex.1d/tex.2d fetches from a texture object parameter"),
-    (Family::Call, "call", "calls of generated .func device functions"),
+    (
+        Family::Loop,
+        "loop",
+        "counted loops (nested, uniform or thread-dependent trip counts)",
+    ),
+    (
+        Family::Gemm,
+        "gemm",
+        "GEMM-like inner loops: fma accumulation over input rows",
+    ),
+    (
+        Family::Local,
+        "local",
+        "per-thread .local arrays with computed in-bounds indices",
+    ),
+    (
+        Family::Const,
+        "const",
+        "loads from .const arrays and scalar kernel parameters",
+    ),
+    (
+        Family::Shared,
+        "shared",
+        "shared-memory phases separated by bar.sync",
+    ),
+    (
+        Family::Atomic,
+        "atomic",
+        "red on shared accumulators, atom on thread-private slots",
+    ),
+    (
+        Family::Warp,
+        "warp",
+        "shfl.sync, vote.sync and bar.red.popc on converged warps",
+    ),
+    (
+        Family::Tex,
+        "tex",
+        "tex.1d/tex.2d fetches from a texture object parameter",
+    ),
+    (
+        Family::Call,
+        "call",
+        "calls of generated .func device functions",
+    ),
 ];
 
 /// A value type the builders use.
@@ -76,10 +140,7 @@ pub const TYPES: &[(VType, &str)] = &[
 
 impl Family {
     pub fn name(self) -> &'static str {
-        FAMILIES
-            .iter()
-            .find(|f| f.0 == self)
-            .map_or("?", |f| f.1)
+        FAMILIES.iter().find(|f| f.0 == self).map_or("?", |f| f.1)
     }
 
     pub fn from_name(s: &str) -> Option<Family> {
@@ -122,7 +183,11 @@ impl FeatureSet {
     }
 
     pub fn float_types(&self) -> Vec<VType> {
-        self.types.iter().copied().filter(|t| t.is_float()).collect()
+        self.types
+            .iter()
+            .copied()
+            .filter(|t| t.is_float())
+            .collect()
     }
 
     /// Adds a family (biased modes force the ones their pattern needs,

@@ -111,12 +111,19 @@ impl Gen<'_, '_, '_> {
             let t = self.src.pick(&floats);
             let a = self.reg_of(t);
             if t != VType::F16 && self.src.chance(0.25) {
-                let test = self.src.pick(&["finite", "infinite", "number", "notanumber", "normal", "subnormal"]);
+                let test = self.src.pick(&[
+                    "finite",
+                    "infinite",
+                    "number",
+                    "notanumber",
+                    "normal",
+                    "subnormal",
+                ]);
                 self.ins(format!("testp.{test}.{} {p}, {a}", t.name()));
             } else {
                 const CMP: &[&str] = &[
-                    "eq", "ne", "lt", "le", "gt", "ge", "equ", "neu", "ltu", "leu", "gtu", "geu", "num",
-                    "nan",
+                    "eq", "ne", "lt", "le", "gt", "ge", "equ", "neu", "ltu", "leu", "gtu", "geu",
+                    "num", "nan",
                 ];
                 let c = self.src.pick(CMP);
                 let b = self.opnd(t);

@@ -13,11 +13,19 @@ use super::emit::{Gen, RC};
 use super::features::VType;
 
 const BIN32: &[&str] = &[
-    "add", "sub", "mul.lo", "mul.hi", "min", "max", "and", "or", "xor", "shl", "shr", "div",
-    "rem", "mul24.lo",
+    "add", "sub", "mul.lo", "mul.hi", "min", "max", "and", "or", "xor", "shl", "shr", "div", "rem",
+    "mul24.lo",
 ];
 const UN32: &[&str] = &["not", "neg", "abs", "popc", "clz", "brev", "bfind", "cnot"];
-const TERN32: &[&str] = &["mad.lo", "bfe", "bfi", "prmt", "lop3", "shf.l.wrap", "shf.r.clamp"];
+const TERN32: &[&str] = &[
+    "mad.lo",
+    "bfe",
+    "bfi",
+    "prmt",
+    "lop3",
+    "shf.l.wrap",
+    "shf.r.clamp",
+];
 
 impl Gen<'_, '_, '_> {
     /// One 32-bit integer statement.
@@ -112,7 +120,14 @@ impl Gen<'_, '_, '_> {
             }
             1 => {
                 // shifts take a 32-bit amount
-                let op = self.src.pick(&["shl.b64", if t == VType::S64 { "shr.s64" } else { "shr.u64" }]);
+                let op = self.src.pick(&[
+                    "shl.b64",
+                    if t == VType::S64 {
+                        "shr.s64"
+                    } else {
+                        "shr.u64"
+                    },
+                ]);
                 let a = self.reg_of(t);
                 let b = self.opnd(VType::U32);
                 let d = self.dest(RC::B64);
@@ -120,7 +135,9 @@ impl Gen<'_, '_, '_> {
                 self.finish(d);
             }
             2 => {
-                let op = self.src.pick(&["not.b64", "neg.s64", "abs.s64", "popc.b64", "clz.b64", "brev.b64"]);
+                let op = self.src.pick(&[
+                    "not.b64", "neg.s64", "abs.s64", "popc.b64", "clz.b64", "brev.b64",
+                ]);
                 let a = self.reg_of(t);
                 if op.starts_with("popc") || op.starts_with("clz") {
                     let d = self.dest(RC::B32);
@@ -142,7 +159,8 @@ impl Gen<'_, '_, '_> {
             }
             _ => {
                 let op = self.src.pick(&[
-                    "add", "sub", "mul.lo", "mul.hi", "min", "max", "and", "or", "xor", "div", "rem",
+                    "add", "sub", "mul.lo", "mul.hi", "min", "max", "and", "or", "xor", "div",
+                    "rem",
                 ]);
                 let suffix = match op {
                     "and" | "or" | "xor" => "b64",

@@ -71,7 +71,8 @@ impl Gen<'_, '_, '_> {
             value: Scalar::Int(i128::from(n)),
         });
         let alpha = if special && self.src.chance(0.3) {
-            self.src.pick(&[0x7fc0_0000u32, 0x8000_0000, 0x7f80_0000, 0x0000_0001])
+            self.src
+                .pick(&[0x7fc0_0000u32, 0x8000_0000, 0x7f80_0000, 0x0000_0001])
         } else {
             ((self.src.below(64) as f32 - 32.0) / 4.0).to_bits()
         };

@@ -67,7 +67,11 @@ impl Gen<'_, '_, '_> {
         let a = self.elem_addr(base, idx, size);
         let nc = if self.src.chance(0.3) { ".nc" } else { "" };
         let d = self.dest(RC::of(t));
-        self.ins(format!("ld.global{nc}.{} {}, [{a}]", Self::mem_type(t), d.0));
+        self.ins(format!(
+            "ld.global{nc}.{} {}, [{a}]",
+            Self::mem_type(t),
+            d.0
+        ));
         self.finish(d);
     }
 
@@ -76,7 +80,11 @@ impl Gen<'_, '_, '_> {
         self.needs.local_words = LOCAL_WORDS;
         let base = self.fx().local;
         let f32 = self.fs.has_type(VType::F32) && self.src.chance(0.3);
-        let (t, mt) = if f32 { (VType::F32, "f32") } else { (VType::U32, "u32") };
+        let (t, mt) = if f32 {
+            (VType::F32, "f32")
+        } else {
+            (VType::U32, "u32")
+        };
         let idx = self.masked_index(LOCAL_WORDS);
         let a = self.elem_addr(base, idx, 4);
         if self.src.chance(0.5) {
@@ -173,12 +181,18 @@ impl Gen<'_, '_, '_> {
             }
             1 => {
                 self.needs.priv_used = true;
-                let op = self.src.pick(&["add.u32", "exch.b32", "min.s32", "max.u32", "and.b32", "or.b32", "xor.b32", "inc.u32", "dec.u32", "cas.b32"]);
+                let op = self.src.pick(&[
+                    "add.u32", "exch.b32", "min.s32", "max.u32", "and.b32", "or.b32", "xor.b32",
+                    "inc.u32", "dec.u32", "cas.b32",
+                ]);
                 let v = self.opnd(VType::U32);
                 let d = self.dest(RC::B32);
                 if op == "cas.b32" {
                     let w = self.opnd(VType::U32);
-                    self.ins(format!("atom.global.{op} {}, [{}], {v}, {w}", d.0, fx.priv_slot));
+                    self.ins(format!(
+                        "atom.global.{op} {}, [{}], {v}, {w}",
+                        d.0, fx.priv_slot
+                    ));
                 } else {
                     self.ins(format!("atom.global.{op} {}, [{}], {v}", d.0, fx.priv_slot));
                 }
@@ -195,7 +209,9 @@ impl Gen<'_, '_, '_> {
                 self.ins(format!("setp.eq.u32 {p}, {}, 0", fx.tid_lin));
                 self.ins(format!("@{p} st.shared.u32 [{a}], 0"));
                 self.ins("bar.sync 0");
-                let op = self.src.pick(&["add.u32", "min.u32", "max.s32", "and.b32", "or.b32", "xor.b32"]);
+                let op = self.src.pick(&[
+                    "add.u32", "min.u32", "max.s32", "and.b32", "or.b32", "xor.b32",
+                ]);
                 let v = self.reg_of(VType::U32);
                 self.ins(format!("red.shared.{op} [{a}], {v}"));
                 self.ins("bar.sync 0");

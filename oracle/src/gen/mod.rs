@@ -114,6 +114,11 @@ fn build(src: &mut Src<'_, '_>, cfg: &GenConfig) -> (GenProgram, Vec<&'static st
         }
     }
     g.prologue();
+    // A biased mode's pattern is in every program it makes: its first
+    // statement is the mode's (the rest mixes it in by weight).
+    if g.bias_active() {
+        g.bias_stmt();
+    }
     let max = cfg.sizes.stmts;
     let n = g.src.range(max.div_ceil(4), max);
     for _ in 0..n {

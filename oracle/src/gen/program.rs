@@ -25,26 +25,47 @@ impl Gen<'_, '_, '_> {
         let nest = self.depth < self.cfg.sizes.depth;
         let on = |f: Family, w: u32| if fs.has(f) { w } else { 0 };
         let weights = [
-            if kernel { 3 } else { 0 },                                  // 0 load
-            on(Family::Int, 6),                                          // 1
-            if fs.has(Family::Int64) && (fs.has_type(VType::U64) || fs.has_type(VType::S64)) { 3 } else { 0 },
-            if fs.float_types().is_empty() { 0 } else { on(Family::Float, 6) },
-            on(Family::Sfu, 2),                                          // 4
-            on(Family::Cvt, 3),                                          // 5
-            on(Family::Pred, 5),                                         // 6
-            if nest { on(Family::Branch, 2) } else { 0 },                // 7
-            if nest { on(Family::Loop, 2) } else { 0 },                  // 8
-            if nest && kernel { on(Family::Gemm, 1) } else { 0 },       // 9
-            if kernel { on(Family::Local, 2) } else { 0 },               // 10
-            if kernel { on(Family::Const, 2) } else { 0 },               // 11
-            if converged { on(Family::Shared, 2) } else { 0 },           // 12
-            if kernel { on(Family::Atomic, 2) } else { 0 },              // 13
-            if converged { on(Family::Warp, 3) } else { 0 },             // 14
-            if kernel { on(Family::Tex, 2) } else { 0 },                 // 15
-            if kernel && !self.funcs.is_empty() { on(Family::Call, 2) } else { 0 }, // 16
-            if self.bias_active() && (nest || self.cfg.mode != super::config::Bias::HoistInvariants) { 8 } else { 0 }, // 17
+            if kernel { 3 } else { 0 }, // 0 load
+            on(Family::Int, 6),         // 1
+            if fs.has(Family::Int64) && (fs.has_type(VType::U64) || fs.has_type(VType::S64)) {
+                3
+            } else {
+                0
+            },
+            if fs.float_types().is_empty() {
+                0
+            } else {
+                on(Family::Float, 6)
+            },
+            on(Family::Sfu, 2),                           // 4
+            on(Family::Cvt, 3),                           // 5
+            on(Family::Pred, 5),                          // 6
+            if nest { on(Family::Branch, 2) } else { 0 }, // 7
+            if nest { on(Family::Loop, 2) } else { 0 },   // 8
+            if nest && kernel {
+                on(Family::Gemm, 1)
+            } else {
+                0
+            }, // 9
+            if kernel { on(Family::Local, 2) } else { 0 }, // 10
+            if kernel { on(Family::Const, 2) } else { 0 }, // 11
+            if converged { on(Family::Shared, 2) } else { 0 }, // 12
+            if kernel { on(Family::Atomic, 2) } else { 0 }, // 13
+            if converged { on(Family::Warp, 3) } else { 0 }, // 14
+            if kernel { on(Family::Tex, 2) } else { 0 },  // 15
+            if kernel && !self.funcs.is_empty() {
+                on(Family::Call, 2)
+            } else {
+                0
+            }, // 16
+            if self.bias_active() && (nest || self.cfg.mode != super::config::Bias::HoistInvariants)
+            {
+                8
+            } else {
+                0
+            }, // 17
             // always possible: keeps an all-denied swarm draw producing code
-            1,                                                           // 18 setp
+            1, // 18 setp
         ];
         let choice = self.src.weighted(&weights);
         let before = self.body.lines.len();
@@ -168,7 +189,9 @@ impl Gen<'_, '_, '_> {
         self.ins(format!("mul.lo.u32 {threads}, {nx}, {ny}"));
         self.ins(format!("mul.lo.u32 {threads}, {threads}, {nz}"));
         let gtid = r(self);
-        self.ins(format!("mad.lo.u32 {gtid}, {cta_lin}, {threads}, {tid_lin}"));
+        self.ins(format!(
+            "mad.lo.u32 {gtid}, {cta_lin}, {threads}, {tid_lin}"
+        ));
         let param_n = r(self);
         self.ins(format!("ld.param.u32 {param_n}, [p_n]"));
         let base = |g: &mut Self, p: &str| {
@@ -183,7 +206,10 @@ impl Gen<'_, '_, '_> {
         let in_f16 = base(self, "p_in_f16");
         let in_f32 = base(self, "p_in_f32");
         let in_f64 = base(self, "p_in_f64");
-        let none = Reg { rc: RC::B64, n: u32::MAX };
+        let none = Reg {
+            rc: RC::B64,
+            n: u32::MAX,
+        };
         let (acc, priv_slot) = if self.fs.has(Family::Atomic) {
             let acc = base(self, "p_acc");
             let p = base(self, "p_priv");
@@ -317,7 +343,12 @@ impl Gen<'_, '_, '_> {
         self.ins(format!("st.global.u32 [{a}], {c32}"));
         self.ins(format!("st.global.u64 [{a}+8], {c64}"));
         // The most recent non-predicate values, one per remaining slot.
-        let recent: Vec<Reg> = vals.iter().rev().filter(|v| v.rc != RC::Pred).copied().collect();
+        let recent: Vec<Reg> = vals
+            .iter()
+            .rev()
+            .filter(|v| v.rc != RC::Pred)
+            .copied()
+            .collect();
         for (i, v) in recent.iter().take((k - 2) as usize).enumerate() {
             let off = 8 * (i as u32 + 2);
             let ty = match v.rc {
@@ -360,7 +391,10 @@ impl Gen<'_, '_, '_> {
             s.push('\n');
         }
         if self.fs.has(Family::Local) {
-            s.push_str(&format!("\t.local .align 8 .b8 ldepot[{}];\n", 4 * LOCAL_WORDS));
+            s.push_str(&format!(
+                "\t.local .align 8 .b8 ldepot[{}];\n",
+                4 * LOCAL_WORDS
+            ));
         }
         if self.fs.has(Family::Shared) || self.fs.has(Family::Atomic) {
             let bytes = (self.block_threads * 4).next_multiple_of(8) + 8;

@@ -32,7 +32,10 @@ pub fn run_kind(p: &GenProgram, cfg: &GenConfig) -> (String, Option<String>) {
         Err(e) => ("setup".into(), Some(e.0)),
         Ok(r) => match r.outcome {
             Outcome::Completed => ("completed".into(), None),
-            Outcome::Ub { kind, at } => (format!("ub:{}", ub_name(&kind)), Some(format!("{kind:?} at {at}"))),
+            Outcome::Ub { kind, at } => (
+                format!("ub:{}", ub_name(&kind)),
+                Some(format!("{kind:?} at {at}")),
+            ),
             Outcome::Fault { message, at } => ("fault".into(), Some(format!("{message} at {at}"))),
             Outcome::Timeout { executed } => ("timeout".into(), Some(format!("after {executed}"))),
         },
@@ -113,14 +116,31 @@ impl Stats {
         for t in TYPES {
             s.coverage.insert(t.1, 0);
         }
-        for seed in first..first.saturating_add(count) {
-            let t0 = Instant::now();
-            let (p, used) = generate_with_usage(seed, cfg);
-            s.gen_time += t0.elapsed();
-            s.add(&p, &program_report(&p, cfg));
-            for f in used {
-                *s.used.entry(f).or_default() += 1;
+        // Programs in parallel (rayon), folded in seed order, so the
+        // figures and the failure list do not depend on the thread count.
+        use rayon::prelude::*;
+        let end = first.saturating_add(count);
+        let mut chunk_start = first;
+        while chunk_start < end {
+            let chunk_end = end.min(chunk_start.saturating_add(4096));
+            let results: Vec<_> = (chunk_start..chunk_end)
+                .into_par_iter()
+                .map(|seed| {
+                    let t0 = Instant::now();
+                    let (p, used) = generate_with_usage(seed, cfg);
+                    let gen_time = t0.elapsed();
+                    let r = program_report(&p, cfg);
+                    (p, used, r, gen_time)
+                })
+                .collect();
+            for (p, used, r, gen_time) in results {
+                s.gen_time += gen_time;
+                s.add(&p, &r);
+                for f in used {
+                    *s.used.entry(f).or_default() += 1;
+                }
             }
+            chunk_start = chunk_end;
         }
         s.elapsed = start.elapsed();
         s
@@ -194,10 +214,11 @@ impl Stats {
         }
         let secs = self.elapsed.as_secs_f64().max(1e-9);
         out.push_str(&format!(
-            "throughput: {:.1} programs/s generate+interpret+lower x{} ({:.1} s); generation alone {:.0} programs/s\n",
+            "throughput: {:.1} programs/s generate+interpret+lower x{} ({:.1} s wall, {} threads); generation alone {:.0} programs/s per thread\n",
             self.programs as f64 / secs,
             STATS_ARCHS.len(),
             secs,
+            rayon::current_num_threads(),
             self.programs as f64 / self.gen_time.as_secs_f64().max(1e-9)
         ));
         out

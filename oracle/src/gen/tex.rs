@@ -20,7 +20,11 @@ impl Gen<'_, '_, '_> {
     pub fn tex_needs(&mut self) {
         if self.needs.tex_dims.is_none() {
             let two_d = self.src.chance(0.5);
-            self.needs.tex_dims = Some(if two_d { vec![TEX_W, TEX_H] } else { vec![TEX_W] });
+            self.needs.tex_dims = Some(if two_d {
+                vec![TEX_W, TEX_H]
+            } else {
+                vec![TEX_W]
+            });
             self.needs.tex_border = self.src.chance(0.3);
         }
     }
@@ -29,7 +33,10 @@ impl Gen<'_, '_, '_> {
     pub fn tex_coord(&mut self, limit: u32) -> Reg {
         let v = self.reg_of(VType::U32);
         let c = self.fresh(RC::B32);
-        self.ins(format!("and.b32 {c}, {v}, {}", (limit * 2).next_power_of_two() - 1));
+        self.ins(format!(
+            "and.b32 {c}, {v}, {}",
+            (limit * 2).next_power_of_two() - 1
+        ));
         self.ins(format!("add.s32 {c}, {c}, -4"));
         c
     }

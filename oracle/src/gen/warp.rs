@@ -39,7 +39,9 @@ impl Gen<'_, '_, '_> {
                 let d = self.fresh(a.rc);
                 if self.src.chance(0.3) {
                     let p = self.fresh(RC::Pred);
-                    self.ins(format!("shfl.sync.{mode}.b32 {d}|{p}, {a}, {b}, {clamp}, -1"));
+                    self.ins(format!(
+                        "shfl.sync.{mode}.b32 {d}|{p}, {a}, {b}, {clamp}, -1"
+                    ));
                     self.define(p);
                 } else {
                     self.ins(format!("shfl.sync.{mode}.b32 {d}, {a}, {b}, {clamp}, -1"));
