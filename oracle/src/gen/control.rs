@@ -33,8 +33,7 @@ impl Gen<'_, '_, '_> {
                 } else {
                     t.name().to_string()
                 };
-                self.ins(format!("selp.{ty} {}, {a}, {b}, {p}", d.0));
-                self.finish(d);
+                self.ins_def(d, format!("selp.{ty} {}, {a}, {b}, {p}", d.0));
             }
             1 => {
                 let p = self.pick_reg(RC::Pred).expect("has a predicate");
@@ -46,8 +45,7 @@ impl Gen<'_, '_, '_> {
                     2 => format!("xor.pred {}, {p}, {q}", d.0),
                     _ => format!("not.pred {}, {p}", d.0),
                 };
-                self.ins(text);
-                self.finish(d);
+                self.ins_def(d, text);
             }
             _ => self.guarded_stmt(),
         }

@@ -37,8 +37,7 @@ impl Gen<'_, '_, '_> {
             if w > 0 {
                 let a = self.reg_of(fr);
                 let d = self.dest(tr);
-                self.ins(format!("mov.b{w} {}, {a}", d.0));
-                self.finish(d);
+                self.ins_def(d, format!("mov.b{w} {}, {a}", d.0));
                 return;
             }
         }
@@ -88,13 +87,13 @@ impl Gen<'_, '_, '_> {
         };
         let a = self.reg_of(from);
         let d = self.dest(RC::of(to));
-        self.ins(format!(
+        let text = format!(
             "cvt{rnd}{ftz}{sat}.{}.{} {}, {a}",
             to.name(),
             from.name(),
             d.0
-        ));
-        self.finish(d);
+        );
+        self.ins_def(d, text);
     }
 }
 

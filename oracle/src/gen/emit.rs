@@ -105,14 +105,10 @@ impl Body {
 /// must provide, found while writing the body.
 #[derive(Default, Clone, Debug)]
 pub(crate) struct Needs {
-    pub shared_bytes: u32,
-    pub local_words: u32,
     pub const_words: Vec<u32>,
     /// dims of the texture (1 or 2 dimensional), when used
     pub tex_dims: Option<Vec<u32>>,
     pub tex_border: bool,
-    pub acc_words: u32,
-    pub priv_used: bool,
 }
 
 /// Fixed registers of the kernel (prologue).
@@ -297,6 +293,23 @@ impl<'s, 'a, 'b> Gen<'s, 'a, 'b> {
             }
         }
         (self.fresh(rc), true)
+    }
+
+    /// Emits the instruction that writes `d` (from [`Gen::dest`]) and
+    /// defines it. When `d` overwrites an existing register and `pred` is
+    /// on, the instruction is guarded with probability `guard` (`@p` or
+    /// `@!p` on a pooled predicate): a guarded write only ever targets a
+    /// register defined before, so both outcomes leave it defined.
+    pub fn ins_def(&mut self, d: (Reg, bool), text: String) {
+        let mut prefix = String::new();
+        if !d.1 && self.fs.has(Family::Pred) && self.src.chance(self.cfg.probabilities.guard) {
+            if let Some(p) = self.pick_reg(RC::Pred) {
+                let neg = if self.src.chance(0.5) { "!" } else { "" };
+                prefix = format!("@{neg}{p} ");
+            }
+        }
+        self.ins(format!("{prefix}{text}"));
+        self.finish(d);
     }
 
     pub fn finish(&mut self, (r, new): (Reg, bool)) {

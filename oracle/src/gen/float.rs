@@ -56,8 +56,7 @@ impl Gen<'_, '_, '_> {
         };
         let d = self.dest(rc);
         let s = text(d.0.to_string(), self);
-        self.ins(s);
-        self.finish(d);
+        self.ins_def(d, s);
     }
 
     /// One special-function statement (f32 and f64 only).
@@ -98,8 +97,7 @@ impl Gen<'_, '_, '_> {
                 _ => format!("rsqrt.approx.{tn} {}, {a}", d.0),
             }
         };
-        self.ins(text);
-        self.finish(d);
+        self.ins_def(d, text);
     }
 
     /// A predicate from a comparison or a float test; pooled.

@@ -47,8 +47,7 @@ impl Gen<'_, '_, '_> {
                 b = g.to_string();
             }
             let d = self.dest(RC::B32);
-            self.ins(format!("{op}.{suffix} {}, {a}, {b}", d.0));
-            self.finish(d);
+            self.ins_def(d, format!("{op}.{suffix} {}, {a}, {b}", d.0));
         } else if kind < 8 {
             let op = self.src.pick(UN32);
             let a = self.reg_of(t);
@@ -58,8 +57,7 @@ impl Gen<'_, '_, '_> {
                 _ => tn,
             };
             let d = self.dest(RC::B32);
-            self.ins(format!("{op}.{suffix} {}, {a}", d.0));
-            self.finish(d);
+            self.ins_def(d, format!("{op}.{suffix} {}, {a}", d.0));
         } else {
             let op = self.src.pick(TERN32);
             let a = self.opnd_reg_first(t);
@@ -80,8 +78,7 @@ impl Gen<'_, '_, '_> {
                 }
                 other => format!("{other}.b32 {}, {a}, {b}, {c}", d.0),
             };
-            self.ins(text);
-            self.finish(d);
+            self.ins_def(d, text);
         }
     }
 
@@ -115,8 +112,7 @@ impl Gen<'_, '_, '_> {
                 let a = self.reg_of(VType::U32);
                 let b = self.opnd(VType::U32);
                 let d = self.dest(RC::B64);
-                self.ins(format!("mul.wide.{t32} {}, {a}, {b}", d.0));
-                self.finish(d);
+                self.ins_def(d, format!("mul.wide.{t32} {}, {a}, {b}", d.0));
             }
             1 => {
                 // shifts take a 32-bit amount
@@ -131,8 +127,7 @@ impl Gen<'_, '_, '_> {
                 let a = self.reg_of(t);
                 let b = self.opnd(VType::U32);
                 let d = self.dest(RC::B64);
-                self.ins(format!("{op} {}, {a}, {b}", d.0));
-                self.finish(d);
+                self.ins_def(d, format!("{op} {}, {a}, {b}", d.0));
             }
             2 => {
                 let op = self.src.pick(&[
@@ -141,12 +136,10 @@ impl Gen<'_, '_, '_> {
                 let a = self.reg_of(t);
                 if op.starts_with("popc") || op.starts_with("clz") {
                     let d = self.dest(RC::B32);
-                    self.ins(format!("{op} {}, {a}", d.0));
-                    self.finish(d);
+                    self.ins_def(d, format!("{op} {}, {a}", d.0));
                 } else {
                     let d = self.dest(RC::B64);
-                    self.ins(format!("{op} {}, {a}", d.0));
-                    self.finish(d);
+                    self.ins_def(d, format!("{op} {}, {a}", d.0));
                 }
             }
             3 => {
@@ -154,8 +147,7 @@ impl Gen<'_, '_, '_> {
                 let b = self.opnd(t);
                 let c = self.opnd(t);
                 let d = self.dest(RC::B64);
-                self.ins(format!("mad.lo.{tn} {}, {a}, {b}, {c}", d.0));
-                self.finish(d);
+                self.ins_def(d, format!("mad.lo.{tn} {}, {a}, {b}, {c}", d.0));
             }
             _ => {
                 let op = self.src.pick(&[
@@ -174,8 +166,7 @@ impl Gen<'_, '_, '_> {
                     b = g.to_string();
                 }
                 let d = self.dest(RC::B64);
-                self.ins(format!("{op}.{suffix} {}, {a}, {b}", d.0));
-                self.finish(d);
+                self.ins_def(d, format!("{op}.{suffix} {}, {a}, {b}", d.0));
             }
         }
     }

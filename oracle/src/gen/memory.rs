@@ -67,17 +67,12 @@ impl Gen<'_, '_, '_> {
         let a = self.elem_addr(base, idx, size);
         let nc = if self.src.chance(0.3) { ".nc" } else { "" };
         let d = self.dest(RC::of(t));
-        self.ins(format!(
-            "ld.global{nc}.{} {}, [{a}]",
-            Self::mem_type(t),
-            d.0
-        ));
-        self.finish(d);
+        let text = format!("ld.global{nc}.{} {}, [{a}]", Self::mem_type(t), d.0);
+        self.ins_def(d, text);
     }
 
     /// A store to or a load from the thread's `.local` array.
     pub fn local_stmt(&mut self) {
-        self.needs.local_words = LOCAL_WORDS;
         let base = self.fx().local;
         let f32 = self.fs.has_type(VType::F32) && self.src.chance(0.3);
         let (t, mt) = if f32 {
@@ -92,8 +87,7 @@ impl Gen<'_, '_, '_> {
             self.ins(format!("st.local.{mt} [{a}], {v}"));
         } else {
             let d = self.dest(RC::of(t));
-            self.ins(format!("ld.local.{mt} {}, [{a}]", d.0));
-            self.finish(d);
+            self.ins_def(d, format!("ld.local.{mt} {}, [{a}]", d.0));
         }
     }
 
@@ -105,8 +99,7 @@ impl Gen<'_, '_, '_> {
             0 => {
                 let k = self.src.below(CONST_WORDS);
                 let d = self.dest(RC::B32);
-                self.ins(format!("ld.const.u32 {}, [ctab+{}]", d.0, 4 * k));
-                self.finish(d);
+                self.ins_def(d, format!("ld.const.u32 {}, [ctab+{}]", d.0, 4 * k));
             }
             1 => {
                 let idx = self.masked_index(CONST_WORDS);
@@ -114,18 +107,15 @@ impl Gen<'_, '_, '_> {
                 self.ins(format!("mov.u64 {base}, ctab"));
                 let a = self.elem_addr(base, idx, 4);
                 let d = self.dest(RC::B32);
-                self.ins(format!("ld.const.u32 {}, [{a}]", d.0));
-                self.finish(d);
+                self.ins_def(d, format!("ld.const.u32 {}, [{a}]", d.0));
             }
             2 if self.fs.has_type(VType::F32) => {
                 let d = self.dest(RC::F32);
-                self.ins(format!("ld.param.f32 {}, [p_alpha]", d.0));
-                self.finish(d);
+                self.ins_def(d, format!("ld.param.f32 {}, [p_alpha]", d.0));
             }
             _ => {
                 let d = self.dest(RC::B32);
-                self.ins(format!("ld.param.u32 {}, [p_n]", d.0));
-                self.finish(d);
+                self.ins_def(d, format!("ld.param.u32 {}, [p_n]", d.0));
             }
         }
     }
@@ -134,7 +124,6 @@ impl Gen<'_, '_, '_> {
         // the threads' words, then the counter word (8-byte aligned)
         let words = self.block_threads * 4;
         let counter = words.next_multiple_of(8);
-        self.needs.shared_bytes = counter + 8;
         counter
     }
 
@@ -155,8 +144,7 @@ impl Gen<'_, '_, '_> {
         self.ins(format!("rem.u32 {i}, {i}, {n}"));
         let a = self.elem_addr(fx.shared, i, 4);
         let d = self.dest(RC::B32);
-        self.ins(format!("ld.shared.u32 {}, [{a}]", d.0));
-        self.finish(d);
+        self.ins_def(d, format!("ld.shared.u32 {}, [{a}]", d.0));
         self.ins("bar.sync 0");
     }
 
@@ -166,7 +154,6 @@ impl Gen<'_, '_, '_> {
         let fx = self.fx();
         match self.src.below(3) {
             0 => {
-                self.needs.acc_words = ACC_WORDS;
                 let k = self.src.below(ACC_WORDS);
                 let (op, ty) = self.src.pick(&[
                     ("add", "u32"),
@@ -180,7 +167,6 @@ impl Gen<'_, '_, '_> {
                 self.ins(format!("red.global.{op}.{ty} [{}+{}], {v}", fx.acc, 4 * k));
             }
             1 => {
-                self.needs.priv_used = true;
                 let op = self.src.pick(&[
                     "add.u32", "exch.b32", "min.s32", "max.u32", "and.b32", "or.b32", "xor.b32",
                     "inc.u32", "dec.u32", "cas.b32",
@@ -216,8 +202,7 @@ impl Gen<'_, '_, '_> {
                 self.ins(format!("red.shared.{op} [{a}], {v}"));
                 self.ins("bar.sync 0");
                 let d = self.dest(RC::B32);
-                self.ins(format!("ld.shared.u32 {}, [{a}]", d.0));
-                self.finish(d);
+                self.ins_def(d, format!("ld.shared.u32 {}, [{a}]", d.0));
                 self.ins("bar.sync 0");
             }
         }

@@ -16,11 +16,18 @@ use std::time::{Duration, Instant};
 pub const STATS_ARCHS: &[&str] = &["sm_70", "sm_80", "sm_90"];
 
 /// How one interpreter run ended, in a word (`completed`, `ub:<kind>`,
-/// `fault`, `timeout`, `setup`, `parse`).
+/// `fault`, `timeout`, `setup`, `parse`), with the details.
 pub fn run_kind(p: &GenProgram, cfg: &GenConfig) -> (String, Option<String>) {
+    let (kind, detail, _) = run_counted(p, cfg);
+    (kind, detail)
+}
+
+/// [`run_kind`], with the thread-instructions executed (0 when it did
+/// not start).
+pub fn run_counted(p: &GenProgram, cfg: &GenConfig) -> (String, Option<String>, u64) {
     let m = match ptxc::ptx::parse_checked("gen.ptx", &p.ptx) {
         Ok(m) => m,
-        Err(e) => return ("parse".into(), Some(e)),
+        Err(e) => return ("parse".into(), Some(e), 0),
     };
     let threads = p.spec.threads_per_block() * p.spec.block_count();
     let limits = RunLimits {
@@ -29,16 +36,23 @@ pub fn run_kind(p: &GenProgram, cfg: &GenConfig) -> (String, Option<String>) {
         ..RunLimits::default()
     };
     match ptx_interp::run(&m, &p.ptx, &p.spec, &limits) {
-        Err(e) => ("setup".into(), Some(e.0)),
-        Ok(r) => match r.outcome {
-            Outcome::Completed => ("completed".into(), None),
-            Outcome::Ub { kind, at } => (
-                format!("ub:{}", ub_name(&kind)),
-                Some(format!("{kind:?} at {at}")),
-            ),
-            Outcome::Fault { message, at } => ("fault".into(), Some(format!("{message} at {at}"))),
-            Outcome::Timeout { executed } => ("timeout".into(), Some(format!("after {executed}"))),
-        },
+        Err(e) => ("setup".into(), Some(e.0), 0),
+        Ok(r) => {
+            let (kind, detail) = match r.outcome {
+                Outcome::Completed => ("completed".into(), None),
+                Outcome::Ub { kind, at } => (
+                    format!("ub:{}", ub_name(&kind)),
+                    Some(format!("{kind:?} at {at}")),
+                ),
+                Outcome::Fault { message, at } => {
+                    ("fault".into(), Some(format!("{message} at {at}")))
+                }
+                Outcome::Timeout { executed } => {
+                    ("timeout".into(), Some(format!("after {executed}")))
+                }
+            };
+            (kind, detail, r.executed)
+        }
     }
 }
 
@@ -66,14 +80,18 @@ pub fn lower_for(p: &GenProgram, arch: &str) -> Result<(), String> {
 pub struct ProgramReport {
     pub run: String,
     pub run_detail: Option<String>,
+    /// Thread-instructions executed per thread (rounded down).
+    pub per_thread: u64,
     /// Per arch of [`STATS_ARCHS`]: `None` when it lowered, else the error.
     pub lower: Vec<Option<String>>,
 }
 
 pub fn program_report(p: &GenProgram, cfg: &GenConfig) -> ProgramReport {
-    let (run, run_detail) = run_kind(p, cfg);
+    let (run, run_detail, executed) = run_counted(p, cfg);
+    let threads = (p.spec.threads_per_block() * p.spec.block_count()).max(1);
     let lower = STATS_ARCHS.iter().map(|a| lower_for(p, a).err()).collect();
     ProgramReport {
+        per_thread: executed / threads,
         run,
         run_detail,
         lower,
@@ -99,6 +117,12 @@ pub struct Stats {
     pub elapsed: Duration,
     /// time spent generating only
     pub gen_time: Duration,
+    /// instructions executed per thread: sum (for the mean) and maximum
+    pub per_thread_sum: u64,
+    pub per_thread_max: u64,
+    /// programs by size class of `ptx` lines: sum and maximum
+    pub lines_sum: u64,
+    pub lines_max: u64,
 }
 
 impl Stats {
@@ -148,6 +172,11 @@ impl Stats {
 
     pub fn add(&mut self, p: &GenProgram, r: &ProgramReport) {
         self.programs += 1;
+        self.per_thread_sum += r.per_thread;
+        self.per_thread_max = self.per_thread_max.max(r.per_thread);
+        let lines = p.ptx.lines().count() as u64;
+        self.lines_sum += lines;
+        self.lines_max = self.lines_max.max(lines);
         *self.runs.entry(r.run.clone()).or_default() += 1;
         if r.run != "completed" && self.failures.len() < 20 {
             self.failures.push((
@@ -201,6 +230,14 @@ impl Stats {
         for (k, n) in &self.lower_errors {
             out.push_str(&format!("  {k}: {n}\n"));
         }
+        let n = self.programs.max(1);
+        out.push_str(&format!(
+            "size: {:.0} PTX lines mean, {} max; {:.0} instructions executed per thread mean, {} max\n",
+            self.lines_sum as f64 / n as f64,
+            self.lines_max,
+            self.per_thread_sum as f64 / n as f64,
+            self.per_thread_max
+        ));
         out.push_str("coverage (programs with the feature enabled / with a statement of it):\n");
         for (k, n) in &self.coverage {
             match self.used.get(k) {
