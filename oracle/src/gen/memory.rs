@@ -120,11 +120,10 @@ impl Gen<'_, '_, '_> {
         }
     }
 
-    fn shared_layout(&mut self) -> u32 {
-        // the threads' words, then the counter word (8-byte aligned)
-        let words = self.block_threads * 4;
-        let counter = words.next_multiple_of(8);
-        counter
+    /// Byte offset of the shared counter word in `sdata`: after the
+    /// threads' words, 8-byte aligned (`sdata` is this plus 8 bytes).
+    pub fn shared_counter_offset(&self) -> u32 {
+        (self.block_threads * 4).next_multiple_of(8)
     }
 
     /// A shared-memory exchange phase (converged code only).
@@ -132,7 +131,6 @@ impl Gen<'_, '_, '_> {
         if self.diverged > 0 || self.in_func {
             return;
         }
-        self.shared_layout();
         let fx = self.fx();
         let v = self.reg_of(VType::U32);
         self.ins(format!("st.shared.u32 [{}], {v}", fx.shared_own));
@@ -188,7 +186,7 @@ impl Gen<'_, '_, '_> {
                 if self.diverged > 0 {
                     return;
                 }
-                let counter = self.shared_layout();
+                let counter = self.shared_counter_offset();
                 let p = self.fresh(RC::Pred);
                 let a = self.fresh(RC::B64);
                 self.ins(format!("add.s64 {a}, {}, {counter}", fx.shared));

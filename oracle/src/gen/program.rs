@@ -397,7 +397,7 @@ impl Gen<'_, '_, '_> {
             ));
         }
         if self.fs.has(Family::Shared) || self.fs.has(Family::Atomic) {
-            let bytes = (self.block_threads * 4).next_multiple_of(8) + 8;
+            let bytes = self.shared_counter_offset() + 8;
             s.push_str(&format!("\t.shared .align 8 .b8 sdata[{bytes}];\n"));
         }
         s.push('\n');
