@@ -13,7 +13,8 @@
 //! | file | job |
 //! |---|---|
 //! | `source.rs` | the one source of choices (seed stream or fuzzer bytes) |
-//! | `config.rs` | [`GenConfig`], [`Bias`], the JSON form |
+//! | `config.rs` | [`GenConfig`], [`Bias`], defaults and bounds |
+//! | `config_json.rs` | the JSON form of `GenConfig` (reading with positions, writing) |
 //! | `features.rs` | the family and type tables, swarm selection |
 //! | `emit.rs` | registers, the pool of defined values, scopes, shared helpers |
 //! | `int.rs` `float.rs` `cvt.rs` | arithmetic statements per family |
@@ -28,6 +29,7 @@
 mod bias;
 mod call;
 mod config;
+mod config_json;
 mod control;
 mod cvt;
 mod emit;
