@@ -5,6 +5,7 @@
 
 pub mod commands;
 pub mod fuzz_targets;
+pub mod gen;
 pub mod launch;
 pub mod phase_check;
 pub mod ptx_interp;

@@ -28,6 +28,11 @@ Commands:
             (sm_70 sm_75 sm_80 sm_86 sm_89 sm_90), the SASS instruction
             count of ptxc -O3 against ptxas's, the ratio, and the
             geometric-mean ratio (target <= 1.5); end padding excluded
+  gen [--seed S] [--count N] [--gen-config F] [--out DIR] [--stats]
+            generated programs for seeds S..S+N (default 0, 1): printed,
+            or written to DIR as gen_S.ptx + gen_S.launch.json; --stats
+            runs them in the interpreter and ptxc's lowering and prints the
+            UB-free rate, lowering rate per arch, coverage and speed
   fuzz-parse FILE...   run the `parse` fuzz target's check on files
   help      print this help
 ";
@@ -41,6 +46,7 @@ fn main() -> ExitCode {
         Some("sim") => sim(&args[1..]),
         Some("check") => check(&args[1..]),
         Some("bench") => bench(&args[1..]),
+        Some("gen") => gen(&args[1..]),
         Some("fuzz-parse") => {
             for f in &args[1..] {
                 match std::fs::read(f) {
@@ -255,6 +261,24 @@ fn check(args: &[String]) -> ExitCode {
         "check",
         oracle::commands::check::check(&spec, arch.as_deref(), &flags, &limits),
     )
+}
+
+fn gen(args: &[String]) -> ExitCode {
+    use oracle::commands::gen;
+    let parsed = match gen::parse_args(args) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("ptxdiff gen: {e}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    match gen::gen(&parsed, &mut |l| println!("{l}")) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("ptxdiff gen: {e}");
+            ExitCode::from(2)
+        }
+    }
 }
 
 /// Prints a command's verdict: exit 0 when it passed, 1 when not, 2 when

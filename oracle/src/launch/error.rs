@@ -55,7 +55,7 @@ impl LaunchError {
 }
 
 /// 1-based line and column (in characters) of byte offset `pos` in `text`.
-pub(super) fn line_col(text: &str, pos: usize) -> (usize, usize) {
+pub(crate) fn line_col(text: &str, pos: usize) -> (usize, usize) {
     let mut pos = pos.min(text.len());
     while !text.is_char_boundary(pos) {
         pos -= 1;

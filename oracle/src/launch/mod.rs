@@ -34,11 +34,11 @@
 //! after parsing (an unknown buffer name) still point at `line:col`.
 
 mod compare;
-mod error;
+pub(crate) mod error;
 mod expected;
 mod float;
 mod init;
-mod json;
+pub(crate) mod json;
 mod layout;
 mod params;
 mod spec;
