@@ -10,6 +10,7 @@
 //! | `order.rs` | `--phase-order`, `--disable-phase`, the constraint check, random valid orders |
 //! | `knobs.rs` | `--knob`: NvOptLevel, AdvancedPhase hooks, the ORI keys |
 //! | `check_initial.rs`, `control_flow.rs`, `live_dead.rs`, `emit.rs` | the implemented phases |
+//! | `sched.rs` | ScheduleInstructions and the control-code phases (algorithms in `crate::sched`) |
 //!
 //! [`PhaseOptions`] is what the command line gives; [`PhaseOptions::plan`]
 //! checks it once per compilation and yields the [`Plan`] each function's
@@ -23,6 +24,7 @@ pub mod live_dead;
 pub mod manager;
 pub mod order;
 pub mod phase;
+pub mod sched;
 pub mod stats;
 pub mod table;
 
@@ -125,7 +127,8 @@ pub fn run(
 }
 
 /// The `--phase-stats` block of one function: seed 000's report, then
-/// the phases that fired (`Fired NAME: N rewrites`, in table order), then
+/// the phases that fired (`Fired NAME: N rewrites`, in table order), the
+/// scheduler's per-block statistics (`ScheduleInstructions BB ...`), then
 /// the ORI summary.
 pub fn stats_block(plan: &Plan, function: &str, rep: &DispatchReport, cx: &PhaseContext) -> String {
     let mut out = format!("Phase statistics for function '{function}':\n");
@@ -135,6 +138,9 @@ pub fn stats_block(plan: &Plan, function: &str, rep: &DispatchReport, cx: &Phase
     }
     for (&i, n) in &cx.fired {
         out.push_str(&format!("  Fired {}: {n} rewrites\n", table::name_of(i)));
+    }
+    for b in &cx.schedule {
+        out.push_str(&format!("  ScheduleInstructions {b}\n"));
     }
     out.push_str("  ");
     out.push_str(&plan.config.ori.summary());

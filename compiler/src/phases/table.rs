@@ -16,13 +16,13 @@
 //! | 144 | `OriCopyProp` | inert | ORI global copy propagation (seed 001's injected OriCopyProp); not implemented |
 //! | 145 | `OptimizeNaNOrZero` | inert | seed 001's scheduling-time NaN/zero peephole; not implemented |
 //! | 146 | `HoistInvariants` | inert | seed 001's scheduling-time loop-invariant hoisting; not implemented |
-//! | 147 | `ScheduleInstructions` | inert | instruction scheduling; not implemented |
+//! | 147 | `ScheduleInstructions` | real | list scheduling per block on the dependence DAG, critical path first (crate::sched); no-op at -O0 |
 //! | 148 | `AllocateRegisters` | inert | register allocation; not implemented (the IR keeps virtual registers) |
 //! | 149 | `TexNodep` | inert | seed 001's post-allocation texture peephole; not implemented |
 //! | 150 | `SpillToLocalMemory` | inert | spill code for values the allocator cannot place; not implemented |
-//! | 151 | `AssignScoreboards` | inert | dependency scoreboards in the control bits; not implemented |
-//! | 152 | `ComputeStallCounts` | inert | stall counts in the control bits; not implemented |
-//! | 153 | `SetReuseFlags` | inert | operand-reuse cache flags; not implemented |
+//! | 151 | `AssignScoreboards` | real | write/read scoreboards and wait masks in the control codes (crate::sched::scoreboard) |
+//! | 152 | `ComputeStallCounts` | real | stall counts covering fixed latencies (crate::sched::stall) |
+//! | 153 | `SetReuseFlags` | real | operand-reuse flags (crate::sched::reuse) |
 //! | 154 | `VerifyAllocatedProgram` | inert | the verifier with physical registers only; inert until there is an allocator |
 //! | 155 | `ComputeResourceUsage` | inert | register and memory usage; the driver measures it after the pipeline |
 //! | 156 | `PadFunctionEnd` | inert | the trailing self-branch and NOP padding; the emitter prints the listing as is |
@@ -318,13 +318,13 @@ pub static PHASES: [PhaseRow; PHASE_COUNT] = [
     row(144, "OriCopyProp", Group::ArchSpecific, Kind::Inert, false, &[]),
     row(145, "OptimizeNaNOrZero", Group::ArchSpecific, Kind::Inert, false, &[c("scheduling", Rule::Before(&[147]))]),
     row(146, "HoistInvariants", Group::ArchSpecific, Kind::Inert, false, &[c("scheduling", Rule::After(&[147]))]),
-    row(147, "ScheduleInstructions", Group::ArchSpecific, Kind::Inert, false, &[]),
+    row(147, "ScheduleInstructions", Group::ArchSpecific, Kind::Real, false, &[c("scheduling", Rule::Before(&[151, 152, 153]))]),
     row(148, "AllocateRegisters", Group::ArchSpecific, Kind::Inert, false, &[c("regalloc-after-vreg-creators", Rule::AfterAllVregCreators), c("regalloc-after-movphi-removal", Rule::After(&[73]))]),
     row(149, "TexNodep", Group::ArchSpecific, Kind::Inert, false, &[c("post-regalloc", Rule::After(&[148]))]),
     row(150, "SpillToLocalMemory", Group::ArchSpecific, Kind::Inert, false, &[c("post-regalloc", Rule::After(&[148]))]),
-    row(151, "AssignScoreboards", Group::ArchSpecific, Kind::Inert, false, &[c("post-regalloc", Rule::After(&[148]))]),
-    row(152, "ComputeStallCounts", Group::ArchSpecific, Kind::Inert, false, &[c("post-regalloc", Rule::After(&[148]))]),
-    row(153, "SetReuseFlags", Group::ArchSpecific, Kind::Inert, false, &[c("post-regalloc", Rule::After(&[148]))]),
+    row(151, "AssignScoreboards", Group::ArchSpecific, Kind::Real, false, &[c("post-regalloc", Rule::After(&[148]))]),
+    row(152, "ComputeStallCounts", Group::ArchSpecific, Kind::Real, false, &[c("post-regalloc", Rule::After(&[148]))]),
+    row(153, "SetReuseFlags", Group::ArchSpecific, Kind::Real, false, &[c("post-regalloc", Rule::After(&[148]))]),
     row(154, "VerifyAllocatedProgram", Group::ArchSpecific, Kind::Inert, false, &[c("post-regalloc", Rule::After(&[148]))]),
     row(155, "ComputeResourceUsage", Group::ArchSpecific, Kind::Inert, false, &[]),
     row(156, "PadFunctionEnd", Group::ArchSpecific, Kind::Inert, false, &[]),
@@ -608,7 +608,7 @@ mod tests {
             .filter(|r| r.implemented())
             .map(|r| r.index)
             .collect();
-        assert_eq!(real, [0, 3, 10, 16, 33, 61, 84, 139, 142, 143, 157]);
+        assert_eq!(real, [0, 3, 10, 16, 33, 61, 84, 139, 142, 143, 147, 151, 152, 153, 157]);
         assert_eq!(PHASES[158].kind, Kind::Sentinel);
     }
 
