@@ -49,7 +49,10 @@
 //! in order), `legalization` (SetAfterLegalization after every expansion),
 //! `hook-position` (each AdvancedPhase hook at its insertion context),
 //! `cfg-analysis-first` (control-flow phases after AnalyzeControlFlow),
-//! `movphi-pairing`, `scheduling`, `late-conversion`.
+//! `movphi-pairing`, `scheduling`, `late-conversion`, `control-codes`
+//! (the control-code phases 151..153 come after every phase that may change
+//! the code: [`CODE_PHASES`]; a phase moving, adding or removing
+//! instructions after them would invalidate the scoreboards and stalls).
 
 /// Seed 000's seven coarse groups, and this compiler's two.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -144,6 +147,24 @@ pub const EMIT: u16 = 157;
 pub const HOOKS: [u16; 16] = [
     4, 7, 47, 77, 82, 89, 92, 97, 101, 104, 106, 111, 115, 127, 134, 135,
 ];
+
+/// The phases that may change the code before the control codes are
+/// computed: everything the default order runs before AssignScoreboards
+/// (0..=115 with the late-cleanup rows 132..=138 interleaved, and the
+/// ORI/scheduling/allocation rows 139..=150).
+pub const CODE_PHASES: &[u16] = &{
+    let mut a = [0u16; 116 + 19];
+    let mut i = 0;
+    while i < 116 {
+        a[i] = i as u16;
+        i += 1;
+    }
+    while i < 116 + 19 {
+        a[i] = (i - 116 + 132) as u16;
+        i += 1;
+    }
+    a
+};
 
 const fn c(name: &'static str, rule: Rule) -> Constraint {
     Constraint { name, rule }
@@ -322,9 +343,9 @@ pub static PHASES: [PhaseRow; PHASE_COUNT] = [
     row(148, "AllocateRegisters", Group::ArchSpecific, Kind::Inert, false, &[c("regalloc-after-vreg-creators", Rule::AfterAllVregCreators), c("regalloc-after-movphi-removal", Rule::After(&[73]))]),
     row(149, "TexNodep", Group::ArchSpecific, Kind::Inert, false, &[c("post-regalloc", Rule::After(&[148]))]),
     row(150, "SpillToLocalMemory", Group::ArchSpecific, Kind::Inert, false, &[c("post-regalloc", Rule::After(&[148]))]),
-    row(151, "AssignScoreboards", Group::ArchSpecific, Kind::Real, false, &[c("post-regalloc", Rule::After(&[148]))]),
-    row(152, "ComputeStallCounts", Group::ArchSpecific, Kind::Real, false, &[c("post-regalloc", Rule::After(&[148]))]),
-    row(153, "SetReuseFlags", Group::ArchSpecific, Kind::Real, false, &[c("post-regalloc", Rule::After(&[148]))]),
+    row(151, "AssignScoreboards", Group::ArchSpecific, Kind::Real, false, &[c("post-regalloc", Rule::After(&[148])), c("control-codes", Rule::After(CODE_PHASES))]),
+    row(152, "ComputeStallCounts", Group::ArchSpecific, Kind::Real, false, &[c("post-regalloc", Rule::After(&[148])), c("control-codes", Rule::After(CODE_PHASES))]),
+    row(153, "SetReuseFlags", Group::ArchSpecific, Kind::Real, false, &[c("post-regalloc", Rule::After(&[148])), c("control-codes", Rule::After(CODE_PHASES))]),
     row(154, "VerifyAllocatedProgram", Group::ArchSpecific, Kind::Inert, false, &[c("post-regalloc", Rule::After(&[148]))]),
     row(155, "ComputeResourceUsage", Group::ArchSpecific, Kind::Inert, false, &[]),
     row(156, "PadFunctionEnd", Group::ArchSpecific, Kind::Inert, false, &[]),
@@ -608,7 +629,10 @@ mod tests {
             .filter(|r| r.implemented())
             .map(|r| r.index)
             .collect();
-        assert_eq!(real, [0, 3, 10, 16, 33, 61, 84, 139, 142, 143, 147, 151, 152, 153, 157]);
+        assert_eq!(
+            real,
+            [0, 3, 10, 16, 33, 61, 84, 139, 142, 143, 147, 151, 152, 153, 157]
+        );
         assert_eq!(PHASES[158].kind, Kind::Sentinel);
     }
 

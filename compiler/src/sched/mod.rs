@@ -19,3 +19,6 @@ pub mod model;
 pub mod reuse;
 pub mod scoreboard;
 pub mod stall;
+
+#[cfg(test)]
+mod tests;

@@ -7,10 +7,12 @@
 //!   the units it reads or writes, and of the outstanding reads of the
 //!   units it writes; those scoreboards then have nothing outstanding;
 //! - a variable-latency instruction ([`super::latency`], so per SM) that
-//!   writes registers sets a write scoreboard; one that accesses memory and
-//!   reads registers (stores, atomics, texture fetches: they read their
-//!   sources after issue on the hardware) sets a read scoreboard, the same
-//!   one when it also writes. The scoreboard is a free one (nothing
+//!   writes registers sets a write scoreboard; one that reads registers
+//!   sets a read scoreboard, the same one when it also writes: on the
+//!   hardware variable-latency instructions may read their sources after
+//!   issue (ptxas 11.8 sets read scoreboards on stores, atomics, loads,
+//!   DFMA, F2I, SHFL, ... when a source is overwritten soon after; this
+//!   phase does it always, which costs nothing when nothing overwrites). The scoreboard is a free one (nothing
 //!   outstanding), else the one whose newest operation is oldest: sharing
 //!   is correct, a wait then completes both.
 //! - Control can reach a block's first instruction and the instruction
@@ -19,7 +21,7 @@
 //!   `CALL` of the function, and start with nothing outstanding.
 
 use crate::ir::control::SCOREBOARDS;
-use crate::ir::opcode::{Category, Effects, Op};
+use crate::ir::opcode::Op;
 use crate::ir::regs::RegUnit;
 use crate::ir::{Function, Inst};
 use crate::targets::SmInfo;
@@ -32,14 +34,6 @@ struct Pend {
     unit: RegUnit,
     sb: u8,
     write: bool,
-}
-
-/// Whether `inst` reads its sources after issue (memory accesses).
-fn late_reader(inst: &Inst) -> bool {
-    let info = inst.op.info();
-    info.effects
-        .intersects(Effects::LOAD.union(Effects::STORE).union(Effects::ATOMIC))
-        || matches!(info.category, Category::Texture | Category::Surface)
 }
 
 /// Whether control may arrive at instruction `k` of a block from

@@ -128,7 +128,7 @@ impl Model {
             });
         };
         // Waits complete whole scoreboards; DEPBAR all but the newest N.
-        let mut done = |t: &mut Timing, keep: &dyn Fn(&Pend) -> bool| {
+        let done = |t: &mut Timing, keep: &dyn Fn(&Pend) -> bool| {
             // What completes (whole operations), and by queue the newest
             // operation completing.
             let mut newest: Vec<(u8, u64)> = Vec::new();
