@@ -151,7 +151,8 @@ fn waits_match_scoreboards_and_stalls_are_positive() {
             checked += 1;
         }
     }
-    assert!(checked > 15000, "{checked}");
+    // Every instruction slot of the 96 listings.
+    assert_eq!(checked, 15416);
 }
 
 /// The reuse bits are the `.reuse` marks cuobjdump prints, slot `k` being
@@ -168,7 +169,7 @@ fn reuse_bits_are_the_reuse_marks() {
             }
             let mut mask = 0u8;
             for (s, &op) in slot_operands(i).iter().enumerate() {
-                if matches!(&i.operands[op], SassOperand::Reg(r) if r.reuse) {
+                if matches!(op.map(|op| &i.operands[op]), Some(SassOperand::Reg(r)) if r.reuse) {
                     mask |= 1 << s;
                 }
             }
@@ -183,5 +184,6 @@ fn reuse_bits_are_the_reuse_marks() {
         }
     }
     assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
-    assert!(marked > 500, "{marked}");
+    // Instructions with at least one `.reuse` mark in the corpus.
+    assert_eq!(marked, 976);
 }

@@ -14,12 +14,13 @@
 use std::fmt;
 
 use crate::ir::opcode::{Category, Op};
-use crate::ir::sass_text::SassOperand;
+use crate::ir::sass_text::{Reg, SassOperand};
 use crate::ir::Inst;
 use crate::targets::SmInfo;
 
 use super::dag::{build, Dag};
 use super::latency::{latency, Lat};
+use super::reuse::slot_operands;
 
 /// Seed 001's per-block scheduling statistics.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -78,22 +79,17 @@ pub fn is_mac(inst: &Inst) -> bool {
     ) && !inst.has_mod("MOV")
 }
 
-/// The register sources in slot order (non-predicate sources).
-fn slots(inst: &Inst) -> Vec<Option<&SassOperand>> {
-    inst.srcs()
-        .iter()
-        .filter(|o| !matches!(o, SassOperand::Pred { .. }))
-        .map(Some)
-        .collect()
-}
-
+/// Whether `b` reads a general register in a source slot where `a` reads
+/// it too (slots as [`super::reuse::slot_operands`]).
 fn same_slot_reg(a: &Inst, b: &Inst) -> bool {
-    let (sa, sb) = (slots(a), slots(b));
-    sa.iter().zip(sb.iter()).any(|(x, y)| match (x, y) {
-        (Some(SassOperand::Reg(x)), Some(SassOperand::Reg(y))) => {
-            x.reg == y.reg && !matches!(x.reg, crate::ir::sass_text::Reg::Rz)
+    let (sa, sb) = (slot_operands(a), slot_operands(b));
+    sa.iter().zip(sb.iter()).any(|(x, y)| {
+        match (x.map(|k| &a.operands[k]), y.map(|k| &b.operands[k])) {
+            (Some(SassOperand::Reg(x)), Some(SassOperand::Reg(y))) => {
+                x.reg == y.reg && matches!(x.reg, Reg::R(_) | Reg::V(_))
+            }
+            _ => false,
         }
-        _ => false,
     })
 }
 

@@ -3,10 +3,10 @@
 //!
 //! Source slots are the non-predicate source operands in order (A, B, C):
 //! bit `k` of [`Control::reuse`](crate::ir::control::Control) is slot `k`,
-//! and cuobjdump prints the flag as `.reuse` on that operand. (Checked on
-//! the vendor corpus for the ALU opcodes: `FFMA R4, R6.reuse, R7, R4`
-//! sets bit 0; `IMAD R2, R3, R4, R5.reuse` bit 2;
-//! tests/ir_control_vendor.rs.)
+//! and cuobjdump prints the flag as `.reuse` on that operand, with the two
+//! exceptions of [`slot_operands`]. All 15416 instructions of the vendor
+//! corpus agree (texture instructions aside: they carry reuse bits without
+//! marks; tests/ir_control_vendor.rs).
 //!
 //! Rule (ptxas's visible behaviour on the corpus): an instruction flags slot
 //! `k` when the next instruction of its block is of the same kind, reads
@@ -16,17 +16,31 @@
 //! of their operand collector. Existing flags of participating
 //! instructions are recomputed.
 
-use crate::ir::opcode::{Category, Latency};
+use crate::ir::opcode::{Category, Latency, Op};
 use crate::ir::regs;
 use crate::ir::sass_text::{Reg, SassOperand};
 use crate::ir::{Function, Inst};
 
-/// The operand index of each source slot.
-pub fn slot_operands(inst: &Inst) -> Vec<usize> {
-    (inst.ndst as usize..inst.operands.len())
+/// The operand index of each source slot (index `k` of the result is slot
+/// `k`; `None` for a slot no operand uses). The FP16 add and compare
+/// (`HADD2`, `HSETP2`) encode their second source in slot C, as the FMA
+/// with B = 1.0 they are (half_arith.sm_80.sass line 39: `HADD2 R9,
+/// R4.reuse.H0_H0, -R7.reuse.H0_H0` sets reuse bits 0b101); a one-source
+/// instruction encodes its source in slot B (libdevice_math.sm_80.sass line 353: `@P6 MOV R7,
+/// R12.reuse` sets reuse bit 0b10).
+pub fn slot_operands(inst: &Inst) -> Vec<Option<usize>> {
+    let mut v: Vec<Option<usize>> = (inst.ndst as usize..inst.operands.len())
         .filter(|&i| !matches!(inst.operands[i], SassOperand::Pred { .. }))
-        .take(4)
-        .collect()
+        .map(Some)
+        .collect();
+    if matches!(inst.op, Op::HADD2 | Op::HSETP2) && v.len() >= 2 {
+        v.insert(1, None);
+    }
+    if v.len() == 1 {
+        v.insert(0, None);
+    }
+    v.truncate(4);
+    v
 }
 
 fn eligible(inst: &Inst) -> bool {
@@ -62,6 +76,9 @@ pub fn set(f: &mut Function) -> usize {
                 let next_slots = slot_operands(next);
                 let written = regs::defs(&b.insts[k]);
                 for (s, (&a, &bn)) in slots.iter().zip(next_slots.iter()).enumerate() {
+                    let (Some(a), Some(bn)) = (a, bn) else {
+                        continue;
+                    };
                     let (Some(ra), Some(rb)) = (slot_reg(&b.insts[k], a), slot_reg(next, bn))
                     else {
                         continue;
@@ -76,7 +93,7 @@ pub fn set(f: &mut Function) -> usize {
             }
             let inst = &mut b.insts[k];
             for (s, &op) in slots.iter().enumerate() {
-                if let SassOperand::Reg(r) = &mut inst.operands[op] {
+                if let Some(SassOperand::Reg(r)) = op.map(|op| &mut inst.operands[op]) {
                     r.reuse = mask >> s & 1 != 0;
                 }
             }

@@ -76,9 +76,7 @@ pub fn assign(f: &mut Function, sm: &SmInfo) -> (usize, usize) {
             c.write_sb = None;
             c.read_sb = None;
             if matches!(latency(inst, sm), Lat::Variable(_)) {
-                let late = late_reader(inst)
-                    .then(|| model::late_reads(inst))
-                    .unwrap_or_default();
+                let late = model::late_reads(inst);
                 if !writes.is_empty() || !late.is_empty() {
                     let sb = (0..SCOREBOARDS)
                         .find(|&s| !pending.iter().any(|p| p.sb == s))

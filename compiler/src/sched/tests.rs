@@ -196,9 +196,10 @@ fn control_codes_round_trip_through_the_listing() {
     let listing = to_sass(&f, true).unwrap();
     let text = crate::ir::sass_text::print_function(&listing);
     assert!(
-        text.contains("/*ctrl B------:R-:W0:-:S01:U---- */"),
+        text.contains("LDG.E %r3, [%r4.64] ; /*ctrl B------:R0:W0:-:S03:U---- */"),
         "{text}"
     );
+    assert_eq!(text.matches("/*ctrl ").count(), 4, "{text}");
     let back = crate::ir::sass_text::parse_file(&text).unwrap();
     assert_eq!(from_sass(&back.functions[0], None).unwrap(), f);
     // A malformed control comment is a parse error, not a panic.
