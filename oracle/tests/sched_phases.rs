@@ -27,18 +27,20 @@ fn corpus() -> PathBuf {
 fn schedule_instructions_alone_preserves_behaviour() {
     let limits = RunLimits::default();
     let plan = Plan::default();
-    let (mut changed, mut cases) = (0, 0);
+    let mut unchanged = Vec::new();
+    let mut cases = 0;
     for case in corpus_cases(&corpus(), &["sm_80"]).unwrap() {
         let f = before_phase(&plan, 147, &case).unwrap();
         let rep =
             check_alone(&case, 147, &plan.config, &f, 3, &limits).unwrap_or_else(|e| panic!("{e}"));
         cases += 1;
-        changed += usize::from(rep.changed);
+        if !rep.changed {
+            unchanged.push(case.name.clone());
+        }
     }
     assert_eq!(cases, 32, "16 kernels, NAME.ptx and NAME.O0.ptx");
-    // The scheduler moves something in most kernels (a test that cannot
-    // see it do anything could not fail).
-    assert!(changed > cases / 2, "{changed} of {cases} changed");
+    // The scheduler reorders every kernel (so each comparison ran).
+    assert_eq!(unchanged, Vec::<String>::new());
 }
 
 #[test]
@@ -108,5 +110,69 @@ fn corpus_at_every_opt_level_is_hazard_free_and_correct() {
         }
     }
     eprintln!("{sims} distinct scheduled functions simulated");
-    assert!(sims >= names.len() * 3 * 2, "-O0 and -O3 differ: {sims}");
+}
+
+/// After register allocation: the vendor listings (physical registers,
+/// already scheduled by ptxas) rescheduled by ScheduleInstructions, their
+/// control codes recomputed by AssignScoreboards, ComputeStallCounts and
+/// SetReuseFlags, run hazard-free with outputs bit-identical to the
+/// listing's own, on every architecture. libdevice_math is left out: its
+/// code relocations name instruction offsets, which rescheduling moves.
+#[test]
+fn rescheduled_vendor_listings_are_hazard_free_and_equivalent() {
+    use oracle::commands::sim::default_banks_path;
+    use oracle::phase_check::apply_alone;
+    let limits = RunLimits::default();
+    let cfg = ptxc::phases::PhaseConfig::default();
+    let mut names: Vec<String> = std::fs::read_dir(corpus())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().is_dir())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    let (mut relocated, mut unchanged, mut runs) = (Vec::new(), Vec::new(), 0);
+    for k in &names {
+        let dir = corpus().join(k);
+        let spec = LaunchSpec::from_file(dir.join(format!("{k}.launch.json"))).unwrap();
+        for arch in ["sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90"] {
+            let sm = ptxc::targets::lookup_sm(arch).unwrap();
+            let path = dir.join(format!("{k}.{arch}.sass"));
+            let inputs = SimInputs::from_banks_file(&default_banks_path(&path).unwrap()).unwrap();
+            if !inputs.relocs.is_empty() {
+                relocated.push(format!("{k}.{arch}"));
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            let file = ptxc::ir::sass_text::parse_file(&text).unwrap();
+            let f = ptxc::ir::from_sass(&file.functions[0], Some(sm)).unwrap();
+            let want = oracle::sim::run(&f, sm, &spec, &inputs, &limits).unwrap();
+            assert_eq!(want.outcome, Outcome::Completed, "{k}.{arch}");
+            let mut g = apply_alone(147, &cfg, f.clone(), sm).unwrap();
+            if g == f {
+                unchanged.push(format!("{k}.{arch}"));
+            }
+            for p in [151, 152, 153] {
+                g = apply_alone(p, &cfg, g, sm).unwrap();
+            }
+            ptxc::ir::verify(&g, Some(sm)).unwrap_or_else(|e| panic!("{k}.{arch}: {e}"));
+            let got = oracle::sim::run(&g, sm, &spec, &inputs, &limits).unwrap();
+            assert_eq!(got.outcome, Outcome::Completed, "{k}.{arch}");
+            let diff = compare(&want.outputs, &got.outputs, &Default::default());
+            assert!(
+                diff.is_empty(),
+                "{k}.{arch}: {}",
+                oracle::launch::summarize(&diff, &want.outputs)
+            );
+            runs += 1;
+        }
+    }
+    let libdevice: Vec<String> = ["sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90"]
+        .iter()
+        .map(|a| format!("libdevice_math.{a}"))
+        .collect();
+    assert_eq!(relocated, libdevice);
+    // 15 kernels x 6 targets, and the scheduler reorders every one.
+    assert_eq!(runs, 90);
+    assert_eq!(unchanged, Vec::<String>::new());
 }
