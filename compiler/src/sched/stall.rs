@@ -71,11 +71,11 @@ pub fn compute(f: &mut Function, sm: &SmInfo) -> u64 {
                 ready.clear();
             }
         }
-        for k in 0..n {
-            let s = stall[k].clamp(1, u64::from(MAX_STALL));
-            let mut c = b.insts[k].control().unwrap_or_default();
+        for (inst, &s) in b.insts.iter_mut().zip(&stall) {
+            let s = s.clamp(1, u64::from(MAX_STALL));
+            let mut c = inst.control().unwrap_or_default();
             c.stall = s as u8;
-            b.insts[k].set_control(c);
+            inst.set_control(c);
             extra += s - 1;
         }
     }
