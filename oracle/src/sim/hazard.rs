@@ -30,6 +30,9 @@ struct Facts {
     read_delay: Vec<u8>,
     /// Per written unit, its fixed latency.
     write_lat: Vec<u8>,
+    /// Dense indices of `reads` and `writes` (into [`Timing::fixed`]).
+    read_ids: Vec<u32>,
+    write_ids: Vec<u32>,
     late_reads: Units,
     writes: Units,
     lat: Lat,
@@ -41,6 +44,8 @@ struct Facts {
 pub struct Model {
     insts: Vec<Facts>,
     texts: Vec<String>,
+    /// How many distinct register units the function names.
+    units: usize,
 }
 
 /// An outstanding scoreboard operation on one register unit.
@@ -63,8 +68,9 @@ struct Pend {
 pub struct Timing {
     clock: u64,
     seq: u64,
-    /// Fixed-latency results: ready cycle, lanes, producer pc.
-    fixed: HashMap<RegUnit, (u64, u64, u32, u32)>,
+    /// Fixed-latency results by dense unit index: ready cycle, issue
+    /// cycle, lanes, producer pc.
+    fixed: Vec<Option<(u64, u64, u32, u32)>>,
     pending: Vec<Pend>,
 }
 
@@ -75,11 +81,18 @@ impl Model {
         if !f.insts().any(|i| i.control().is_some()) {
             return None;
         }
+        let mut ids: HashMap<RegUnit, u32> = HashMap::new();
+        let mut id = |u: &RegUnit| {
+            let n = ids.len() as u32;
+            *ids.entry(*u).or_insert(n)
+        };
         let insts = f
             .insts()
             .map(|i| {
                 let reads = model::reads(i);
                 let writes = model::writes(i);
+                let read_ids = reads.iter().map(&mut id).collect();
+                let write_ids = writes.iter().map(&mut id).collect();
                 let lat = latency(i, sm);
                 Facts {
                     ctrl: i.control(),
@@ -91,6 +104,8 @@ impl Model {
                             Lat::Variable(_) => 0,
                         })
                         .collect(),
+                    read_ids,
+                    write_ids,
                     reads,
                     late_reads: model::late_reads(i),
                     writes,
@@ -103,6 +118,7 @@ impl Model {
         Some(Model {
             insts,
             texts: texts.to_vec(),
+            units: ids.len(),
         })
     }
 
@@ -113,6 +129,9 @@ impl Model {
     /// Checks and records the issue of instruction `pc` by the lanes `mask`.
     pub fn issue(&self, t: &mut Timing, pc: u32, mask: u32) -> Result<(), Hazard> {
         let f = &self.insts[pc as usize];
+        if t.fixed.len() < self.units {
+            t.fixed.resize(self.units, None);
+        }
         let hz = |kind, unit: RegUnit, p: u32, sb| Hazard {
             kind,
             register: unit.to_string(),
@@ -176,7 +195,7 @@ impl Model {
                 };
                 return Err(hz(kind, u, p.pc, p.sb));
             }
-            if let Some(&(ready, issued, lanes, p)) = t.fixed.get(&u) {
+            if let Some((ready, issued, lanes, p)) = t.fixed[f.read_ids[k] as usize] {
                 if ready > at && lanes & mask != 0 {
                     return Err(hz(
                         HazardKind::ReadTooEarly {
@@ -209,14 +228,14 @@ impl Model {
         t.seq += 1;
         match f.lat {
             Lat::Fixed(_) => {
-                for (k, &u) in f.writes.iter().enumerate() {
+                for k in 0..f.writes.len() {
                     let ready = t.clock + u64::from(f.write_lat[k]);
-                    t.fixed.insert(u, (ready, t.clock, mask, pc));
+                    t.fixed[f.write_ids[k] as usize] = Some((ready, t.clock, mask, pc));
                 }
             }
             Lat::Variable(_) => {
-                for &u in &f.writes {
-                    t.fixed.remove(&u);
+                for (k, &u) in f.writes.iter().enumerate() {
+                    t.fixed[f.write_ids[k] as usize] = None;
                     t.pending.push(Pend {
                         unit: u,
                         sb: c.write_sb,
