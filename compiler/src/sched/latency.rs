@@ -3,20 +3,24 @@
 //! it differs.
 //!
 //! A fixed-latency instruction's result may be read `fixed` cycles after it
-//! issued (issue cycles add up the stall counts, see
-//! [`crate::sched::hazard`]); a variable-latency one (memory, MUFU,
-//! conversions, S2R, ...) announces its result through a scoreboard, and the
-//! `estimate` is only the scheduler's guess of how long that takes.
+//! issued (issue cycles add up the stall counts, see [`super::model`]); a
+//! variable-latency one (memory, MUFU, conversions, S2R, ...) announces its
+//! result through a scoreboard, and the `estimate` is only the scheduler's
+//! guess of how long that takes.
 //!
-//! Sources of the numbers: the fixed latencies are the shortest
+//! Sources of the numbers. Fixed latencies: the shortest
 //! producer-to-consumer issue distances in the vendor listings of
-//! `corpus/kernels` (ptxas 11.8, sm_70..sm_90, measured by running them in
-//! the simulator: `oracle/tests/sim_vendor_corpus.rs` fails if a vendor
-//! listing reads a result earlier than this table allows), which agree with
-//! the 4-cycle dependent-issue latency of the Volta/Turing/Ampere ALU and
-//! FMA pipes (Jia et al. 2018/2019 microbenchmarks; 5-6 cycles for IMAD
-//! WIDE/HI and the FP64 pipe on sm_80). The variable estimates are the
-//! same papers' unloaded latencies, rounded.
+//! `corpus/kernels` (ptxas 11.8, sm_70..sm_90), measured by running them in
+//! the simulator with the scoreboard check (`oracle/tests/sim_vendor_corpus.rs`
+//! fails if a vendor listing reads a result earlier than this table
+//! allows): 4 cycles for every ALU/FMA pipe, matching the 4-cycle
+//! dependent-issue latency of the Volta/Turing/Ampere microbenchmarks (Jia
+//! et al. 2018/2019); 2 for the uniform datapath; the wide multiply's two
+//! halves and addend are refined in [`super::model`]. FP64 is variable
+//! (scoreboarded) before sm_90 and fixed on sm_90, where ptxas sets no
+//! scoreboard on DFMA/DMUL/DADD/DSETP; 6 cycles there is within every
+//! vendor distance. The variable estimates are the same papers' unloaded
+//! latencies, rounded.
 
 use crate::ir::opcode::{Category, Latency};
 use crate::ir::Inst;
@@ -49,7 +53,7 @@ fn fixed(c: Category, _sm: &SmInfo) -> u8 {
         // cycles after issue (e.g. gather_2d.sm_80.sass `ULDC.64 UR4` then
         // `LDG.E ... [R2.64+UR4]` with stall 2).
         Uniform => 2,
-        // The FP64 pipe (fixed only where the opcode table says so).
+        // The FP64 pipe where it is fixed (sm_90, see [`latency`]).
         Fp64 => 6,
         // Every other fixed-latency pipe, IMAD.WIDE included (the vendor
         // reads the high half of an IMAD.WIDE.U32 four cycles later,
@@ -77,20 +81,14 @@ fn variable(c: Category, _sm: &SmInfo) -> u16 {
 pub fn latency(inst: &Inst, sm: &SmInfo) -> Lat {
     let info = inst.op.info();
     match info.latency {
-        // Hopper's FP64 pipe is fixed-latency: ptxas 11.8 sets no
-        // scoreboard on sm_90 DFMA/DMUL/DADD (double_noinline.sm_90.sass
-        // `/*0530*/ DFMA R8` is read by the next loop iteration after
-        // its stall count alone).
+        // Hopper's FP64 pipe is fixed-latency: none of the 74 sm_90
+        // DFMA/DMUL/DADD/DSETP instances of the corpus sets a scoreboard
+        // (double_noinline.sm_90.sass `/*0530*/ DFMA R8` is read by the
+        // next loop iteration after its stall count alone).
         Latency::Variable if info.category == Category::Fp64 && sm.sm >= 90 => {
             Lat::Fixed(fixed(info.category, sm))
         }
         Latency::Fixed => Lat::Fixed(fixed(info.category, sm)),
         Latency::Variable => Lat::Variable(variable(info.category, sm)),
     }
-}
-
-/// The longest fixed latency of the table: the cycles after which every
-/// fixed-latency result is readable (block boundaries wait this long).
-pub fn max_fixed() -> u8 {
-    6
 }

@@ -9,8 +9,8 @@
 //! block's last instruction, a `CALL`; see [`super::scoreboard::is_exit`]),
 //! the stall covers every outstanding fixed-latency result, so the next
 //! block (or the callee, or the code after a return) starts with none.
-//! The latency table's fixed latencies are at most
-//! [`super::latency::max_fixed`] cycles, under the 15 a stall count holds.
+//! The latency table's fixed latencies (at most 6 cycles) stay under the
+//! 15 a stall count holds.
 
 use std::collections::HashMap;
 
