@@ -309,11 +309,21 @@ fn knobs_nvopt_levels_hooks_and_ori() {
     );
 }
 
+/// -O0 runs no optimizing phase: its listing is the one of verification,
+/// the control codes (correct code needs them at every level) and
+/// emission alone.
 #[test]
 fn o0_runs_no_dead_code_phase() {
     let k = kernel("saxpy_div");
     let o0 = ok(&["-arch=sm_80", "-O0", &k]).stdout;
-    let min = ok(&["-arch=sm_80", "-O0", "--phase-order", "0,157", &k]).stdout;
+    let min = ok(&[
+        "-arch=sm_80",
+        "-O0",
+        "--phase-order",
+        "0,151,152,153,157",
+        &k,
+    ])
+    .stdout;
     assert_eq!(o0, min);
 }
 
@@ -330,4 +340,40 @@ fn the_help_lists_the_phase_flags() {
     ] {
         assert!(r.stdout.contains(f), "{f}");
     }
+}
+
+/// `ScheduleInstructions BB ...` lines (seed 001's per-block statistics):
+/// one per block of the scheduled function, as the library records them,
+/// and none at -O0 where the scheduler is off.
+#[test]
+fn phase_stats_prints_the_scheduler_block_statistics() {
+    let k = kernel("matmul_tiled");
+    let r = ok(&["-arch=sm_80", "--phase-stats", &k]);
+    let printed: Vec<&str> = r
+        .stderr
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("ScheduleInstructions BB "))
+        .collect();
+    let src = std::fs::read_to_string(&k).unwrap();
+    let m = ptxc::ptx::parse_checked("matmul_tiled", &src).unwrap();
+    let sm = ptxc::targets::lookup_sm("sm_80").unwrap();
+    let kern = ptxc::lower::lower_module(&m, sm, &Default::default())
+        .unwrap()
+        .remove(0);
+    let phased =
+        ptxc::phases::run(&ptxc::phases::Plan::default(), kern.function, Some(sm)).unwrap();
+    let want: Vec<String> = phased
+        .cx
+        .schedule
+        .iter()
+        .map(|b| b.to_string().strip_prefix("BB ").unwrap().to_string())
+        .collect();
+    assert_eq!(printed, want);
+    assert_eq!(want.len(), phased.cx.function.blocks.len());
+    // The tiled loop multiplies and accumulates: some block counts MACs.
+    assert!(phased.cx.schedule.iter().any(|b| b.mac_insts > 0));
+    assert!(printed[0].starts_with(".L_x_0: Insts "), "{}", printed[0]);
+    assert!(printed[0].contains(", LDG latency hiding: Num "));
+    let r0 = ok(&["-arch=sm_80", "-O0", "--phase-stats", &k]);
+    assert!(!r0.stderr.contains("ScheduleInstructions BB"));
 }

@@ -3,6 +3,7 @@
 
 use smallvec::SmallVec;
 
+use super::control::Control;
 use super::opcode::{match_shape, Op};
 use super::sass_text::{Guard, SassOperand};
 use super::IrError;
@@ -26,6 +27,11 @@ pub struct Inst {
     /// listing (its control bits carry the scoreboard use the latency test
     /// checks); `None` for compiler-made instructions.
     pub encoding: Option<u128>,
+    /// The control codes of an instruction without an encoding (those of
+    /// an encoded one are its encoding's bits): read and written through
+    /// [`Inst::control`] and [`Inst::set_control`], which keep this `None`
+    /// whenever `encoding` is set, so equal instructions have equal codes.
+    pub ctrl: Option<Control>,
 }
 
 impl Inst {
@@ -55,6 +61,7 @@ impl Inst {
             operands,
             ndst: m.ndst as u8,
             encoding: None,
+            ctrl: None,
         })
     }
 
@@ -76,5 +83,28 @@ impl Inst {
             Operand::Label(l) => Some(*l),
             _ => None,
         })
+    }
+
+    /// The control codes: an encoded instruction's encoding bits, else the
+    /// ones a phase set (`None`: not scheduled).
+    pub fn control(&self) -> Option<Control> {
+        match self.encoding {
+            Some(e) => Some(Control::decode(e)),
+            None => self.ctrl,
+        }
+    }
+
+    /// Sets the control codes: into the encoding's bits when there is one.
+    pub fn set_control(&mut self, c: Control) {
+        match &mut self.encoding {
+            Some(e) => *e = c.encode_into(*e),
+            None => self.ctrl = Some(c),
+        }
+    }
+
+    /// Drops the control codes of an instruction without an encoding (an
+    /// encoded one keeps its bits).
+    pub fn clear_control(&mut self) {
+        self.ctrl = None;
     }
 }

@@ -4,6 +4,7 @@
 //! |---|---|
 //! | `opcode/` | the opcode table: the one list of opcodes, their shapes, modifiers, effects, SMs |
 //! | `inst.rs` | instructions: opcode, modifiers, guard, operands (destinations first) |
+//! | `control.rs` | per-instruction control codes (stall, yield, scoreboards, wait mask, reuse): Volta+ bit layout and text form |
 //! | `func.rs` | functions and basic blocks |
 //! | `sass_io.rs` | IR <-> the SASS text layer (cuobjdump listings, and the IR's own printout) |
 //! | `sass_text/` | the cuobjdump `-sass` text format: parser and printer |
@@ -23,6 +24,7 @@
 //! virtual registers too.
 
 pub mod cfg;
+pub mod control;
 pub mod defuse;
 pub mod dom;
 pub mod func;

@@ -230,6 +230,7 @@ fn w64(t: Option<&str>) -> u8 {
 /// | opcode | rule |
 /// |---|---|
 /// | `IMAD.WIDE`, `UIMAD.WIDE` (any `.U32`/`.X`) | destination and the addend (third source) 64-bit; the two factors 32-bit |
+/// | `IMAD.HI`, `UIMAD.HI` | the addend (third source) 64-bit: the high word of `a * b + c64` (the simulator's semantics, which reproduce the hardware's outputs on i64_hash's 64-bit division, `IMAD.WIDE.U32 R18, P0, R16, R23, R18` then `IMAD.HI.U32 R18, P1, R17, R21, R18`; found when rescheduling moved a write of R19 above the IMAD.HI) |
 /// | `DADD`, `DMUL`, `DFMA` | every register operand 64-bit |
 /// | `DSETP` | register sources 64-bit (destinations are predicates) |
 /// | `FRND` | both sides 64-bit with `.F64` |
@@ -277,6 +278,7 @@ pub fn operand_width(inst: &Inst, idx: usize) -> u8 {
     let uniform = matches!(r.reg, Reg::Ur(_) | Reg::Urz | Reg::Uv(_));
     match inst.op {
         Op::IMAD | Op::UIMAD if inst.has_mod("WIDE") && (is_dst || src == 2) => 2,
+        Op::IMAD | Op::UIMAD if inst.has_mod("HI") && src == 2 => 2,
         Op::DADD | Op::DMUL | Op::DFMA | Op::DSETP => 2,
         Op::FRND => w64(float_types(inst).next()),
         Op::F2F => {

@@ -65,14 +65,18 @@ fn convert(si: &SassInst, sm: Option<&SmInfo>) -> Result<(Inst, Vec<usize>), IrE
         })
         .collect::<Result<_, _>>()?;
     let m = match_shape(info.name, info.shapes, &si.operands).map_err(|e| at(e.to_string()))?;
-    let inst = Inst {
+    let mut inst = Inst {
         op,
         mods,
         guard: si.guard,
         operands: si.operands.iter().cloned().collect(),
         ndst: m.ndst as u8,
         encoding: si.encoding,
+        ctrl: None,
     };
+    if let Some(c) = si.control {
+        inst.set_control(c);
+    }
     if let Some(sm) = sm {
         if !op.available_on(sm) {
             return Err(at(format!("{op} does not exist on {}", sm.name)));
@@ -98,6 +102,7 @@ fn undecoded(u: &UndecodedInst) -> Slot {
             operands: Default::default(),
             ndst: 0,
             encoding: Some(u.encoding),
+            ctrl: None,
         },
         target_ops: Vec::new(),
     }
@@ -259,6 +264,8 @@ pub fn to_sass(f: &Function, labels: bool) -> Result<SassFunction, IrError> {
                 mods: inst.mods.iter().map(|m| m.to_string()).collect(),
                 operands,
                 encoding: inst.encoding,
+                // Encoded instructions carry theirs in the encoding.
+                control: inst.ctrl.filter(|_| inst.encoding.is_none()),
                 label: (labels && ii == 0).then_some(b.label),
                 annotation: None,
             });

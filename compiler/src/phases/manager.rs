@@ -169,8 +169,9 @@ mod tests {
         let listing = c.listing.unwrap();
         assert_eq!(listing.insts.len(), 3);
         // 0, 3, 10, 16, 33, 61, 84, 139, 157; the loop phases 18, 21, 22,
-        // 35, 66, 79, 88 and if-conversion 63; the peepholes 145, 146, 149.
-        assert_eq!(rep.executed, 20);
+        // 35, 66, 79, 88 and if-conversion 63; the peepholes 145, 146, 149;
+        // scheduling 147 and the control codes 151, 152, 153.
+        assert_eq!(rep.executed, 24);
         assert!(rep.dumps.is_empty() && rep.stats.is_empty());
     }
 

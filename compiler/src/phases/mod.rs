@@ -14,6 +14,7 @@
 //! | `loop_simplify.rs`, `strength_reduce.rs`, `unroll.rs`, `hoist.rs`, `predication.rs` | the loop phases (18, 21, 22, 35/66/79/88) and if-conversion (63) |
 //! | `nan_or_zero.rs`, `hoist_invariants.rs`, `tex_nodep.rs` | the scheduling-time and post-allocation peepholes of seed 001 (145, 146, 149) |
 //! | `gemm.rs` | the CUTLASS-style GEMM detection gate they share |
+//! | `sched.rs` | ScheduleInstructions and the control-code phases (algorithms in `crate::sched`) |
 //!
 //! [`PhaseOptions`] is what the command line gives; [`PhaseOptions::plan`]
 //! checks it once per compilation and yields the [`Plan`] each function's
@@ -22,8 +23,8 @@
 pub mod check_initial;
 pub mod control_flow;
 pub mod emit;
-pub mod hoist;
 pub mod gemm;
+pub mod hoist;
 pub mod hoist_invariants;
 pub mod knobs;
 pub mod live_dead;
@@ -34,11 +35,12 @@ pub mod nan_or_zero;
 pub mod order;
 pub mod phase;
 pub mod predication;
+pub mod sched;
 pub mod stats;
 pub mod strength_reduce;
 pub mod table;
-pub mod unroll;
 pub mod tex_nodep;
+pub mod unroll;
 
 use std::sync::Arc;
 
@@ -139,7 +141,8 @@ pub fn run(
 }
 
 /// The `--phase-stats` block of one function: seed 000's report, then
-/// the phases that fired (`Fired NAME: N rewrites`, in table order), then
+/// the phases that fired (`Fired NAME: N rewrites`, in table order), the
+/// scheduler's per-block statistics (`ScheduleInstructions BB ...`), then
 /// the ORI summary.
 pub fn stats_block(plan: &Plan, function: &str, rep: &DispatchReport, cx: &PhaseContext) -> String {
     let mut out = format!("Phase statistics for function '{function}':\n");
@@ -149,6 +152,9 @@ pub fn stats_block(plan: &Plan, function: &str, rep: &DispatchReport, cx: &Phase
     }
     for (&i, n) in &cx.fired {
         out.push_str(&format!("  Fired {}: {n} rewrites\n", table::name_of(i)));
+    }
+    for b in &cx.schedule {
+        out.push_str(&format!("  ScheduleInstructions {b}\n"));
     }
     out.push_str("  ");
     out.push_str(&plan.config.ori.summary());

@@ -9,7 +9,7 @@
 use std::sync::Arc;
 
 use super::table::{self, Kind, EMIT, PHASES};
-use super::{check_initial, control_flow, emit, live_dead};
+use super::{check_initial, control_flow, emit, live_dead, sched};
 use super::{hoist, loop_simplify, predication, strength_reduce, unroll};
 use super::{hoist_invariants, nan_or_zero, tex_nodep};
 use crate::ir::sass_text::SassFunction;
@@ -36,6 +36,9 @@ pub struct PhaseContext {
     /// per-peephole fire rates and the engine's statistics count. A phase
     /// records its own rewrites with [`PhaseContext::fire`].
     pub fired: std::collections::BTreeMap<u16, u64>,
+    /// ScheduleInstructions's per-block statistics (seed 001), in the
+    /// order the blocks were scheduled; printed by `--phase-stats`.
+    pub schedule: Vec<crate::sched::list::BlockStats>,
 }
 
 impl PhaseContext {
@@ -47,6 +50,7 @@ impl PhaseContext {
             removed: 0,
             listing: None,
             fired: Default::default(),
+            schedule: Vec::new(),
         }
     }
 
@@ -189,7 +193,9 @@ impl Phase for OriManager {
 /// AnalyzeControlFlow (3), the liveness and dead-code phases
 /// EarlyOriSimpleLiveDead (10), OriPerformLiveDeadFirst..Fourth (16, 33,
 /// 61, 84), OriDeadCodeScan (142, one round), OriPerformLiveDead (143),
-/// the ORI manager (139) and EmitSassListing (157); the loop phases
+/// the ORI manager (139), ScheduleInstructions (147), the control-code
+/// phases AssignScoreboards, ComputeStallCounts, SetReuseFlags (151..153)
+/// and EmitSassListing (157); the loop phases
 /// OriLoopSimplification (18), OriStrengthReduce (21), OriLoopUnrolling
 /// (22), OriHoistInvariantsEarly/Late/Late2/Late3 (35, 66, 79, 88) and
 /// if-conversion OriDoPredication (63); the peepholes OptimizeNaNOrZero
@@ -212,6 +218,12 @@ pub fn create(index: u16, cfg: &PhaseConfig) -> Option<Box<dyn Phase>> {
                 rounds: cfg.dead_code_rounds().min(1),
                 enabled: cfg.opt_level > 0,
             }),
+            147 => Box::new(sched::ScheduleInstructions {
+                enabled: cfg.opt_level > 0 && cfg.nvopt_level > 0,
+            }),
+            151 => Box::new(sched::AssignScoreboards),
+            152 => Box::new(sched::ComputeStallCounts),
+            153 => Box::new(sched::SetReuseFlags),
             EMIT => Box::new(emit::EmitSassListing),
             // The loop phases and if-conversion (loop_simplify.rs ..
             // predication.rs); no-ops at -O0.

@@ -16,13 +16,13 @@
 //! | 144 | `OriCopyProp` | inert | ORI global copy propagation (seed 001's injected OriCopyProp); not implemented |
 //! | 145 | `OptimizeNaNOrZero` | real | seed 001's scheduling-time NaN/zero peephole (phases/nan_or_zero.rs), behind the GEMM gate |
 //! | 146 | `HoistInvariants` | real | seed 001's scheduling-time loop-invariant hoisting of address math and constant loads (phases/hoist_invariants.rs), more aggressive in GEMM loops |
-//! | 147 | `ScheduleInstructions` | inert | instruction scheduling; not implemented |
+//! | 147 | `ScheduleInstructions` | real | list scheduling per block on the dependence DAG, critical path first (crate::sched); no-op at -O0 |
 //! | 148 | `AllocateRegisters` | inert | register allocation; not implemented (the IR keeps virtual registers) |
 //! | 149 | `TexNodep` | real | seed 001's post-allocation texture peephole (phases/tex_nodep.rs): shared descriptor loads, coordinate copies, fetch clustering |
 //! | 150 | `SpillToLocalMemory` | inert | spill code for values the allocator cannot place; not implemented |
-//! | 151 | `AssignScoreboards` | inert | dependency scoreboards in the control bits; not implemented |
-//! | 152 | `ComputeStallCounts` | inert | stall counts in the control bits; not implemented |
-//! | 153 | `SetReuseFlags` | inert | operand-reuse cache flags; not implemented |
+//! | 151 | `AssignScoreboards` | real | write/read scoreboards and wait masks in the control codes (crate::sched::scoreboard) |
+//! | 152 | `ComputeStallCounts` | real | stall counts covering fixed latencies (crate::sched::stall) |
+//! | 153 | `SetReuseFlags` | real | operand-reuse flags (crate::sched::reuse) |
 //! | 154 | `VerifyAllocatedProgram` | inert | the verifier with physical registers only; inert until there is an allocator |
 //! | 155 | `ComputeResourceUsage` | inert | register and memory usage; the driver measures it after the pipeline |
 //! | 156 | `PadFunctionEnd` | inert | the trailing self-branch and NOP padding; the emitter prints the listing as is |
@@ -52,7 +52,10 @@
 //! `movphi-pairing`, `scheduling`, `late-conversion`,
 //! `code-motion-before-scheduling` (the loop phases and if-conversion move,
 //! copy and guard instructions: they run before ScheduleInstructions, whose
-//! control codes (stalls, scoreboards) they would invalidate).
+//! schedule they would undo), `control-codes`
+//! (the control-code phases 151..153 come after every phase that may change
+//! the code: [`CODE_PHASES`]; a phase moving, adding or removing
+//! instructions after them would invalidate the scoreboards and stalls).
 
 /// Seed 000's seven coarse groups, and this compiler's two.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -147,6 +150,24 @@ pub const EMIT: u16 = 157;
 pub const HOOKS: [u16; 16] = [
     4, 7, 47, 77, 82, 89, 92, 97, 101, 104, 106, 111, 115, 127, 134, 135,
 ];
+
+/// The phases that may change the code before the control codes are
+/// computed: everything the default order runs before AssignScoreboards
+/// (0..=115 with the late-cleanup rows 132..=138 interleaved, and the
+/// ORI/scheduling/allocation rows 139..=150).
+pub const CODE_PHASES: &[u16] = &{
+    let mut a = [0u16; 116 + 19];
+    let mut i = 0;
+    while i < 116 {
+        a[i] = i as u16;
+        i += 1;
+    }
+    while i < 116 + 19 {
+        a[i] = (i - 116 + 132) as u16;
+        i += 1;
+    }
+    a
+};
 
 const fn c(name: &'static str, rule: Rule) -> Constraint {
     Constraint { name, rule }
@@ -321,13 +342,13 @@ pub static PHASES: [PhaseRow; PHASE_COUNT] = [
     row(144, "OriCopyProp", Group::ArchSpecific, Kind::Inert, false, &[]),
     row(145, "OptimizeNaNOrZero", Group::ArchSpecific, Kind::Real, false, &[c("scheduling", Rule::Before(&[147]))]),
     row(146, "HoistInvariants", Group::ArchSpecific, Kind::Real, false, &[c("scheduling", Rule::After(&[147]))]),
-    row(147, "ScheduleInstructions", Group::ArchSpecific, Kind::Inert, false, &[]),
+    row(147, "ScheduleInstructions", Group::ArchSpecific, Kind::Real, false, &[c("scheduling", Rule::Before(&[151, 152, 153]))]),
     row(148, "AllocateRegisters", Group::ArchSpecific, Kind::Inert, false, &[c("regalloc-after-vreg-creators", Rule::AfterAllVregCreators), c("regalloc-after-movphi-removal", Rule::After(&[73]))]),
     row(149, "TexNodep", Group::ArchSpecific, Kind::Real, false, &[c("post-regalloc", Rule::After(&[148]))]),
     row(150, "SpillToLocalMemory", Group::ArchSpecific, Kind::Inert, false, &[c("post-regalloc", Rule::After(&[148]))]),
-    row(151, "AssignScoreboards", Group::ArchSpecific, Kind::Inert, false, &[c("post-regalloc", Rule::After(&[148]))]),
-    row(152, "ComputeStallCounts", Group::ArchSpecific, Kind::Inert, false, &[c("post-regalloc", Rule::After(&[148]))]),
-    row(153, "SetReuseFlags", Group::ArchSpecific, Kind::Inert, false, &[c("post-regalloc", Rule::After(&[148]))]),
+    row(151, "AssignScoreboards", Group::ArchSpecific, Kind::Real, false, &[c("post-regalloc", Rule::After(&[148])), c("control-codes", Rule::After(CODE_PHASES))]),
+    row(152, "ComputeStallCounts", Group::ArchSpecific, Kind::Real, false, &[c("post-regalloc", Rule::After(&[148])), c("control-codes", Rule::After(CODE_PHASES))]),
+    row(153, "SetReuseFlags", Group::ArchSpecific, Kind::Real, false, &[c("post-regalloc", Rule::After(&[148])), c("control-codes", Rule::After(CODE_PHASES))]),
     row(154, "VerifyAllocatedProgram", Group::ArchSpecific, Kind::Inert, false, &[c("post-regalloc", Rule::After(&[148]))]),
     row(155, "ComputeResourceUsage", Group::ArchSpecific, Kind::Inert, false, &[]),
     row(156, "PadFunctionEnd", Group::ArchSpecific, Kind::Inert, false, &[]),
@@ -613,7 +634,10 @@ mod tests {
             .collect();
         assert_eq!(
             real,
-            [0, 3, 10, 16, 18, 21, 22, 33, 35, 61, 63, 66, 79, 84, 88, 139, 142, 143, 145, 146, 149, 157]
+            [
+                0, 3, 10, 16, 18, 21, 22, 33, 35, 61, 63, 66, 79, 84, 88, 139, 142, 143, 145, 146,
+                147, 149, 151, 152, 153, 157
+            ]
         );
         assert_eq!(PHASES[158].kind, Kind::Sentinel);
     }

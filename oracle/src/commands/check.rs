@@ -34,6 +34,7 @@ fn describe(
             },
             Outcome::Fault { message, at } => (format!("FAULT: {message} at {at}"), false),
             Outcome::Ub { kind, at } => (format!("UB: {kind:?} at {at}"), false),
+            Outcome::Hazard { hazard, at } => (format!("HAZARD: {hazard} at {at}"), false),
             Outcome::Timeout { executed } => (format!("TIMEOUT after {executed}"), false),
         },
     }

@@ -55,6 +55,7 @@ pub fn judge(spec: &LaunchSpec, spec_path: &Path, result: &RunResult) -> Result<
         }
         Outcome::Fault { message, at } => format!("{kernel}: FAULT: {message} at {at}"),
         Outcome::Ub { kind, at } => format!("{kernel}: UB: {kind:?} at {at}"),
+        Outcome::Hazard { hazard, at } => format!("{kernel}: HAZARD: {hazard} at {at}"),
         Outcome::Timeout { executed } => {
             format!("{kernel}: TIMEOUT after {executed} thread-instructions")
         }

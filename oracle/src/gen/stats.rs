@@ -50,6 +50,11 @@ pub fn run_counted(p: &GenProgram, cfg: &GenConfig) -> (String, Option<String>, 
                 Outcome::Timeout { executed } => {
                     ("timeout".into(), Some(format!("after {executed}")))
                 }
+                // The interpreter runs PTX, which has no control codes: it
+                // never reports a hazard; counted apart if it ever did.
+                Outcome::Hazard { hazard, at } => {
+                    ("hazard".into(), Some(format!("{hazard:?} at {at}")))
+                }
             };
             (kind, detail, r.executed)
         }

@@ -19,7 +19,7 @@ pub mod result;
 pub mod semantics;
 pub mod shadow;
 
-pub use result::{Location, Outcome, RunLimits, RunResult, UbKind};
+pub use result::{Hazard, HazardKind, Location, Outcome, RunLimits, RunResult, UbKind};
 
 use crate::launch::{
     encode_params, AddressSize, ElemType, LaunchSpec, MemoryImage, OutputSet, ParamDecl,

@@ -99,6 +99,85 @@ pub enum Outcome {
     Timeout {
         executed: u64,
     },
+    /// SASS only: the control codes let an instruction read or overwrite a
+    /// register before the hazard model allows it (see
+    /// `ptxc::sched::model`). A verdict of its own: the code computes
+    /// nothing wrong in the simulator, but would on the hardware.
+    Hazard {
+        hazard: Hazard,
+        at: Location,
+    },
+}
+
+/// What a [`Outcome::Hazard`] found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hazard {
+    pub kind: HazardKind,
+    /// The register unit, e.g. `R4`, `%r12`, `P0`.
+    pub register: String,
+    /// The instruction whose result (or source read) is outstanding, as
+    /// `/*0040*/ LDG.E R4, [R2.64]`.
+    pub producer: String,
+    /// The producer's scoreboard, where one is involved.
+    pub scoreboard: Option<u8>,
+}
+
+/// The kinds of [`Hazard`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HazardKind {
+    /// Reads a variable-latency result whose write scoreboard was not
+    /// waited on.
+    ReadBeforeWait,
+    /// Writes a register a variable-latency write to which is outstanding.
+    WriteBeforeWait,
+    /// Overwrites a source of an instruction whose read scoreboard was not
+    /// waited on.
+    OverwriteBeforeRead,
+    /// Reads a fixed-latency result `needed` cycles after issue, but only
+    /// `elapsed` cycles passed.
+    ReadTooEarly { needed: u32, elapsed: u32 },
+    /// A variable-latency instruction that writes registers without a
+    /// write scoreboard: nothing can ever wait for its result.
+    NoScoreboard,
+    /// An instruction without control codes in a function that has them.
+    MissingControl,
+}
+
+impl std::fmt::Display for Hazard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let sb = self
+            .scoreboard
+            .map(|k| format!(" (SB{k})"))
+            .unwrap_or_default();
+        match self.kind {
+            HazardKind::ReadBeforeWait => write!(
+                f,
+                "reads {} before waiting for {}{sb}",
+                self.register, self.producer
+            ),
+            HazardKind::WriteBeforeWait => write!(
+                f,
+                "writes {} before waiting for {}{sb}",
+                self.register, self.producer
+            ),
+            HazardKind::OverwriteBeforeRead => write!(
+                f,
+                "overwrites {} before {} has read it{sb}",
+                self.register, self.producer
+            ),
+            HazardKind::ReadTooEarly { needed, elapsed } => write!(
+                f,
+                "reads {} {elapsed} cycles after {} (needs {needed})",
+                self.register, self.producer
+            ),
+            HazardKind::NoScoreboard => write!(
+                f,
+                "{} writes {} without a write scoreboard",
+                self.producer, self.register
+            ),
+            HazardKind::MissingControl => write!(f, "no control codes (the function has them)"),
+        }
+    }
 }
 
 #[derive(Clone, Debug)]

@@ -13,6 +13,7 @@
 //! | `memory.rs` | global, shared, local and generic accesses with their faults |
 //! | `undecoded.rs` | sm_90 encoding-only slots (cuobjdump 11.8): VIMNMX from its encoding |
 //! | `exec/` | the handlers, one file per family |
+//! | `hazard.rs` | the scoreboard check: issue cycles and outstanding scoreboards per warp, when the function carries control codes |
 //! | `run.rs` | grid, CTA and warp scheduling, barriers, fuel and wall clock |
 //!
 //! See `run.rs` for the SIMT and reconvergence model and README-style notes
@@ -20,6 +21,7 @@
 
 pub mod cbank;
 pub mod exec;
+pub mod hazard;
 pub mod memory;
 pub mod program;
 pub mod regs;
@@ -33,7 +35,9 @@ pub use cbank::{Banks, SimInputs};
 pub use program::Program;
 pub use run::run;
 
-pub use crate::ptx_interp::{Location, Outcome, RunLimits, RunResult, SetupError, UbKind};
+pub use crate::ptx_interp::{
+    Hazard, HazardKind, Location, Outcome, RunLimits, RunResult, SetupError, UbKind,
+};
 
 #[doc(hidden)]
 pub use ptxc::ir::Function;

@@ -32,6 +32,7 @@ use std::time::Instant;
 
 use super::cbank::{bank0, Banks, SimInputs, DEFAULT_STATIC_SHARED, GLOBALS_BANK};
 use super::exec::{step, Ctx, Flow};
+use super::hazard;
 use super::memory::{global_bytes, place_globals, CtaMem, GlobalMem, LOCAL_BYTES};
 use super::program::{decode, BarKind, Program};
 use super::reloc;
@@ -110,10 +111,12 @@ pub fn run(
         &relocated
     };
     let prog = decode(f, sm, &banks);
+    let hazards = hazard::Model::new(f, sm, &prog.texts);
     let shared = u64::from(extra.static_shared_bytes.unwrap_or(DEFAULT_STATIC_SHARED))
         + u64::from(spec.dynamic_shared_bytes);
     let mut m = Machine {
         prog: &prog,
+        hazards: hazards.as_ref(),
         spec,
         global,
         banks: &banks,
@@ -162,6 +165,8 @@ struct BarState {
 
 struct Machine<'a> {
     prog: &'a Program,
+    /// The scoreboard check, when the function carries control codes.
+    hazards: Option<&'a hazard::Model>,
     spec: &'a LaunchSpec,
     global: GlobalMem,
     banks: &'a Banks,
@@ -195,6 +200,10 @@ impl Machine<'_> {
             StopKind::Ub(kind) => Outcome::Ub { kind, at },
             StopKind::Uninit(file, idx) => Outcome::Ub {
                 kind: Stop::name_register(file, idx, &self.prog.regs),
+                at,
+            },
+            StopKind::Hazard(hazard) => Outcome::Hazard {
+                hazard: *hazard,
                 at,
             },
             StopKind::Timeout => Outcome::Timeout {
@@ -420,6 +429,17 @@ impl Machine<'_> {
                     ));
                 }
                 ctx.clock = self.executed;
+                if let Some(h) = self.hazards {
+                    if let Err(hz) = h.issue(&mut w.timing, pc, mask) {
+                        return Err((
+                            Stop {
+                                kind: StopKind::Hazard(Box::new(hz)),
+                                lane: mask.trailing_zeros(),
+                            },
+                            pc,
+                        ));
+                    }
+                }
                 let flow = match step(&mut ctx, w, pc, mask) {
                     Ok(f) => f,
                     Err(s) => return Err((s, pc)),

@@ -28,6 +28,8 @@ pub enum StopKind {
     /// for uniform predicates) and index, named later.
     Uninit(u8, u32),
     Timeout,
+    /// The scoreboard check failed (see `hazard.rs`).
+    Hazard(Box<crate::ptx_interp::Hazard>),
 }
 
 impl Stop {
@@ -120,6 +122,8 @@ pub struct Warp {
     /// Set when the streak ran out: the next pick rotates past `last_pc`.
     pub rotate: bool,
     pub last_pc: u32,
+    /// Issue cycles and outstanding scoreboards (`hazard.rs`).
+    pub timing: super::hazard::Timing,
 }
 
 #[inline(always)]
@@ -175,6 +179,7 @@ impl Warp {
             streak: 0,
             rotate: false,
             last_pc: 0,
+            timing: Default::default(),
         }
     }
 

@@ -101,6 +101,10 @@ pub struct SassInst {
     /// The 128-bit encoding from the two `/* 0x... */` comments (the first
     /// is the low half), when the text came with them.
     pub encoding: Option<u128>,
+    /// Control codes written as a `/*ctrl ...*/` comment after the `;`
+    /// (the IR's printout of compiler-made instructions; see
+    /// [`crate::ir::control`]). cuobjdump never prints one.
+    pub control: Option<crate::ir::control::Control>,
     /// A `.L_x_N:` label line before the instruction (the compiler's IR
     /// prints one per basic block; cuobjdump prints none).
     pub label: Option<u32>,

@@ -5,13 +5,16 @@ use std::collections::{HashMap, HashSet};
 use super::lexer::Cursor;
 use super::operand::{parse_operand, pred_from_word};
 use super::{Guard, SassError, SassFile, SassFunction, SassInst, UndecodedInst};
+use crate::ir::control::Control;
 
 /// Parses one instruction text such as `@!P0 BRA 0x1a0 ;` (the trailing `;`
 /// is optional here). The address is set to 0.
 pub fn parse_inst(text: &str) -> Result<SassInst, SassError> {
     let mut c = Cursor::new(text, 1);
     c.skip_ws();
-    let inst = inst_body(&mut c, 0, false)?;
+    let mut inst = inst_body(&mut c, 0, false)?;
+    c.skip_ws();
+    inst.control = control_comment(&mut c)?;
     c.skip_ws();
     if !c.at_end() {
         return Err(c.err("unexpected text after the instruction"));
@@ -82,9 +85,26 @@ fn inst_body(c: &mut Cursor<'_>, addr: u32, need_semi: bool) -> Result<SassInst,
         mods,
         operands,
         encoding: None,
+        control: None,
         label: None,
         annotation,
     })
+}
+
+/// Parses a control-code comment `/*ctrl B------:R-:W-:Y:S04:U---- */` at
+/// the cursor, if one starts there.
+fn control_comment(c: &mut Cursor<'_>) -> Result<Option<Control>, SassError> {
+    if !c.eat_str("/*ctrl ") {
+        return Ok(None);
+    }
+    let s = c.pos();
+    let text = c.take_while(|b| b != b' ' && b != b'*');
+    let ctl = Control::parse(text).map_err(|e| c.err_at(s, e))?;
+    c.skip_ws();
+    if !c.eat_str("*/") {
+        return Err(c.err("expected `*/` after the control codes"));
+    }
+    Ok(Some(ctl))
 }
 
 /// Parses an encoding comment `/* 0x0123456789abcdef */` at the cursor.
@@ -117,7 +137,9 @@ fn inst_line(c: &mut Cursor<'_>) -> Result<(SassInst, Option<u64>), SassError> {
     c.expect(b'*')?;
     c.expect(b'/')?;
     c.skip_ws();
-    let inst = inst_body(c, addr, true)?;
+    let mut inst = inst_body(c, addr, true)?;
+    c.skip_ws();
+    inst.control = control_comment(c)?;
     c.skip_ws();
     let mut lo = None;
     if !c.at_end() {

@@ -11,7 +11,8 @@ impl fmt::Display for Guard {
 }
 
 impl SassInst {
-    /// The instruction without guard and `;`: `BRA 0x1a0`.
+    /// The instruction without guard and `;`: `BRA 0x1a0` (the control
+    /// codes, printed after the `;`, are not part of it).
     pub fn body(&self) -> String {
         let mut s = self.opcode.clone();
         for m in &self.mods {
@@ -56,7 +57,10 @@ fn write_inst_line(out: &mut String, inst: &SassInst) {
         let _ = writeln!(out, ".L_x_{n}:");
     }
     let guard = inst.guard.map(|g| format!("{g} ")).unwrap_or_default();
-    let line = format!("        /*{:04x}*/{guard:>19}{} ;", inst.addr, inst.body());
+    let mut line = format!("        /*{:04x}*/{guard:>19}{} ;", inst.addr, inst.body());
+    if let Some(c) = inst.control {
+        let _ = write!(line, " /*ctrl {c} */");
+    }
     match inst.encoding {
         Some(enc) => write_encoding(out, &format!("{line} "), enc),
         None => {

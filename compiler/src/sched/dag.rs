@@ -1,0 +1,142 @@
+//! The dependence DAG of one basic block: an edge `a -> b` (a before b in
+//! the block) means `b` must stay after `a`, with the cycles `b` should
+//! wait after `a` issues (the scheduler's latency estimate).
+//!
+//! Rules (each conservative; "unit" = a register unit of `ir::regs`,
+//! predicates, pair halves and guards included):
+//! - registers: read-after-write (latency of `a`), write-after-read (0),
+//!   write-after-write (1) on any shared unit;
+//! - an instruction whose register use or definitions are not fully known
+//!   (`ir::regs::reads_all_registers`: `CALL`, `UNDECODED`, unmodelled
+//!   shapes; and `R2P`, whose predicate writes are not reported) is a full
+//!   barrier: nothing moves across it;
+//! - control transfer and convergence (`Effects::CONTROL`,
+//!   `Effects::CONVERGENCE`: `BRA`, `EXIT`, `RET`, `CALL`, `BSSY`, `BSYNC`,
+//!   `WARPSYNC`, `BMOV`, ...) are full barriers too;
+//! - memory: two accesses are ordered unless both only load, or they are
+//!   in provably different spaces (shared, local, constant; a generic or
+//!   global access may alias shared and local memory, and nothing writes
+//!   the constant banks);
+//! - CTA barriers, fences, warp-synchronous ops and the `KEEP` opcodes
+//!   (`Effects::BARRIER | FENCE | WARP | KEEP`) are ordered against every
+//!   memory access and against each other;
+//! - the block's terminator comes after everything.
+
+use crate::ir::cfg::is_terminator;
+use crate::ir::opcode::{Category, Effects, Op};
+use crate::ir::regs::{self, Units};
+use crate::ir::Inst;
+use crate::targets::SmInfo;
+
+use super::latency::latency;
+
+/// One block's dependence graph.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Dag {
+    /// Per instruction, its successors with edge latencies.
+    pub succs: Vec<Vec<(usize, u32)>>,
+    /// Per instruction, its predecessors.
+    pub preds: Vec<Vec<usize>>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Space {
+    Shared,
+    Local,
+    Const,
+    Any,
+}
+
+struct Info {
+    defs: Units,
+    uses: Units,
+    barrier: bool,
+    mem: Option<(Space, bool)>,
+    ordered: bool,
+}
+
+fn info(inst: &Inst) -> Info {
+    let oi = inst.op.info();
+    let e = oi.effects;
+    let barrier = regs::reads_all_registers(inst)
+        || inst.op == Op::R2P
+        || e.intersects(Effects::CONTROL.union(Effects::CONVERGENCE))
+        || is_terminator(inst);
+    let writes_mem = e.intersects(Effects::STORE.union(Effects::ATOMIC));
+    let mem = e
+        .intersects(Effects::LOAD.union(Effects::STORE).union(Effects::ATOMIC))
+        .then(|| {
+            let space = match oi.category {
+                Category::MemShared => Space::Shared,
+                Category::MemLocal => Space::Local,
+                Category::MemConstant => Space::Const,
+                _ => Space::Any,
+            };
+            (space, writes_mem)
+        });
+    let ordered = e.intersects(
+        Effects::BARRIER
+            .union(Effects::FENCE)
+            .union(Effects::WARP)
+            .union(Effects::KEEP),
+    );
+    Info {
+        defs: regs::defs(inst),
+        uses: regs::uses(inst),
+        barrier,
+        mem,
+        ordered,
+    }
+}
+
+fn may_alias(a: Space, b: Space) -> bool {
+    a != Space::Const && b != Space::Const && (a == b || a == Space::Any || b == Space::Any)
+}
+
+fn shares(a: &Units, b: &Units) -> bool {
+    a.iter().any(|u| b.contains(u))
+}
+
+/// Builds the DAG of `insts` (one block, in order).
+pub fn build(insts: &[Inst], sm: &SmInfo) -> Dag {
+    let n = insts.len();
+    let infos: Vec<Info> = insts.iter().map(info).collect();
+    let mut dag = Dag {
+        succs: vec![Vec::new(); n],
+        preds: vec![Vec::new(); n],
+    };
+    for j in 0..n {
+        for i in 0..j {
+            let (a, b) = (&infos[i], &infos[j]);
+            let mut lat: Option<u32> = None;
+            let mut need = |l: u32| lat = Some(lat.map_or(l, |x: u32| x.max(l)));
+            if shares(&a.defs, &b.uses) {
+                need(latency(&insts[i], sm).cycles());
+            }
+            if shares(&a.defs, &b.defs) {
+                need(1);
+            }
+            if shares(&a.uses, &b.defs) {
+                need(0);
+            }
+            if a.barrier || b.barrier {
+                need(0);
+            }
+            let mem_a = a.mem.is_some() || a.ordered;
+            let mem_b = b.mem.is_some() || b.ordered;
+            if (a.ordered && mem_b) || (b.ordered && mem_a) {
+                need(0);
+            }
+            if let (Some((sa, wa)), Some((sb, wb))) = (a.mem, b.mem) {
+                if (wa || wb) && may_alias(sa, sb) {
+                    need(0);
+                }
+            }
+            if let Some(l) = lat {
+                dag.succs[i].push((j, l));
+                dag.preds[j].push(i);
+            }
+        }
+    }
+    dag
+}
