@@ -10,6 +10,7 @@
 //! | `order.rs` | `--phase-order`, `--disable-phase`, the constraint check, random valid orders |
 //! | `knobs.rs` | `--knob`: NvOptLevel, AdvancedPhase hooks, the ORI keys |
 //! | `check_initial.rs`, `control_flow.rs`, `live_dead.rs`, `emit.rs` | the implemented phases |
+//! | `scalar/` | the scalar optimization phases (GeneralOptimize*, OriBranchOpt, OriCopyProp, OriBackCopyPropagate, GvnCse, OriReassociateAndCommon, LateOriCommoning, OriRemoveNopCode) |
 //!
 //! [`PhaseOptions`] is what the command line gives; [`PhaseOptions::plan`]
 //! checks it once per compilation and yields the [`Plan`] each function's
@@ -23,6 +24,7 @@ pub mod live_dead;
 pub mod manager;
 pub mod order;
 pub mod phase;
+pub mod scalar;
 pub mod stats;
 pub mod table;
 

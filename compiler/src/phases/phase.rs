@@ -207,6 +207,8 @@ pub fn create(index: u16, cfg: &PhaseConfig) -> Option<Box<dyn Phase>> {
                 enabled: cfg.opt_level > 0,
             }),
             EMIT => Box::new(emit::EmitSassListing),
+            // The scalar optimization phases (phases/scalar/).
+            i if super::scalar::INDICES.contains(&i) => super::scalar::create(i, cfg)?,
             _ => unreachable!("row {index} is Real without an implementation"),
         },
         Kind::Hook => Box::new(Hook {
@@ -255,7 +257,7 @@ mod tests {
         assert!(!p.is_no_op());
         assert_eq!(p.name(), "AdvancedPhaseAllocReg");
         // An inert phase attached leaves the hook a no-op.
-        cfg.hooks.push((97, 49));
+        cfg.hooks.push((97, 112));
         assert!(create(97, &cfg).unwrap().is_no_op());
     }
 
