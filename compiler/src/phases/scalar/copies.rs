@@ -121,7 +121,12 @@ fn imm_slots(inst: &Inst) -> &'static [usize] {
 fn non_reg_sources(inst: &Inst) -> usize {
     inst.srcs()
         .iter()
-        .filter(|o| matches!(o, Operand::Imm(_) | Operand::FloatImm(_) | Operand::Const(_)))
+        .filter(|o| {
+            matches!(
+                o,
+                Operand::Imm(_) | Operand::FloatImm(_) | Operand::Const(_)
+            )
+        })
         .count()
 }
 

@@ -34,9 +34,9 @@
 //!   barrier, fence, convergence operation and call in between
 //!   ([`super::facts::clobbers_memory`]), since one may write the address.
 
+use super::copies::unit_reg;
 use super::facts::Available;
 use super::fold::mov_like;
-use super::copies::unit_reg;
 use crate::ir::cfg::Cfg;
 use crate::ir::inst::{Inst, Operand};
 use crate::ir::opcode::{Category, Effects, Op};
@@ -104,10 +104,18 @@ pub fn key_of(inst: &Inst, loads: bool) -> Option<String> {
         Op::LDG | Op::LDS | Op::LDL => {
             loads
                 && !inst.mods.iter().any(|m| {
-                    matches!(*m, "STRONG" | "MMIO" | "SYS" | "GPU" | "CTA" | "SM" | "PRIVATE")
+                    matches!(
+                        *m,
+                        "STRONG" | "MMIO" | "SYS" | "GPU" | "CTA" | "SM" | "PRIVATE"
+                    )
                 })
         }
-        Op::CS2R | Op::S2UR => false,
+        // Clocks (CS2R), uniform special registers, and P2R (reads the
+        // whole predicate file, virtual predicates not among its uses).
+        Op::CS2R | Op::S2UR | Op::P2R => false,
+        // Copies are copy propagation's: merging `MOV a, x` with `MOV b, x`
+        // into `MOV b, a` would only be undone by it.
+        _ if super::copies::copy_of(inst).is_some() => false,
         _ => pure_cat && e == Effects::NONE && inst.op != Op::NOP,
     };
     if !ok {

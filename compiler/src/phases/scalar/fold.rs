@@ -152,7 +152,9 @@ pub fn simplify(inst: &Inst) -> Option<Inst> {
 pub fn simplify_with(inst: &Inst, known: &dyn Fn(Reg) -> Option<u32>) -> Option<Inst> {
     let int_value = |o: &Operand| -> Option<u32> {
         int_value(o).or_else(|| match o {
-            Operand::Reg(r) if r.sel.is_none() => Some(apply_int(known(r.reg)?, r.neg, r.not, r.abs)),
+            Operand::Reg(r) if r.sel.is_none() => {
+                Some(apply_int(known(r.reg)?, r.neg, r.not, r.abs))
+            }
             _ => None,
         })
     };
@@ -266,9 +268,11 @@ pub fn simplify_with(inst: &Inst, known: &dyn Fn(Reg) -> Option<u32>) -> Option<
                 .dsts()
                 .iter()
                 .position(|o| matches!(o, Operand::Reg(_)))?;
-            if inst.dsts().iter().any(
-                |o| matches!(o, Operand::Pred { pred, .. } if !matches!(pred, Pred::Pt)),
-            ) {
+            if inst
+                .dsts()
+                .iter()
+                .any(|o| matches!(o, Operand::Pred { pred, .. } if !matches!(pred, Pred::Pt)))
+            {
                 return None;
             }
             let (a, b, c) = (int_value(&s[0])?, int_value(&s[1])?, int_value(&s[2])?);
@@ -288,7 +292,16 @@ pub fn simplify_with(inst: &Inst, known: &dyn Fn(Reg) -> Option<u32>) -> Option<
             }
             let wide = inst.has_mod("U64") || inst.has_mod("S64");
             let signed = inst.has_mod("S32") || inst.has_mod("S64");
-            let r = shf1(lo, sh, hi, left, inst.has_mod("HI"), inst.has_mod("W"), wide, signed);
+            let r = shf1(
+                lo,
+                sh,
+                hi,
+                left,
+                inst.has_mod("HI"),
+                inst.has_mod("W"),
+                wide,
+                signed,
+            );
             mov_imm(inst, r)
         }
         Op::SEL if dst_is_single_reg(inst) => match s[2] {
@@ -303,7 +316,8 @@ pub fn simplify_with(inst: &Inst, known: &dyn Fn(Reg) -> Option<u32>) -> Option<
             _ => None,
         },
         Op::FADD | Op::FMUL | Op::FFMA
-            if dst_is_single_reg(inst) && mods_within(inst, &["FTZ", "SAT", "RN", "RZ", "RM", "RP"]) =>
+            if dst_is_single_reg(inst)
+                && mods_within(inst, &["FTZ", "SAT", "RN", "RZ", "RM", "RP"]) =>
         {
             let v: Vec<u32> = s.iter().map(f32_value).collect::<Option<_>>()?;
             let m = Mods {
@@ -328,7 +342,16 @@ pub fn simplify_with(inst: &Inst, known: &dyn Fn(Reg) -> Option<u32>) -> Option<
 
 /// The SASS funnel shift of one value (the simulator's `shf1`).
 #[allow(clippy::too_many_arguments)]
-fn shf1(lo: u32, s: u32, hi: u32, left: bool, hi_out: bool, wrap: bool, wide: bool, signed: bool) -> u32 {
+fn shf1(
+    lo: u32,
+    s: u32,
+    hi: u32,
+    left: bool,
+    hi_out: bool,
+    wrap: bool,
+    wide: bool,
+    signed: bool,
+) -> u32 {
     let width = if wide { 64 } else { 32 };
     let s = if wrap { s & (width - 1) } else { s.min(width) };
     let x = (u64::from(hi) << 32) | u64::from(lo);

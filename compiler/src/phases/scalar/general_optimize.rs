@@ -22,9 +22,9 @@
 //! and the index their rewrites are recorded under.
 
 use super::fixed_point;
+use crate::ir::Function;
 use crate::phases::live_dead::live_dead;
 use crate::phases::phase::{Phase, PhaseContext, PhaseError};
-use crate::ir::Function;
 
 pub struct GeneralOptimize {
     pub index: u16,
@@ -72,25 +72,24 @@ mod tests {
 
     #[test]
     fn constants_fold_through_copies_and_dead_code_goes() {
-        let got = opt(
-            ".L_x_0:
+        let got = opt(".L_x_0:
              MOV %r1, 0x3 ;
              IADD3 %r2, %r1, 0x4, RZ ;
              IMAD %r3, %r2, 0x2, RZ ;
              STG.E [%r8.64], %r3 ;
-             EXIT ;",
+             EXIT ;");
+        assert_eq!(
+            got,
+            norm(".L_x_0:\nMOV %r3, 0xe ;\nSTG.E [%r8.64], %r3 ;\nEXIT ;")
         );
-        assert_eq!(got, norm(".L_x_0:\nMOV %r3, 0xe ;\nSTG.E [%r8.64], %r3 ;\nEXIT ;"));
     }
 
     #[test]
     fn multiply_by_a_power_of_two_becomes_a_shift() {
-        let got = opt(
-            ".L_x_0:
+        let got = opt(".L_x_0:
              IMAD %r3, %r2, 0x8, RZ ;
              STG.E [%r8.64], %r3 ;
-             EXIT ;",
-        );
+             EXIT ;");
         assert_eq!(
             got,
             norm(".L_x_0:\nIMAD.SHL.U32 %r3, %r2, 0x8, RZ ;\nSTG.E [%r8.64], %r3 ;\nEXIT ;")
@@ -140,8 +139,7 @@ mod tests {
     #[test]
     fn float_folds_refuse_nan_and_keep_signed_zero_exact() {
         // 1.5 + 2.25 folds; x + 0.0 and x * 0 (x unknown) do not.
-        let got = opt(
-            ".L_x_0:
+        let got = opt(".L_x_0:
              FADD %r1, 1.5, 2.25 ;
              FADD %r2, %r5, RZ ;
              FMUL %r3, %r5, RZ ;
@@ -150,27 +148,23 @@ mod tests {
              STG.E [%r8.64], %r2 ;
              STG.E [%r8.64], %r3 ;
              STG.E [%r8.64], %r4 ;
-             EXIT ;",
-        );
+             EXIT ;");
         assert!(got.contains("MOV %r1, 0x40700000"), "{got}");
         assert!(got.contains("FADD %r2, %r5, RZ"), "{got}");
         assert!(got.contains("FMUL %r3, %r5, RZ"), "{got}");
         // -0 + +0 = +0 under round-to-nearest.
         assert!(got.contains("MOV %r4, 0x0"), "{got}");
         // INF * 0 is NaN: not folded.
-        let got = opt(
-            ".L_x_0:
+        let got = opt(".L_x_0:
              FMUL %r1, +INF , RZ ;
              STG.E [%r8.64], %r1 ;
-             EXIT ;",
-        );
+             EXIT ;");
         assert!(got.contains("FMUL"), "{got}");
     }
 
     #[test]
     fn branches_to_the_next_block_and_never_taken_ones_go() {
-        let got = opt(
-            ".L_x_0:
+        let got = opt(".L_x_0:
              ISETP.GE.AND %p1, PT, %r1, %r2, PT ;
              @%p1 BRA .L_x_1 ;
              .L_x_1:
@@ -178,8 +172,7 @@ mod tests {
              .L_x_2:
              STG.E [%r8.64], %r1 ;
              .L_x_3:
-             EXIT ;",
-        );
+             EXIT ;");
         assert!(!got.contains("BRA"), "{got}");
     }
 }

@@ -47,7 +47,9 @@ mod tests {
              EXIT ;",
         );
         let mut cx = PhaseContext::new(f, None);
-        super::LateOriCommoning { rounds: 4 }.execute(&mut cx).unwrap();
+        super::LateOriCommoning { rounds: 4 }
+            .execute(&mut cx)
+            .unwrap();
         assert_eq!(cx.fired.get(&64), Some(&1));
         assert!(norm(&text(&cx.function)).contains("@%p0 MOV %r4, %r3"));
     }

@@ -68,7 +68,9 @@ pub fn rounds(cfg: &PhaseConfig) -> usize {
 pub fn create(index: u16, cfg: &PhaseConfig) -> Option<Box<dyn Phase>> {
     let r = rounds(cfg);
     Some(match index {
-        13 | 29 | 37 | 46 | 58 | 65 => Box::new(general_optimize::GeneralOptimize { index, rounds: r }),
+        13 | 29 | 37 | 46 | 58 | 65 => {
+            Box::new(general_optimize::GeneralOptimize { index, rounds: r })
+        }
         15 => Box::new(branch_opt::OriBranchOpt { rounds: r }),
         144 => Box::new(copy_prop::OriCopyProp { rounds: r }),
         83 => Box::new(back_copy_prop::OriBackCopyPropagate { rounds: r }),

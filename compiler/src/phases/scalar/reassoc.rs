@@ -44,7 +44,10 @@ fn imad_by_const(i: &Inst) -> Option<(Operand, u32)> {
     if i.op != Op::IMAD
         || i.ndst != 1
         || i.srcs().len() != 3
-        || !i.mods.iter().all(|m| matches!(*m, "U32" | "SHL" | "MOV" | "IADD"))
+        || !i
+            .mods
+            .iter()
+            .all(|m| matches!(*m, "U32" | "SHL" | "MOV" | "IADD"))
         || int_value(&i.srcs()[2]) != Some(0)
     {
         return None;
