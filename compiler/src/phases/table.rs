@@ -49,7 +49,8 @@
 //! in order), `legalization` (SetAfterLegalization after every expansion),
 //! `hook-position` (each AdvancedPhase hook at its insertion context),
 //! `cfg-analysis-first` (control-flow phases after AnalyzeControlFlow),
-//! `movphi-pairing`, `scheduling`, `late-conversion`.
+//! `movphi-pairing`, `scheduling`, `late-conversion`, `before-control-codes`
+//! (the scalar optimization phases before the control-code phases).
 
 /// Seed 000's seven coarse groups, and this compiler's two.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -145,6 +146,12 @@ pub const HOOKS: [u16; 16] = [
     4, 7, 47, 77, 82, 89, 92, 97, 101, 104, 106, 111, 115, 127, 134, 135,
 ];
 
+/// The scalar optimization phases (phases/scalar/) rewrite instructions;
+/// the control codes (scoreboards, stall counts, reuse flags: 151..=153)
+/// are computed from the final instruction stream, so these phases run
+/// before them.
+const BEFORE_CONTROL_CODES: Constraint = c("before-control-codes", Rule::Before(&[151, 152, 153]));
+
 const fn c(name: &'static str, rule: Rule) -> Constraint {
     Constraint { name, rule }
 }
@@ -184,9 +191,9 @@ pub static PHASES: [PhaseRow; PHASE_COUNT] = [
     row(10, "EarlyOriSimpleLiveDead", Group::InitialSetup, Kind::Real, false, &[]),
     row(11, "ReplaceUniformsWithImm", Group::InitialSetup, Kind::Inert, false, &[]),
     row(12, "OriSanitize", Group::InitialSetup, Kind::Inert, false, &[]),
-    row(13, "GeneralOptimizeEarly", Group::EarlyOptimization, Kind::Real, false, &[]),
+    row(13, "GeneralOptimizeEarly", Group::EarlyOptimization, Kind::Real, false, &[BEFORE_CONTROL_CODES]),
     row(14, "DoSwitchOptFirst", Group::EarlyOptimization, Kind::Inert, false, &[c("cfg-analysis-first", Rule::After(&[3]))]),
-    row(15, "OriBranchOpt", Group::EarlyOptimization, Kind::Real, false, &[c("cfg-analysis-first", Rule::After(&[3]))]),
+    row(15, "OriBranchOpt", Group::EarlyOptimization, Kind::Real, false, &[c("cfg-analysis-first", Rule::After(&[3])), BEFORE_CONTROL_CODES]),
     row(16, "OriPerformLiveDeadFirst", Group::EarlyOptimization, Kind::Real, false, &[]),
     row(17, "OptimizeBindlessHeaderLoads", Group::EarlyOptimization, Kind::Inert, false, &[]),
     row(18, "OriLoopSimplification", Group::EarlyOptimization, Kind::Inert, false, &[c("cfg-analysis-first", Rule::After(&[3]))]),
@@ -200,7 +207,7 @@ pub static PHASES: [PhaseRow; PHASE_COUNT] = [
     row(26, "OriRemoveRedundantBarriers", Group::EarlyOptimization, Kind::Inert, false, &[]),
     row(27, "AnalyzeUniformsForSpeculation", Group::EarlyOptimization, Kind::Inert, false, &[]),
     row(28, "SinkRemat", Group::EarlyOptimization, Kind::Inert, true, &[]),
-    row(29, "GeneralOptimize", Group::EarlyOptimization, Kind::Real, false, &[c("numbered-passes", Rule::After(&[13]))]),
+    row(29, "GeneralOptimize", Group::EarlyOptimization, Kind::Real, false, &[c("numbered-passes", Rule::After(&[13])), BEFORE_CONTROL_CODES]),
     row(30, "DoSwitchOptSecond", Group::EarlyOptimization, Kind::Inert, false, &[c("numbered-passes", Rule::After(&[14])), c("cfg-analysis-first", Rule::After(&[3]))]),
     row(31, "OriLinearReplacement", Group::EarlyOptimization, Kind::Inert, false, &[]),
     row(32, "CompactLocalMemory", Group::EarlyOptimization, Kind::Inert, false, &[]),
@@ -208,7 +215,7 @@ pub static PHASES: [PhaseRow; PHASE_COUNT] = [
     row(34, "ExtractShaderConstsFirst", Group::EarlyOptimization, Kind::Inert, false, &[]),
     row(35, "OriHoistInvariantsEarly", Group::EarlyOptimization, Kind::Inert, false, &[]),
     row(36, "EmitPSI", Group::EarlyOptimization, Kind::Inert, false, &[]),
-    row(37, "GeneralOptimizeMid", Group::MidOptimization, Kind::Real, false, &[c("numbered-passes", Rule::After(&[29]))]),
+    row(37, "GeneralOptimizeMid", Group::MidOptimization, Kind::Real, false, &[c("numbered-passes", Rule::After(&[29])), BEFORE_CONTROL_CODES]),
     row(38, "OptimizeNestedCondBranches", Group::MidOptimization, Kind::Inert, false, &[c("cfg-analysis-first", Rule::After(&[3]))]),
     row(39, "ConvertVTGReadWrite", Group::MidOptimization, Kind::Inert, false, &[]),
     row(40, "DoVirtualCTAExpansion", Group::MidOptimization, Kind::Inert, false, &[]),
@@ -217,11 +224,11 @@ pub static PHASES: [PhaseRow; PHASE_COUNT] = [
     row(43, "ForwardProgress", Group::MidOptimization, Kind::Inert, false, &[]),
     row(44, "OptimizeUniformAtomic", Group::MidOptimization, Kind::Inert, false, &[]),
     row(45, "MidExpansion", Group::MidOptimization, Kind::Inert, true, &[]),
-    row(46, "GeneralOptimizeMid2", Group::MidOptimization, Kind::Real, false, &[c("numbered-passes", Rule::After(&[37]))]),
+    row(46, "GeneralOptimizeMid2", Group::MidOptimization, Kind::Real, false, &[c("numbered-passes", Rule::After(&[37])), BEFORE_CONTROL_CODES]),
     row(47, "AdvancedPhaseEarlyEnforceArgs", Group::MidOptimization, Kind::Hook, false, &[c("hook-position", Rule::Before(&[48]))]),
     row(48, "EnforceArgumentRestrictions", Group::MidOptimization, Kind::Inert, false, &[]),
-    row(49, "GvnCse", Group::MidOptimization, Kind::Real, true, &[]),
-    row(50, "OriReassociateAndCommon", Group::MidOptimization, Kind::Real, false, &[]),
+    row(49, "GvnCse", Group::MidOptimization, Kind::Real, true, &[BEFORE_CONTROL_CODES]),
+    row(50, "OriReassociateAndCommon", Group::MidOptimization, Kind::Real, false, &[BEFORE_CONTROL_CODES]),
     row(51, "ExtractShaderConstsFinal", Group::MidOptimization, Kind::Inert, false, &[c("numbered-passes", Rule::After(&[34]))]),
     row(52, "OriReplaceEquivMultiDefMov", Group::MidOptimization, Kind::Inert, false, &[]),
     row(53, "OriPropagateVaryingFirst", Group::MidOptimization, Kind::Inert, false, &[]),
@@ -229,14 +236,14 @@ pub static PHASES: [PhaseRow; PHASE_COUNT] = [
     row(55, "LateExpansion", Group::MidOptimization, Kind::Inert, true, &[]),
     row(56, "SpeculativeHoistComInsts", Group::MidOptimization, Kind::Inert, false, &[]),
     row(57, "RemoveASTToDefaultValues", Group::MidOptimization, Kind::Inert, false, &[]),
-    row(58, "GeneralOptimizeLate", Group::MidOptimization, Kind::Real, false, &[c("numbered-passes", Rule::After(&[46]))]),
+    row(58, "GeneralOptimizeLate", Group::MidOptimization, Kind::Real, false, &[c("numbered-passes", Rule::After(&[46])), BEFORE_CONTROL_CODES]),
     row(59, "OriLoopFusion", Group::LateOptimization, Kind::Inert, false, &[]),
     row(60, "DoVTGMultiViewExpansion", Group::LateOptimization, Kind::Inert, false, &[]),
     row(61, "OriPerformLiveDeadThird", Group::LateOptimization, Kind::Real, false, &[c("numbered-passes", Rule::After(&[33]))]),
     row(62, "OriRemoveRedundantMultiDefMov", Group::LateOptimization, Kind::Inert, false, &[]),
     row(63, "OriDoPredication", Group::LateOptimization, Kind::Inert, false, &[]),
-    row(64, "LateOriCommoning", Group::LateOptimization, Kind::Real, false, &[]),
-    row(65, "GeneralOptimizeLate2", Group::LateOptimization, Kind::Real, false, &[c("numbered-passes", Rule::After(&[58]))]),
+    row(64, "LateOriCommoning", Group::LateOptimization, Kind::Real, false, &[BEFORE_CONTROL_CODES]),
+    row(65, "GeneralOptimizeLate2", Group::LateOptimization, Kind::Real, false, &[c("numbered-passes", Rule::After(&[58])), BEFORE_CONTROL_CODES]),
     row(66, "OriHoistInvariantsLate", Group::LateOptimization, Kind::Inert, false, &[c("numbered-passes", Rule::After(&[35]))]),
     row(67, "DoKillMovement", Group::LateOptimization, Kind::Inert, false, &[]),
     row(68, "DoTexMovement", Group::LateOptimization, Kind::Inert, false, &[]),
@@ -254,7 +261,7 @@ pub static PHASES: [PhaseRow; PHASE_COUNT] = [
     row(80, "ExpandJmxComputation", Group::LateOptimization, Kind::Inert, false, &[]),
     row(81, "LateArchOptimizeSecond", Group::LateOptimization, Kind::Inert, false, &[c("numbered-passes", Rule::After(&[75]))]),
     row(82, "AdvancedPhaseBackPropVReg", Group::LateOptimization, Kind::Hook, false, &[c("hook-position", Rule::Before(&[83]))]),
-    row(83, "OriBackCopyPropagate", Group::LateOptimization, Kind::Real, false, &[]),
+    row(83, "OriBackCopyPropagate", Group::LateOptimization, Kind::Real, false, &[BEFORE_CONTROL_CODES]),
     row(84, "OriPerformLiveDeadFourth", Group::LateOptimization, Kind::Real, false, &[c("numbered-passes", Rule::After(&[61]))]),
     row(85, "OriPropagateGmma", Group::LateOptimization, Kind::Inert, false, &[]),
     row(86, "InsertPseudoUseDefForConvUR", Group::LateOptimization, Kind::Inert, false, &[]),
@@ -278,7 +285,7 @@ pub static PHASES: [PhaseRow; PHASE_COUNT] = [
     row(104, "AdvancedPhasePostExpansion", Group::SchedulingAndRegAlloc, Kind::Hook, false, &[c("hook-position", Rule::After(&[103]))]),
     row(105, "ApplyPostRegAllocWars", Group::SchedulingAndRegAlloc, Kind::Inert, false, &[c("post-regalloc", Rule::After(&[148]))]),
     row(106, "AdvancedPhasePostSched", Group::PostScheduleAndCodegen, Kind::Hook, false, &[c("hook-position", Rule::After(&[147]))]),
-    row(107, "OriRemoveNopCode", Group::PostScheduleAndCodegen, Kind::Real, false, &[]),
+    row(107, "OriRemoveNopCode", Group::PostScheduleAndCodegen, Kind::Real, false, &[BEFORE_CONTROL_CODES]),
     row(108, "OptimizeHotColdInLoop", Group::PostScheduleAndCodegen, Kind::Inert, false, &[c("cfg-analysis-first", Rule::After(&[3]))]),
     row(109, "OptimizeHotColdFlow", Group::PostScheduleAndCodegen, Kind::Inert, false, &[c("cfg-analysis-first", Rule::After(&[3]))]),
     row(110, "PostSchedule", Group::PostScheduleAndCodegen, Kind::Inert, false, &[]),
@@ -315,7 +322,7 @@ pub static PHASES: [PhaseRow; PHASE_COUNT] = [
     row(141, "OriLocalCopyForward", Group::ArchSpecific, Kind::Inert, false, &[]),
     row(142, "OriDeadCodeScan", Group::ArchSpecific, Kind::Real, false, &[]),
     row(143, "OriPerformLiveDead", Group::ArchSpecific, Kind::Real, false, &[]),
-    row(144, "OriCopyProp", Group::ArchSpecific, Kind::Real, false, &[]),
+    row(144, "OriCopyProp", Group::ArchSpecific, Kind::Real, false, &[BEFORE_CONTROL_CODES]),
     row(145, "OptimizeNaNOrZero", Group::ArchSpecific, Kind::Inert, false, &[c("scheduling", Rule::Before(&[147]))]),
     row(146, "HoistInvariants", Group::ArchSpecific, Kind::Inert, false, &[c("scheduling", Rule::After(&[147]))]),
     row(147, "ScheduleInstructions", Group::ArchSpecific, Kind::Inert, false, &[]),

@@ -135,3 +135,36 @@ pub(crate) mod test_util {
             .join("\n")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_ops_at_o0_and_nvopt_0_real_otherwise() {
+        let mut cfg = PhaseConfig::default();
+        for &i in &INDICES {
+            let p = crate::phases::phase::create(i, &cfg).unwrap();
+            assert!(!p.is_no_op(), "{}", p.name());
+            assert_eq!(p.index(), i);
+        }
+        cfg.opt_level = 0;
+        for &i in &INDICES {
+            assert!(crate::phases::phase::create(i, &cfg).unwrap().is_no_op());
+        }
+        cfg.opt_level = 3;
+        cfg.nvopt_level = 0;
+        for &i in &INDICES {
+            assert!(crate::phases::phase::create(i, &cfg).unwrap().is_no_op());
+        }
+        cfg.nvopt_level = 1;
+        assert_eq!(rounds(&cfg), 1);
+    }
+
+    #[test]
+    fn they_run_before_the_control_codes() {
+        let e = crate::phases::order::check_order(&[0, 151, 49, 157]).unwrap_err();
+        assert!(e.to_string().contains("before-control-codes"), "{e}");
+        crate::phases::order::check_order(&[0, 49, 151, 157]).unwrap();
+    }
+}
