@@ -216,6 +216,19 @@ fn disable_phase_removes_one_and_refuses_required_ones() {
         "OriPerformLiveDeadFourth",
         "--disable-phase",
         "OriRunNamedPhases",
+        // The GeneralOptimize phases remove dead code too (one round each).
+        "--disable-phase",
+        "GeneralOptimizeEarly",
+        "--disable-phase",
+        "GeneralOptimize",
+        "--disable-phase",
+        "GeneralOptimizeMid",
+        "--disable-phase",
+        "GeneralOptimizeMid2",
+        "--disable-phase",
+        "GeneralOptimizeLate",
+        "--disable-phase",
+        "GeneralOptimizeLate2",
         &k,
     ]);
     assert!(count_insts(&r.stdout) > count_insts(&full));

@@ -17,11 +17,13 @@
 //! - an immediate or constant-bank value is substituted only into the
 //!   operand slots SASS encodes one in (`MOV`'s source; the second source
 //!   of `IADD3`, `LOP3`, `SHF`, `ISETP`, `SEL`, `IMNMX`, `PRMT`, `LEA`; the
-//!   second or third of a 32-bit `IMAD`), into a use with no modifier, and
-//!   only when the instruction keeps at most one non-register source;
-//!   never into float instructions (an integer immediate there would be
-//!   read as raw bits, correct in the simulator but not how ptxas spells
-//!   a float immediate).
+//!   second or third of a 32-bit `IMAD`, the second of `IMAD.WIDE`; for
+//!   `FADD`/`FMUL`/`FFMA` constant-bank operands only, second slot, or
+//!   third of `FFMA`), into a use with no modifier, and only when the
+//!   instruction keeps at most one non-register source. A value for the
+//!   first source of a commutative pair (`IADD3`, `IMAD`, `FFMA`, `FADD`,
+//!   `FMUL`) goes to the second slot, the register there moving to the
+//!   first.
 //!
 //! Guards, destinations, `CALL`'s implicit reads and predicate operands are
 //! never rewritten.
@@ -105,17 +107,33 @@ pub fn analyze(f: &Function, cfg: &Cfg) -> Available<Copy> {
     })
 }
 
-/// The source slots (indices into `srcs()`) of `op` that may hold an
-/// immediate or constant-bank operand.
-fn imm_slots(inst: &Inst) -> &'static [usize] {
+/// The source slots (indices into `srcs()`) of `inst` that may hold an
+/// immediate (`imm`) or a constant-bank operand (`!imm`). Float opcodes
+/// take constant-bank operands only (an integer immediate there would be
+/// read as raw bits: right in the simulator, but not ptxas' spelling).
+fn imm_slots(inst: &Inst, imm: bool) -> &'static [usize] {
     match inst.op {
         Op::MOV | Op::UMOV => &[0],
         Op::IADD3 | Op::LOP3 | Op::SHF | Op::ISETP | Op::SEL | Op::IMNMX | Op::PRMT | Op::LEA => {
             &[1]
         }
         Op::IMAD if !inst.has_mod("WIDE") && !inst.has_mod("HI") => &[1, 2],
+        Op::IMAD => &[1],
+        Op::FADD | Op::FMUL if !imm => &[1],
+        Op::FFMA if !imm => &[1, 2],
         _ => &[],
     }
+}
+
+/// Whether sources 0 and 1 of `inst` may be exchanged without changing
+/// what it computes: the first two terms of `IADD3` (a sum, carries
+/// included), the factors of `IMAD` and `FFMA`, the operands of `FADD` and
+/// `FMUL` (the float results are canonical NaNs either way: `ptxc::float`).
+fn swappable(inst: &Inst) -> bool {
+    matches!(
+        inst.op,
+        Op::IADD3 | Op::IMAD | Op::FFMA | Op::FADD | Op::FMUL
+    ) && inst.srcs().len() >= 2
 }
 
 fn non_reg_sources(inst: &Inst) -> usize {
@@ -159,7 +177,6 @@ pub fn propagate(f: &mut Function) -> usize {
             let inst = &f.blocks[b].insts[i];
             let mut new = inst.clone();
             let nd = inst.ndst as usize;
-            let slots = imm_slots(inst);
             for idx in nd..inst.operands.len() {
                 let w = regs::operand_width(inst, idx);
                 match &inst.operands[idx] {
@@ -176,11 +193,24 @@ pub fn propagate(f: &mut Function) -> usize {
                                 }
                             }
                             Operand::Imm(_) | Operand::Const(_)
-                                if slots.contains(&(idx - nd))
-                                    && is_plain_reg(&inst.operands[idx])
+                                if is_plain_reg(&inst.operands[idx])
                                     && non_reg_sources(&new) == 0 =>
                             {
-                                new.operands[idx] = c.src.clone();
+                                let imm = matches!(c.src, Operand::Imm(_));
+                                let slots = imm_slots(inst, imm);
+                                if slots.contains(&(idx - nd)) {
+                                    new.operands[idx] = c.src.clone();
+                                } else if idx == nd
+                                    && swappable(inst)
+                                    && slots.contains(&1)
+                                    && matches!(new.operands[nd + 1], Operand::Reg(_))
+                                    && regs::operand_width(inst, nd + 1) == 1
+                                {
+                                    // The value goes where SASS encodes it,
+                                    // the other operand takes its place.
+                                    new.operands[nd] = new.operands[nd + 1].clone();
+                                    new.operands[nd + 1] = c.src.clone();
+                                }
                             }
                             _ => {}
                         }

@@ -86,6 +86,39 @@ mod tests {
     }
 
     #[test]
+    fn constants_go_to_the_slot_sass_encodes_them_in() {
+        let mut f = func(
+            ".L_x_0:
+             MOV %r32, c[0x0][0x168] ;
+             MOV %r3, 0x3f800000 ;
+             FFMA %r11, %r32, %r8, %r9 ;
+             IADD3 %r36, %p5, %r32, %r42, RZ ;
+             FADD %r12, %r11, %r3 ;
+             LOP3.LUT %r13, %r32, %r8, RZ, 0xc0, !PT ;
+             STG.E [%r36.64], %r11 ;
+             STG.E [%r36.64], %r12 ;
+             STG.E [%r36.64], %r13 ;
+             EXIT ;",
+        );
+        // Two operands change in each of the two swapped instructions.
+        assert_eq!(propagate(&mut f), 4);
+        let got = norm(&text(&f));
+        // Commutative: the constant takes the second slot.
+        assert!(got.contains("FFMA %r11, %r8, c[0x0][0x168], %r9"), "{got}");
+        assert!(
+            got.contains("IADD3 %r36, %p5, %r42, c[0x0][0x168], RZ"),
+            "{got}"
+        );
+        // No integer immediate into a float operation; LOP3's first slot
+        // holds no constant and LOP3 is not swapped (its LUT would change).
+        assert!(got.contains("FADD %r12, %r11, %r3"), "{got}");
+        assert!(
+            got.contains("LOP3.LUT %r13, %r32, %r8, RZ, 0xc0, !PT"),
+            "{got}"
+        );
+    }
+
+    #[test]
     fn one_word_of_a_pair_is_not_enough() {
         let mut f = func(
             ".L_x_0:
