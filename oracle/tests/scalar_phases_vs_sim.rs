@@ -22,6 +22,10 @@ use std::path::Path;
 
 const SEEDS: u64 = 2;
 
+/// One case's result: (phase, input, rewrites) where a phase fired, and
+/// the failures.
+type CaseResult = (Vec<(u16, String, u64)>, Vec<String>);
+
 /// The IR before the first occurrence of each of `wanted` in the default
 /// plan, from one run of the pipeline.
 fn snapshots(plan: &Plan, case: &Case, wanted: &[u16]) -> BTreeMap<u16, Function> {
@@ -124,7 +128,7 @@ fn every_scalar_phase_preserves_semantics_and_fires_somewhere() {
     let limits = RunLimits::default();
     // Per case (in parallel): (phase, input, rewrites) where it fired, and
     // the failures.
-    let per_case: Vec<(Vec<(u16, String, u64)>, Vec<String>)> = cases
+    let per_case: Vec<CaseResult> = cases
         .par_iter()
         .map(|case| {
             let mut fired = Vec::new();

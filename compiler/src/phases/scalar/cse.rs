@@ -128,7 +128,10 @@ pub fn key_of(inst: &Inst, loads: bool) -> Option<String> {
     for d in inst.dsts() {
         match d {
             Operand::Reg(r) if !matches!(r.reg, Reg::Rz | Reg::Urz) => {}
-            Operand::Pred { pred, .. } if matches!(pred, Pred::Pt | Pred::Upt) => {}
+            Operand::Pred {
+                pred: Pred::Pt | Pred::Upt,
+                ..
+            } => {}
             _ => return None,
         }
     }
