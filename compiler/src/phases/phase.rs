@@ -187,7 +187,9 @@ impl Phase for OriManager {
 /// AnalyzeControlFlow (3), the liveness and dead-code phases
 /// EarlyOriSimpleLiveDead (10), OriPerformLiveDeadFirst..Fourth (16, 33,
 /// 61, 84), OriDeadCodeScan (142, one round), OriPerformLiveDead (143),
-/// the ORI manager (139) and EmitSassListing (157). Hooks (the 16
+/// the ORI manager (139), EmitSassListing (157), and the scalar
+/// optimization phases of `phases/scalar/` (`scalar::INDICES`: 13, 15, 29,
+/// 37, 46, 49, 50, 58, 64, 65, 83, 107, 144). Hooks (the 16
 /// AdvancedPhase rows) run the phase a knob attaches, if any. Everything
 /// else is [`Inert`].
 pub fn create(index: u16, cfg: &PhaseConfig) -> Option<Box<dyn Phase>> {
