@@ -118,12 +118,13 @@ mod tests {
             None,
         );
         let run = execute(&seq, &cfg, &mut cx).unwrap();
-        // 143 x4 and 142 x3 execute; 140 x6, 141 x3, 144 x3 are inert.
+        // 143 x4, 142 x3 and OriCopyProp (144) x3 execute; 140 x6 and
+        // 141 x3 are inert.
         assert_eq!(
             run,
             OriRun {
-                executed: 7,
-                skipped: 12
+                executed: 10,
+                skipped: 9
             }
         );
         assert_eq!(cx.removed, 1);
@@ -151,8 +152,9 @@ mod tests {
             None,
         );
         let run = execute(&seq, &PhaseConfig::default(), &mut cx).unwrap();
-        // 16, then base[14..19] = 143 144 141 142 143: 16, 143, 142, 143 execute.
-        assert_eq!(run.executed, 4);
+        // 16, then base[14..19] = 143 144 141 142 143: 16, 143, 144, 142,
+        // 143 execute.
+        assert_eq!(run.executed, 5);
         assert_eq!(run.executed + run.skipped, 304);
         assert_eq!(cx.removed, 1);
     }

@@ -15,6 +15,7 @@
 //! | `nan_or_zero.rs`, `hoist_invariants.rs`, `tex_nodep.rs` | the scheduling-time and post-allocation peepholes of seed 001 (145, 146, 149) |
 //! | `gemm.rs` | the CUTLASS-style GEMM detection gate they share |
 //! | `sched.rs` | ScheduleInstructions and the control-code phases (algorithms in `crate::sched`) |
+//! | `scalar/` | the scalar optimization phases (GeneralOptimize*, OriBranchOpt, OriCopyProp, OriBackCopyPropagate, GvnCse, OriReassociateAndCommon, LateOriCommoning, OriRemoveNopCode) |
 //!
 //! [`PhaseOptions`] is what the command line gives; [`PhaseOptions::plan`]
 //! checks it once per compilation and yields the [`Plan`] each function's
@@ -35,6 +36,7 @@ pub mod nan_or_zero;
 pub mod order;
 pub mod phase;
 pub mod predication;
+pub mod scalar;
 pub mod sched;
 pub mod stats;
 pub mod strength_reduce;

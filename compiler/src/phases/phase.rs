@@ -199,7 +199,9 @@ impl Phase for OriManager {
 /// OriLoopSimplification (18), OriStrengthReduce (21), OriLoopUnrolling
 /// (22), OriHoistInvariantsEarly/Late/Late2/Late3 (35, 66, 79, 88) and
 /// if-conversion OriDoPredication (63); the peepholes OptimizeNaNOrZero
-/// (145), HoistInvariants (146) and TexNodep (149). Hooks (the 16
+/// (145), HoistInvariants (146) and TexNodep (149); the scalar
+/// optimization phases of `phases/scalar/` (`scalar::INDICES`: 13, 15, 29,
+/// 37, 46, 49, 50, 58, 64, 65, 83, 107, 144). Hooks (the 16
 /// AdvancedPhase rows) run the phase a knob attaches, if any. Everything
 /// else is [`Inert`].
 pub fn create(index: u16, cfg: &PhaseConfig) -> Option<Box<dyn Phase>> {
@@ -262,6 +264,8 @@ pub fn create(index: u16, cfg: &PhaseConfig) -> Option<Box<dyn Phase>> {
             tex_nodep::INDEX => Box::new(tex_nodep::TexNodep {
                 enabled: cfg.opt_level > 0 && cfg.nvopt_level > 0,
             }),
+            // The scalar optimization phases (phases/scalar/).
+            i if super::scalar::INDICES.contains(&i) => super::scalar::create(i, cfg)?,
             _ => unreachable!("row {index} is Real without an implementation"),
         },
         Kind::Hook => Box::new(Hook {
@@ -310,7 +314,7 @@ mod tests {
         assert!(!p.is_no_op());
         assert_eq!(p.name(), "AdvancedPhaseAllocReg");
         // An inert phase attached leaves the hook a no-op.
-        cfg.hooks.push((97, 49));
+        cfg.hooks.push((97, 112));
         assert!(create(97, &cfg).unwrap().is_no_op());
     }
 

@@ -13,7 +13,7 @@
 //! | 141 | `OriLocalCopyForward` | inert | ORI copy rounds (cpy1..cpy3): local copy forwarding; not implemented |
 //! | 142 | `OriDeadCodeScan` | real | ORI dead-code rounds (dce1..dce3): one scan removing what ir::remove::dead_instructions reports |
 //! | 143 | `OriPerformLiveDead` | real | ORI liveness and dead-code removal (seed 001's injected OriPerformLiveDead), iterated |
-//! | 144 | `OriCopyProp` | inert | ORI global copy propagation (seed 001's injected OriCopyProp); not implemented |
+//! | 144 | `OriCopyProp` | real | ORI global copy propagation (seed 001's injected OriCopyProp): phases/scalar/copy_prop.rs |
 //! | 145 | `OptimizeNaNOrZero` | real | seed 001's scheduling-time NaN/zero peephole (phases/nan_or_zero.rs), behind the GEMM gate |
 //! | 146 | `HoistInvariants` | real | seed 001's scheduling-time loop-invariant hoisting of address math and constant loads (phases/hoist_invariants.rs), more aggressive in GEMM loops |
 //! | 147 | `ScheduleInstructions` | real | list scheduling per block on the dependence DAG, critical path first (crate::sched); no-op at -O0 |
@@ -208,9 +208,9 @@ pub static PHASES: [PhaseRow; PHASE_COUNT] = [
     row(10, "EarlyOriSimpleLiveDead", Group::InitialSetup, Kind::Real, false, &[]),
     row(11, "ReplaceUniformsWithImm", Group::InitialSetup, Kind::Inert, false, &[]),
     row(12, "OriSanitize", Group::InitialSetup, Kind::Inert, false, &[]),
-    row(13, "GeneralOptimizeEarly", Group::EarlyOptimization, Kind::Inert, false, &[]),
+    row(13, "GeneralOptimizeEarly", Group::EarlyOptimization, Kind::Real, false, &[]),
     row(14, "DoSwitchOptFirst", Group::EarlyOptimization, Kind::Inert, false, &[c("cfg-analysis-first", Rule::After(&[3]))]),
-    row(15, "OriBranchOpt", Group::EarlyOptimization, Kind::Inert, false, &[c("cfg-analysis-first", Rule::After(&[3]))]),
+    row(15, "OriBranchOpt", Group::EarlyOptimization, Kind::Real, false, &[c("cfg-analysis-first", Rule::After(&[3]))]),
     row(16, "OriPerformLiveDeadFirst", Group::EarlyOptimization, Kind::Real, false, &[]),
     row(17, "OptimizeBindlessHeaderLoads", Group::EarlyOptimization, Kind::Inert, false, &[]),
     row(18, "OriLoopSimplification", Group::EarlyOptimization, Kind::Real, false, &[c("cfg-analysis-first", Rule::After(&[3])), c("code-motion-before-scheduling", Rule::Before(&[147]))]),
@@ -224,7 +224,7 @@ pub static PHASES: [PhaseRow; PHASE_COUNT] = [
     row(26, "OriRemoveRedundantBarriers", Group::EarlyOptimization, Kind::Inert, false, &[]),
     row(27, "AnalyzeUniformsForSpeculation", Group::EarlyOptimization, Kind::Inert, false, &[]),
     row(28, "SinkRemat", Group::EarlyOptimization, Kind::Inert, true, &[]),
-    row(29, "GeneralOptimize", Group::EarlyOptimization, Kind::Inert, false, &[c("numbered-passes", Rule::After(&[13]))]),
+    row(29, "GeneralOptimize", Group::EarlyOptimization, Kind::Real, false, &[c("numbered-passes", Rule::After(&[13]))]),
     row(30, "DoSwitchOptSecond", Group::EarlyOptimization, Kind::Inert, false, &[c("numbered-passes", Rule::After(&[14])), c("cfg-analysis-first", Rule::After(&[3]))]),
     row(31, "OriLinearReplacement", Group::EarlyOptimization, Kind::Inert, false, &[]),
     row(32, "CompactLocalMemory", Group::EarlyOptimization, Kind::Inert, false, &[]),
@@ -232,7 +232,7 @@ pub static PHASES: [PhaseRow; PHASE_COUNT] = [
     row(34, "ExtractShaderConstsFirst", Group::EarlyOptimization, Kind::Inert, false, &[]),
     row(35, "OriHoistInvariantsEarly", Group::EarlyOptimization, Kind::Real, false, &[c("code-motion-before-scheduling", Rule::Before(&[147]))]),
     row(36, "EmitPSI", Group::EarlyOptimization, Kind::Inert, false, &[]),
-    row(37, "GeneralOptimizeMid", Group::MidOptimization, Kind::Inert, false, &[c("numbered-passes", Rule::After(&[29]))]),
+    row(37, "GeneralOptimizeMid", Group::MidOptimization, Kind::Real, false, &[c("numbered-passes", Rule::After(&[29]))]),
     row(38, "OptimizeNestedCondBranches", Group::MidOptimization, Kind::Inert, false, &[c("cfg-analysis-first", Rule::After(&[3]))]),
     row(39, "ConvertVTGReadWrite", Group::MidOptimization, Kind::Inert, false, &[]),
     row(40, "DoVirtualCTAExpansion", Group::MidOptimization, Kind::Inert, false, &[]),
@@ -241,11 +241,11 @@ pub static PHASES: [PhaseRow; PHASE_COUNT] = [
     row(43, "ForwardProgress", Group::MidOptimization, Kind::Inert, false, &[]),
     row(44, "OptimizeUniformAtomic", Group::MidOptimization, Kind::Inert, false, &[]),
     row(45, "MidExpansion", Group::MidOptimization, Kind::Inert, true, &[]),
-    row(46, "GeneralOptimizeMid2", Group::MidOptimization, Kind::Inert, false, &[c("numbered-passes", Rule::After(&[37]))]),
+    row(46, "GeneralOptimizeMid2", Group::MidOptimization, Kind::Real, false, &[c("numbered-passes", Rule::After(&[37]))]),
     row(47, "AdvancedPhaseEarlyEnforceArgs", Group::MidOptimization, Kind::Hook, false, &[c("hook-position", Rule::Before(&[48]))]),
     row(48, "EnforceArgumentRestrictions", Group::MidOptimization, Kind::Inert, false, &[]),
-    row(49, "GvnCse", Group::MidOptimization, Kind::Inert, true, &[]),
-    row(50, "OriReassociateAndCommon", Group::MidOptimization, Kind::Inert, false, &[]),
+    row(49, "GvnCse", Group::MidOptimization, Kind::Real, true, &[]),
+    row(50, "OriReassociateAndCommon", Group::MidOptimization, Kind::Real, false, &[]),
     row(51, "ExtractShaderConstsFinal", Group::MidOptimization, Kind::Inert, false, &[c("numbered-passes", Rule::After(&[34]))]),
     row(52, "OriReplaceEquivMultiDefMov", Group::MidOptimization, Kind::Inert, false, &[]),
     row(53, "OriPropagateVaryingFirst", Group::MidOptimization, Kind::Inert, false, &[]),
@@ -253,14 +253,14 @@ pub static PHASES: [PhaseRow; PHASE_COUNT] = [
     row(55, "LateExpansion", Group::MidOptimization, Kind::Inert, true, &[]),
     row(56, "SpeculativeHoistComInsts", Group::MidOptimization, Kind::Inert, false, &[]),
     row(57, "RemoveASTToDefaultValues", Group::MidOptimization, Kind::Inert, false, &[]),
-    row(58, "GeneralOptimizeLate", Group::MidOptimization, Kind::Inert, false, &[c("numbered-passes", Rule::After(&[46]))]),
+    row(58, "GeneralOptimizeLate", Group::MidOptimization, Kind::Real, false, &[c("numbered-passes", Rule::After(&[46]))]),
     row(59, "OriLoopFusion", Group::LateOptimization, Kind::Inert, false, &[]),
     row(60, "DoVTGMultiViewExpansion", Group::LateOptimization, Kind::Inert, false, &[]),
     row(61, "OriPerformLiveDeadThird", Group::LateOptimization, Kind::Real, false, &[c("numbered-passes", Rule::After(&[33]))]),
     row(62, "OriRemoveRedundantMultiDefMov", Group::LateOptimization, Kind::Inert, false, &[]),
     row(63, "OriDoPredication", Group::LateOptimization, Kind::Real, false, &[c("code-motion-before-scheduling", Rule::Before(&[147]))]),
-    row(64, "LateOriCommoning", Group::LateOptimization, Kind::Inert, false, &[]),
-    row(65, "GeneralOptimizeLate2", Group::LateOptimization, Kind::Inert, false, &[c("numbered-passes", Rule::After(&[58]))]),
+    row(64, "LateOriCommoning", Group::LateOptimization, Kind::Real, false, &[]),
+    row(65, "GeneralOptimizeLate2", Group::LateOptimization, Kind::Real, false, &[c("numbered-passes", Rule::After(&[58]))]),
     row(66, "OriHoistInvariantsLate", Group::LateOptimization, Kind::Real, false, &[c("numbered-passes", Rule::After(&[35])), c("code-motion-before-scheduling", Rule::Before(&[147]))]),
     row(67, "DoKillMovement", Group::LateOptimization, Kind::Inert, false, &[]),
     row(68, "DoTexMovement", Group::LateOptimization, Kind::Inert, false, &[]),
@@ -278,7 +278,7 @@ pub static PHASES: [PhaseRow; PHASE_COUNT] = [
     row(80, "ExpandJmxComputation", Group::LateOptimization, Kind::Inert, false, &[]),
     row(81, "LateArchOptimizeSecond", Group::LateOptimization, Kind::Inert, false, &[c("numbered-passes", Rule::After(&[75]))]),
     row(82, "AdvancedPhaseBackPropVReg", Group::LateOptimization, Kind::Hook, false, &[c("hook-position", Rule::Before(&[83]))]),
-    row(83, "OriBackCopyPropagate", Group::LateOptimization, Kind::Inert, false, &[]),
+    row(83, "OriBackCopyPropagate", Group::LateOptimization, Kind::Real, false, &[]),
     row(84, "OriPerformLiveDeadFourth", Group::LateOptimization, Kind::Real, false, &[c("numbered-passes", Rule::After(&[61]))]),
     row(85, "OriPropagateGmma", Group::LateOptimization, Kind::Inert, false, &[]),
     row(86, "InsertPseudoUseDefForConvUR", Group::LateOptimization, Kind::Inert, false, &[]),
@@ -302,7 +302,7 @@ pub static PHASES: [PhaseRow; PHASE_COUNT] = [
     row(104, "AdvancedPhasePostExpansion", Group::SchedulingAndRegAlloc, Kind::Hook, false, &[c("hook-position", Rule::After(&[103]))]),
     row(105, "ApplyPostRegAllocWars", Group::SchedulingAndRegAlloc, Kind::Inert, false, &[c("post-regalloc", Rule::After(&[148]))]),
     row(106, "AdvancedPhasePostSched", Group::PostScheduleAndCodegen, Kind::Hook, false, &[c("hook-position", Rule::After(&[147]))]),
-    row(107, "OriRemoveNopCode", Group::PostScheduleAndCodegen, Kind::Inert, false, &[]),
+    row(107, "OriRemoveNopCode", Group::PostScheduleAndCodegen, Kind::Real, false, &[]),
     row(108, "OptimizeHotColdInLoop", Group::PostScheduleAndCodegen, Kind::Inert, false, &[c("cfg-analysis-first", Rule::After(&[3]))]),
     row(109, "OptimizeHotColdFlow", Group::PostScheduleAndCodegen, Kind::Inert, false, &[c("cfg-analysis-first", Rule::After(&[3]))]),
     row(110, "PostSchedule", Group::PostScheduleAndCodegen, Kind::Inert, false, &[]),
@@ -339,7 +339,7 @@ pub static PHASES: [PhaseRow; PHASE_COUNT] = [
     row(141, "OriLocalCopyForward", Group::ArchSpecific, Kind::Inert, false, &[]),
     row(142, "OriDeadCodeScan", Group::ArchSpecific, Kind::Real, false, &[]),
     row(143, "OriPerformLiveDead", Group::ArchSpecific, Kind::Real, false, &[]),
-    row(144, "OriCopyProp", Group::ArchSpecific, Kind::Inert, false, &[]),
+    row(144, "OriCopyProp", Group::ArchSpecific, Kind::Real, false, &[]),
     row(145, "OptimizeNaNOrZero", Group::ArchSpecific, Kind::Real, false, &[c("scheduling", Rule::Before(&[147]))]),
     row(146, "HoistInvariants", Group::ArchSpecific, Kind::Real, false, &[c("scheduling", Rule::After(&[147]))]),
     row(147, "ScheduleInstructions", Group::ArchSpecific, Kind::Real, false, &[c("scheduling", Rule::Before(&[151, 152, 153]))]),
@@ -635,8 +635,9 @@ mod tests {
         assert_eq!(
             real,
             [
-                0, 3, 10, 16, 18, 21, 22, 33, 35, 61, 63, 66, 79, 84, 88, 139, 142, 143, 145, 146,
-                147, 149, 151, 152, 153, 157
+                0, 3, 10, 13, 15, 16, 18, 21, 22, 29, 33, 35, 37, 46, 49, 50, 58, 61, 63, 64, 65,
+                66, 79, 83, 84, 88, 107, 139, 142, 143, 144, 145, 146, 147, 149, 151, 152, 153,
+                157
             ]
         );
         assert_eq!(PHASES[158].kind, Kind::Sentinel);
