@@ -103,7 +103,12 @@ impl PhaseManager {
             }
             if !p.is_no_op() {
                 match catch_unwind(AssertUnwindSafe(|| p.execute(cx))) {
-                    Ok(r) => r?,
+                    Ok(r) => {
+                        r?;
+                        // Tests only (feature `test-hooks`): a planted bug.
+                        #[cfg(feature = "test-hooks")]
+                        super::test_hooks::after_phase(idx, cx);
+                    }
                     Err(e) => {
                         let msg = e
                             .downcast_ref::<&str>()

@@ -9,6 +9,7 @@
 //! | `stats.rs` | the counting allocator and seed 000's report format |
 //! | `order.rs` | `--phase-order`, `--disable-phase`, the constraint check, random valid orders |
 //! | `knobs.rs` | `--knob`: NvOptLevel, AdvancedPhase hooks, the ORI keys |
+//! | `test_hooks.rs` | (feature `test-hooks`, tests only) a planted-bug slot the dispatch calls after a named phase |
 //! | `check_initial.rs`, `control_flow.rs`, `live_dead.rs`, `emit.rs` | the implemented phases |
 //!
 //! [`PhaseOptions`] is what the command line gives; [`PhaseOptions::plan`]
@@ -25,6 +26,9 @@ pub mod order;
 pub mod phase;
 pub mod stats;
 pub mod table;
+#[cfg(feature = "test-hooks")]
+#[doc(hidden)]
+pub mod test_hooks;
 
 use std::sync::Arc;
 

@@ -8,13 +8,13 @@
 
 /// A JSON value with the byte offset where it starts.
 #[derive(Clone, Debug, PartialEq)]
-pub(super) struct Value {
+pub(crate) struct Value {
     pub pos: usize,
     pub kind: Kind,
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub(super) enum Kind {
+pub(crate) enum Kind {
     Null,
     Bool(bool),
     /// The number as written (already checked against the JSON grammar).
@@ -26,7 +26,7 @@ pub(super) enum Kind {
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub(super) struct Member {
+pub(crate) struct Member {
     pub key: String,
     pub key_pos: usize,
     pub value: Value,
@@ -48,7 +48,7 @@ impl Kind {
 
 /// A syntax error at a byte offset.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) struct SyntaxError {
+pub(crate) struct SyntaxError {
     pub pos: usize,
     pub message: String,
 }
@@ -56,7 +56,7 @@ pub(super) struct SyntaxError {
 /// Nesting deeper than this is refused (no stack overflow on `[[[[...`).
 const MAX_DEPTH: usize = 128;
 
-pub(super) fn parse(text: &str) -> Result<Value, SyntaxError> {
+pub(crate) fn parse(text: &str) -> Result<Value, SyntaxError> {
     let mut p = Parser {
         s: text.as_bytes(),
         i: 0,
@@ -325,7 +325,7 @@ impl Parser<'_> {
 /// Exact value of a JSON number if it is an integer (`"1e3"` and `"2.50e1"`
 /// count, `"2.5"` does not). `Err` says why not: not an integer, or beyond
 /// the 128-bit range.
-pub(super) fn number_to_i128(text: &str) -> Result<i128, &'static str> {
+pub(crate) fn number_to_i128(text: &str) -> Result<i128, &'static str> {
     let (neg, rest) = match text.strip_prefix('-') {
         Some(r) => (true, r),
         None => (false, text),
@@ -391,7 +391,7 @@ pub(super) fn number_to_i128(text: &str) -> Result<i128, &'static str> {
 
 /// The f64 nearest to a JSON number (ties to even); `Err` if the number is
 /// beyond the f64 range (JSON has no infinity).
-pub(super) fn number_to_f64(text: &str) -> Result<f64, &'static str> {
+pub(crate) fn number_to_f64(text: &str) -> Result<f64, &'static str> {
     match text.parse::<f64>() {
         Ok(v) if v.is_finite() => Ok(v),
         Ok(_) => Err("out of the f64 range"),
@@ -400,7 +400,7 @@ pub(super) fn number_to_f64(text: &str) -> Result<f64, &'static str> {
 }
 
 /// A JSON string literal for `s`.
-pub(super) fn quote(s: &str) -> String {
+pub(crate) fn quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
     for c in s.chars() {
@@ -420,7 +420,7 @@ pub(super) fn quote(s: &str) -> String {
 
 /// A JSON number for a finite f64 that reads back as the same f64 (Rust's
 /// shortest round-trip form: `2.5`, `-8.0`, `1e-45`, `-0.0`).
-pub(super) fn f64_text(v: f64) -> String {
+pub(crate) fn f64_text(v: f64) -> String {
     if v.is_finite() {
         format!("{v:?}")
     } else {

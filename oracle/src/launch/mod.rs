@@ -38,7 +38,7 @@ mod error;
 mod expected;
 mod float;
 mod init;
-mod json;
+pub(crate) mod json;
 mod layout;
 mod params;
 mod spec;
