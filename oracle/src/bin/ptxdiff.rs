@@ -23,6 +23,15 @@ Commands:
             simulator and the PTX in the interpreter; one-line verdict,
             exit 1 unless both complete, agree with each other and match
             the *.expected.json beside the spec when there is one
+  diff --launch SPEC [--ptx FILE] | --corpus DIR [--variant ptx|O0.ptx]...
+       [--matrix smoke|fuzz|default|full] [--config LABEL]... [--findings DIR]
+       [--jobs N] [--no-blame] [--vendor|--no-vendor] [--repeat N] [--quiet]
+            the differential engine: the oracle, then every configuration of
+            the matrix (or the --config labels, e.g. 'ptxc sm_80 -O3
+            reorder:7 maxrreg=24'); a verdict per configuration, the blamed
+            phase and the signature of each failure, findings saved under
+            DIR; then the statistics (verdict counts, fired phases,
+            programs/s). Exit 1 when a configuration fails
   fuzz-parse FILE...   run the `parse` fuzz target's check on files
   help      print this help
 ";
@@ -35,6 +44,7 @@ fn main() -> ExitCode {
         Some("interp") => interp(&args[1..]),
         Some("sim") => sim(&args[1..]),
         Some("check") => check(&args[1..]),
+        Some("diff") => diff(&args[1..]),
         Some("fuzz-parse") => {
             for f in &args[1..] {
                 match std::fs::read(f) {
@@ -207,6 +217,24 @@ fn check(args: &[String]) -> ExitCode {
         "check",
         oracle::commands::check::check(&spec, arch.as_deref(), &flags, &limits),
     )
+}
+
+fn diff(args: &[String]) -> ExitCode {
+    use oracle::commands::diff::{parse_args, run};
+    let a = match parse_args(args) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("ptxdiff diff: {e}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    match run(&a, &mut |l| println!("{l}")) {
+        Ok(clean) => ExitCode::from(if clean { 0 } else { 1 }),
+        Err(e) => {
+            eprintln!("ptxdiff diff: {e}");
+            ExitCode::from(2)
+        }
+    }
 }
 
 /// Prints a command's verdict: exit 0 when it passed, 1 when not, 2 when

@@ -2,6 +2,7 @@
 //! share.
 
 pub mod check;
+pub mod diff;
 pub mod interp;
 pub mod run;
 pub mod sim;

@@ -270,7 +270,9 @@ fn order_passes(
     let plan = cfg.plan().ok()?;
     let m = PhaseManager::new(&plan.config);
     let mut cx = PhaseContext::new(kernel.function.clone(), Some(cfg.arch));
-    if m.dispatch(order, &mut cx, &DispatchOptions::default()).is_err() {
+    if m.dispatch(order, &mut cx, &DispatchOptions::default())
+        .is_err()
+    {
         return Some(false);
     }
     let inputs = SimInputs::from_lowered(kernel);
@@ -329,8 +331,9 @@ pub fn order_pair(
     let good = cfg.with_default_order().plan().ok()?.order;
     let bad = cfg.plan().ok()?.order;
     let swaps = swaps_between(&good, &bad)?;
-    let passes = |k: usize| order_passes(p, oracle, cfg, &kernel, &replay(&good, &swaps, k), limits);
-    if passes(0)? || !passes(swaps.len()).map(|ok| !ok)? {
+    let passes =
+        |k: usize| order_passes(p, oracle, cfg, &kernel, &replay(&good, &swaps, k), limits);
+    if !passes(0)? || passes(swaps.len())? {
         return None;
     }
     // Invariant: after `lo` swaps the order passes, after `hi` it fails.

@@ -172,8 +172,14 @@ impl FindingsDir {
     /// Step 3: under its signature, or counted as a duplicate.
     pub fn settle(&self, pending: &Path, sig: &Signature) -> io::Result<Settled> {
         let target = self.root.join(sig.slug());
-        if !target.exists() {
-            write_atomic(&pending.join(SIGNATURE), json::signature_json(sig).as_bytes())?;
+        // The same program and configuration twice in a run share a
+        // pending directory: the first settles it, the others count.
+        let here = pending.exists();
+        if here && !target.exists() {
+            write_atomic(
+                &pending.join(SIGNATURE),
+                json::signature_json(sig).as_bytes(),
+            )?;
             // rename(2) onto an existing non-empty directory fails: an
             // existing finding is never replaced.
             if fs::rename(pending, &target).is_ok() {
@@ -183,7 +189,9 @@ impl FindingsDir {
         }
         let count = read_duplicates(&target)? + 1;
         write_atomic(&target.join(DUPLICATES), format!("{count}\n").as_bytes())?;
-        fs::remove_dir_all(pending)?;
+        if here {
+            fs::remove_dir_all(pending)?;
+        }
         Ok(Settled::Duplicate { of: target, count })
     }
 

@@ -58,7 +58,10 @@ pub struct Doc(Value);
 fn members<'a>(v: &'a Value, what: &str) -> Result<&'a [Member], String> {
     match &v.kind {
         Kind::Object(m) => Ok(m),
-        k => Err(format!("{what}: expected an object, found {}", k.describe())),
+        k => Err(format!(
+            "{what}: expected an object, found {}",
+            k.describe()
+        )),
     }
 }
 
@@ -125,7 +128,10 @@ pub fn config_json(c: &Config) -> String {
         .str("arch", c.arch.name)
         .num("opt_level", c.opt_level)
         .str("variant", &c.variant.label())
-        .raw("maxrregcount", c.maxrregcount.map_or("null".into(), |n| n.to_string()))
+        .raw(
+            "maxrregcount",
+            c.maxrregcount.map_or("null".into(), |n| n.to_string()),
+        )
         .raw("phase_order", plan_order)
         .render(2)
         + "\n"

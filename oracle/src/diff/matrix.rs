@@ -129,7 +129,9 @@ impl Config {
     pub fn parse(s: &str) -> Result<Config, String> {
         let w: Vec<&str> = s.split(' ').collect();
         if !(4..=5).contains(&w.len()) {
-            return Err(format!("configuration '{s}': expected 'COMPILER sm_XX -ON VARIANT [maxrreg=N]'"));
+            return Err(format!(
+                "configuration '{s}': expected 'COMPILER sm_XX -ON VARIANT [maxrreg=N]'"
+            ));
         }
         let compiler = match w[0] {
             "ptxc" => Compiler::Ptxc,
@@ -280,7 +282,11 @@ impl Matrix {
                 c.push(Config::ptxc(arch, 3, Variant::Knobs(k.into())));
             }
             for n in nvopt {
-                c.push(Config::ptxc(arch, 3, Variant::Knobs(format!("NvOptLevel={n}"))));
+                c.push(Config::ptxc(
+                    arch,
+                    3,
+                    Variant::Knobs(format!("NvOptLevel={n}")),
+                ));
             }
         };
         match name {
@@ -359,7 +365,10 @@ mod tests {
     #[test]
     fn presets_derive_from_the_tables() {
         let names: Vec<&str> = simulated_archs().iter().map(|s| s.name).collect();
-        assert_eq!(names, ["sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90"]);
+        assert_eq!(
+            names,
+            ["sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90"]
+        );
         // The optional phases are exactly the implemented, not-required
         // rows of the default order.
         for i in optional_phases() {
@@ -370,11 +379,17 @@ mod tests {
         }
         let fuzz = Matrix::preset("fuzz", true).unwrap();
         let labels: Vec<String> = fuzz.configs.iter().map(Config::label).collect();
-        assert_eq!(labels, ["ptxc sm_70 -O3 default", "ptxc sm_90 -O3 reorder:1"]);
+        assert_eq!(
+            labels,
+            ["ptxc sm_70 -O3 default", "ptxc sm_90 -O3 reorder:1"]
+        );
         let d = Matrix::preset("default", false).unwrap();
         let expect = 12 + 3 + optional_phases().len() + ORI_SHUFFLES.len() + 2 + 1;
         assert_eq!(d.configs.len(), expect);
-        assert_eq!(Matrix::preset("default", true).unwrap().configs.len(), expect + 1);
+        assert_eq!(
+            Matrix::preset("default", true).unwrap().configs.len(),
+            expect + 1
+        );
         let f = Matrix::preset("full", false).unwrap();
         assert_eq!(
             f.configs.len(),

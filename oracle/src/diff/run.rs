@@ -32,8 +32,12 @@ pub struct OracleRun {
 pub fn run_oracle(p: &Program, limits: &RunLimits) -> Result<OracleRun, Verdict> {
     let module = ptxc::ptx::parse_checked(&p.name, &p.ptx)
         .map_err(|e| Verdict::new(VerdictKind::OracleUb, format!("invalid PTX: {e}")))?;
-    let r = ptx_interp::run(&module, &p.ptx, &p.spec, limits)
-        .map_err(|e| Verdict::new(VerdictKind::OracleUb, format!("the launch does not set up: {e}")))?;
+    let r = ptx_interp::run(&module, &p.ptx, &p.spec, limits).map_err(|e| {
+        Verdict::new(
+            VerdictKind::OracleUb,
+            format!("the launch does not set up: {e}"),
+        )
+    })?;
     if r.outcome != Outcome::Completed {
         return Err(oracle_invalid(&r.outcome));
     }
@@ -92,9 +96,7 @@ pub fn run_ptxc(p: &Program, oracle: &OracleRun, cfg: &Config, limits: &RunLimit
         let report = driver::compile(&p.name, &p.ptx, &opts, None);
         let out = match report.result {
             Ok(o) => o,
-            Err(DriverError::Internal {
-                phase, message, ..
-            }) => {
+            Err(DriverError::Internal { phase, message, .. }) => {
                 let name = phase_of_internal(phase, &message);
                 return Verdict {
                     phase: Some(name.clone()),
@@ -128,7 +130,10 @@ pub fn run_ptxc(p: &Program, oracle: &OracleRun, cfg: &Config, limits: &RunLimit
             Err(e) => {
                 return Verdict {
                     phase: Some("EmitSassListing".into()),
-                    ..Verdict::new(VerdictKind::Ice, format!("the listing does not read back: {e}"))
+                    ..Verdict::new(
+                        VerdictKind::Ice,
+                        format!("the listing does not read back: {e}"),
+                    )
                 }
             }
         };

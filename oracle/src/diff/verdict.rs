@@ -136,7 +136,13 @@ impl Verdict {
 pub fn opcode_of_text(text: &str) -> Option<String> {
     text.split_whitespace()
         .find(|w| !w.starts_with("/*") && !w.starts_with('@') && !w.starts_with('{'))
-        .map(|w| w.split('.').next().unwrap_or(w).trim_end_matches(';').to_string())
+        .map(|w| {
+            w.split('.')
+                .next()
+                .unwrap_or(w)
+                .trim_end_matches(';')
+                .to_string()
+        })
         .filter(|w| !w.is_empty() && w.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
 }
 
@@ -306,7 +312,10 @@ mod tests {
             },
             &[0, 0],
         ));
-        assert_eq!((u.kind, u.opcode.as_deref()), (VerdictKind::SimFault, Some("IMAD")));
+        assert_eq!(
+            (u.kind, u.opcode.as_deref()),
+            (VerdictKind::SimFault, Some("IMAD"))
+        );
         let t = k(run(Outcome::Timeout { executed: 99 }, &[0, 0]));
         assert_eq!(t.kind, VerdictKind::Timeout);
         assert_eq!(
