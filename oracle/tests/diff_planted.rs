@@ -357,3 +357,24 @@ fn an_order_dependent_bug_names_the_pair() {
         b.line()
     );
 }
+
+fn panic_in_phase(_: &mut PhaseContext) -> u64 {
+    panic!("planted panic");
+}
+
+#[test]
+fn a_panicking_phase_is_an_internal_error_blamed_on_it() {
+    let _h = plant(panic_in_phase);
+    let m = matrix(&["ptxc sm_80 -O0 default", "ptxc sm_80 -O3 default"]);
+    let r = check_program(&program("cmp_sel"), &m, &opts(1, None));
+    assert_eq!(r.configs[0].verdict.kind, VerdictKind::Pass);
+    let v = &r.configs[1].verdict;
+    assert_eq!(v.kind, VerdictKind::Ice);
+    assert_eq!(v.phase.as_deref(), Some("OriPerformLiveDeadFirst"));
+    assert!(v.message.contains("planted panic"), "{}", v.message);
+    let s = r.configs[1].signature.as_ref().unwrap();
+    assert_eq!(
+        (s.kind, s.stage.as_str(), s.opcode.as_str()),
+        (VerdictKind::Ice, "OriPerformLiveDeadFirst", "-")
+    );
+}

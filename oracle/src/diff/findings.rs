@@ -269,3 +269,95 @@ impl Finding {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diff::verdict::VerdictKind;
+    use crate::launch::BufferBits;
+
+    fn program() -> Program {
+        let d = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/diff_programs");
+        Program::from_files(&d.join("cmp_sel.launch.json"), None).unwrap()
+    }
+
+    fn expected() -> OutputSet {
+        OutputSet {
+            buffers: vec![BufferBits {
+                name: "y".into(),
+                ty: crate::launch::ElemType::S32,
+                bits: vec![1; 32],
+            }],
+        }
+    }
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut v: Vec<String> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn pending_blamed_settled_duplicated_and_read_back() {
+        let root = tempfile::tempdir().unwrap();
+        let fd = FindingsDir::new(root.path()).unwrap();
+        let p = program();
+        let c1 = Config::parse("ptxc sm_80 -O3 default").unwrap();
+        let c2 = Config::parse("ptxc sm_86 -O3 default").unwrap();
+        let v = Verdict::new(VerdictKind::Timeout, "out of fuel");
+        let a = fd.write_pending(&p, &expected(), &c1, &v).unwrap();
+        // The same finding again: the same directory, nothing rewritten.
+        assert_eq!(fd.write_pending(&p, &expected(), &c1, &v).unwrap(), a);
+        assert_eq!(names(&a), [CONFIG, META, EXPECTED, LAUNCH, PTX, VERDICT]);
+        assert_eq!(
+            names(&root.path().join(PENDING)).len(),
+            1,
+            "no temporaries left"
+        );
+        let b = Blame {
+            stage: "OriPerformLiveDeadFirst".into(),
+            index: Some(16),
+            departure: None,
+            key_opcode: Some("BRA".into()),
+            order_pair: None,
+            steps: Vec::new(),
+        };
+        fd.add_blame(&a, &b).unwrap();
+        let sig = Signature {
+            kind: v.kind,
+            stage: b.stage.clone(),
+            arch_class: "sm_80+".into(),
+            opcode: "BRA".into(),
+        };
+        let target = root.path().join(sig.slug());
+        assert_eq!(fd.settle(&a, &sig).unwrap(), Settled::New(target.clone()));
+        assert!(!a.exists());
+        // Another configuration, same signature: counted, not written.
+        let a2 = fd.write_pending(&p, &expected(), &c2, &v).unwrap();
+        assert_ne!(a2, a);
+        assert_eq!(
+            fd.settle(&a2, &sig).unwrap(),
+            Settled::Duplicate {
+                of: target.clone(),
+                count: 1
+            }
+        );
+        assert!(!a2.exists());
+        assert_eq!(fd.list().unwrap(), [target.clone()]);
+        let f = Finding::read(&target).unwrap();
+        assert_eq!(f.program.ptx, p.ptx);
+        assert_eq!(f.program.spec.kernel, p.spec.kernel);
+        assert_eq!(f.expected, expected());
+        assert_eq!(f.config, c1);
+        assert_eq!(f.verdict, v);
+        assert_eq!(f.blame, Some(b));
+        assert_eq!(f.signature, Some(sig));
+        assert_eq!(f.duplicates, 1);
+        // The launch in the finding runs the saved PTX as is.
+        let spec = LaunchSpec::from_file(target.join(LAUNCH)).unwrap();
+        assert_eq!(spec.ptx_path().unwrap(), target.join(PTX));
+    }
+}

@@ -15,9 +15,12 @@
 //! The vendor configurations are added only when ptxas is installed
 //! ([`super::vendor::available`]).
 
+use std::sync::Mutex;
+
 use ptxc::phases::table::{self, Rule, PHASES};
 use ptxc::phases::PhaseOptions;
 use ptxc::targets::{SmInfo, SM_TABLE};
+use rustc_hash::FxHashMap;
 
 /// Which compiler a configuration runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -168,16 +171,7 @@ impl Config {
         let mut o = PhaseOptions::default();
         match &self.variant {
             Variant::Default => {}
-            Variant::Reorder(seed) => {
-                let order = ptxc::phases::order::random_valid_order(*seed);
-                o.order = Some(
-                    order
-                        .iter()
-                        .map(|i| i.to_string())
-                        .collect::<Vec<_>>()
-                        .join(","),
-                );
-            }
+            Variant::Reorder(seed) => o.order = Some(reorder_text(*seed)),
             Variant::Disable(i) => o.disabled = vec![i.to_string()],
             Variant::Knobs(k) => o.knobs = vec![k.clone()],
         }
@@ -209,6 +203,24 @@ impl Config {
             ..self.clone()
         }
     }
+}
+
+/// `random_valid_order(seed)` as a `--phase-order` list, computed once per
+/// seed and process (every compilation of the configuration asks).
+fn reorder_text(seed: u64) -> String {
+    static CACHE: Mutex<Option<FxHashMap<u64, String>>> = Mutex::new(None);
+    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    cache
+        .get_or_insert_with(Default::default)
+        .entry(seed)
+        .or_insert_with(|| {
+            ptxc::phases::order::random_valid_order(seed)
+                .iter()
+                .map(|i| i.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        })
+        .clone()
 }
 
 /// The targets the matrices cover: every non-`a` SM-table row the
