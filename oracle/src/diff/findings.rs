@@ -311,7 +311,7 @@ mod tests {
         let a = fd.write_pending(&p, &expected(), &c1, &v).unwrap();
         // The same finding again: the same directory, nothing rewritten.
         assert_eq!(fd.write_pending(&p, &expected(), &c1, &v).unwrap(), a);
-        assert_eq!(names(&a), [CONFIG, META, EXPECTED, LAUNCH, PTX, VERDICT]);
+        assert_eq!(names(&a), [CONFIG, EXPECTED, META, LAUNCH, PTX, VERDICT]);
         assert_eq!(
             names(&root.path().join(PENDING)).len(),
             1,
