@@ -209,7 +209,7 @@ fn walk(p: &Program, oracle: &OracleRun, cfg: &Config, limits: &RunLimits) -> Bl
     let mut cx = PhaseContext::new(kernel.function, Some(cfg.arch));
     let mut steps = Vec::new();
     for &idx in &plan.order {
-        if m.phase(idx).map_or(true, |ph| ph.is_no_op()) {
+        if m.phase(idx).is_none_or(|ph| ph.is_no_op()) {
             continue;
         }
         let before = cx.function.clone();

@@ -93,7 +93,7 @@ pub fn check_program(p: &Program, matrix: &Matrix, opts: &Options) -> ProgramRep
     let oracle = match run_oracle(p, &opts.limits) {
         Ok(o) => o,
         Err(v) => {
-            report.oracle = Err(v);
+            report.oracle = Err(*v);
             return report;
         }
     };

@@ -346,7 +346,7 @@ mod tests {
             }
         );
         assert!(!a2.exists());
-        assert_eq!(fd.list().unwrap(), [target.clone()]);
+        assert_eq!(fd.list().unwrap(), vec![target.clone()]);
         let f = Finding::read(&target).unwrap();
         assert_eq!(f.program.ptx, p.ptx);
         assert_eq!(f.program.spec.kernel, p.spec.kernel);

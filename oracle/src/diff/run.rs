@@ -29,17 +29,14 @@ pub struct OracleRun {
 /// Runs the program in the PTX interpreter. An invalid program (it does
 /// not parse, its launch does not set up, or the run is not `Completed`)
 /// gives the [`VerdictKind::OracleUb`] verdict instead.
-pub fn run_oracle(p: &Program, limits: &RunLimits) -> Result<OracleRun, Verdict> {
+pub fn run_oracle(p: &Program, limits: &RunLimits) -> Result<OracleRun, Box<Verdict>> {
+    let invalid = |m: String| Box::new(Verdict::new(VerdictKind::OracleUb, m));
     let module = ptxc::ptx::parse_checked(&p.name, &p.ptx)
-        .map_err(|e| Verdict::new(VerdictKind::OracleUb, format!("invalid PTX: {e}")))?;
-    let r = ptx_interp::run(&module, &p.ptx, &p.spec, limits).map_err(|e| {
-        Verdict::new(
-            VerdictKind::OracleUb,
-            format!("the launch does not set up: {e}"),
-        )
-    })?;
+        .map_err(|e| invalid(format!("invalid PTX: {e}")))?;
+    let r = ptx_interp::run(&module, &p.ptx, &p.spec, limits)
+        .map_err(|e| invalid(format!("the launch does not set up: {e}")))?;
     if r.outcome != Outcome::Completed {
-        return Err(oracle_invalid(&r.outcome));
+        return Err(Box::new(oracle_invalid(&r.outcome)));
     }
     Ok(OracleRun {
         outputs: r.outputs,
