@@ -4,6 +4,7 @@
 //! the front end, the SM table and the bit-exact float helpers with `ptxc`.
 
 pub mod commands;
+pub mod diff;
 pub mod fuzz_targets;
 pub mod gen;
 pub mod launch;

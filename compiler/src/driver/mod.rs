@@ -165,6 +165,9 @@ pub struct CompiledFunction {
     pub timings: Vec<(Phase, Duration)>,
     /// The PhaseManager's IR dumps and statistics, in order.
     pub phase_log: Vec<String>,
+    /// How often each phase fired, by phase index (`PhaseContext::fired`;
+    /// the differential engine's statistics).
+    pub fired: std::collections::BTreeMap<u16, u64>,
 }
 
 /// A finished compilation.
@@ -700,6 +703,7 @@ fn compile_function(
     })?;
     // The PhaseManager: OriCheckInitialProgram ... EmitSassListing.
     let mut phase_log = Vec::new();
+    let mut fired = Default::default();
     let listing = cx.phase(Phase::Phases, name, &mut timings, || {
         let function = std::mem::take(&mut kernel.function);
         let phased = crate::phases::run(phase_plan, function, Some(sm))
@@ -713,6 +717,7 @@ fn compile_function(
                 &phased.cx,
             ));
         }
+        fired = phased.cx.fired;
         kernel.function = phased.cx.function;
         phased.cx.listing.ok_or_else(|| {
             cx.internal(
@@ -776,6 +781,7 @@ fn compile_function(
         text,
         timings,
         phase_log,
+        fired,
     })
 }
 

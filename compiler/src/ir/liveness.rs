@@ -41,7 +41,9 @@
 //! `UNDECODED` slot or an unmodelled opcode ([`regs::reads_all_registers`])
 //! — every unit of the function is live.
 
-use std::collections::HashMap;
+// Fx: the unit index is hashed per mention, on every liveness query (SipHash
+// showed up at several per cent of the differential engine's profile).
+use rustc_hash::FxHashMap as HashMap;
 
 use super::cfg::Cfg;
 use super::func::Function;

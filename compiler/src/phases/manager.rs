@@ -102,7 +102,14 @@ impl PhaseManager {
                 rep.dumps.push(format!("Before {name}\n{}", dump_text(cx)));
             }
             if !p.is_no_op() {
-                match catch_unwind(AssertUnwindSafe(|| p.execute(cx))) {
+                match catch_unwind(AssertUnwindSafe(|| {
+                    p.execute(cx)?;
+                    // Tests only (feature `test-hooks`): a planted bug, as
+                    // part of the phase (its panic is the phase's).
+                    #[cfg(feature = "test-hooks")]
+                    super::test_hooks::after_phase(idx, cx);
+                    Ok::<(), PhaseError>(())
+                })) {
                     Ok(r) => r?,
                     Err(e) => {
                         let msg = e

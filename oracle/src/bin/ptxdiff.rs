@@ -2,6 +2,9 @@
 
 use std::process::ExitCode;
 
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 const USAGE: &str = "\
 Usage: ptxdiff <command> [options]
 
@@ -33,6 +36,15 @@ Commands:
             or written to DIR as gen_S.ptx + gen_S.launch.json; --stats
             runs them in the interpreter and ptxc's lowering and prints the
             UB-free rate, lowering rate per arch, coverage and speed
+  diff --launch SPEC [--ptx FILE] | --corpus DIR [--variant ptx|O0.ptx]...
+       [--matrix smoke|fuzz|default|full] [--config LABEL]... [--findings DIR]
+       [--jobs N] [--no-blame] [--vendor|--no-vendor] [--repeat N] [--quiet]
+            the differential engine: the oracle, then every configuration of
+            the matrix (or the --config labels, e.g. 'ptxc sm_80 -O3
+            reorder:7 maxrreg=24'); a verdict per configuration, the blamed
+            phase and the signature of each failure, findings saved under
+            DIR; then the statistics (verdict counts, fired phases,
+            programs/s). Exit 1 when a configuration fails
   fuzz-parse FILE...   run the `parse` fuzz target's check on files
   help      print this help
 ";
@@ -47,6 +59,7 @@ fn main() -> ExitCode {
         Some("check") => check(&args[1..]),
         Some("bench") => bench(&args[1..]),
         Some("gen") => gen(&args[1..]),
+        Some("diff") => diff(&args[1..]),
         Some("fuzz-parse") => {
             for f in &args[1..] {
                 match std::fs::read(f) {
@@ -276,6 +289,24 @@ fn gen(args: &[String]) -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("ptxdiff gen: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn diff(args: &[String]) -> ExitCode {
+    use oracle::commands::diff::{parse_args, run};
+    let a = match parse_args(args) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("ptxdiff diff: {e}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    match run(&a, &mut |l| println!("{l}")) {
+        Ok(clean) => ExitCode::from(if clean { 0 } else { 1 }),
+        Err(e) => {
+            eprintln!("ptxdiff diff: {e}");
             ExitCode::from(2)
         }
     }

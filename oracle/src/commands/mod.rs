@@ -3,6 +3,7 @@
 
 pub mod bench_size;
 pub mod check;
+pub mod diff;
 pub mod gen;
 pub mod interp;
 pub mod run;

@@ -1,0 +1,411 @@
+//! Configurations and matrices. A [`Config`] is one way to compile a
+//! program: the compiler (ptxc or NVIDIA's ptxas), the target, the -O
+//! level, a phase-order [`Variant`] and a `--maxrregcount`. A [`Matrix`]
+//! is a list of them; the named presets are built from the tables (the SM
+//! table's simulated targets, the phase table's optional phases), so they
+//! grow as phases become real.
+//!
+//! | preset | what |
+//! |---|---|
+//! | `smoke` | sm_80 -O3, the default order |
+//! | `fuzz` | the slice the fuzz target runs per program: the oldest target at -O3 in the default order, the newest at -O3 in a seeded valid reorder |
+//! | `default` | every target at -O0 and -O3; on sm_80 -O3: three seeded reorders, each optional phase disabled, two ORI shuffles, NvOpt 0 and 5, `--maxrregcount 24`; the vendor on sm_80 |
+//! | `full` | every target x -O0..-O3 x (no limit, `--maxrregcount 24`); every target at -O3 x (six reorders, each optional phase disabled, the ORI shuffles, NvOpt 0, 1, 2, 4, 5); the vendor on every target |
+//!
+//! The vendor configurations are added only when ptxas is installed
+//! ([`super::vendor::available`]).
+
+use std::sync::Mutex;
+
+use ptxc::phases::table::{self, Rule, PHASES};
+use ptxc::phases::PhaseOptions;
+use ptxc::targets::{SmInfo, SM_TABLE};
+use rustc_hash::FxHashMap;
+
+/// Which compiler a configuration runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Compiler {
+    Ptxc,
+    /// NVIDIA's ptxas, its cuobjdump listing simulated.
+    Vendor,
+}
+
+/// A phase-order variant (ptxc only).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Variant {
+    /// The table's default order.
+    Default,
+    /// `random_valid_order(seed)`: a permutation that keeps every constraint.
+    Reorder(u64),
+    /// The default order without this (optional) phase.
+    Disable(u16),
+    /// `--knob` strings (ORI shuffles, NvOpt levels).
+    Knobs(String),
+}
+
+impl Variant {
+    /// `default`, `reorder:7`, `disable:OriPerformLiveDeadFirst`,
+    /// `knob:NvOptLevel=0`.
+    pub fn label(&self) -> String {
+        match self {
+            Variant::Default => "default".into(),
+            Variant::Reorder(s) => format!("reorder:{s}"),
+            Variant::Disable(i) => format!("disable:{}", table::name_of(*i)),
+            Variant::Knobs(k) => format!("knob:{k}"),
+        }
+    }
+
+    pub fn parse(s: &str) -> Result<Variant, String> {
+        if s == "default" {
+            return Ok(Variant::Default);
+        }
+        if let Some(n) = s.strip_prefix("reorder:") {
+            return n
+                .parse()
+                .map(Variant::Reorder)
+                .map_err(|_| format!("variant '{s}': the seed is not a number"));
+        }
+        if let Some(n) = s.strip_prefix("disable:") {
+            return ptxc::phases::order::parse_phase(n)
+                .map(Variant::Disable)
+                .map_err(|e| format!("variant '{s}': {e}"));
+        }
+        if let Some(k) = s.strip_prefix("knob:") {
+            return Ok(Variant::Knobs(k.to_string()));
+        }
+        Err(format!(
+            "unknown variant '{s}' (default, reorder:SEED, disable:PHASE, knob:K=V)"
+        ))
+    }
+}
+
+/// One compilation setup.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    pub compiler: Compiler,
+    pub arch: &'static SmInfo,
+    pub opt_level: u8,
+    pub variant: Variant,
+    pub maxrregcount: Option<u32>,
+}
+
+impl Config {
+    pub fn ptxc(arch: &'static SmInfo, opt_level: u8, variant: Variant) -> Config {
+        Config {
+            compiler: Compiler::Ptxc,
+            arch,
+            opt_level,
+            variant,
+            maxrregcount: None,
+        }
+    }
+
+    pub fn vendor(arch: &'static SmInfo, opt_level: u8) -> Config {
+        Config {
+            compiler: Compiler::Vendor,
+            arch,
+            opt_level,
+            variant: Variant::Default,
+            maxrregcount: None,
+        }
+    }
+
+    /// `ptxc sm_80 -O3 reorder:7 maxrreg=24`; `vendor sm_80 -O3`. Unique
+    /// within a matrix, and parsed back by [`Config::parse`].
+    pub fn label(&self) -> String {
+        let mut s = format!(
+            "{} {} -O{} {}",
+            match self.compiler {
+                Compiler::Ptxc => "ptxc",
+                Compiler::Vendor => "vendor",
+            },
+            self.arch.name,
+            self.opt_level,
+            self.variant.label()
+        );
+        if let Some(n) = self.maxrregcount {
+            s.push_str(&format!(" maxrreg={n}"));
+        }
+        s
+    }
+
+    pub fn parse(s: &str) -> Result<Config, String> {
+        let w: Vec<&str> = s.split(' ').collect();
+        if !(4..=5).contains(&w.len()) {
+            return Err(format!(
+                "configuration '{s}': expected 'COMPILER sm_XX -ON VARIANT [maxrreg=N]'"
+            ));
+        }
+        let compiler = match w[0] {
+            "ptxc" => Compiler::Ptxc,
+            "vendor" => Compiler::Vendor,
+            c => return Err(format!("configuration '{s}': unknown compiler '{c}'")),
+        };
+        let arch = ptxc::targets::lookup_sm(w[1])
+            .ok_or_else(|| format!("configuration '{s}': unknown target '{}'", w[1]))?;
+        let opt_level = w[2]
+            .strip_prefix("-O")
+            .and_then(|n| n.parse::<u8>().ok())
+            .filter(|n| *n <= 3)
+            .ok_or_else(|| format!("configuration '{s}': bad level '{}'", w[2]))?;
+        let variant = Variant::parse(w[3])?;
+        let maxrregcount = match w.get(4) {
+            None => None,
+            Some(m) => Some(
+                m.strip_prefix("maxrreg=")
+                    .and_then(|n| n.parse().ok())
+                    .ok_or_else(|| format!("configuration '{s}': bad '{m}'"))?,
+            ),
+        };
+        Ok(Config {
+            compiler,
+            arch,
+            opt_level,
+            variant,
+            maxrregcount,
+        })
+    }
+
+    /// The PhaseManager options this configuration gives ptxc.
+    pub fn phase_options(&self) -> PhaseOptions {
+        let mut o = PhaseOptions::default();
+        match &self.variant {
+            Variant::Default => {}
+            Variant::Reorder(seed) => o.order = Some(reorder_text(*seed)),
+            Variant::Disable(i) => o.disabled = vec![i.to_string()],
+            Variant::Knobs(k) => o.knobs = vec![k.clone()],
+        }
+        o
+    }
+
+    /// The checked pipeline (what the driver runs for this configuration).
+    pub fn plan(&self) -> Result<ptxc::phases::Plan, String> {
+        self.phase_options().plan(self.opt_level)
+    }
+
+    /// ptxc's driver options: this configuration, the spec's kernel only.
+    pub fn driver_options(&self, kernel: &str) -> ptxc::driver::DriverOptions {
+        ptxc::driver::DriverOptions {
+            arch: Some(self.arch),
+            opt_level: self.opt_level,
+            entries: vec![kernel.to_string()],
+            maxrregcount: self.maxrregcount,
+            phases: self.phase_options(),
+            ..Default::default()
+        }
+    }
+
+    /// The same configuration in the default phase order (the baseline an
+    /// order-dependent failure is measured against).
+    pub fn with_default_order(&self) -> Config {
+        Config {
+            variant: Variant::Default,
+            ..self.clone()
+        }
+    }
+}
+
+/// `random_valid_order(seed)` as a `--phase-order` list, computed once per
+/// seed and process (every compilation of the configuration asks).
+fn reorder_text(seed: u64) -> String {
+    static CACHE: Mutex<Option<FxHashMap<u64, String>>> = Mutex::new(None);
+    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    cache
+        .get_or_insert_with(Default::default)
+        .entry(seed)
+        .or_insert_with(|| {
+            ptxc::phases::order::random_valid_order(seed)
+                .iter()
+                .map(|i| i.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        })
+        .clone()
+}
+
+/// The targets the matrices cover: every non-`a` SM-table row the
+/// simulator runs (those with a measured constant-bank layout: sm_70, 75,
+/// 80, 86, 89, 90).
+pub fn simulated_archs() -> Vec<&'static SmInfo> {
+    SM_TABLE
+        .iter()
+        .filter(|s| s.cbank.is_some() && !s.arch_specific)
+        .collect()
+}
+
+/// The phases of the default order the constraints do not require and
+/// that do something (implemented rows): each gives a `disable:` variant.
+pub fn optional_phases() -> Vec<u16> {
+    table::DEFAULT_ORDER
+        .iter()
+        .copied()
+        .filter(|&i| {
+            let row = &PHASES[usize::from(i)];
+            row.implemented() && !row.constraints.iter().any(|c| c.rule == Rule::Required)
+        })
+        .collect()
+}
+
+/// The ORI shuffle knob strings of the matrices (the seed's shuffle mode
+/// with repetitions, swaps and the OriPerformLiveDead/OriCopyProp
+/// injections).
+pub const ORI_SHUFFLES: [&str; 2] = [
+    "ori=shuffle,reps=2,swap1=3,swap2=5,dce1=2,cpy1=1",
+    "ori=shuffle,reps=4,swap3=7,swap4=1,dce2=4,cpy2=3",
+];
+
+/// A named list of configurations.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Matrix {
+    pub name: String,
+    pub configs: Vec<Config>,
+}
+
+/// The preset names, for messages.
+pub const PRESETS: [&str; 4] = ["smoke", "fuzz", "default", "full"];
+
+fn sm(name: &str) -> &'static SmInfo {
+    ptxc::targets::lookup_sm(name).expect("a target of the SM table")
+}
+
+impl Matrix {
+    pub fn new(name: impl Into<String>, configs: Vec<Config>) -> Matrix {
+        Matrix {
+            name: name.into(),
+            configs,
+        }
+    }
+
+    /// A preset (see the module table); `vendor`: add the vendor
+    /// configurations (when ptxas is installed).
+    pub fn preset(name: &str, vendor: bool) -> Result<Matrix, String> {
+        let archs = simulated_archs();
+        let oldest = archs[0];
+        let newest = archs[archs.len() - 1];
+        let mut c = Vec::new();
+        let o3_variants = |c: &mut Vec<Config>, arch, reorders: u64, nvopt: &[u8]| {
+            for s in 1..=reorders {
+                c.push(Config::ptxc(arch, 3, Variant::Reorder(s)));
+            }
+            for p in optional_phases() {
+                c.push(Config::ptxc(arch, 3, Variant::Disable(p)));
+            }
+            for k in ORI_SHUFFLES {
+                c.push(Config::ptxc(arch, 3, Variant::Knobs(k.into())));
+            }
+            for n in nvopt {
+                c.push(Config::ptxc(
+                    arch,
+                    3,
+                    Variant::Knobs(format!("NvOptLevel={n}")),
+                ));
+            }
+        };
+        match name {
+            "smoke" => c.push(Config::ptxc(sm("sm_80"), 3, Variant::Default)),
+            "fuzz" => {
+                c.push(Config::ptxc(oldest, 3, Variant::Default));
+                c.push(Config::ptxc(newest, 3, Variant::Reorder(1)));
+            }
+            "default" => {
+                for &a in &archs {
+                    for o in [0, 3] {
+                        c.push(Config::ptxc(a, o, Variant::Default));
+                    }
+                }
+                o3_variants(&mut c, sm("sm_80"), 3, &[0, 5]);
+                c.push(Config {
+                    maxrregcount: Some(ptxc::driver::MIN_MAXRREGCOUNT),
+                    ..Config::ptxc(sm("sm_80"), 3, Variant::Default)
+                });
+                if vendor {
+                    c.push(Config::vendor(sm("sm_80"), 3));
+                }
+            }
+            "full" => {
+                for &a in &archs {
+                    for o in 0..=3 {
+                        for m in [None, Some(ptxc::driver::MIN_MAXRREGCOUNT)] {
+                            c.push(Config {
+                                maxrregcount: m,
+                                ..Config::ptxc(a, o, Variant::Default)
+                            });
+                        }
+                    }
+                    o3_variants(&mut c, a, 6, &[0, 1, 2, 4, 5]);
+                    if vendor {
+                        c.push(Config::vendor(a, 3));
+                    }
+                }
+            }
+            _ => {
+                return Err(format!(
+                    "unknown matrix '{name}' (one of {})",
+                    PRESETS.join(", ")
+                ))
+            }
+        }
+        Ok(Matrix::new(name, c))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_parse_back() {
+        for name in PRESETS {
+            let m = Matrix::preset(name, true).unwrap();
+            let mut seen = std::collections::HashSet::new();
+            for c in &m.configs {
+                let l = c.label();
+                assert!(seen.insert(l.clone()), "{name}: '{l}' twice");
+                assert_eq!(Config::parse(&l).unwrap(), *c, "{l}");
+                if c.compiler == Compiler::Ptxc {
+                    c.plan().unwrap_or_else(|e| panic!("{l}: {e}"));
+                }
+            }
+        }
+        assert!(Config::parse("ptxc sm_80 -O4 default").is_err());
+        assert!(Config::parse("ptxc sm_99 -O3 default").is_err());
+        assert!(Config::parse("gcc sm_80 -O3 default").is_err());
+        assert!(Config::parse("ptxc sm_80 -O3 disable:NoSuch").is_err());
+        assert!(Matrix::preset("huge", false).is_err());
+    }
+
+    #[test]
+    fn presets_derive_from_the_tables() {
+        let names: Vec<&str> = simulated_archs().iter().map(|s| s.name).collect();
+        assert_eq!(
+            names,
+            ["sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90"]
+        );
+        // The optional phases are exactly the implemented, not-required
+        // rows of the default order.
+        for i in optional_phases() {
+            let row = &PHASES[usize::from(i)];
+            assert!(row.implemented());
+            let mut o = table::DEFAULT_ORDER.to_vec();
+            ptxc::phases::order::disable(&mut o, i).unwrap();
+        }
+        let fuzz = Matrix::preset("fuzz", true).unwrap();
+        let labels: Vec<String> = fuzz.configs.iter().map(Config::label).collect();
+        assert_eq!(
+            labels,
+            ["ptxc sm_70 -O3 default", "ptxc sm_90 -O3 reorder:1"]
+        );
+        let d = Matrix::preset("default", false).unwrap();
+        let expect = 12 + 3 + optional_phases().len() + ORI_SHUFFLES.len() + 2 + 1;
+        assert_eq!(d.configs.len(), expect);
+        assert_eq!(
+            Matrix::preset("default", true).unwrap().configs.len(),
+            expect + 1
+        );
+        let f = Matrix::preset("full", false).unwrap();
+        assert_eq!(
+            f.configs.len(),
+            6 * (8 + 6 + optional_phases().len() + ORI_SHUFFLES.len() + 5)
+        );
+    }
+}

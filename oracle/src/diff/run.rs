@@ -1,0 +1,167 @@
+//! Running a program: the oracle (the PTX interpreter) once, then one ptxc
+//! configuration at a time: compile with the driver (the production path,
+//! with the configuration's options), read the printed listing back (so the
+//! text is what is checked, as `ptxdiff check` does), check opcode
+//! availability, simulate, judge against the oracle.
+
+use std::collections::BTreeMap;
+
+use ptxc::driver::{self, DriverError};
+use ptxc::ir::Function;
+use ptxc::targets::SmInfo;
+
+use super::matrix::Config;
+use super::verdict::{classify_run, oracle_invalid, Verdict, VerdictKind};
+use super::Program;
+use crate::launch::OutputSet;
+use crate::ptx_interp::{self, Outcome, RunLimits};
+use crate::sim::{self, SimInputs};
+
+/// What the oracle computed for a valid program.
+#[derive(Clone, Debug)]
+pub struct OracleRun {
+    pub outputs: OutputSet,
+    /// Thread-instructions the interpreter executed.
+    pub executed: u64,
+    pub module: ptxc::ptx::ast::Module,
+}
+
+/// Runs the program in the PTX interpreter. An invalid program (it does
+/// not parse, its launch does not set up, or the run is not `Completed`)
+/// gives the [`VerdictKind::OracleUb`] verdict instead.
+pub fn run_oracle(p: &Program, limits: &RunLimits) -> Result<OracleRun, Box<Verdict>> {
+    let invalid = |m: String| Box::new(Verdict::new(VerdictKind::OracleUb, m));
+    let module = ptxc::ptx::parse_checked(&p.name, &p.ptx)
+        .map_err(|e| invalid(format!("invalid PTX: {e}")))?;
+    let r = ptx_interp::run(&module, &p.ptx, &p.spec, limits)
+        .map_err(|e| invalid(format!("the launch does not set up: {e}")))?;
+    if r.outcome != Outcome::Completed {
+        return Err(Box::new(oracle_invalid(&r.outcome)));
+    }
+    Ok(OracleRun {
+        outputs: r.outputs,
+        executed: r.executed,
+        module,
+    })
+}
+
+/// The fuel a compiled run gets: generous against the oracle's count (SASS
+/// takes several instructions per PTX one: 64-bit pairs, division
+/// sequences), so that only a runaway loop runs out; fuel, not the wall
+/// clock, so the verdict is deterministic.
+pub fn compiled_limits(oracle: &OracleRun, limits: &RunLimits) -> RunLimits {
+    RunLimits {
+        fuel: limits
+            .fuel
+            .min(oracle.executed.saturating_mul(64).saturating_add(1_000_000)),
+        ..*limits
+    }
+}
+
+/// What one configuration gave.
+#[derive(Clone, Debug)]
+pub struct ConfigRun {
+    pub verdict: Verdict,
+    /// Per-phase fired counts of the compilation.
+    pub fired: BTreeMap<u16, u64>,
+}
+
+/// The first instruction of `f` that `sm` does not have.
+pub fn unavailable_opcode(f: &Function, sm: &SmInfo) -> Option<ptxc::ir::Op> {
+    f.insts().map(|i| i.op).find(|op| !op.available_on(sm))
+}
+
+/// The PhaseManager phase an internal error in the `phases` driver phase
+/// names: its message starts with `NAME: ` (`PhaseError`'s display).
+fn phase_of_internal(phase: driver::Phase, message: &str) -> String {
+    if phase == driver::Phase::Phases {
+        if let Some((name, _)) = message.split_once(": ") {
+            if ptxc::phases::table::find(name).is_some() {
+                return name.to_string();
+            }
+        }
+    }
+    phase.name().to_string()
+}
+
+/// Compiles `p` with ptxc under `cfg` and runs the listing in the
+/// simulator.
+pub fn run_ptxc(p: &Program, oracle: &OracleRun, cfg: &Config, limits: &RunLimits) -> ConfigRun {
+    let mut fired = BTreeMap::new();
+    let verdict = (|| {
+        let opts = cfg.driver_options(&p.spec.kernel);
+        let report = driver::compile(&p.name, &p.ptx, &opts, None);
+        let out = match report.result {
+            Ok(o) => o,
+            Err(DriverError::Internal { phase, message, .. }) => {
+                let name = phase_of_internal(phase, &message);
+                return Verdict {
+                    phase: Some(name.clone()),
+                    ..Verdict::new(VerdictKind::Ice, format!("in {name}: {message}"))
+                };
+            }
+            Err(e) => {
+                let first = e.to_string().lines().next().unwrap_or("").to_string();
+                return Verdict::new(VerdictKind::CompileError, first);
+            }
+        };
+        let sm = out.sm;
+        let Some(compiled) = out.functions.iter().find(|f| f.name == p.spec.kernel) else {
+            return Verdict::new(
+                VerdictKind::CompileError,
+                format!("ptxc did not compile entry '{}'", p.spec.kernel),
+            );
+        };
+        fired = compiled.fired.clone();
+        if let Some(op) = unavailable_opcode(&compiled.kernel.function, sm) {
+            return Verdict {
+                opcode: Some(op.name().to_string()),
+                ..Verdict::new(
+                    VerdictKind::Availability,
+                    format!("the listing uses {op}, which {} does not have", sm.name),
+                )
+            };
+        }
+        let func = match listing_function(&out.sass, &p.spec.kernel, sm) {
+            Ok(f) => f,
+            Err(e) => {
+                return Verdict {
+                    phase: Some("EmitSassListing".into()),
+                    ..Verdict::new(
+                        VerdictKind::Ice,
+                        format!("the listing does not read back: {e}"),
+                    )
+                }
+            }
+        };
+        let inputs = SimInputs::from_lowered(&compiled.kernel);
+        simulate(&func, sm, p, oracle, &inputs, limits)
+    })();
+    ConfigRun { verdict, fired }
+}
+
+/// The function `kernel` of a printed listing, read back.
+pub fn listing_function(sass: &str, kernel: &str, sm: &SmInfo) -> Result<Function, String> {
+    let file = ptxc::ir::sass_text::parse_file(sass).map_err(|e| e.to_string())?;
+    let f = file
+        .functions
+        .iter()
+        .find(|f| f.name == kernel)
+        .ok_or_else(|| format!("no function '{kernel}'"))?;
+    ptxc::ir::from_sass(f, Some(sm)).map_err(|e| e.to_string())
+}
+
+/// Runs `f` on the program's launch and judges it against the oracle.
+pub fn simulate(
+    f: &Function,
+    sm: &SmInfo,
+    p: &Program,
+    oracle: &OracleRun,
+    inputs: &SimInputs,
+    limits: &RunLimits,
+) -> Verdict {
+    match sim::run(f, sm, &p.spec, inputs, &compiled_limits(oracle, limits)) {
+        Ok(r) => classify_run(&oracle.outputs, &p.spec, &r),
+        Err(e) => Verdict::new(VerdictKind::SimFault, format!("setup: {e}")),
+    }
+}

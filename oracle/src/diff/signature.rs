@@ -1,0 +1,118 @@
+//! The deduplication key of a finding: (verdict kind, blamed stage,
+//! architecture class, key opcode). Two findings with the same signature
+//! are taken for the same bug; the first is kept, the others counted.
+//!
+//! The architecture class is derived from the opcode table: targets with
+//! the same set of available opcodes form a class, named by the lowest
+//! first-SM boundary they share (`sm_80+` for sm_80, 86 and 89 while no
+//! opcode starts at 86 or 89). A bug in the instruction choice for one
+//! generation then dedups across its members and not across generations.
+
+use ptxc::ir::Op;
+use ptxc::targets::SmInfo;
+
+use super::blame::Blame;
+use super::verdict::{Verdict, VerdictKind};
+
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Signature {
+    pub kind: VerdictKind,
+    pub stage: String,
+    pub arch_class: String,
+    /// `-` when the failure points at no instruction.
+    pub opcode: String,
+}
+
+/// The class of `sm`: `sm_N+` for the largest opcode first-SM `N <= sm`.
+pub fn arch_class(sm: &SmInfo) -> String {
+    let n = Op::all()
+        .map(|op| op.info().first_sm)
+        .filter(|&f| f <= sm.sm)
+        .max()
+        .unwrap_or(0);
+    format!("sm_{n}+")
+}
+
+impl Signature {
+    pub fn new(verdict: &Verdict, blame: &Blame, sm: &SmInfo) -> Signature {
+        Signature {
+            kind: verdict.kind,
+            stage: blame.stage.clone(),
+            arch_class: arch_class(sm),
+            opcode: blame
+                .key_opcode
+                .clone()
+                .or(verdict.opcode.clone())
+                .unwrap_or_else(|| "-".into()),
+        }
+    }
+
+    /// A directory name: `mismatch--OriPerformLiveDeadFirst--sm_80+--ISETP`
+    /// (characters other than letters, digits, `_`, `+`, `.` and `-` become
+    /// `_`).
+    pub fn slug(&self) -> String {
+        let clean = |s: &str| -> String {
+            s.chars()
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() || "_+.-".contains(c) {
+                        c
+                    } else {
+                        '_'
+                    }
+                })
+                .collect()
+        };
+        format!(
+            "{}--{}--{}--{}",
+            self.kind.name(),
+            clean(&self.stage),
+            clean(&self.arch_class),
+            clean(&self.opcode)
+        )
+    }
+
+    pub fn line(&self) -> String {
+        format!(
+            "({}, {}, {}, {})",
+            self.kind.name(),
+            self.stage,
+            self.arch_class,
+            self.opcode
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classes_follow_the_opcode_table() {
+        let class = |n: &str| arch_class(ptxc::targets::lookup_sm(n).unwrap());
+        // Each class boundary is some opcode's first SM.
+        for n in ["sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90"] {
+            let c = class(n);
+            let b: u32 = c[3..c.len() - 1].parse().unwrap();
+            assert!(Op::all().any(|op| op.info().first_sm == b), "{n}: {c}");
+            let sm = ptxc::targets::lookup_sm(n).unwrap();
+            assert!(b <= sm.sm);
+            // Same class, same opcode set.
+            for m in ["sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90"] {
+                let other = ptxc::targets::lookup_sm(m).unwrap();
+                let same = Op::all().all(|op| op.available_on(sm) == op.available_on(other));
+                assert_eq!(class(m) == c, same, "{n} vs {m}");
+            }
+        }
+    }
+
+    #[test]
+    fn slugs_are_file_names() {
+        let s = Signature {
+            kind: VerdictKind::Mismatch,
+            stage: "Ori Perform/LiveDead".into(),
+            arch_class: "sm_80+".into(),
+            opcode: "ISETP".into(),
+        };
+        assert_eq!(s.slug(), "mismatch--Ori_Perform_LiveDead--sm_80+--ISETP");
+    }
+}
