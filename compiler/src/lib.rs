@@ -10,4 +10,5 @@ pub mod lower;
 pub mod ori;
 pub mod phases;
 pub mod ptx;
+pub mod regalloc;
 pub mod targets;

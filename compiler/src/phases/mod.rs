@@ -10,6 +10,7 @@
 //! | `order.rs` | `--phase-order`, `--disable-phase`, the constraint check, random valid orders |
 //! | `knobs.rs` | `--knob`: NvOptLevel, AdvancedPhase hooks, the ORI keys |
 //! | `check_initial.rs`, `control_flow.rs`, `live_dead.rs`, `emit.rs` | the implemented phases |
+//! | `regalloc.rs` | register allocation (148), its verifier (154), resource usage (155) |
 //!
 //! [`PhaseOptions`] is what the command line gives; [`PhaseOptions::plan`]
 //! checks it once per compilation and yields the [`Plan`] each function's
@@ -23,6 +24,7 @@ pub mod live_dead;
 pub mod manager;
 pub mod order;
 pub mod phase;
+pub mod regalloc;
 pub mod stats;
 pub mod table;
 
@@ -118,8 +120,20 @@ pub fn run(
     function: crate::ir::Function,
     sm: Option<&'static crate::targets::SmInfo>,
 ) -> Result<Phased, PhaseError> {
+    run_budgeted(plan, function, sm, None)
+}
+
+/// [`run`] with the function's register budget (driver phases 20/21;
+/// `None`: the SM's register file).
+pub fn run_budgeted(
+    plan: &Plan,
+    function: crate::ir::Function,
+    sm: Option<&'static crate::targets::SmInfo>,
+    budget: Option<crate::regalloc::RegBudget>,
+) -> Result<Phased, PhaseError> {
     let m = PhaseManager::new(&plan.config);
     let mut cx = PhaseContext::new(function, sm);
+    cx.budget = budget;
     let report = m.dispatch(&plan.order, &mut cx, &plan.dispatch)?;
     Ok(Phased { cx, report })
 }

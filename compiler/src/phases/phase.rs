@@ -9,7 +9,7 @@
 use std::sync::Arc;
 
 use super::table::{self, Kind, EMIT, PHASES};
-use super::{check_initial, control_flow, emit, live_dead};
+use super::{check_initial, control_flow, emit, live_dead, regalloc};
 use crate::ir::sass_text::SassFunction;
 use crate::ir::Function;
 use crate::ori::sequence::OriSequence;
@@ -34,6 +34,13 @@ pub struct PhaseContext {
     /// per-peephole fire rates and the engine's statistics count. A phase
     /// records its own rewrites with [`PhaseContext::fire`].
     pub fired: std::collections::BTreeMap<u16, u64>,
+    /// The register budget of this function (driver phases 20/21);
+    /// `None`: the SM's whole register file.
+    pub budget: Option<crate::regalloc::RegBudget>,
+    /// AllocateRegisters' result (spill counts), once it ran.
+    pub alloc: Option<crate::regalloc::AllocReport>,
+    /// ComputeResourceUsage's result.
+    pub resources: Option<crate::regalloc::ResourceUsage>,
 }
 
 impl PhaseContext {
@@ -45,6 +52,9 @@ impl PhaseContext {
             removed: 0,
             listing: None,
             fired: Default::default(),
+            budget: None,
+            alloc: None,
+            resources: None,
         }
     }
 
@@ -187,7 +197,8 @@ impl Phase for OriManager {
 /// AnalyzeControlFlow (3), the liveness and dead-code phases
 /// EarlyOriSimpleLiveDead (10), OriPerformLiveDeadFirst..Fourth (16, 33,
 /// 61, 84), OriDeadCodeScan (142, one round), OriPerformLiveDead (143),
-/// the ORI manager (139) and EmitSassListing (157). Hooks (the 16
+/// the ORI manager (139), register allocation (148, 154, 155) and
+/// EmitSassListing (157). Hooks (the 16
 /// AdvancedPhase rows) run the phase a knob attaches, if any. Everything
 /// else is [`Inert`].
 pub fn create(index: u16, cfg: &PhaseConfig) -> Option<Box<dyn Phase>> {
@@ -207,6 +218,10 @@ pub fn create(index: u16, cfg: &PhaseConfig) -> Option<Box<dyn Phase>> {
                 enabled: cfg.opt_level > 0,
             }),
             EMIT => Box::new(emit::EmitSassListing),
+            // Register allocation (phases/regalloc.rs), at every -O level.
+            table::ALLOCATE_REGISTERS => Box::new(regalloc::AllocateRegisters),
+            regalloc::VERIFY_ALLOCATED => Box::new(regalloc::VerifyAllocatedProgram),
+            regalloc::COMPUTE_RESOURCE_USAGE => Box::new(regalloc::ComputeResourceUsage),
             _ => unreachable!("row {index} is Real without an implementation"),
         },
         Kind::Hook => Box::new(Hook {

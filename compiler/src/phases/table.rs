@@ -17,14 +17,14 @@
 //! | 145 | `OptimizeNaNOrZero` | inert | seed 001's scheduling-time NaN/zero peephole; not implemented |
 //! | 146 | `HoistInvariants` | inert | seed 001's scheduling-time loop-invariant hoisting; not implemented |
 //! | 147 | `ScheduleInstructions` | inert | instruction scheduling; not implemented |
-//! | 148 | `AllocateRegisters` | inert | register allocation; not implemented (the IR keeps virtual registers) |
+//! | 148 | `AllocateRegisters` | real | register allocation with spilling (crate::regalloc): virtual to physical registers, spill code, spill areas in the frames; every -O level |
 //! | 149 | `TexNodep` | inert | seed 001's post-allocation texture peephole; not implemented |
-//! | 150 | `SpillToLocalMemory` | inert | spill code for values the allocator cannot place; not implemented |
+//! | 150 | `SpillToLocalMemory` | inert | spill code for values the allocator cannot place: done inside 148's rounds (spill everywhere needs the spill code coloured too) |
 //! | 151 | `AssignScoreboards` | inert | dependency scoreboards in the control bits; not implemented |
 //! | 152 | `ComputeStallCounts` | inert | stall counts in the control bits; not implemented |
 //! | 153 | `SetReuseFlags` | inert | operand-reuse cache flags; not implemented |
-//! | 154 | `VerifyAllocatedProgram` | inert | the verifier with physical registers only; inert until there is an allocator |
-//! | 155 | `ComputeResourceUsage` | inert | register and memory usage; the driver measures it after the pipeline |
+//! | 154 | `VerifyAllocatedProgram` | real | after 148: no virtual register left, registers within the budget and not reserved, aligned pairs and quads, R1 written only by the frame code |
+//! | 155 | `ComputeResourceUsage` | real | registers used, spill bytes, stack frame: what the driver reports |
 //! | 156 | `PadFunctionEnd` | inert | the trailing self-branch and NOP padding; the emitter prints the listing as is |
 //! | 157 | `EmitSassListing` | real | final emission: the IR as a SASS listing (ir::to_sass), the input of the driver's listing |
 //! | 158 | `Nop` | sentinel | the NOP sentinel: what an unknown name looks up to |
@@ -319,14 +319,14 @@ pub static PHASES: [PhaseRow; PHASE_COUNT] = [
     row(145, "OptimizeNaNOrZero", Group::ArchSpecific, Kind::Inert, false, &[c("scheduling", Rule::Before(&[147]))]),
     row(146, "HoistInvariants", Group::ArchSpecific, Kind::Inert, false, &[c("scheduling", Rule::After(&[147]))]),
     row(147, "ScheduleInstructions", Group::ArchSpecific, Kind::Inert, false, &[]),
-    row(148, "AllocateRegisters", Group::ArchSpecific, Kind::Inert, false, &[c("regalloc-after-vreg-creators", Rule::AfterAllVregCreators), c("regalloc-after-movphi-removal", Rule::After(&[73]))]),
+    row(148, "AllocateRegisters", Group::ArchSpecific, Kind::Real, false, &[c("regalloc-after-vreg-creators", Rule::AfterAllVregCreators), c("regalloc-after-movphi-removal", Rule::After(&[73]))]),
     row(149, "TexNodep", Group::ArchSpecific, Kind::Inert, false, &[c("post-regalloc", Rule::After(&[148]))]),
     row(150, "SpillToLocalMemory", Group::ArchSpecific, Kind::Inert, false, &[c("post-regalloc", Rule::After(&[148]))]),
     row(151, "AssignScoreboards", Group::ArchSpecific, Kind::Inert, false, &[c("post-regalloc", Rule::After(&[148]))]),
     row(152, "ComputeStallCounts", Group::ArchSpecific, Kind::Inert, false, &[c("post-regalloc", Rule::After(&[148]))]),
     row(153, "SetReuseFlags", Group::ArchSpecific, Kind::Inert, false, &[c("post-regalloc", Rule::After(&[148]))]),
-    row(154, "VerifyAllocatedProgram", Group::ArchSpecific, Kind::Inert, false, &[c("post-regalloc", Rule::After(&[148]))]),
-    row(155, "ComputeResourceUsage", Group::ArchSpecific, Kind::Inert, false, &[]),
+    row(154, "VerifyAllocatedProgram", Group::ArchSpecific, Kind::Real, false, &[c("post-regalloc", Rule::After(&[148]))]),
+    row(155, "ComputeResourceUsage", Group::ArchSpecific, Kind::Real, false, &[c("post-regalloc", Rule::After(&[148, 154]))]),
     row(156, "PadFunctionEnd", Group::ArchSpecific, Kind::Inert, false, &[]),
     row(157, "EmitSassListing", Group::ArchSpecific, Kind::Real, false, &[c("emission-last", Rule::Last), c("required", Rule::Required)]),
     row(158, "Nop", Group::Sentinel, Kind::Sentinel, false, &[]),

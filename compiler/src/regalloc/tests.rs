@@ -1,0 +1,1 @@
+//! Unit tests of the allocator on SASS text with virtual registers.
