@@ -264,7 +264,8 @@ fn dsatur(ns: &Nodes, g: &Graph, budget: &RegBudget) -> Result<Assignment, Vec<u
         let snug = |b: u32| {
             let w = x.size.max(x.align);
             let o = b ^ w;
-            (o..o + w).any(|r| r >= lim || !allowed(x.class, r, budget) || is_busy(&busy[k], r))
+            (o..o + w).all(|r| r < lim)
+                && (o..o + w).any(|r| !allowed(x.class, r, budget) || is_busy(&busy[k], r))
         };
         let pick = places
             .iter()
@@ -399,7 +400,7 @@ fn colour_in(
         let snug = |b: u32| {
             let w = node.size.max(node.align);
             let other = (b ^ w)..(b ^ w) + w;
-            other.clone().any(|r| r >= lim || !free(r))
+            other.clone().all(|r| r < lim) && other.clone().any(|r| !free(r))
         };
         let mut found = None;
         let mut fallback = None;
