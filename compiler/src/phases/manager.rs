@@ -168,8 +168,8 @@ mod tests {
         assert_eq!(c.cfg.as_ref().unwrap().blocks, 1);
         let listing = c.listing.unwrap();
         assert_eq!(listing.insts.len(), 3);
-        // 0, 3, 10, 16, 33, 61, 84, 139, 157.
-        assert_eq!(rep.executed, 9);
+        // 0, 3, 10, 16, 33, 61, 84, 139, 148, 154, 155, 157.
+        assert_eq!(rep.executed, 12);
         assert!(rep.dumps.is_empty() && rep.stats.is_empty());
     }
 
