@@ -608,7 +608,10 @@ mod tests {
             .filter(|r| r.implemented())
             .map(|r| r.index)
             .collect();
-        assert_eq!(real, [0, 3, 10, 16, 33, 61, 84, 139, 142, 143, 148, 154, 155, 157]);
+        assert_eq!(
+            real,
+            [0, 3, 10, 16, 33, 61, 84, 139, 142, 143, 148, 154, 155, 157]
+        );
         assert_eq!(PHASES[158].kind, Kind::Sentinel);
     }
 

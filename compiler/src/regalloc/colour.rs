@@ -100,7 +100,7 @@ pub fn colour(ns: &Nodes, g: &Graph, budget: &RegBudget) -> Result<Assignment, V
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
-            if x % 4 == 0 && ns.nodes[o[i]].temp == ns.nodes[o[i - 1]].temp {
+            if x.is_multiple_of(4) && ns.nodes[o[i]].temp == ns.nodes[o[i - 1]].temp {
                 o.swap(i - 1, i);
             }
         }
@@ -219,10 +219,10 @@ fn dsatur(ns: &Nodes, g: &Graph, budget: &RegBudget) -> Result<Assignment, Vec<u
     let n = ns.nodes.len();
     // Busy registers per node, as a bitmask over 256 registers.
     let mut busy: Vec<[u64; 4]> = vec![[0; 4]; n];
-    for k in 0..n {
-        for &p in &g.fixed[k] {
+    for (b, fixed) in busy.iter_mut().zip(&g.fixed) {
+        for &p in fixed {
             if p < 256 {
-                busy[k][(p / 64) as usize] |= 1 << (p % 64);
+                b[(p / 64) as usize] |= 1 << (p % 64);
             }
         }
     }
@@ -420,7 +420,7 @@ fn colour_in(
             }
         }
         match found
-            .or_else(|| fallback)
+            .or(fallback)
             .or_else(|| repair(ns, g, budget, &mut assign, k))
         {
             Some(b) => assign[k] = Some(b),

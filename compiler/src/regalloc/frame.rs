@@ -116,6 +116,9 @@ fn kernel_proc(cfg: &Cfg) -> Option<usize> {
     cfg.procs.iter().position(|p| p.entry == 0)
 }
 
+/// Per block of a procedure, the depth before each instruction.
+pub type Depths = HashMap<usize, Vec<Option<i64>>>;
+
 /// Depths of procedure `p`: for each of its blocks (by block index), the
 /// depth before each instruction (`None` before the kernel's R1 load),
 /// and the largest depth reached.
@@ -124,7 +127,7 @@ pub fn proc_depths(
     cfg: &Cfg,
     p: usize,
     is_kernel: bool,
-) -> Result<(HashMap<usize, Vec<Option<i64>>>, i64), String> {
+) -> Result<(Depths, i64), String> {
     let proc = &cfg.procs[p];
     let mut start: HashMap<usize, Option<i64>> = HashMap::new();
     start.insert(proc.entry, if is_kernel { None } else { Some(0) });

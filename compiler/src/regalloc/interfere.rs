@@ -79,16 +79,14 @@ pub fn build(f: &Function, ns: &Nodes) -> Graph {
         .map(|i| slot_of(ns, live.units.unit(i)))
         .collect();
     let edge = |g: &mut Graph, a: &Slot, b: &Slot| match (a, b) {
-        (Slot::Node(x), Slot::Node(y)) if x != y => {
-            if ns.nodes[*x].class == ns.nodes[*y].class {
-                g.adj[*x].insert(*y);
-                g.adj[*y].insert(*x);
-            }
+        (Slot::Node(x), Slot::Node(y)) if x != y && ns.nodes[*x].class == ns.nodes[*y].class => {
+            g.adj[*x].insert(*y);
+            g.adj[*y].insert(*x);
         }
-        (Slot::Node(x), Slot::Phys(c, p)) | (Slot::Phys(c, p), Slot::Node(x)) => {
-            if ns.nodes[*x].class == *c && !g.fixed[*x].contains(p) {
-                g.fixed[*x].push(*p);
-            }
+        (Slot::Node(x), Slot::Phys(c, p)) | (Slot::Phys(c, p), Slot::Node(x))
+            if ns.nodes[*x].class == *c && !g.fixed[*x].contains(p) =>
+        {
+            g.fixed[*x].push(*p);
         }
         _ => {}
     };

@@ -259,7 +259,7 @@ pub fn build(f: &Function, temps: &TempSet) -> Result<Nodes, AllocError> {
             4 => 4,
             _ => 1,
         };
-        if (lo - n.lo) % a != 0 || (n.align > a && n.align % a != 0) {
+        if !(lo - n.lo).is_multiple_of(a) || (n.align > a && !n.align.is_multiple_of(a)) {
             return Err(AllocError(format!(
                 "virtual run {}{lo}..+{w} is misaligned in its group starting at {}",
                 prefix(c),
@@ -269,7 +269,7 @@ pub fn build(f: &Function, temps: &TempSet) -> Result<Nodes, AllocError> {
         n.align = n.align.max(a);
     }
     for n in &mut nodes {
-        if n.align > 1 && n.size % n.align != 0 {
+        if n.align > 1 && !n.size.is_multiple_of(n.align) {
             n.size = n.size.next_multiple_of(n.align);
         }
         n.temp = (n.lo..n.lo + n.size).any(|u| temps.contains(&(n.class, u)));
