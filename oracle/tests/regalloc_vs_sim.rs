@@ -42,6 +42,10 @@ const SMALL: u32 = ptxc::driver::MIN_MAXRREGCOUNT;
 /// emptied.
 const BOUNDARY_SPILLS: &[&str] = &["matmul_tiled.ptx"];
 
+/// What makes the simulator treat two targets alike: the constant bank
+/// layout, the uniform register file, sm_90's shared window.
+type Family = (Option<ptxc::targets::CbankLayout>, bool, bool);
+
 /// The phases a plan activates, in order: plans with equal signatures
 /// compile identically.
 fn signature(plan: &ptxc::phases::Plan) -> Vec<(u16, bool)> {
@@ -131,10 +135,7 @@ fn allocated_corpus_runs_in_the_simulator() {
         let spec = LaunchSpec::from_file(dir.join(format!("{k}.launch.json"))).unwrap();
         let expected = OutputSet::from_file(dir.join(format!("{k}.expected.json"))).unwrap();
         for variant in ["ptx", "O0.ptx"] {
-            let mut seen_by_family: Vec<(
-                (Option<ptxc::targets::CbankLayout>, bool, bool),
-                Function,
-            )> = Vec::new();
+            let mut seen_by_family: Vec<(Family, Function)> = Vec::new();
             let file = format!("{k}.{variant}");
             let src = std::fs::read_to_string(dir.join(&file)).unwrap();
             let m = ptxc::ptx::parse_checked(k, &src).unwrap();
