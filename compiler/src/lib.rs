@@ -10,5 +10,6 @@ pub mod lower;
 pub mod ori;
 pub mod phases;
 pub mod ptx;
+pub mod regalloc;
 pub mod sched;
 pub mod targets;

@@ -152,7 +152,10 @@ pub struct CompiledFunction {
     pub name: String,
     pub config: FunctionConfig,
     pub kernel: LoweredKernel,
+    /// The register pressure before register allocation.
     pub pressure: Pressure,
+    /// What the allocated code uses (registers, spills, stack frame).
+    pub usage: crate::regalloc::ResourceUsage,
     /// `ld`/`st` instructions of the entry's own body whose cache operator
     /// phase 16 changed.
     pub cache_rewrites: u32,
@@ -704,10 +707,15 @@ fn compile_function(
     // The PhaseManager: OriCheckInitialProgram ... EmitSassListing.
     let mut phase_log = Vec::new();
     let mut fired = Default::default();
+    let (mut alloc, mut usage) = (None, None);
     let listing = cx.phase(Phase::Phases, name, &mut timings, || {
         let function = std::mem::take(&mut kernel.function);
-        let phased = crate::phases::run(phase_plan, function, Some(sm))
+        // The budget of phases 20/21 for AllocateRegisters.
+        let budget = crate::regalloc::RegBudget::of(r.config.budget());
+        let phased = crate::phases::run_budgeted(phase_plan, function, Some(sm), Some(budget))
             .map_err(|e| cx.internal(Phase::Phases, name, e.to_string()))?;
+        alloc = phased.cx.alloc.clone();
+        usage = phased.cx.resources.clone();
         phase_log.extend(phased.report.dumps.iter().cloned());
         if phase_plan.dispatch.stats {
             phase_log.push(crate::phases::stats_block(
@@ -727,8 +735,20 @@ fn compile_function(
             )
         })
     })?;
-    let pressure = cx.phase(Phase::Resources, name, &mut timings, || {
-        Ok(resources::pressure(&kernel.function))
+    // Pressure before allocation (AllocateRegisters measures it; an order
+    // without allocation leaves the IR virtual, measured here), and the
+    // allocated code's usage (ComputeResourceUsage, else measured here).
+    let (pressure, usage) = cx.phase(Phase::Resources, name, &mut timings, || {
+        let pressure = alloc
+            .as_ref()
+            .and_then(|a| a.pressure.clone())
+            .unwrap_or_else(|| resources::pressure(&kernel.function));
+        let usage = match usage.take() {
+            Some(u) => u,
+            None => crate::regalloc::resource_usage(&kernel.function, alloc.as_ref())
+                .map_err(|e| cx.internal(Phase::Resources, name, e))?,
+        };
+        Ok((pressure, usage))
     })?;
     let text = cx.phase(Phase::Emit, name, &mut timings, || {
         let mut sf = listing;
@@ -738,9 +758,18 @@ fn compile_function(
         // SASS parser skips `//` lines).
         let c = &r.config;
         let comment = format!(
-            "\t// ptxc: -O{}, {} registers (max pressure before register allocation; {} distinct), budget {}, reserved R0..R{}{}, cache operators: load {}, store {} ({} accesses rewritten), address width {}\n",
+            "\t// ptxc: -O{}, {}, {} bytes spill stores, {} bytes spill loads, {} bytes stack frame (max pressure before register allocation {}, {} virtual in aligned groups; {} distinct), budget {}, reserved R0..R{}{}, cache operators: load {}, store {} ({} accesses rewritten), address width {}\n",
             c.opt_level,
+            if usage.virtual_left {
+                "virtual registers (not allocated)".to_string()
+            } else {
+                format!("{} registers used", usage.registers)
+            },
+            usage.spill_store_bytes,
+            usage.spill_load_bytes,
+            usage.stack_frame,
             pressure.max_live,
+            pressure.max_virtual,
             pressure.distinct,
             c.budget(),
             c.reserved.first - 1,
@@ -776,6 +805,7 @@ fn compile_function(
         config: r.config.clone(),
         kernel,
         pressure,
+        usage,
         cache_rewrites: r.cache_rewrites,
         cmem0,
         text,
@@ -863,23 +893,16 @@ fn finalize(
         }
         sass.push_str(&f.text);
         sass.push_str("\n\n");
-        let budget = f.config.budget();
-        if f.pressure.max_live > budget {
-            messages.push(Message::warning(format!(
-                "Function '{}' needs {} registers before register allocation (maximum pressure), more than its budget of {budget}; there is no register allocator to spill yet",
-                f.name, f.pressure.max_live
-            )));
-        }
         if opts.verbose {
             messages.push(Message::info(format!(
                 "Compiling entry function '{}' for '{}'",
                 f.name, sm.name
             )));
             messages.push(Message::info(format!(
-                "Function properties for {}\n    {} bytes stack frame, 0 bytes spill stores, 0 bytes spill loads",
-                f.name, f.kernel.local_bytes
+                "Function properties for {}\n    {} bytes stack frame, {} bytes spill stores, {} bytes spill loads",
+                f.name, f.usage.stack_frame, f.usage.spill_store_bytes, f.usage.spill_load_bytes
             )));
-            let mut used = format!("Used {} registers", f.pressure.max_live);
+            let mut used = format!("Used {} registers", f.usage.registers);
             if f.kernel.shared_bytes > 0 {
                 used.push_str(&format!(", {} bytes smem", f.kernel.shared_bytes));
             }

@@ -1,9 +1,10 @@
-//! Register usage before register allocation.
+//! Register pressure before register allocation.
 //!
-//! There is no register allocator yet: the IR still names virtual
-//! registers. The count the driver reports (`Used N registers`) and checks
-//! against `--maxrregcount`, `.maxnreg` and phase 24's call-graph budgets
-//! is the **maximum register pressure**: the largest number of general
+//! AllocateRegisters (phase 148) measures its input with [`pressure`];
+//! the driver reports it in the listing's comment line next to the real
+//! allocation's figures (`crate::regalloc::ResourceUsage`, which give
+//! `Used N registers`), and phase 24 checks it against the call-graph
+//! budgets. It is the **maximum register pressure**: the largest number of general
 //! 32-bit register units (virtual `%rN` and physical `R1`, the stack
 //! pointer) live at once at any point of the code, from
 //! [`crate::ir::liveness`]. It is a lower bound on what an allocator needs
@@ -11,11 +12,12 @@
 //! much smaller than the number of distinct virtual registers, which is
 //! also reported ([`Pressure::distinct`]) in the listing's comment line.
 //! Predicates and uniform registers are not counted, as ptxas does not
-//! count them in "Used N registers".
+//! count them in "Used N registers". (That line now reports the
+//! allocation's highest register, which can exceed this lower bound.)
 
 use crate::ir::cfg::Cfg;
 use crate::ir::liveness::{BitSet, Liveness};
-use crate::ir::regs::RegFile;
+use crate::ir::regs::{self, RegFile, RegUnit};
 use crate::ir::Function;
 
 /// Register pressure of one lowered kernel.
@@ -25,6 +27,14 @@ pub struct Pressure {
     pub max_live: u32,
     /// Distinct general register units the code names.
     pub distinct: u32,
+    /// The maximum number of *virtual* general registers live at once
+    /// (after each instruction, with what it writes, read later or not),
+    /// counting a register pair or quad whole while any of its words is
+    /// live (the allocator places it as one aligned value,
+    /// `regalloc::nodes`): what register allocation must fit besides R1
+    /// (the stack pointer is never allocated). Code whose value here
+    /// exceeds the budget less one must spill.
+    pub max_virtual: u32,
     /// Per procedure of the function (the kernel first, then each callee
     /// and subroutine, as [`Cfg::procs`]): the label of its entry block
     /// and the maximum pressure at its points. A callee's points include
@@ -47,19 +57,51 @@ pub fn pressure(f: &Function) -> Pressure {
             general.insert(i);
         }
     }
+    // Virtual general units by group: (group start, group size).
+    let groups = crate::regalloc::general_groups(f);
+    let group_of: Vec<Option<(u32, u32)>> = (0..n)
+        .map(|i| match live.units.unit(i) {
+            RegUnit::VR(v) => Some(groups.get(&v).copied().unwrap_or((v, 1))),
+            _ => None,
+        })
+        .collect();
+    let count_groups = |s: &BitSet| {
+        let mut seen: Vec<u32> = Vec::new();
+        let mut total = 0;
+        for i in s.iter() {
+            if let Some((lo, size)) = group_of[i] {
+                if !seen.contains(&lo) {
+                    seen.push(lo);
+                    total += size;
+                }
+            }
+        }
+        total
+    };
     let count = |s: &BitSet| {
         let mut g = s.clone();
         g.intersect_with(&general);
         g.len() as u32
     };
+    let mut max_virtual = 0;
     let mut per_block = vec![0u32; f.blocks.len()];
     for (b, slot) in per_block.iter_mut().enumerate() {
         if !cfg.reachable[b] {
             continue;
         }
         let mut m = count(live.live_in(b));
-        for s in live.live_after_each(b) {
+        max_virtual = max_virtual.max(count_groups(live.live_in(b)));
+        for (inst, s) in f.blocks[b].insts.iter().zip(live.live_after_each(b)) {
             m = m.max(count(&s));
+            // What the instruction writes needs registers even when
+            // nothing reads it afterwards.
+            let mut with_defs = s;
+            for u in regs::defs(inst) {
+                if let Some(i) = live.units.index(u) {
+                    with_defs.insert(i);
+                }
+            }
+            max_virtual = max_virtual.max(count_groups(&with_defs));
         }
         *slot = m;
     }
@@ -86,6 +128,7 @@ pub fn pressure(f: &Function) -> Pressure {
     Pressure {
         max_live: per_block.iter().copied().max().unwrap_or(0),
         distinct: count(&BitSet::full(n)),
+        max_virtual,
         procs,
         calls,
     }

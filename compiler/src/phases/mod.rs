@@ -17,6 +17,7 @@
 //! | `gemm.rs` | the CUTLASS-style GEMM detection gate they share |
 //! | `sched.rs` | ScheduleInstructions and the control-code phases (algorithms in `crate::sched`) |
 //! | `scalar/` | the scalar optimization phases (GeneralOptimize*, OriBranchOpt, OriCopyProp, OriBackCopyPropagate, GvnCse, OriReassociateAndCommon, LateOriCommoning, OriRemoveNopCode) |
+//! | `regalloc.rs` | register allocation (148), its verifier (154), resource usage (155) |
 //!
 //! [`PhaseOptions`] is what the command line gives; [`PhaseOptions::plan`]
 //! checks it once per compilation and yields the [`Plan`] each function's
@@ -37,6 +38,7 @@ pub mod nan_or_zero;
 pub mod order;
 pub mod phase;
 pub mod predication;
+pub mod regalloc;
 pub mod scalar;
 pub mod sched;
 pub mod stats;
@@ -140,8 +142,20 @@ pub fn run(
     function: crate::ir::Function,
     sm: Option<&'static crate::targets::SmInfo>,
 ) -> Result<Phased, PhaseError> {
+    run_budgeted(plan, function, sm, None)
+}
+
+/// [`run`] with the function's register budget (driver phases 20/21;
+/// `None`: the SM's register file).
+pub fn run_budgeted(
+    plan: &Plan,
+    function: crate::ir::Function,
+    sm: Option<&'static crate::targets::SmInfo>,
+    budget: Option<crate::regalloc::RegBudget>,
+) -> Result<Phased, PhaseError> {
     let m = PhaseManager::new(&plan.config);
     let mut cx = PhaseContext::new(function, sm);
+    cx.budget = budget;
     let report = m.dispatch(&plan.order, &mut cx, &plan.dispatch)?;
     Ok(Phased { cx, report })
 }

@@ -9,7 +9,7 @@
 use std::sync::Arc;
 
 use super::table::{self, Kind, EMIT, PHASES};
-use super::{check_initial, control_flow, emit, live_dead, sched};
+use super::{check_initial, control_flow, emit, live_dead, regalloc, sched};
 use super::{hoist, loop_simplify, predication, strength_reduce, unroll};
 use super::{hoist_invariants, nan_or_zero, tex_nodep};
 use crate::ir::sass_text::SassFunction;
@@ -39,6 +39,13 @@ pub struct PhaseContext {
     /// ScheduleInstructions's per-block statistics (seed 001), in the
     /// order the blocks were scheduled; printed by `--phase-stats`.
     pub schedule: Vec<crate::sched::list::BlockStats>,
+    /// The register budget of this function (driver phases 20/21);
+    /// `None`: the SM's whole register file.
+    pub budget: Option<crate::regalloc::RegBudget>,
+    /// AllocateRegisters' result (spill counts), once it ran.
+    pub alloc: Option<crate::regalloc::AllocReport>,
+    /// ComputeResourceUsage's result.
+    pub resources: Option<crate::regalloc::ResourceUsage>,
 }
 
 impl PhaseContext {
@@ -51,6 +58,9 @@ impl PhaseContext {
             listing: None,
             fired: Default::default(),
             schedule: Vec::new(),
+            budget: None,
+            alloc: None,
+            resources: None,
         }
     }
 
@@ -195,7 +205,8 @@ impl Phase for OriManager {
 /// 61, 84), OriDeadCodeScan (142, one round), OriPerformLiveDead (143),
 /// the ORI manager (139), ScheduleInstructions (147), the control-code
 /// phases AssignScoreboards, ComputeStallCounts, SetReuseFlags (151..153)
-/// and EmitSassListing (157); the loop phases
+/// register allocation (148, 154, 155) and EmitSassListing (157); the
+/// loop phases
 /// OriLoopSimplification (18), OriStrengthReduce (21), OriLoopUnrolling
 /// (22), OriHoistInvariantsEarly/Late/Late2/Late3 (35, 66, 79, 88) and
 /// if-conversion OriDoPredication (63); the peepholes OptimizeNaNOrZero
@@ -266,6 +277,10 @@ pub fn create(index: u16, cfg: &PhaseConfig) -> Option<Box<dyn Phase>> {
             }),
             // The scalar optimization phases (phases/scalar/).
             i if super::scalar::INDICES.contains(&i) => super::scalar::create(i, cfg)?,
+            // Register allocation (phases/regalloc.rs), at every -O level.
+            table::ALLOCATE_REGISTERS => Box::new(regalloc::AllocateRegisters),
+            regalloc::VERIFY_ALLOCATED => Box::new(regalloc::VerifyAllocatedProgram),
+            regalloc::COMPUTE_RESOURCE_USAGE => Box::new(regalloc::ComputeResourceUsage),
             _ => unreachable!("row {index} is Real without an implementation"),
         },
         Kind::Hook => Box::new(Hook {

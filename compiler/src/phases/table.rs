@@ -17,14 +17,14 @@
 //! | 145 | `OptimizeNaNOrZero` | real | seed 001's scheduling-time NaN/zero peephole (phases/nan_or_zero.rs), behind the GEMM gate |
 //! | 146 | `HoistInvariants` | real | seed 001's scheduling-time loop-invariant hoisting of address math and constant loads (phases/hoist_invariants.rs), more aggressive in GEMM loops |
 //! | 147 | `ScheduleInstructions` | real | list scheduling per block on the dependence DAG, critical path first (crate::sched); no-op at -O0 |
-//! | 148 | `AllocateRegisters` | inert | register allocation; not implemented (the IR keeps virtual registers) |
+//! | 148 | `AllocateRegisters` | real | register allocation with spilling (crate::regalloc): virtual to physical registers, spill code, spill areas in the frames; every -O level |
 //! | 149 | `TexNodep` | real | seed 001's post-allocation texture peephole (phases/tex_nodep.rs): shared descriptor loads, coordinate copies, fetch clustering |
-//! | 150 | `SpillToLocalMemory` | inert | spill code for values the allocator cannot place; not implemented |
+//! | 150 | `SpillToLocalMemory` | inert | spill code for values the allocator cannot place: done inside 148's rounds (spill everywhere needs the spill code coloured too) |
 //! | 151 | `AssignScoreboards` | real | write/read scoreboards and wait masks in the control codes (crate::sched::scoreboard) |
 //! | 152 | `ComputeStallCounts` | real | stall counts covering fixed latencies (crate::sched::stall) |
 //! | 153 | `SetReuseFlags` | real | operand-reuse flags (crate::sched::reuse) |
-//! | 154 | `VerifyAllocatedProgram` | inert | the verifier with physical registers only; inert until there is an allocator |
-//! | 155 | `ComputeResourceUsage` | inert | register and memory usage; the driver measures it after the pipeline |
+//! | 154 | `VerifyAllocatedProgram` | real | after 148: no virtual register left, registers within the budget and not reserved, aligned pairs and quads, R1 written only by the frame code |
+//! | 155 | `ComputeResourceUsage` | real | registers used, spill bytes, stack frame: what the driver reports |
 //! | 156 | `PadFunctionEnd` | inert | the trailing self-branch and NOP padding; the emitter prints the listing as is |
 //! | 157 | `EmitSassListing` | real | final emission: the IR as a SASS listing (ir::to_sass), the input of the driver's listing |
 //! | 158 | `Nop` | sentinel | the NOP sentinel: what an unknown name looks up to |
@@ -343,14 +343,14 @@ pub static PHASES: [PhaseRow; PHASE_COUNT] = [
     row(145, "OptimizeNaNOrZero", Group::ArchSpecific, Kind::Real, false, &[c("scheduling", Rule::Before(&[147]))]),
     row(146, "HoistInvariants", Group::ArchSpecific, Kind::Real, false, &[c("scheduling", Rule::After(&[147]))]),
     row(147, "ScheduleInstructions", Group::ArchSpecific, Kind::Real, false, &[c("scheduling", Rule::Before(&[151, 152, 153]))]),
-    row(148, "AllocateRegisters", Group::ArchSpecific, Kind::Inert, false, &[c("regalloc-after-vreg-creators", Rule::AfterAllVregCreators), c("regalloc-after-movphi-removal", Rule::After(&[73]))]),
+    row(148, "AllocateRegisters", Group::ArchSpecific, Kind::Real, false, &[c("regalloc-after-vreg-creators", Rule::AfterAllVregCreators), c("regalloc-after-movphi-removal", Rule::After(&[73]))]),
     row(149, "TexNodep", Group::ArchSpecific, Kind::Real, false, &[c("post-regalloc", Rule::After(&[148]))]),
     row(150, "SpillToLocalMemory", Group::ArchSpecific, Kind::Inert, false, &[c("post-regalloc", Rule::After(&[148]))]),
     row(151, "AssignScoreboards", Group::ArchSpecific, Kind::Real, false, &[c("post-regalloc", Rule::After(&[148])), c("control-codes", Rule::After(CODE_PHASES))]),
     row(152, "ComputeStallCounts", Group::ArchSpecific, Kind::Real, false, &[c("post-regalloc", Rule::After(&[148])), c("control-codes", Rule::After(CODE_PHASES))]),
     row(153, "SetReuseFlags", Group::ArchSpecific, Kind::Real, false, &[c("post-regalloc", Rule::After(&[148])), c("control-codes", Rule::After(CODE_PHASES))]),
-    row(154, "VerifyAllocatedProgram", Group::ArchSpecific, Kind::Inert, false, &[c("post-regalloc", Rule::After(&[148]))]),
-    row(155, "ComputeResourceUsage", Group::ArchSpecific, Kind::Inert, false, &[]),
+    row(154, "VerifyAllocatedProgram", Group::ArchSpecific, Kind::Real, false, &[c("post-regalloc", Rule::After(&[148]))]),
+    row(155, "ComputeResourceUsage", Group::ArchSpecific, Kind::Real, false, &[c("post-regalloc", Rule::After(&[148, 154]))]),
     row(156, "PadFunctionEnd", Group::ArchSpecific, Kind::Inert, false, &[]),
     row(157, "EmitSassListing", Group::ArchSpecific, Kind::Real, false, &[c("emission-last", Rule::Last), c("required", Rule::Required)]),
     row(158, "Nop", Group::Sentinel, Kind::Sentinel, false, &[]),
@@ -636,8 +636,8 @@ mod tests {
             real,
             [
                 0, 3, 10, 13, 15, 16, 18, 21, 22, 29, 33, 35, 37, 46, 49, 50, 58, 61, 63, 64, 65,
-                66, 79, 83, 84, 88, 107, 139, 142, 143, 144, 145, 146, 147, 149, 151, 152, 153,
-                157
+                66, 79, 83, 84, 88, 107, 139, 142, 143, 144, 145, 146, 147, 148, 149, 151, 152,
+                153, 154, 155, 157
             ]
         );
         assert_eq!(PHASES[158].kind, Kind::Sentinel);

@@ -1,0 +1,479 @@
+//! Greedy colouring and the choice of spill victims.
+//!
+//! Nodes are coloured in order: spill temporaries first (they live around
+//! one instruction and must always find a register, so they go before the
+//! long ranges that could box them in), then by first definition in
+//! layout order (for code in SSA-like form this is the dominance order,
+//! which colours an interval-like graph with no more registers than its
+//! maximum pressure), never-defined nodes last. Each node takes the lowest
+//! base that is a multiple of its alignment and whose `size` registers are
+//! allowed by the budget, not taken by a coloured neighbour, and not a
+//! precoloured physical register it interferes with.
+
+use super::interfere::Graph;
+use super::nodes::{Class, Nodes};
+use super::{AllocError, RegBudget, PREDICATES, UNIFORM_PREDICATES, UNIFORM_REGISTERS};
+
+/// The physical base of each node.
+pub type Assignment = Vec<u32>;
+
+fn limit(c: Class, budget: &RegBudget) -> u32 {
+    match c {
+        Class::Gpr => budget.limit(),
+        Class::Pred => PREDICATES,
+        Class::Ureg => UNIFORM_REGISTERS,
+        Class::Upred => UNIFORM_PREDICATES,
+    }
+}
+
+fn allowed(c: Class, r: u32, budget: &RegBudget) -> bool {
+    match c {
+        Class::Gpr => budget.allows(r),
+        _ => r < limit(c, budget),
+    }
+}
+
+/// Colours every node, or returns the nodes that found no register: the
+/// definition order first, then Briggs's optimistic order (simplify by
+/// degree, select in reverse) when that fails; the attempt with fewer
+/// failures decides the spills.
+pub fn colour(ns: &Nodes, g: &Graph, budget: &RegBudget) -> Result<Assignment, Vec<usize>> {
+    let n = ns.nodes.len();
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by_key(|&k| {
+        let x = &ns.nodes[k];
+        (!x.temp, x.first_def, x.class, x.lo)
+    });
+    let first = colour_in(ns, g, budget, &order, false);
+    let Err(f1) = first else { return first };
+    let mut best = f1;
+    match colour_in(ns, g, budget, &briggs_order(ns, g, budget), false) {
+        Ok(a) => return Ok(a),
+        Err(f2) if f2.len() < best.len() => best = f2,
+        Err(_) => {}
+    }
+    // Longest live ranges first (loop invariants take fixed registers,
+    // short values fill the gaps), wide values before narrow ones.
+    for wide_first in [true, false] {
+        let mut o: Vec<usize> = (0..n).collect();
+        o.sort_by_key(|&k| {
+            let x = &ns.nodes[k];
+            let w = if wide_first { x.size } else { 0 };
+            (
+                !x.temp,
+                std::cmp::Reverse(w),
+                std::cmp::Reverse(g.live_len[k]),
+                x.first_def,
+                k,
+            )
+        });
+        match colour_in(ns, g, budget, &o, false) {
+            Ok(a) => return Ok(a),
+            Err(f) if f.len() < best.len() => best = f,
+            Err(_) => {}
+        }
+    }
+    // Single registers from the top of the budget down, wide values from
+    // the bottom up: the singles pack together and leave aligned room
+    // below (against pair fragmentation).
+    match colour_in(ns, g, budget, &order, true) {
+        Ok(a) => return Ok(a),
+        Err(f) if f.len() < best.len() => best = f,
+        Err(_) => {}
+    }
+    // DSATUR: the most constrained node next.
+    match dsatur(ns, g, budget) {
+        Ok(a) => return Ok(a),
+        Err(f) if f.len() < best.len() => best = f,
+        Err(_) => {}
+    }
+    // Before spilling, a few perturbed definition orders (deterministic:
+    // seeded by the attempt number). Loops make the graph more than an
+    // interval graph, where one order can need a register more than
+    // another.
+    for attempt in 0..RESTARTS {
+        let mut o = order.clone();
+        let mut x = 0x9e37_79b9_7f4a_7c15u64 ^ attempt;
+        // Swap neighbours in the order with probability 1/4 each, temps
+        // staying first.
+        for i in 1..o.len() {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            if x.is_multiple_of(4) && ns.nodes[o[i]].temp == ns.nodes[o[i - 1]].temp {
+                o.swap(i - 1, i);
+            }
+        }
+        match colour_in(ns, g, budget, &o, attempt % 2 == 1) {
+            Ok(a) => return Ok(a),
+            Err(f) if f.len() < best.len() => best = f,
+            Err(_) => {}
+        }
+    }
+    Err(best)
+}
+
+/// The places node `m` could take given its coloured neighbours, with
+/// the registers in `extra` taken too.
+fn free_places_of(
+    ns: &Nodes,
+    g: &Graph,
+    budget: &RegBudget,
+    assign: &[Option<u32>],
+    m: usize,
+    extra: (u32, u32),
+) -> Vec<u32> {
+    let x = &ns.nodes[m];
+    let lim = limit(x.class, budget);
+    let mut busy = vec![false; lim as usize + 8];
+    for q in g.adj[m].iter() {
+        if let Some(b) = assign[q] {
+            for r in b..b + ns.nodes[q].size {
+                if let Some(v) = busy.get_mut(r as usize) {
+                    *v = true;
+                }
+            }
+        }
+    }
+    for &p in &g.fixed[m] {
+        if let Some(v) = busy.get_mut(p as usize) {
+            *v = true;
+        }
+    }
+    for r in extra.0..extra.0 + extra.1 {
+        if let Some(v) = busy.get_mut(r as usize) {
+            *v = true;
+        }
+    }
+    let mut out = Vec::new();
+    let mut b = 0;
+    while b + x.size <= lim {
+        if (b..b + x.size).all(|r| allowed(x.class, r, budget) && !busy[r as usize]) {
+            out.push(b);
+        }
+        b += x.align;
+    }
+    out
+}
+
+/// Node `k` found no place: try each place whose only occupants are one
+/// or two coloured neighbours that can move elsewhere (a one-step Kempe
+/// style recolouring), and move them. Returns `k`'s place.
+fn repair(
+    ns: &Nodes,
+    g: &Graph,
+    budget: &RegBudget,
+    assign: &mut [Option<u32>],
+    k: usize,
+) -> Option<u32> {
+    let x = &ns.nodes[k];
+    let lim = limit(x.class, budget);
+    let mut b = 0;
+    while b + x.size <= lim {
+        let place = b;
+        b += x.align;
+        if !(place..place + x.size).all(|r| allowed(x.class, r, budget) && !g.fixed[k].contains(&r))
+        {
+            continue;
+        }
+        let blockers: Vec<usize> = g.adj[k]
+            .iter()
+            .filter(|&m| {
+                assign[m].is_some_and(|a| a < place + x.size && place < a + ns.nodes[m].size)
+            })
+            .collect();
+        if blockers.is_empty()
+            || blockers.len() > 2
+            || blockers.iter().any(|&m| ns.nodes[m].temp && !x.temp)
+        {
+            continue;
+        }
+        let saved: Vec<Option<u32>> = blockers.iter().map(|&m| assign[m]).collect();
+        for &m in &blockers {
+            assign[m] = None;
+        }
+        let mut ok = true;
+        for &m in &blockers {
+            match free_places_of(ns, g, budget, assign, m, (place, x.size)).first() {
+                Some(&p) => assign[m] = Some(p),
+                None => {
+                    ok = false;
+                    break;
+                }
+            }
+        }
+        if ok {
+            return Some(place);
+        }
+        for (&m, s) in blockers.iter().zip(saved) {
+            assign[m] = s;
+        }
+    }
+    None
+}
+
+/// Brélaz's DSATUR, for nodes of several sizes: repeatedly colour the
+/// uncoloured node with the fewest free places left (temporaries first,
+/// then the most neighbours), at its lowest snug place.
+fn dsatur(ns: &Nodes, g: &Graph, budget: &RegBudget) -> Result<Assignment, Vec<usize>> {
+    let n = ns.nodes.len();
+    // Busy registers per node, as a bitmask over 256 registers.
+    let mut busy: Vec<[u64; 4]> = vec![[0; 4]; n];
+    for (b, fixed) in busy.iter_mut().zip(&g.fixed) {
+        for &p in fixed {
+            if p < 256 {
+                b[(p / 64) as usize] |= 1 << (p % 64);
+            }
+        }
+    }
+    let degree: Vec<usize> = (0..n).map(|k| g.adj[k].iter().count()).collect();
+    let is_busy = |m: &[u64; 4], r: u32| r >= 256 || m[(r / 64) as usize] & (1 << (r % 64)) != 0;
+    let free_places = |k: usize, m: &[u64; 4]| -> Vec<u32> {
+        let x = &ns.nodes[k];
+        let lim = limit(x.class, budget);
+        let mut out = Vec::new();
+        let mut b = 0;
+        while b + x.size <= lim {
+            if (b..b + x.size).all(|r| allowed(x.class, r, budget) && !is_busy(m, r)) {
+                out.push(b);
+            }
+            b += x.align;
+        }
+        out
+    };
+    let mut assign: Vec<Option<u32>> = vec![None; n];
+    let mut done = vec![false; n];
+    let mut failed = Vec::new();
+    for _ in 0..n {
+        let k = (0..n)
+            .filter(|&k| !done[k])
+            .min_by_key(|&k| {
+                let x = &ns.nodes[k];
+                (
+                    !x.temp,
+                    free_places(k, &busy[k]).len(),
+                    std::cmp::Reverse(degree[k]),
+                    k,
+                )
+            })
+            .expect("a node left");
+        done[k] = true;
+        let x = &ns.nodes[k];
+        let places = free_places(k, &busy[k]);
+        let lim = limit(x.class, budget);
+        let snug = |b: u32| {
+            let w = x.size.max(x.align);
+            let o = b ^ w;
+            (o..o + w).all(|r| r < lim)
+                && (o..o + w).any(|r| !allowed(x.class, r, budget) || is_busy(&busy[k], r))
+        };
+        let pick = places
+            .iter()
+            .copied()
+            .find(|&b| x.size > 2 || snug(b))
+            .or(places.first().copied());
+        match pick {
+            Some(b) => {
+                assign[k] = Some(b);
+                for m in g.adj[k].iter() {
+                    for r in b..b + x.size {
+                        if r < 256 {
+                            busy[m][(r / 64) as usize] |= 1 << (r % 64);
+                        }
+                    }
+                }
+            }
+            None => failed.push(k),
+        }
+    }
+    if failed.is_empty() {
+        Ok(assign.into_iter().map(|a| a.expect("coloured")).collect())
+    } else {
+        Err(failed)
+    }
+}
+
+/// Perturbed orders tried before spilling.
+const RESTARTS: u64 = 24;
+
+/// How many aligned places a node of size `sz` and alignment `al` has in
+/// its file under the budget.
+fn places(c: Class, sz: u32, al: u32, budget: &RegBudget) -> u32 {
+    let lim = limit(c, budget);
+    let mut b = 0;
+    let mut k = 0;
+    while b + sz <= lim {
+        if (b..b + sz).all(|r| allowed(c, r, budget)) {
+            k += 1;
+        }
+        b += al;
+    }
+    k
+}
+
+/// How many of `n`'s places neighbour `m` can take at most.
+fn blocks(ns: &Nodes, n: usize, m: usize) -> u32 {
+    let (x, y) = (&ns.nodes[n], &ns.nodes[m]);
+    y.size.div_ceil(x.align) + u32::from(y.align < x.align && y.size > 1)
+}
+
+/// Simplify (Chaitin/Briggs): repeatedly take out a node whose neighbours
+/// left cannot take all its places, else the one with the fewest
+/// references per neighbour (optimistically); colour in reverse.
+fn briggs_order(ns: &Nodes, g: &Graph, budget: &RegBudget) -> Vec<usize> {
+    let n = ns.nodes.len();
+    let avail: Vec<u32> = ns
+        .nodes
+        .iter()
+        .map(|x| places(x.class, x.size, x.align, budget).saturating_sub(0))
+        .collect();
+    let mut pressure: Vec<u32> = (0..n)
+        .map(|k| g.adj[k].iter().map(|m| blocks(ns, k, m)).sum::<u32>() + g.fixed[k].len() as u32)
+        .collect();
+    let mut gone = vec![false; n];
+    let mut stack = Vec::with_capacity(n);
+    for _ in 0..n {
+        let pick = (0..n)
+            .filter(|&k| !gone[k] && pressure[k] < avail[k])
+            .min_by_key(|&k| (pressure[k], k))
+            .or_else(|| {
+                (0..n).filter(|&k| !gone[k]).min_by_key(|&k| {
+                    // Temporaries last to go out (first to be coloured).
+                    let x = &ns.nodes[k];
+                    (
+                        x.temp,
+                        (u64::from(x.refs) * 1024) / (u64::from(pressure[k]) + 1),
+                        k,
+                    )
+                })
+            });
+        let Some(k) = pick else { break };
+        gone[k] = true;
+        stack.push(k);
+        for m in g.adj[k].iter() {
+            if !gone[m] {
+                pressure[m] = pressure[m].saturating_sub(blocks(ns, m, k));
+            }
+        }
+    }
+    stack.reverse();
+    stack
+}
+
+/// Greedy colouring in `order`. A single register goes preferably into
+/// the hole of a pair whose other half is taken (or not allocatable, as
+/// R0 beside R1), and a pair into the half of a quad whose other half is
+/// taken, so that aligned places stay free for the wide values.
+fn colour_in(
+    ns: &Nodes,
+    g: &Graph,
+    budget: &RegBudget,
+    order: &[usize],
+    singles_down: bool,
+) -> Result<Assignment, Vec<usize>> {
+    let n = ns.nodes.len();
+    let mut assign: Vec<Option<u32>> = vec![None; n];
+    let mut failed = Vec::new();
+    let mut busy: Vec<bool> = Vec::new();
+    for &k in order {
+        let node = &ns.nodes[k];
+        let lim = limit(node.class, budget);
+        busy.clear();
+        busy.resize(lim as usize + 8, false);
+        for m in g.adj[k].iter() {
+            if let Some(b) = assign[m] {
+                for r in b..b + ns.nodes[m].size {
+                    if let Some(x) = busy.get_mut(r as usize) {
+                        *x = true;
+                    }
+                }
+            }
+        }
+        for &p in &g.fixed[k] {
+            if let Some(x) = busy.get_mut(p as usize) {
+                *x = true;
+            }
+        }
+        let free = |r: u32| allowed(node.class, r, budget) && !busy[r as usize];
+        let fits = |b: u32| (b..b + node.size).all(free);
+        // The enclosing place twice the size: is its other half unusable?
+        let snug = |b: u32| {
+            let w = node.size.max(node.align);
+            let other = (b ^ w)..(b ^ w) + w;
+            other.clone().all(|r| r < lim) && other.clone().any(|r| !free(r))
+        };
+        let mut found = None;
+        let mut fallback = None;
+        if singles_down && node.size == 1 {
+            found = (0..lim).rev().find(|&b| fits(b));
+        } else {
+            let mut b = 0;
+            while b + node.size <= lim {
+                if fits(b) {
+                    if node.size > 2 || snug(b) {
+                        found = Some(b);
+                        break;
+                    }
+                    fallback.get_or_insert(b);
+                }
+                b += node.align;
+            }
+        }
+        match found
+            .or(fallback)
+            .or_else(|| repair(ns, g, budget, &mut assign, k))
+        {
+            Some(b) => assign[k] = Some(b),
+            None => failed.push(k),
+        }
+    }
+    if failed.is_empty() {
+        Ok(assign.into_iter().map(|a| a.expect("coloured")).collect())
+    } else {
+        Err(failed)
+    }
+}
+
+/// Whether a node may be spilled: not a temporary, named by one
+/// procedure only, and in a file with a spill path (general registers to
+/// local memory, predicates to general registers).
+fn spillable(ns: &Nodes, k: usize) -> bool {
+    let x = &ns.nodes[k];
+    !x.temp && x.proc.is_some() && matches!(x.class, Class::Gpr | Class::Pred)
+}
+
+/// For each failed node, a victim: the spillable node among it and its
+/// neighbours (same file) that is live longest per reference (what spill
+/// everywhere saves most registers for at the least code). Victims are
+/// distinct. Fails when a node has no spillable candidate.
+pub fn choose_victims(ns: &Nodes, g: &Graph, failed: &[usize]) -> Result<Vec<usize>, AllocError> {
+    let mut out: Vec<usize> = Vec::new();
+    for &f in failed {
+        if out.contains(&f) || g.adj[f].iter().any(|m| out.contains(&m)) {
+            // A victim already chosen frees room for this one.
+            continue;
+        }
+        let score = |k: usize| {
+            let x = &ns.nodes[k];
+            (u64::from(g.live_len[k]) * 1024) / (u64::from(x.refs) + 1) * u64::from(x.size)
+        };
+        let best = std::iter::once(f)
+            .chain(g.adj[f].iter())
+            .filter(|&k| spillable(ns, k))
+            .max_by_key(|&k| (score(k), std::cmp::Reverse(k)));
+        match best {
+            Some(v) => out.push(v),
+            None => {
+                let x = &ns.nodes[f];
+                return Err(AllocError(format!(
+                    "cannot allocate {}{} ({} register{}): the registers needed at one point exceed the budget and nothing there can be spilled",
+                    super::nodes::prefix(x.class),
+                    x.lo,
+                    x.size,
+                    if x.size == 1 { "" } else { "s" }
+                )));
+            }
+        }
+    }
+    Ok(out)
+}

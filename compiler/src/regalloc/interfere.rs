@@ -1,0 +1,130 @@
+//! The interference graph: two nodes interfere when one is defined where
+//! the other is live (the classic definition-point rule; a definition
+//! that nothing reads still clobbers its register, so every definition
+//! counts, live or dead). Liveness is `ir::liveness`: guard-aware (a
+//! guarded definition does not kill), with calls modelled through the
+//! callee bodies in the same function, so a value live across a `CALL`
+//! is live in the whole callee and interferes with everything the callee
+//! defines: no caller-saved registers are needed. The destinations of
+//! one instruction also interfere with each other. The one exception is
+//! Chaitin's move rule: a plain copy `MOV a, b` does not make `a`
+//! interfere with `b` (they hold the same value; a later write to either
+//! while the other is live adds the edge).
+//!
+//! Physical registers already in the code (R1, or fixed registers of a
+//! hand-written test) are precoloured: a node interfering with one must
+//! not take it ([`Graph::fixed`]).
+
+use super::nodes::{Class, Nodes};
+use crate::ir::cfg::Cfg;
+use crate::ir::liveness::{BitSet, Liveness};
+use crate::ir::regs::{self, RegUnit};
+use crate::ir::Function;
+
+/// The graph over [`Nodes`].
+pub struct Graph {
+    pub adj: Vec<BitSet>,
+    /// Physical units each node may not take.
+    pub fixed: Vec<Vec<u32>>,
+    /// How many instruction points each node is live at (the spill
+    /// heuristic's length).
+    pub live_len: Vec<u32>,
+}
+
+enum Slot {
+    Node(usize),
+    Phys(Class, u32),
+    None,
+}
+
+fn slot_of(ns: &Nodes, u: RegUnit) -> Slot {
+    let node = |c, n| ns.node_of(c, n).map_or(Slot::None, Slot::Node);
+    match u {
+        RegUnit::VR(n) => node(Class::Gpr, n),
+        RegUnit::VP(n) => node(Class::Pred, n),
+        RegUnit::VUR(n) => node(Class::Ureg, n),
+        RegUnit::VUP(n) => node(Class::Upred, n),
+        RegUnit::R(n) => Slot::Phys(Class::Gpr, u32::from(n)),
+        RegUnit::P(n) => Slot::Phys(Class::Pred, u32::from(n)),
+        RegUnit::UR(n) => Slot::Phys(Class::Ureg, u32::from(n)),
+        RegUnit::UP(n) => Slot::Phys(Class::Upred, u32::from(n)),
+    }
+}
+
+/// The source unit of an unguarded 32-bit register copy (`MOV a, b` without
+/// modifiers); the copy's destination need not interfere with it.
+fn copy_source(inst: &crate::ir::Inst) -> Option<RegUnit> {
+    use crate::ir::inst::Operand;
+    if inst.op != crate::ir::Op::MOV || !inst.mods.is_empty() || !regs::kills(inst) {
+        return None;
+    }
+    match inst.operands.as_slice() {
+        [Operand::Reg(_), Operand::Reg(s)] if !s.neg && !s.not && !s.abs && s.sel.is_none() => {
+            RegUnit::of_reg(s.reg, 0)
+        }
+        _ => None,
+    }
+}
+
+pub fn build(f: &Function, ns: &Nodes) -> Graph {
+    let n = ns.nodes.len();
+    let mut g = Graph {
+        adj: vec![BitSet::new(n); n],
+        fixed: vec![Vec::new(); n],
+        live_len: vec![0; n],
+    };
+    let cfg = Cfg::new(f);
+    let live = Liveness::new(f, &cfg);
+    let slots: Vec<Slot> = (0..live.units.len())
+        .map(|i| slot_of(ns, live.units.unit(i)))
+        .collect();
+    let edge = |g: &mut Graph, a: &Slot, b: &Slot| match (a, b) {
+        (Slot::Node(x), Slot::Node(y)) if x != y && ns.nodes[*x].class == ns.nodes[*y].class => {
+            g.adj[*x].insert(*y);
+            g.adj[*y].insert(*x);
+        }
+        (Slot::Node(x), Slot::Phys(c, p)) | (Slot::Phys(c, p), Slot::Node(x))
+            if ns.nodes[*x].class == *c && !g.fixed[*x].contains(p) =>
+        {
+            g.fixed[*x].push(*p);
+        }
+        _ => {}
+    };
+    for (b, blk) in f.blocks.iter().enumerate() {
+        // Code that never runs constrains nothing (its registers still get
+        // colours, any will do).
+        if !cfg.reachable[b] {
+            continue;
+        }
+        let after = live.live_after_each(b);
+        for (inst, out) in blk.insts.iter().zip(&after) {
+            let defs: Vec<usize> = regs::defs(inst)
+                .iter()
+                .filter_map(|&u| live.units.index(u))
+                .collect();
+            // A plain copy: its destination holds the source's value, so
+            // the two may share a register (Chaitin's move rule).
+            let src = copy_source(inst).and_then(|u| live.units.index(u));
+            for &d in &defs {
+                for l in out.iter() {
+                    if Some(l) == src {
+                        continue;
+                    }
+                    edge(&mut g, &slots[d], &slots[l]);
+                }
+                for &e in &defs {
+                    edge(&mut g, &slots[d], &slots[e]);
+                }
+            }
+            let mut counted = BitSet::new(n);
+            for l in out.iter() {
+                if let Slot::Node(x) = slots[l] {
+                    if counted.insert(x) {
+                        g.live_len[x] += 1;
+                    }
+                }
+            }
+        }
+    }
+    g
+}

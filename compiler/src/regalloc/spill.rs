@@ -1,0 +1,271 @@
+//! Spill code: spill everywhere, with split live ranges.
+//!
+//! A spilled general node gets a slot in the spill area of its procedure
+//! (the only one whose code names it, [`super::nodes::Node::proc`]). Every
+//! instruction that names it gets a fresh temporary node of the same size
+//! and alignment instead: `LDL` of the slot into the temporary right
+//! before the instruction when it reads the value, or defines it only in
+//! part (a guarded definition, which leaves the old value where the guard
+//! is false, or one word of a pair), so that the store after it writes
+//! the right value everywhere; `STL` of the temporary into the slot right
+//! after the instruction when it defines the value. The spill instructions
+//! are unguarded. Sizes 1, 2 and 4 use `LDL`/`STL`, `.64`, `.128` (the
+//! slot aligned to its size, as the vendor's `STL.64 [R1+0x8], R8`,
+//! switch_local.sm_70); other sizes a word at a time.
+//!
+//! A spilled predicate lives in a fresh general register (its "home"):
+//! `ISETP.NE.AND %pt, PT, %home, RZ, PT` reloads it, `SEL %home, RZ, 0x1,
+//! !%pt` saves it (the vendor's idiom for a predicate as 0/1,
+//! `SEL R4, RZ, 0x1, !P0`, fminmax_special.sm_80). The home register is an
+//! ordinary node: a later round may spill it to memory.
+//!
+//! Slot addresses are written `[R1+SPILL_TAG+offset]` here, with the
+//! offset inside the procedure's area; `frame.rs` replaces them with real
+//! offsets once the frames are laid out.
+
+use std::collections::HashMap;
+
+use super::nodes::{self, Class, Loc, Nodes, TempSet};
+use super::AllocError;
+use crate::ir::cfg::is_terminator;
+use crate::ir::inst::{Inst, Operand};
+use crate::ir::opcode::Op;
+use crate::ir::regs::{self, RegUnit};
+use crate::ir::sass_text::{MemBase, MemRef, Pred, Reg, RegOperand};
+use crate::ir::Function;
+
+/// Marks a spill slot address until the frames are laid out (far past any
+/// encodable offset, so never confused with a real one).
+pub const SPILL_TAG: i64 = 1 << 40;
+
+/// Spill areas per procedure and the spill instruction counts.
+#[derive(Clone, Debug, Default)]
+pub struct Slots {
+    /// Procedure index (`Cfg::procs`) -> bytes of its spill area so far.
+    pub area: HashMap<usize, u32>,
+    stores: u32,
+    loads: u32,
+    store_bytes: u32,
+    load_bytes: u32,
+}
+
+impl Slots {
+    fn take(&mut self, proc: usize, bytes: u32) -> u32 {
+        let a = self.area.entry(proc).or_insert(0);
+        let align = bytes.next_power_of_two().min(16);
+        let off = a.next_multiple_of(align);
+        *a = off + bytes;
+        off
+    }
+
+    /// (stores, loads, store bytes, load bytes).
+    pub fn counts(&self) -> (u32, u32, u32, u32) {
+        (self.stores, self.loads, self.store_bytes, self.load_bytes)
+    }
+}
+
+fn rop(r: Reg) -> Operand {
+    Operand::Reg(RegOperand {
+        reg: r,
+        neg: false,
+        not: false,
+        abs: false,
+        reuse: false,
+        sel: None,
+    })
+}
+
+fn slot_mem(off: u32) -> Operand {
+    Operand::Mem(MemRef {
+        desc: None,
+        base: Some(MemBase {
+            reg: Reg::R(1),
+            wide: false,
+        }),
+        index: None,
+        offset: Some(SPILL_TAG + i64::from(off)),
+    })
+}
+
+fn pred(p: Pred, not: bool) -> Operand {
+    Operand::Pred { pred: p, not }
+}
+
+fn mk(op: Op, mods: &[&str], ops: Vec<Operand>) -> Result<Inst, AllocError> {
+    Inst::new(op, mods, None, ops).map_err(|e| AllocError(format!("internal: spill code: {e}")))
+}
+
+/// Where a spilled node lives.
+#[derive(Clone, Copy, Debug)]
+enum Home {
+    /// Local memory at this offset of the procedure's area.
+    Slot(u32),
+    /// A general virtual register (spilled predicates).
+    Reg(u32),
+}
+
+/// The highest virtual number of each file in `f`, plus one.
+fn next_free(f: &Function) -> HashMap<Class, u32> {
+    let mut m = HashMap::new();
+    for i in f.insts() {
+        for (c, lo, w) in nodes::runs(i) {
+            let e = m.entry(c).or_insert(0);
+            *e = (*e).max(lo + w);
+        }
+    }
+    m
+}
+
+fn fresh(next: &mut HashMap<Class, u32>, c: Class, size: u32, align: u32) -> u32 {
+    let e = next.entry(c).or_insert(0);
+    let v = e.next_multiple_of(align.max(1));
+    *e = v + size;
+    v
+}
+
+/// Rewrites the `victims` with spill code.
+pub fn spill(
+    f: &mut Function,
+    ns: &Nodes,
+    victims: &[usize],
+    temps: &mut TempSet,
+    slots: &mut Slots,
+) -> Result<(), AllocError> {
+    let mut next = next_free(f);
+    let mut homes: HashMap<usize, Home> = HashMap::new();
+    for &v in victims {
+        let x = &ns.nodes[v];
+        let proc = x.proc.expect("victims are in one procedure");
+        let h = match x.class {
+            Class::Gpr => Home::Slot(slots.take(proc, 4 * x.size)),
+            Class::Pred => Home::Reg(fresh(&mut next, Class::Gpr, 1, 1)),
+            _ => unreachable!("only general registers and predicates are spilled"),
+        };
+        homes.insert(v, h);
+    }
+    for b in 0..f.blocks.len() {
+        let old = std::mem::take(&mut f.blocks[b].insts);
+        let mut out = Vec::with_capacity(old.len());
+        for mut inst in old {
+            let mut named: Vec<usize> = Vec::new();
+            for (c, lo, _) in nodes::runs(&inst) {
+                if let Some(k) = ns.node_of(c, lo) {
+                    if homes.contains_key(&k) && !named.contains(&k) {
+                        named.push(k);
+                    }
+                }
+            }
+            if named.is_empty() {
+                out.push(inst);
+                continue;
+            }
+            let uses = regs::uses(&inst);
+            let defs = regs::defs(&inst);
+            let mut before = Vec::new();
+            let mut after = Vec::new();
+            let mut map: HashMap<(Class, u32), u32> = HashMap::new();
+            for &k in &named {
+                let x = &ns.nodes[k];
+                let t = fresh(&mut next, x.class, x.size, x.align);
+                for i in 0..x.size {
+                    temps.insert((x.class, t + i));
+                    map.insert((x.class, x.lo + i), t + i);
+                }
+                let unit = |n: u32| match x.class {
+                    Class::Gpr => RegUnit::VR(n),
+                    _ => RegUnit::VP(n),
+                };
+                let reads = (x.lo..x.lo + x.size).any(|n| uses.contains(&unit(n)));
+                let writes = (x.lo..x.lo + x.size).any(|n| defs.contains(&unit(n)));
+                let full =
+                    regs::kills(&inst) && (x.lo..x.lo + x.size).all(|n| defs.contains(&unit(n)));
+                if writes && is_terminator(&inst) {
+                    return Err(AllocError(format!(
+                        "cannot spill {}{}: a control transfer defines it",
+                        nodes::prefix(x.class),
+                        x.lo
+                    )));
+                }
+                match homes[&k] {
+                    Home::Slot(off) => {
+                        let words: Vec<(u32, &'static str, u32)> = match x.size {
+                            1 => vec![(0, "", 1)],
+                            2 if x.align >= 2 => vec![(0, "64", 2)],
+                            4 if x.align >= 4 => vec![(0, "128", 4)],
+                            n => (0..n).map(|i| (i, "", 1)).collect(),
+                        };
+                        for &(w, m, n) in &words {
+                            let mods: Vec<&str> = if m.is_empty() { vec![] } else { vec![m] };
+                            if reads || (writes && !full) {
+                                before.push(mk(
+                                    Op::LDL,
+                                    &mods,
+                                    vec![rop(Reg::V(t + w)), slot_mem(off + 4 * w)],
+                                )?);
+                                slots.loads += 1;
+                                slots.load_bytes += 4 * n;
+                            }
+                            if writes {
+                                after.push(mk(
+                                    Op::STL,
+                                    &mods,
+                                    vec![slot_mem(off + 4 * w), rop(Reg::V(t + w))],
+                                )?);
+                                slots.stores += 1;
+                                slots.store_bytes += 4 * n;
+                            }
+                        }
+                    }
+                    Home::Reg(h) => {
+                        if reads || (writes && !full) {
+                            before.push(mk(
+                                Op::ISETP,
+                                &["NE", "AND"],
+                                vec![
+                                    pred(Pred::V(t), false),
+                                    pred(Pred::Pt, false),
+                                    rop(Reg::V(h)),
+                                    rop(Reg::Rz),
+                                    pred(Pred::Pt, false),
+                                ],
+                            )?);
+                        }
+                        if writes {
+                            after.push(mk(
+                                Op::SEL,
+                                &[],
+                                vec![
+                                    rop(Reg::V(h)),
+                                    rop(Reg::Rz),
+                                    Operand::Imm(1),
+                                    pred(Pred::V(t), true),
+                                ],
+                            )?);
+                        }
+                    }
+                }
+            }
+            nodes::map_regs(&mut inst, &mut |c, n| {
+                map.get(&(c, n)).map(|&t| Loc::Virt(t))
+            });
+            out.extend(before);
+            out.push(inst);
+            out.extend(after);
+        }
+        f.blocks[b].insts = out;
+    }
+    Ok(())
+}
+
+/// Replaces every virtual register by its colour.
+pub fn rewrite_to_physical(f: &mut Function, ns: &Nodes, assign: &[u32]) {
+    for blk in &mut f.blocks {
+        for inst in &mut blk.insts {
+            nodes::map_regs(inst, &mut |c, n| {
+                let k = ns.node_of(c, n)?;
+                let x = &ns.nodes[k];
+                Some(Loc::Phys(assign[k] + (n - x.lo)))
+            });
+        }
+    }
+}

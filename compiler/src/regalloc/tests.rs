@@ -1,0 +1,254 @@
+//! Unit tests of the allocator on SASS text with virtual registers.
+
+use std::collections::HashMap;
+
+use super::*;
+use crate::ir::cfg::tests::func;
+use crate::ir::inst::Operand;
+use crate::ir::opcode::Op;
+use crate::ir::sass_text::Reg;
+
+/// Each virtual register of `before` -> the physical one at the same place
+/// of `after` (allocation without spills keeps the instructions).
+fn mapping(before: &Function, after: &Function) -> HashMap<String, String> {
+    let mut m = HashMap::new();
+    let (a, b): (Vec<_>, Vec<_>) = (before.insts().collect(), after.insts().collect());
+    assert_eq!(a.len(), b.len(), "instructions added");
+    for (x, y) in a.iter().zip(&b) {
+        for (o, p) in x.operands.iter().zip(&y.operands) {
+            let pair = match (o, p) {
+                (Operand::Reg(r), Operand::Reg(s)) => Some((r.reg.to_string(), s.reg.to_string())),
+                (Operand::Pred { pred: r, .. }, Operand::Pred { pred: s, .. }) => {
+                    Some((r.to_string(), s.to_string()))
+                }
+                (Operand::Mem(r), Operand::Mem(s)) => r
+                    .base
+                    .zip(s.base)
+                    .map(|(r, s)| (r.reg.to_string(), s.reg.to_string())),
+                _ => None,
+            };
+            if let Some((v, p)) = pair {
+                if v.starts_with('%') {
+                    let old = m.insert(v.clone(), p.clone());
+                    assert!(old.is_none() || old == Some(p), "{v} got two registers");
+                }
+            }
+        }
+    }
+    m
+}
+
+fn alloc(text: &str, n: u32) -> (Function, Function, AllocReport) {
+    let before = func(text);
+    let mut after = before.clone();
+    let sm = crate::targets::lookup_sm("sm_80");
+    let r = allocate(&mut after, &RegBudget::of(n), sm).unwrap_or_else(|e| panic!("{e}"));
+    verify_allocated(&after, &RegBudget::of(n), sm).unwrap_or_else(|e| panic!("{e}"));
+    (before, after, r)
+}
+
+fn num(r: &str) -> u32 {
+    r.trim_start_matches(['R', 'P']).parse().unwrap()
+}
+
+#[test]
+fn interfering_values_get_different_registers_and_dead_ones_are_reused() {
+    let (b, a, r) = alloc(
+        ".L_x_0:
+         MOV %r0, c[0x0][0x160] ;
+         MOV %r1, c[0x0][0x164] ;
+         IADD3 %r2, %r0, %r1, RZ ;
+         IADD3 %r3, %r2, 0x1, RZ ;
+         IADD3 %r4, %r3, %r0, RZ ;
+         MOV %r6, c[0x0][0x168] ;
+         MOV %r7, c[0x0][0x16c] ;
+         STG.E [%r6.64], %r4 ;
+         EXIT ;",
+        255,
+    );
+    assert_eq!(r.rounds, 1);
+    assert_eq!(r.spilled, 0);
+    let m = mapping(&b, &a);
+    // %r0 lives across %r1, %r2 and %r3.
+    for v in ["%r1", "%r2", "%r3"] {
+        assert_ne!(m["%r0"], m[v], "{v}");
+    }
+    assert_ne!(m["%r0"], m["%r1"]);
+    // Nothing is R1 (the stack pointer).
+    assert!(m.values().all(|p| p != "R1"), "{m:?}");
+    // %r1 is dead once %r2 is defined: the lowest-first colouring reuses
+    // a register for %r2 or %r3 instead of growing.
+    let top = m.values().map(|p| num(p)).max().unwrap();
+    assert!(top <= 4, "{m:?}");
+    // The pair is aligned and consecutive.
+    assert_eq!(num(&m["%r6"]) % 2, 0, "{m:?}");
+    assert_eq!(num(&m["%r7"]), num(&m["%r6"]) + 1);
+}
+
+#[test]
+fn pairs_and_quads_are_aligned_past_a_single() {
+    let (b, a, _) = alloc(
+        ".L_x_0:
+         MOV %r0, c[0x0][0x160] ;
+         LDS.128 %r4, [%r0] ;
+         IMAD.WIDE %r2, %r0, 0x4, RZ ;
+         STG.E.64 [%r2.64], %r4 ;
+         STG.E.64 [%r2.64+0x8], %r6 ;
+         EXIT ;",
+        255,
+    );
+    let m = mapping(&b, &a);
+    assert_eq!(num(&m["%r4"]) % 4, 0, "{m:?}");
+    assert_eq!(num(&m["%r6"]), num(&m["%r4"]) + 2, "{m:?}");
+    assert_eq!(num(&m["%r2"]) % 2, 0, "{m:?}");
+    // The quad and the pair are live together.
+    let q = num(&m["%r4"])..num(&m["%r4"]) + 4;
+    assert!(!q.contains(&num(&m["%r2"])), "{m:?}");
+}
+
+#[test]
+fn values_live_across_a_call_survive_the_callee() {
+    // %r0 lives across the call; the callee defines %r10 and %r11 and
+    // returns through %r8:%r9 (the ABI of lower/mod.rs).
+    let (b, a, _) = alloc(
+        ".L_x_0:
+         MOV %r0, c[0x0][0x160] ;
+         MOV %r10, c[0x0][0x164] ;
+         MOV %r8, 0x0 ;
+         CALL.REL.NOINC .L_x_2 ;
+         .L_x_1:
+         IADD3 %r1, %r0, %r11, RZ ;
+         MOV %r2, c[0x0][0x168] ;
+         MOV %r3, c[0x0][0x16c] ;
+         STG.E [%r2.64], %r1 ;
+         EXIT ;
+         .L_x_2:
+         IADD3 %r11, %r10, 0x1, RZ ;
+         MOV %r12, 0x7 ;
+         IADD3 %r11, %r11, %r12, RZ ;
+         MOV %r9, 0x0 ;
+         RET.REL.NODEC %r8 0x0 ;",
+        255,
+    );
+    let m = mapping(&b, &a);
+    for v in ["%r10", "%r11", "%r12", "%r8", "%r9"] {
+        assert_ne!(m["%r0"], m[v], "%r0 shares with the callee's {v}: {m:?}");
+    }
+    assert_eq!(num(&m["%r8"]) % 2, 0);
+}
+
+fn count(f: &Function, op: Op) -> usize {
+    f.insts().filter(|i| i.op == op).count()
+}
+
+#[test]
+fn a_tiny_budget_spills_to_the_frame() {
+    // Eight values live at once; a budget of 6 leaves R0, R2..R5.
+    let mut text = String::from(".L_x_0:\n");
+    for k in 0..8 {
+        text.push_str(&format!("MOV %r{k}, c[0x0][0x{:x}] ;\n", 0x160 + 4 * k));
+    }
+    text.push_str("MOV %r20, c[0x0][0x180] ;\nMOV %r21, c[0x0][0x184] ;\n");
+    for k in 0..8 {
+        text.push_str(&format!("STG.E [%r20.64+0x{:x}], %r{k} ;\n", 4 * k));
+    }
+    text.push_str("EXIT ;\n");
+    let (_, a, r) = alloc(&text, 6);
+    assert!(r.spilled > 0, "{r:?}");
+    assert!(r.rounds > 1);
+    assert_eq!(count(&a, Op::STL) as u32, r.spill_stores);
+    assert_eq!(count(&a, Op::LDL) as u32, r.spill_loads);
+    assert_eq!(r.spill_store_bytes, 4 * r.spill_stores);
+    // The prologue loads R1 (the dead-code phases may have dropped it) and
+    // moves it down by the spill area; slots are below the entry R1.
+    let i0 = &a.blocks[0].insts[0];
+    assert_eq!((i0.op, i0.mods.as_slice()), (Op::IMAD, &["MOV", "U32"][..]));
+    assert!(matches!(&i0.operands[0], Operand::Reg(r) if r.reg == Reg::R(1)));
+    let i1 = &a.blocks[0].insts[1];
+    assert_eq!(i1.op, Op::IADD3);
+    assert_eq!(i1.operands[2], Operand::Imm(-i64::from(r.spill_area_bytes)));
+    assert_eq!(r.spill_area_bytes % 16, 0);
+    assert_eq!(stack_depth(&a).unwrap(), r.spill_area_bytes);
+    for i in a.insts().filter(|i| matches!(i.op, Op::LDL | Op::STL)) {
+        let Some(Operand::Mem(m)) = i.operands.iter().find(|o| matches!(o, Operand::Mem(_))) else {
+            panic!("no address");
+        };
+        assert_eq!(m.base.unwrap().reg, Reg::R(1));
+        assert!(m.offset.unwrap_or(0) < i64::from(r.spill_area_bytes));
+    }
+    // Every register within the budget, R1 only as the stack pointer.
+    let u = resource_usage(&a, Some(&r)).unwrap();
+    assert!(u.registers <= 6, "{u:?}");
+    assert_eq!(u.stack_frame, r.spill_area_bytes);
+}
+
+#[test]
+fn predicates_beyond_p6_spill_through_general_registers() {
+    let mut text = String::from(".L_x_0:\nMOV %r0, c[0x0][0x160] ;\n");
+    for k in 0..9 {
+        text.push_str(&format!("ISETP.GT.AND %p{k}, PT, %r0, 0x{k:x}, PT ;\n"));
+    }
+    text.push_str("MOV %r20, c[0x0][0x180] ;\nMOV %r21, c[0x0][0x184] ;\n");
+    for k in 0..9 {
+        text.push_str(&format!("@%p{k} STG.E [%r20.64+0x{:x}], %r0 ;\n", 4 * k));
+    }
+    text.push_str("EXIT ;\n");
+    let (_, a, r) = alloc(&text, 255);
+    assert!(r.spilled_predicates >= 2, "{r:?}");
+    assert!(count(&a, Op::SEL) >= 2);
+    assert!(count(&a, Op::ISETP) > 9);
+    assert_eq!(count(&a, Op::STL), 0);
+}
+
+#[test]
+fn the_verifier_rejects_what_allocation_must_not_leave() {
+    let sm = crate::targets::lookup_sm("sm_80");
+    let bad = |t: &str, n: u32| verify_allocated(&func(t), &RegBudget::of(n), sm).unwrap_err();
+    assert!(bad(".L_x_0:\nMOV %r0, 0x1 ;\nEXIT ;", 255).contains("virtual"));
+    assert!(bad(".L_x_0:\nMOV R30, 0x1 ;\nEXIT ;", 24).contains("outside the budget"));
+    assert!(bad(".L_x_0:\nIMAD.WIDE R3, R0, 0x4, RZ ;\nEXIT ;", 24).contains("misaligned"));
+    assert!(bad(
+        ".L_x_0:\nIMAD.MOV.U32 R1, RZ, RZ, c[0x0][0x28] ;\nMOV R1, 0x0 ;\nEXIT ;",
+        24
+    )
+    .contains("stack pointer"));
+    let sm70 = crate::targets::lookup_sm("sm_70");
+    assert!(verify_allocated(
+        &func(".L_x_0:\nMOV R2, UR4 ;\nEXIT ;"),
+        &RegBudget::of(24),
+        sm70
+    )
+    .unwrap_err()
+    .contains("uniform"));
+    // And accepts the frame code.
+    verify_allocated(
+        &func(".L_x_0:\nIMAD.MOV.U32 R1, RZ, RZ, c[0x0][0x28] ;\nIADD3 R1, R1, -0x10, RZ ;\nSTL [R1+0x4], R2 ;\nEXIT ;"),
+        &RegBudget::of(24),
+        sm,
+    )
+    .unwrap();
+}
+
+#[test]
+fn impossible_allocations_are_clear_errors() {
+    // Uniform registers on sm_70.
+    let mut f = func(".L_x_0:\nMOV %r0, %ur0 ;\nEXIT ;");
+    let e = allocate(
+        &mut f,
+        &RegBudget::of(24),
+        crate::targets::lookup_sm("sm_70"),
+    )
+    .unwrap_err();
+    assert!(e.0.contains("no uniform registers"), "{e}");
+    // A 128-bit value cannot fit three registers (R0, R2, R3).
+    let mut f = func(
+        ".L_x_0:\nMOV %r8, c[0x0][0x160] ;\nLDS.128 %r4, [%r8] ;\nSTS.128 [%r8], %r4 ;\nEXIT ;",
+    );
+    let e = allocate(
+        &mut f,
+        &RegBudget::of(4),
+        crate::targets::lookup_sm("sm_80"),
+    )
+    .unwrap_err();
+    assert!(e.0.contains("cannot allocate"), "{e}");
+}
