@@ -37,9 +37,10 @@ const SMALL: u32 = ptxc::driver::MIN_MAXRREGCOUNT;
 /// allocator tries (`regalloc/colour.rs`) find no 23-colouring of
 /// matmul_tiled's loop, where 20 single registers live around the loop
 /// leave no aligned pair free for the 64-bit global addresses built in
-/// it. The test checks that these do spill and sit exactly at the
-/// boundary, so a better allocator makes it fail until the list is
-/// emptied.
+/// it. Where such a source sits exactly at the boundary the test requires
+/// spill code (elsewhere the general rule), and that the boundary is met
+/// at least once, so a better allocator or a pressure change makes it
+/// fail until the list is emptied.
 const BOUNDARY_SPILLS: &[&str] = &["matmul_tiled.ptx"];
 
 /// What makes the simulator treat two targets alike: the constant bank
@@ -129,6 +130,8 @@ fn allocated_corpus_runs_in_the_simulator() {
     names.sort();
     let (mut compiles, mut sims) = (0usize, 0usize);
     let mut spilled_cases: Vec<String> = Vec::new();
+    // Compilations of a BOUNDARY_SPILLS source that sat at the boundary.
+    let mut boundary_seen = 0usize;
     let mut report = Vec::new();
     for k in &names {
         let dir = corpus().join(k);
@@ -211,10 +214,15 @@ fn allocated_corpus_runs_in_the_simulator() {
                         }
                         let spilled = spills > 0;
                         let needs = pressure.max_virtual > budget.registers - 1;
-                        if BOUNDARY_SPILLS.contains(&file.as_str()) && budget.registers == SMALL {
+                        let at_boundary = pressure.max_virtual == budget.registers - 1;
+                        if BOUNDARY_SPILLS.contains(&file.as_str())
+                            && budget.registers == SMALL
+                            && at_boundary
+                        {
+                            boundary_seen += 1;
                             assert!(
-                                spilled && pressure.max_virtual == budget.registers - 1,
-                                "{what}: listed in BOUNDARY_SPILLS: pressure {}, spill code {spilled}",
+                                spilled,
+                                "{what}: listed in BOUNDARY_SPILLS, at the boundary ({}), but no spill code: remove it from the list",
                                 pressure.max_virtual
                             );
                         } else {
@@ -278,5 +286,12 @@ fn allocated_corpus_runs_in_the_simulator() {
     assert!(
         !spilled_cases.is_empty(),
         "no corpus kernel spilled under a budget of {SMALL}"
+    );
+    // The exception list is not stale: each listed source met the boundary
+    // somewhere (matmul_tiled.ptx at -O0; the optimizing levels unroll its
+    // loop, raise its pressure past the budget and spill by the rule).
+    assert!(
+        boundary_seen > 0,
+        "no BOUNDARY_SPILLS source sat at the boundary: empty the list"
     );
 }
