@@ -29,6 +29,7 @@ pub mod defuse;
 pub mod dom;
 pub mod func;
 pub mod inst;
+pub mod int_ops;
 pub mod liveness;
 pub mod loops;
 pub mod opcode;

@@ -85,8 +85,32 @@ fn main() -> ExitCode {
 }
 
 fn run(args: &[String]) -> ExitCode {
-    use oracle::commands::run::{default_corpus, run_corpus, DEFAULT_ARCHS};
-    let mut corpus = default_corpus();
+    use oracle::commands::run::{run_corpus, DEFAULT_ARCHS};
+    let (corpus, archs) = match corpus_and_archs(args, "run", &DEFAULT_ARCHS) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    match run_corpus(&corpus, &archs, &mut |l| println!("{l}")) {
+        Ok(sum) => {
+            println!("{}", sum.verdict_line());
+            ExitCode::from(if sum.clean() { 0 } else { 1 })
+        }
+        Err(e) => {
+            eprintln!("ptxdiff run: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// `[--corpus DIR] [--arch sm_XX]...`, the options `run` and `bench size`
+/// share: the corpus (default: the built-in one) and the targets (default:
+/// `default_archs`). A bad option is reported under `cmd`, exit status 2.
+fn corpus_and_archs(
+    args: &[String],
+    cmd: &str,
+    default_archs: &[&str],
+) -> Result<(std::path::PathBuf, Vec<String>), ExitCode> {
+    let mut corpus = oracle::commands::run::default_corpus();
     let mut archs = Vec::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -100,54 +124,27 @@ fn run(args: &[String]) -> ExitCode {
                 it.next();
             }
             (s, _) => {
-                eprintln!("ptxdiff run: unknown or incomplete option '{s}'");
-                return ExitCode::from(2);
+                eprintln!("ptxdiff {cmd}: unknown or incomplete option '{s}'");
+                return Err(ExitCode::from(2));
             }
         }
     }
     if archs.is_empty() {
-        archs = DEFAULT_ARCHS.iter().map(|s| s.to_string()).collect();
+        archs = default_archs.iter().map(|s| s.to_string()).collect();
     }
-    match run_corpus(&corpus, &archs, &mut |l| println!("{l}")) {
-        Ok(sum) => {
-            println!("{}", sum.verdict_line());
-            ExitCode::from(if sum.clean() { 0 } else { 1 })
-        }
-        Err(e) => {
-            eprintln!("ptxdiff run: {e}");
-            ExitCode::from(2)
-        }
-    }
+    Ok((corpus, archs))
 }
 
 fn bench(args: &[String]) -> ExitCode {
-    use oracle::commands::{bench_size, run::default_corpus};
+    use oracle::commands::bench_size;
     if args.first().map(String::as_str) != Some("size") {
         eprintln!("ptxdiff bench: the benchmark is `size`\n{USAGE}");
         return ExitCode::from(2);
     }
-    let mut corpus = default_corpus();
-    let mut archs = Vec::new();
-    let mut it = args[1..].iter();
-    while let Some(a) = it.next() {
-        match (a.as_str(), it.clone().next()) {
-            ("--corpus", Some(d)) => {
-                corpus = d.into();
-                it.next();
-            }
-            ("--arch", Some(s)) => {
-                archs.push(s.clone());
-                it.next();
-            }
-            (s, _) => {
-                eprintln!("ptxdiff bench size: unknown or incomplete option '{s}'");
-                return ExitCode::from(2);
-            }
-        }
-    }
-    if archs.is_empty() {
-        archs = bench_size::ARCHS.iter().map(|s| s.to_string()).collect();
-    }
+    let (corpus, archs) = match corpus_and_archs(&args[1..], "bench size", &bench_size::ARCHS) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
     match bench_size::measure(&corpus, &archs) {
         Ok(rows) => {
             for l in bench_size::report_lines(&rows) {

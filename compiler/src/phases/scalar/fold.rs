@@ -292,7 +292,7 @@ pub fn simplify_with(inst: &Inst, known: &dyn Fn(Reg) -> Option<u32>) -> Option<
             }
             let wide = inst.has_mod("U64") || inst.has_mod("S64");
             let signed = inst.has_mod("S32") || inst.has_mod("S64");
-            let r = shf1(
+            let r = crate::ir::int_ops::shf1(
                 lo,
                 sh,
                 hi,
@@ -337,40 +337,5 @@ pub fn simplify_with(inst: &Inst, known: &dyn Fn(Reg) -> Option<u32>) -> Option<
             mov_imm(inst, r)
         }
         _ => None,
-    }
-}
-
-/// The SASS funnel shift of one value (the simulator's `shf1`).
-#[allow(clippy::too_many_arguments)]
-fn shf1(
-    lo: u32,
-    s: u32,
-    hi: u32,
-    left: bool,
-    hi_out: bool,
-    wrap: bool,
-    wide: bool,
-    signed: bool,
-) -> u32 {
-    let width = if wide { 64 } else { 32 };
-    let s = if wrap { s & (width - 1) } else { s.min(width) };
-    let x = (u64::from(hi) << 32) | u64::from(lo);
-    let y: u64 = if left {
-        if s >= 64 {
-            0
-        } else {
-            x << s
-        }
-    } else if signed {
-        ((x as i64) >> s.min(63)) as u64
-    } else if s >= 64 {
-        0
-    } else {
-        x >> s
-    };
-    if hi_out {
-        (y >> 32) as u32
-    } else {
-        y as u32
     }
 }

@@ -251,41 +251,9 @@ fn c_val(v: u32, c: &Sop) -> u32 {
     }
 }
 
-/// The SHF funnel shift of one lane.
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-pub fn shf1(
-    lo: u32,
-    s: u32,
-    hi: u32,
-    left: bool,
-    hi_out: bool,
-    wrap: bool,
-    wide: bool,
-    signed: bool,
-) -> u32 {
-    let width = if wide { 64 } else { 32 };
-    let s = if wrap { s & (width - 1) } else { s.min(width) };
-    let x = (u64::from(hi) << 32) | u64::from(lo);
-    let y: u64 = if left {
-        if s >= 64 {
-            0
-        } else {
-            x << s
-        }
-    } else if signed {
-        ((x as i64) >> s.min(63)) as u64
-    } else if s >= 64 {
-        0
-    } else {
-        x >> s
-    };
-    if hi_out {
-        (y >> 32) as u32
-    } else {
-        y as u32
-    }
-}
+/// The SHF funnel shift of one lane: one definition, shared with the
+/// compiler's constant folding (`ptxc::ir::int_ops`).
+pub use ptxc::ir::int_ops::shf1;
 
 #[allow(clippy::too_many_arguments)]
 pub fn shf(
