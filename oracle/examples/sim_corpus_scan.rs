@@ -24,7 +24,15 @@ fn main() {
             let spec = dir.join(format!("{k}.launch.json"));
             let sass = dir.join(format!("{k}.{arch}.sass"));
             let t = std::time::Instant::now();
-            let v = oracle::commands::sim::sim(&spec, &sass, arch, None, None, &Default::default());
+            let v = oracle::commands::sim::sim(
+                &spec,
+                &sass,
+                arch,
+                None,
+                None,
+                None,
+                &Default::default(),
+            );
             total += 1;
             match v {
                 Ok(v) => {

@@ -119,7 +119,14 @@ fn the_kernels_compiled_by_ptxc_match_in_the_simulator() {
     let mut bad = Vec::new();
     for k in KERNELS {
         for arch in ["sm_70", "sm_80", "sm_90"] {
-            let v = check(&spec_path(k), Some(arch), &["-O3".to_string()], &limits).unwrap();
+            let v = check(
+                &spec_path(k),
+                Some(arch),
+                &["-O3".to_string()],
+                None,
+                &limits,
+            )
+            .unwrap();
             if !v.passed() {
                 bad.push(v.line);
             }

@@ -552,13 +552,47 @@ pub fn rsqrt_approx_ftz_f64(x: u64) -> u64 {
 }
 
 /// `rsqrt.approx.f64` ("emulated in software", no stated bound). MODEL:
-/// RN(1 / RN(sqrt x)) in f64 (relative error < 2^-51), subnormals supported,
-/// NaN per the f64 payload rule.
-#[inline]
+/// ptxas 11.8's sequence, step by step (`ptxas -arch=sm_80`; the lowering
+/// instantiates the same SASS, `ptxc::lower::div::F64_RSQRT_APPROX`), so the
+/// interpreter, ptxc and ptxas agree to the bit:
+///
+/// - fast path, `x_hi - 0x100000 <u 0x7fe00000` (a positive normal number):
+///   `y = RSQ64H(x_hi):0`, `e = fma(x, -(y*y), 1)`, `t = fma(e, 0.375, 0.5)`,
+///   result `fma(t, y*e, y)` (one Newton-Raphson step with the cubic term);
+/// - slow path: +-0 -> +-inf; NaN -> `x + x` (quieted); negative -> NaN
+///   0xfff8000000000000; +inf -> +0; positive subnormal: the fast path on
+///   `x * 2^54`, times `2^27`.
+///
+/// Every step is an RN f64 operation of the shared soft-float (`DMUL`,
+/// `DFMA`, `DADD`), and RSQ64H is [`mufu::rsq64h`].
 pub fn rsqrt_approx_f64(x: u64) -> u64 {
+    const ONE: u64 = 0x3ff0_0000_0000_0000;
+    const HALF: u64 = 0x3fe0_0000_0000_0000;
+    const THREE_EIGHTHS: u64 = 0x3fd8_0000_0000_0000;
+    const TWO_54: u64 = 0x4350_0000_0000_0000;
+    const TWO_27: u64 = 0x41a0_0000_0000_0000;
     let f = FloatType::F64;
-    let s = arith::sqrt_core(f, x, Rounding::Rn);
-    arith::div_core(f, f.one(), s, Rounding::Rn)
+    let (rn, m) = (Rounding::Rn, Mods::NONE);
+    let newton = |x: u64| {
+        let y = (mufu::rsq64h((x >> 32) as u32) as u64) << 32;
+        let yy = arith::mul(f, y, y, rn, m);
+        let e = arith::fma(f, x, yy ^ f.sign_mask(), ONE, rn, m);
+        let t = arith::fma(f, e, THREE_EIGHTHS, HALF, rn, m);
+        let ye = arith::mul(f, y, e, rn, m);
+        arith::fma(f, t, ye, y, rn, m)
+    };
+    let hi = (x >> 32) as u32;
+    if hi.wrapping_sub(0x10_0000) < 0x7fe0_0000 {
+        return newton(x);
+    }
+    let negative = x & f.sign_mask() != 0;
+    match f.classify(x) {
+        Class::Zero => (x & f.sign_mask()) | 0x7ff0_0000_0000_0000,
+        Class::Nan => arith::add(f, x, x, rn, m),
+        _ if negative => 0xfff8_0000_0000_0000,
+        Class::Infinite => 0,
+        _ => arith::mul(f, newton(arith::mul(f, x, TWO_54, rn, m)), TWO_27, rn, m),
+    }
 }
 
 #[inline]

@@ -13,10 +13,17 @@ use super::nan;
 /// * f64: "NaN input is passed through unchanged" (ISA, same section; CUDA
 ///   guide: "Double-precision floating-point absolute value and negation are
 ///   not compliant with IEEE-754 with respect to NaNs; these are passed
-///   through unchanged"): the sign bit of a NaN is NOT cleared.
+///   through unchanged"): the sign bit of a NaN is NOT cleared. A
+///   signalling NaN comes out quieted: ptxas lowers `abs/neg.f64` to `DADD
+///   d, -RZ, |a|` / `DADD d, -RZ, -a`, and DADD quiets the NaN it passes on
+///   (the SASS simulator's model, `oracle::sim::semantics::fp64`; the
+///   quieting is UNCONFIRMED on hardware).
 /// * f16/bf16 (`abs.f16`, `abs.bf16`, #half-precision-floating-point-
-///   instructions-abs): treated as a pure sign-bit operation, NaN payload and
-///   all (UNCONFIRMED: the ISA says NaN results are unspecified).
+///   instructions-abs): the ISA leaves a NaN result unspecified; ptxas 11.8
+///   lowers them to arithmetic (`HADD2 d, |a|.H0_H0, -RZ.H0_H0` for f16,
+///   `HFMA2.BF16_V2 d, -RZ.H0_H0, RZ.H0_H0, |a|.H0_H0` for bf16, measured
+///   with `ptxas -arch=sm_80/sm_90`), which returns the canonical NaN
+///   0x7fff like every f16/bf16 operation (`nan.rs`).
 ///
 /// `.ftz` flushes a subnormal input to a sign-preserving zero first.
 #[inline]
@@ -25,26 +32,25 @@ pub fn abs(ty: FloatType, x: u64, ftz: bool) -> u64 {
     let x = if ftz { ty.flush(x) } else { x };
     if ty.is_nan(x) {
         return match ty {
-            FloatType::F32 => nan::canonical_nan(ty),
-            FloatType::F64 => x,
-            _ => ty.abs_bits(x),
+            FloatType::F64 => x | ty.quiet_bit(),
+            _ => nan::canonical_nan(ty),
         };
     }
     ty.abs_bits(x)
 }
 
-/// `neg{.ftz}.type`. NaN policy as for [`abs`]: f32 canonical NaN (lowered to
-/// `FADD d, -a, -RZ`), f64 passed through unchanged, f16/bf16 sign flipped
-/// (unconfirmed).
+/// `neg{.ftz}.type`. NaN policy as for [`abs`]: f32, f16 and bf16 the
+/// canonical NaN (lowered to `FADD d, -a, -RZ`, `HADD2 d, -a, -RZ`,
+/// `HFMA2.BF16_V2 d, -RZ, RZ, -a`), f64 passed through with its sign
+/// (quieted).
 #[inline]
 pub fn neg(ty: FloatType, x: u64, ftz: bool) -> u64 {
     let x = x & ty.mask();
     let x = if ftz { ty.flush(x) } else { x };
     if ty.is_nan(x) {
         return match ty {
-            FloatType::F32 => nan::canonical_nan(ty),
-            FloatType::F64 => x,
-            _ => x ^ ty.sign_mask(),
+            FloatType::F64 => x | ty.quiet_bit(),
+            _ => nan::canonical_nan(ty),
         };
     }
     x ^ ty.sign_mask()

@@ -247,7 +247,7 @@ fn w64(t: Option<&str>) -> u8 {
 /// | `CS2R` | destination 64-bit unless `.32` |
 /// | `BRX`, `JMX` | the target register is 64-bit: ptxas sign-extends the offset into the odd register right before each `BRX` (`SHF.R.S32.HI R3, RZ, 0x1f, R2` + `BRX R2 -0x830`, switch_local) |
 /// | `RET` | the return-address register is a 64-bit pair: the caller writes only the low half (`MOV R4, 0xc0` + `CALL.REL.NOINC`), and the callee zeroes the high half right before returning (`IMAD.MOV.U32 R5, RZ, RZ, 0x0` + `RET.REL.NODEC R4 0x0`, double_noinline, i64_hash, saxpy_div, sort_scan) |
-/// | `TEX`, `TLD`, `TLD4`, `TXQ` | destinations: the mask (last immediate) gives the channel count c; each non-`RZ` destination receives up to two channels, one register each, the first destination first; only `TLD.LZ RZ, Rd, ...` with mask `0x1` occurs in the corpus (Rd holds the texel: it is read next). Sources: a general register covers the shape's coordinate count (1D: 1, 2D: 2, 3D: 3, the safe over-estimate), a uniform register is the 64-bit bindless handle (`UMOV UR6, UR4` + `UMOV UR7, URZ` before `TLD.LZ .., UR6`, tex_stencil.sm_90) |
+/// | `TEX`, `TLD`, `TLD4`, `TXQ` | destinations: the mask (last immediate) gives the channel count c; each non-`RZ` destination receives up to two channels, one register each, the first destination first; only `TLD.LZ RZ, Rd, ...` with mask `0x1` occurs in the corpus (Rd holds the texel: it is read next). Sources: the first general register covers the shape's coordinate count (1D: 1, 2D: 2, 3D: 3, the safe over-estimate), the second one with `.LL` is the one-word level of detail (with `.AOFFI` the one-word packed texel offsets), a uniform register is the 64-bit bindless handle (`UMOV UR6, UR4` + `UMOV UR7, URZ` before `TLD.LZ .., UR6`, tex_stencil.sm_90) |
 pub fn operand_width(inst: &Inst, idx: usize) -> u8 {
     let Some(o) = inst.operands.get(idx) else {
         return 0;
@@ -320,6 +320,13 @@ pub fn operand_width(inst: &Inst, idx: usize) -> u8 {
                 c.saturating_sub(2 * before).min(2)
             } else if uniform {
                 2
+            } else if (inst.has_mod("LL") || inst.has_mod("AOFFI")) && src == 1 {
+                // The f32 level of detail after the coordinates: `TEX.SCR.LL
+                // RZ, R4, R20, R23, 0x0, 0x66, 2D, 0x3` (ptxas 11.8, sm_75,
+                // which writes R24 right after the TEX is issued); or the
+                // packed texel offsets of `.AOFFI` (`TLD.SCR.LZ.AOFFI RZ,
+                // R8, R8, R23, ...`).
+                1
             } else if inst.op == Op::TXQ {
                 // `TXQ RZ, Rd, Rlod, ...` / `TXQ.B RZ, Rd, Rh, ...` (Rh:
                 // the handle, Rh+1: the level).
@@ -613,7 +620,11 @@ mod tests {
         assert_eq!(names(&uses(&i)), ["R4"]);
         let i = inst("TEX.SCR.LL R4, R8, R2, R6, 0x0, 0x5a, 2D, 0xf ;");
         assert_eq!(names(&defs(&i)), ["R4", "R5", "R8", "R9"]);
-        assert_eq!(names(&uses(&i)), ["R2", "R3", "R6", "R7"]);
+        assert_eq!(names(&uses(&i)), ["R2", "R3", "R6"]);
+        // `.AOFFI`: the second source is one word of packed offsets.
+        let i = inst("TLD.SCR.LZ.AOFFI RZ, R8, R8, R23, 0x0, 0x66, 2D, 0x3 ;");
+        assert_eq!(names(&defs(&i)), ["R8", "R9"]);
+        assert_eq!(names(&uses(&i)), ["R23", "R8", "R9"]);
         // Virtual pairs.
         let i = inst("IMAD.WIDE %r4, %r1, 0x4, %r2 ;");
         assert_eq!(names(&defs(&i)), ["%r4", "%r5"]);

@@ -121,7 +121,12 @@ impl Cx<'_> {
                 if dt == ScalarType::F32 && st.bits() == 32 && self.sm.has_opcode(Op::I2FP) {
                     let mut mods = vec!["F32", int_name(st)];
                     mods.extend(frnd);
-                    return self.b.emit(Op::I2FP, &mods, [r(d), a]);
+                    self.b.emit(Op::I2FP, &mods, [r(d), a])?;
+                    return if sat {
+                        self.saturate_float(d, dt)
+                    } else {
+                        Ok(())
+                    };
                 }
                 let a = if st.bits() < 32 {
                     // Narrow sources are extended to 32 bits first.
@@ -152,6 +157,9 @@ impl Cx<'_> {
                 }
                 mods.extend(frnd);
                 self.b.emit(Op::I2F, &mods, [r(d), a])?;
+                if sat {
+                    return self.saturate_float(d, dt);
+                }
                 if dt.bits() == 16 {
                     self.narrow(d, 16)?;
                 }
@@ -362,5 +370,37 @@ impl Cx<'_> {
             self.narrow(d, dregty.bits())?;
         }
         Ok(())
+    }
+}
+
+impl Cx<'_> {
+    /// `.sat` of an int -> float conversion: clamp the converted value `d`
+    /// to [0.0, 1.0] (PTX ISA cvt). As ptxas 11.8 (sm_80): f32 `FADD.SAT d,
+    /// RZ, d`, f16 `HADD2.SAT d, d.H0_H0, -RZ.H0_H0`; f64 (ptxas compares
+    /// with DSETP.MAX/MIN) `d >= 1.0 ? 1.0 : +0.0`, exact because an
+    /// integer is either at most 0 or at least 1 (generator seed 2030 found
+    /// the `.sat` ignored).
+    fn saturate_float(&mut self, d: u32, dt: ScalarType) -> R {
+        match dt {
+            ScalarType::F32 => self.b.emit(Op::FADD, &["SAT"], [r(d), rz(), r(d)]),
+            ScalarType::F16 => {
+                let x = self.h0(r(d))?;
+                let z = self.h0(rz())?;
+                self.b.emit(Op::HADD2, &["SAT"], [r(d), x, neg(z)])?;
+                self.narrow(d, 16)
+            }
+            ScalarType::F64 => {
+                let ge1 = self.b.vpred();
+                self.b.emit(
+                    Op::DSETP,
+                    &["GE", "AND"],
+                    [p(ge1), pt(), r(d), Operand::FloatImm("1".into()), pt()],
+                )?;
+                self.mov(d, rz())?;
+                self.b
+                    .emit(Op::SEL, &[], [r(d + 1), imm32(0x3ff0_0000), rz(), p(ge1)])
+            }
+            _ => self.err(format!("cvt.sat to {dt} is not lowered")),
+        }
     }
 }

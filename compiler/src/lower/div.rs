@@ -58,6 +58,19 @@ pub static F64_SQRT_RN: Seq = Seq {
     outputs: &[4, 5],
 };
 
+/// `rsqrt.approx.f64` (ptxas 11.8, sm_80): one Newton-Raphson step on
+/// MUFU.RSQ64H, the slow path for zero, NaN, negative, infinite and
+/// subnormal inputs. The interpreter computes the same steps
+/// (`ptxc::float::approx::rsqrt_approx_f64`).
+pub static F64_RSQRT_APPROX: Seq = Seq {
+    name: "f64_rsqrt_approx",
+    fast: include_str!("seq/f64rsqrt_fast.sass"),
+    end: 0x150,
+    slow: Some(include_str!("seq/f64rsqrt_slow.sass")),
+    inputs: &[4, 5],
+    outputs: &[6, 7],
+};
+
 impl Cx<'_> {
     /// `q = a / b` or `a % b` on u32 registers (the vendor sequence).
     pub fn udiv32(&mut self, d: u32, a: Operand, b: Operand, rem: bool) -> R {

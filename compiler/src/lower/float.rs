@@ -4,11 +4,15 @@
 //! - f32: `FADD`/`FMUL`/`FFMA` with `.FTZ`, `.SAT` and the rounding
 //!   modifier when it is not `.rn` (vendor spelling: `FFMA.RZ R8, R13, R15,
 //!   R14`, saxpy_div.sm_80 0x0640); f64: `DADD`/`DMUL`/`DFMA`.
-//! - neg/abs: exact sign-bit operations (`LOP3.LUT` with 0x80000000 /
-//!   0x7fffffff); with `.ftz`, `FADD.FTZ d, |a|, -RZ` / `FADD.FTZ d, -a, -RZ`
-//!   as ptxas does (SEMANTICS_NOTES). ptxas also uses the FADD forms without
-//!   `.ftz`, which turns a NaN into the canonical NaN; the lowering keeps the
-//!   bits instead (PTX leaves the NaN unspecified; the CPU reference keeps them).
+//! - neg/abs as ptxas 11.8 lowers them, so NaNs come out as the interpreter
+//!   says (`ptxc::float::sign`): f32 `FADD{.FTZ} d, -a, -RZ` / `FADD{.FTZ}
+//!   d, |a|, -RZ` (SEMANTICS_NOTES; a NaN becomes the canonical NaN); f64
+//!   `DADD d, -RZ, -a` / `DADD d, -RZ, |a|` (measured with `ptxas
+//!   -arch=sm_80`; DADD passes a NaN operand on without its modifier, see
+//!   the simulator's `semantics::fp64`); f16/f16x2 `HADD2 d, -a, -RZ.H0_H0`,
+//!   bf16/bf16x2 `HFMA2.BF16_V2 d, -RZ.H0_H0, RZ.H0_H0, -a` (measured with
+//!   `ptxas -arch=sm_90`; `.H0_H0` on `a` for the scalar forms, whose
+//!   results are masked back to 16 bits).
 //! - min/max f32: `FMNMX d, a, b, PT|!PT` (`.NAN`, `.FTZ`); f64 has no
 //!   min/max instruction before sm_90's table rows here: `DSETP` + `SEL`
 //!   with the NaN and signed-zero rules of PTX.
@@ -118,7 +122,7 @@ impl Cx<'_> {
     }
 
     /// The f16 half selector on a register operand.
-    fn h0(&mut self, x: Operand) -> R<Operand> {
+    pub(super) fn h0(&mut self, x: Operand) -> R<Operand> {
         let x = self.in_reg(x)?;
         let Operand::Reg(mut o) = x else {
             unreachable!()
@@ -246,41 +250,51 @@ impl Cx<'_> {
 
     pub fn lower_fneg_abs(&mut self, i: &Instruction, ty: ScalarType) -> R {
         let is_abs = i.opcode == crate::ptx::isa::Opcode::Abs;
-        if ty == ScalarType::F32 && i.has(Mod::Ftz) {
-            let d = self.dst32(&i.operands[0])?;
-            let a = self.src32r(&i.operands[1], ty)?;
-            let a = if is_abs { abs(a) } else { neg(a) };
-            return self.b.emit(Op::FADD, &["FTZ"], [r(d), a, neg(rz())]);
+        let modify = |a: Operand| if is_abs { abs(a) } else { neg(a) };
+        match ty {
+            ScalarType::F32 => {
+                let d = self.dst32(&i.operands[0])?;
+                let a = self.src32r(&i.operands[1], ty)?;
+                let mods: &[&str] = if i.has(Mod::Ftz) { &["FTZ"] } else { &[] };
+                return self.b.emit(Op::FADD, mods, [r(d), modify(a), neg(rz())]);
+            }
+            ScalarType::F64 => {
+                let d = self.fdst(&i.operands[0], ty)?;
+                let a = self.fsrc(&i.operands[1], ty)?;
+                let a = if matches!(a, Operand::Reg(_)) {
+                    a
+                } else {
+                    self.freg(a, ty)?
+                };
+                return self.b.emit(Op::DADD, &[], [r(d), neg(rz()), modify(a)]);
+            }
+            _ => {}
         }
-        let (mask, word) = match ty {
-            ScalarType::F32 | ScalarType::F16x2 if ty == ScalarType::F16x2 => (0x8000_8000u32, 0),
-            ScalarType::F32 => (0x8000_0000, 0),
-            ScalarType::F16 | ScalarType::Bf16 => (0x8000, 0),
-            ScalarType::F64 => (0x8000_0000, 1),
+        let (scalar, bf16) = match ty {
+            ScalarType::F16 => (true, false),
+            ScalarType::F16x2 => (false, false),
+            ScalarType::Bf16 => (true, true),
+            ScalarType::Bf16x2 => (false, true),
             _ => return self.err(format!("neg/abs on {ty} is not lowered")),
         };
-        let (lut, m) = if is_abs { (0xc0, !mask) } else { (0x3c, mask) };
-        if ty == ScalarType::F64 {
-            let d = self.dst64(&i.operands[0])?;
-            let (lo, hi) = self.src64(&i.operands[1], ty)?;
-            let hi = self.in_reg(hi)?;
-            let t = self.b.vreg();
-            self.b.emit(
-                Op::LOP3,
-                &["LUT"],
-                [r(t), hi, imm32(m), rz(), imm(lut), npt()],
-            )?;
-            self.mov(d, lo)?;
-            return self.mov(d + word, r(t));
-        }
         let d = self.dst32(&i.operands[0])?;
         let a = self.src32r(&i.operands[1], ty)?;
-        let m = if ty.bits() == 16 { m & 0xffff } else { m };
-        self.b.emit(
-            Op::LOP3,
-            &["LUT"],
-            [r(d), a, imm32(m), rz(), imm(lut), npt()],
-        )
+        let a = if scalar { self.h0(a)? } else { a };
+        let zero = self.h0(rz())?;
+        if bf16 {
+            self.b.emit(
+                Op::HFMA2,
+                &["BF16_V2"],
+                [r(d), neg(zero.clone()), zero, modify(a)],
+            )?;
+        } else {
+            self.b.emit(Op::HADD2, &[], [r(d), modify(a), neg(zero)])?;
+        }
+        if scalar {
+            self.narrow(d, 16)
+        } else {
+            Ok(())
+        }
     }
 
     pub fn lower_fminmax(&mut self, i: &Instruction, ty: ScalarType) -> R {
@@ -367,7 +381,14 @@ impl Cx<'_> {
         if !approx && matches!(i.opcode, O::Rcp | O::Sqrt) {
             return self.lower_rn_sfu(i, ty);
         }
+        if ty == ScalarType::F64 && i.opcode == O::Rsqrt && !i.has(Mod::Ftz) {
+            let d = self.dst64(&i.operands[0])?;
+            let (lo, hi) = self.src64(&i.operands[1], ty)?;
+            return self.instantiate(&super::div::F64_RSQRT_APPROX, &[lo, hi], &[d, d + 1]);
+        }
         if ty == ScalarType::F64 {
+            // `rcp.approx.ftz.f64`, `rsqrt.approx.ftz.f64`: the upper word
+            // of MUFU.RCP64H / RSQ64H, lower word zero (ISA).
             let func = match i.opcode {
                 O::Rcp => "RCP64H",
                 O::Rsqrt => "RSQ64H",
@@ -495,9 +516,13 @@ impl Cx<'_> {
         } else if i.has(Mod::Notanumber) {
             cmp(self, d, "GT", inf, pt(), "AND")
         } else if i.has(Mod::Normal) {
+            // +-0 counts as normal (ISA wording; ptxas 11.8 computes
+            // `mag == 0 || (mag >= min_normal && mag < inf)`, sm_70/sm_80).
             let t = self.b.vpred();
+            let u = self.b.vpred();
             cmp(self, t, "GE", min_normal, pt(), "AND")?;
-            cmp(self, d, "LT", inf, p(t), "AND")
+            cmp(self, u, "LT", inf, p(t), "AND")?;
+            cmp(self, d, "EQ", 0, p(u), "OR")
         } else if i.has(Mod::Subnormal) {
             let t = self.b.vpred();
             cmp(self, t, "NE", 0, pt(), "AND")?;

@@ -123,7 +123,6 @@ use crate::targets::{CbankLayout, SmInfo};
 pub use builder::Builder;
 use builder::*;
 pub use mem::{LOCAL_WINDOW, SHARED_WINDOW};
-pub use operand::NCTAID_OFFSET;
 use regs::{Binding, Scopes, Val};
 
 /// Lowering options.

@@ -5,11 +5,10 @@
 //! float immediates where the text is exact, else materialized with `MOV`
 //! of the bits; special registers through `S2R` (`SR_TID.X`, `SR_CTAID.X`,
 //! `SR_LANEID`, the lane masks, the clocks) or, for the launch shape,
-//! constant bank 0: `%ntid` at `c[0x0][0x0..0x8]` (every corpus kernel:
-//! `IMAD R2, R2, c[0x0][0x0], R3`) and `%nctaid` at `c[0x0][0xc..0x14]`.
-//! No corpus kernel reads `%nctaid`, and there is no `SR_NCTAID` S2R
-//! register on sm_70+; the offset 0xc (right after `%ntid`) is the
-//! documented DECISION for runners (UNCONFIRMED by vendor SASS here).
+//! constant bank 0 at the SM table's offsets ([`crate::targets::CbankLayout`]):
+//! `%ntid` at `c[0x0][0x0..0x8]` (every corpus kernel: `IMAD R2, R2,
+//! c[0x0][0x0], R3`) and `%nctaid` at `c[0x0][0xc..0x14]` (there is no
+//! `SR_NCTAID` S2R register on sm_70+; ptxas 11.8 reads `c[0x0][0xc]`).
 
 use crate::ir::{Op, Operand};
 use crate::ptx::ast::{self, Dim, Imm, OperandKind, SpecialReg};
@@ -18,9 +17,6 @@ use crate::ptx::types::ScalarType;
 use super::builder::*;
 use super::regs::{Binding, Val};
 use super::Cx;
-
-/// `%nctaid.x` in constant bank 0 (see the module comment).
-pub const NCTAID_OFFSET: u32 = 0xc;
 
 /// The `S2R` name of a special register read by one `S2R`.
 pub fn s2r_name(sr: SpecialReg) -> Option<String> {
@@ -352,7 +348,7 @@ impl Cx<'_> {
         }
         match sr {
             SpecialReg::Ntid(d) => Ok(Src::W(cbank(0, self.cb.ntid + 4 * dim_index(d)))),
-            SpecialReg::Nctaid(d) => Ok(Src::W(cbank(0, NCTAID_OFFSET + 4 * dim_index(d)))),
+            SpecialReg::Nctaid(d) => Ok(Src::W(cbank(0, self.cb.nctaid + 4 * dim_index(d)))),
             SpecialReg::Warpid => {
                 // %warpid: SR_VIRTID bits [14:8] (SEMANTICS_NOTES).
                 let Src::W(x) = s2r(self, "SR_VIRTID".into())? else {

@@ -3,7 +3,8 @@
 //! square-root paths), copied from the corpus listings in `seq/*.sass`
 //! (`/*addr*/ TEXT ;` lines; `.reuse` flags and the convergence-barrier
 //! instructions `BSSY`/`BSYNC`/`BMOV` are dropped, branch and call targets
-//! become labels).
+//! become labels). A sequence with a slow path is bracketed by one `BSSY
+//! B0, .L_cont` / `BSYNC B0` pair of its own (see [`Cx::instantiate`]).
 //!
 //! A sequence is a fast path, inlined at each use, and optionally a slow
 //! path, emitted once per kernel after the kernel's code and its callees
@@ -118,8 +119,24 @@ impl Cx<'_> {
             self.mov(v, x.clone())?;
         }
         let cont = self.b.new_label();
+        // Lanes that take the slow path run it out of line, at higher
+        // addresses; `BSSY B0, cont` ... `BSYNC B0` makes them rejoin the
+        // others before anything after the sequence runs, as in ptxas'
+        // listings (f64sqrt_fast.sass `BSSY B0, 0x230`). Without it a
+        // warp-synchronous instruction after a divergent slow path (VOTE
+        // after div.rn.f64, generator seed 2240) ran on half a warp.
+        if seq.slow.is_some() {
+            self.b.emit(
+                Op::BSSY,
+                &[],
+                [SassOperand::Barrier(0), Operand::Label(cont)],
+            )?;
+        }
         self.emit_lines(seq, seq.fast, Some((seq.end, cont)))?;
         self.b.start_block(cont);
+        if seq.slow.is_some() {
+            self.b.emit(Op::BSYNC, &[], [SassOperand::Barrier(0)])?;
+        }
         for (&d, &v) in outputs.iter().zip(&outs) {
             self.mov(d, r(v))?;
         }

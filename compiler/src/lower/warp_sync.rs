@@ -65,16 +65,17 @@ impl ReduxOp {
         .map(|x| x.1)
     }
 
-    /// The REDUX modifier.
-    fn sass(self) -> &'static str {
-        match self {
+    /// The REDUX modifier; AND is REDUX's default and prints without one
+    /// (ptxas 11.8, sm_80: `redux.sync.and.b32` is `REDUX UR6, R0`).
+    fn sass(self) -> Option<&'static str> {
+        Some(match self {
             ReduxOp::Add => "SUM",
             ReduxOp::Min => "MIN",
             ReduxOp::Max => "MAX",
-            ReduxOp::And => "AND",
+            ReduxOp::And => return None,
             ReduxOp::Or => "OR",
             ReduxOp::Xor => "XOR",
-        }
+        })
     }
 
     /// The start value of the expansion's loop (the operation's identity).
@@ -206,7 +207,7 @@ impl Cx<'_> {
         let a = self.src32r(&i.operands[1], ty)?;
         if self.sm.has_opcode(Op::REDUX) {
             let u = self.b.uvreg();
-            let mut mods = vec![op.sass()];
+            let mut mods: Vec<&str> = op.sass().into_iter().collect();
             if signed {
                 mods.push("S32");
             }

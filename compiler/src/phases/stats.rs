@@ -73,7 +73,7 @@ fn note_free(n: usize) {
 /// A global allocator that counts, per thread, what passes through it.
 /// Install it in a binary:
 ///
-/// ```ignore
+/// ```no_run
 /// #[global_allocator]
 /// static ALLOC: ptxc::phases::stats::CountingAlloc<std::alloc::System> =
 ///     ptxc::phases::stats::CountingAlloc::new(std::alloc::System);

@@ -203,12 +203,37 @@ pub fn proc_depths(
     Ok((out, max))
 }
 
+/// Moves the kernel's stack-pointer load (`MOV R1, c[0x0][0x28]`) to the
+/// top of the entry block when spill code comes before it: the scheduler
+/// (phase 147, before allocation) may sink the load below instructions
+/// whose values the allocator then spills. The load reads only constant
+/// bank 0 and nothing else writes R1, so it can move up freely (found by
+/// generator seed 2002 at `--maxrregcount 24`).
+fn hoist_sp_load(f: &mut Function, entry: usize) {
+    let insts = &mut f.blocks[entry].insts;
+    let Some(k) = insts.iter().position(writes_sp) else {
+        return;
+    };
+    let spills_before = insts[..k].iter().any(|i| {
+        i.operands
+            .iter()
+            .any(|o| matches!(o, Operand::Mem(m) if m.offset.is_some_and(|x| x >= SPILL_TAG)))
+    });
+    if spills_before {
+        let load = insts.remove(k);
+        insts.insert(0, load);
+    }
+}
+
 /// Inserts the spill areas of `slots` into the frames and gives every
 /// spill instruction its real address. Returns the spill bytes added.
 pub fn lay_out(f: &mut Function, slots: &Slots, sm: Option<&SmInfo>) -> Result<u32, AllocError> {
     let err = |m: String| AllocError(format!("spill frame: {m}"));
     let cfg = Cfg::new(f);
     let kernel = kernel_proc(&cfg);
+    if let Some(k) = kernel {
+        hoist_sp_load(f, cfg.procs[k].entry);
+    }
     let mut total = 0;
     let mut sizes: HashMap<usize, i64> = HashMap::new();
     // Insertions: (block, index, instruction), applied back to front.

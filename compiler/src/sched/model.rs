@@ -79,12 +79,23 @@ pub fn wide_multiply(inst: &Inst) -> bool {
     inst.op == Op::IMAD && inst.has_mod("WIDE")
 }
 
-/// The units a read scoreboard covers: the sources without the guard
-/// (the guard decides at issue whether the instruction runs).
+/// The units a read scoreboard covers: the general-register and predicate
+/// sources without the guard (the guard decides at issue whether the
+/// instruction runs). Uniform registers are read at issue: ptxas 11.8
+/// (sm_90) follows `TEX.LL RZ, R13, R20, R22, UR4, 0x0, 2D, 0x1` (read
+/// scoreboard SB0) with `VOTEU.ANY UR4, UPT, PT` and no wait.
 pub fn late_reads(inst: &Inst) -> Units {
     let mut g = inst.clone();
     g.guard = None;
     regs::uses(&g)
+        .into_iter()
+        .filter(|u| {
+            !matches!(
+                u,
+                RegUnit::UR(_) | RegUnit::VUR(_) | RegUnit::UP(_) | RegUnit::VUP(_)
+            )
+        })
+        .collect()
 }
 
 /// The units an instruction writes.

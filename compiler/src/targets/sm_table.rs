@@ -85,6 +85,10 @@ pub struct CbankLayout {
     pub stack_pointer: u32,
     /// `%ntid.x`; `.y` and `.z` follow at +4 and +8.
     pub ntid: u32,
+    /// `%nctaid.x`; `.y` and `.z` follow at +4 and +8 (ptxas 11.8 reads
+    /// `c[0x0][0xc]` for `%nctaid.x` on sm_70..sm_90: `IMAD R0, R5,
+    /// c[0x0][0xc], R0` on sm_70..89, `LDC R0, c[0x0][0xc]` on sm_90).
+    pub nctaid: u32,
     /// Global-memory descriptor read with `ULDC.64 UR4`, if the SM uses one.
     pub global_descriptor: Option<u32>,
     /// Not a bank offset: the first shared-memory address of a CTA's data
@@ -96,6 +100,7 @@ const VOLTA_TURING: CbankLayout = CbankLayout {
     param_base: 0x160,
     stack_pointer: 0x28,
     ntid: 0x0,
+    nctaid: 0xc,
     global_descriptor: None,
     shared_base: 0,
 };
@@ -103,6 +108,7 @@ const AMPERE_ADA: CbankLayout = CbankLayout {
     param_base: 0x160,
     stack_pointer: 0x28,
     ntid: 0x0,
+    nctaid: 0xc,
     global_descriptor: Some(0x118),
     shared_base: 0,
 };
@@ -110,6 +116,7 @@ const HOPPER: CbankLayout = CbankLayout {
     param_base: 0x210,
     stack_pointer: 0x28,
     ntid: 0x0,
+    nctaid: 0xc,
     global_descriptor: Some(0x208),
     shared_base: 0x400,
 };

@@ -18,10 +18,11 @@ Commands:
             run a kernel in the PTX interpreter and compare with the
             *.expected.json beside the spec; exit 1 unless it passes
   sim SPEC.launch.json --sass FILE.sass --arch sm_XX [--function NAME] [--banks FILE]
+            [--dump OUT.json]
             run SASS text (cuobjdump's or ptxc's) in the SM simulator and
             compare with the *.expected.json beside the spec; exit 1 unless
             it passes. Default banks file: FILE.banks.json when it exists
-  check SPEC.launch.json [--arch sm_XX] [ptxc flags]
+  check SPEC.launch.json [--arch sm_XX] [--dump-sim OUT.json] [ptxc flags]
             compile the spec's PTX with ptxc, run the listing in the SM
             simulator and the PTX in the interpreter; one-line verdict,
             exit 1 unless both complete, agree with each other and match
@@ -192,6 +193,7 @@ fn sim(args: &[String]) -> ExitCode {
     let mut arch = None;
     let mut function = None;
     let mut banks = None;
+    let mut dump = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut val = |name: &str| match it.next() {
@@ -218,6 +220,10 @@ fn sim(args: &[String]) -> ExitCode {
                 Some(v) => banks = Some(std::path::PathBuf::from(v)),
                 None => return ExitCode::from(2),
             },
+            "--dump" => match val("--dump") {
+                Some(v) => dump = Some(std::path::PathBuf::from(v)),
+                None => return ExitCode::from(2),
+            },
             s if s.starts_with('-') => {
                 eprintln!("ptxdiff sim: unknown option '{s}'");
                 return ExitCode::from(2);
@@ -238,6 +244,7 @@ fn sim(args: &[String]) -> ExitCode {
             &arch,
             function.as_deref(),
             banks.as_deref(),
+            dump.as_deref(),
             &limits,
         ),
     )
@@ -247,6 +254,7 @@ fn check(args: &[String]) -> ExitCode {
     let mut spec = None;
     let mut arch = None;
     let mut flags = Vec::new();
+    let mut dump = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -254,6 +262,13 @@ fn check(args: &[String]) -> ExitCode {
                 Some(v) => arch = Some(v.clone()),
                 None => {
                     eprintln!("ptxdiff check: --arch needs a value");
+                    return ExitCode::from(2);
+                }
+            },
+            "--dump-sim" => match it.next() {
+                Some(v) => dump = Some(std::path::PathBuf::from(v)),
+                None => {
+                    eprintln!("ptxdiff check: --dump-sim needs a value");
                     return ExitCode::from(2);
                 }
             },
@@ -269,7 +284,7 @@ fn check(args: &[String]) -> ExitCode {
     let limits = oracle::ptx_interp::RunLimits::default();
     report(
         "check",
-        oracle::commands::check::check(&spec, arch.as_deref(), &flags, &limits),
+        oracle::commands::check::check(&spec, arch.as_deref(), &flags, dump.as_deref(), &limits),
     )
 }
 

@@ -56,13 +56,16 @@ pub enum CheckKind {
 }
 
 /// Compiles with ptxc and runs; `ptxc_args` are ptxc flags (no input file).
+/// `dump`: where to write the simulator's outputs (to compare by hand
+/// with `ptxdiff interp --dump`).
 pub fn check(
     spec_path: &Path,
     arch: Option<&str>,
     ptxc_args: &[String],
+    dump: Option<&Path>,
     limits: &RunLimits,
 ) -> Result<Verdict, String> {
-    check_classified(spec_path, arch, ptxc_args, limits).map(|(v, _)| v)
+    check_classified(spec_path, arch, ptxc_args, dump, limits).map(|(v, _)| v)
 }
 
 /// [`check`], with how it ended.
@@ -70,6 +73,7 @@ pub fn check_classified(
     spec_path: &Path,
     arch: Option<&str>,
     ptxc_args: &[String],
+    dump: Option<&Path>,
     limits: &RunLimits,
 ) -> Result<(Verdict, CheckKind), String> {
     let spec = LaunchSpec::from_file(spec_path).map_err(|e| e.to_string())?;
@@ -120,6 +124,9 @@ pub fn check_classified(
         let inputs = SimInputs::from_lowered(&compiled.kernel);
         sim::run(&func, sm, &spec, &inputs, limits).map_err(|e| e.to_string())
     })();
+    if let (Some(d), Ok(r)) = (dump, &sim_run) {
+        r.outputs.write_file(d).map_err(|e| e.to_string())?;
+    }
     let interp_run = (|| -> Result<RunResult, String> {
         let module = ptxc::ptx::parse_checked(&name, &src)?;
         ptx_interp::run(&module, &src, &spec, limits).map_err(|e| e.to_string())

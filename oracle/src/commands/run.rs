@@ -83,7 +83,7 @@ pub fn run_corpus(
     let mut sum = RunSummary::default();
     for spec in &specs {
         for arch in archs {
-            let (v, kind) = check_classified(spec, Some(arch), &[], &limits)?;
+            let (v, kind) = check_classified(spec, Some(arch), &[], None, &limits)?;
             match kind {
                 CheckKind::Agree => sum.agree += 1,
                 CheckKind::Disagree => sum.disagree += 1,

@@ -1,5 +1,5 @@
 //! `ptxdiff sim SPEC.launch.json --sass FILE.sass --arch sm_XX [--function
-//! NAME] [--banks FILE]`: runs SASS text (a cuobjdump listing or the
+//! NAME] [--banks FILE] [--dump OUT.json]`: runs SASS text (a cuobjdump listing or the
 //! compiler's printout) in the SM simulator, compares with the
 //! `*.expected.json` beside the spec when there is one, and prints a
 //! one-line verdict. Without `--banks`, `FILE.banks.json` (the listing's
@@ -50,6 +50,7 @@ pub fn sim(
     arch: &str,
     function: Option<&str>,
     banks: Option<&Path>,
+    dump: Option<&Path>,
     limits: &RunLimits,
 ) -> Result<Verdict, String> {
     let spec = LaunchSpec::from_file(spec_path).map_err(|e| e.to_string())?;
@@ -71,5 +72,8 @@ pub fn sim(
         &inputs,
         limits,
     )?;
+    if let Some(d) = dump {
+        result.outputs.write_file(d).map_err(|e| e.to_string())?;
+    }
     judge(&spec, spec_path, &result)
 }

@@ -20,6 +20,7 @@ use super::verdict::{Verdict, VerdictKind};
 use super::Program;
 use crate::ptx_interp::RunLimits;
 use crate::sim::SimInputs;
+use ptxc::targets::SmInfo;
 
 /// Whether `ptxas` and `cuobjdump` run (asked once per process).
 pub fn available() -> bool {
@@ -90,18 +91,29 @@ pub fn compile(p: &Program, cfg: &Config) -> Result<String, String> {
 
 /// The vendor configuration's verdict.
 pub fn run_vendor(p: &Program, oracle: &OracleRun, cfg: &Config, limits: &RunLimits) -> Verdict {
-    let sass = match compile(p, cfg) {
-        Ok(s) => s,
-        Err(e) => return Verdict::new(VerdictKind::CompileError, e),
-    };
+    match compile(p, cfg) {
+        Ok(sass) => judge_listing(p, oracle, cfg.arch, &sass, limits),
+        Err(e) => Verdict::new(VerdictKind::CompileError, e),
+    }
+}
+
+/// A vendor listing (cuobjdump text, compiled now or committed beside a
+/// regression) run in the simulator and judged against the oracle.
+pub fn judge_listing(
+    p: &Program,
+    oracle: &OracleRun,
+    arch: &'static SmInfo,
+    sass: &str,
+    limits: &RunLimits,
+) -> Verdict {
     if sass.contains("c[0x2]") || sass.contains("c[0x3]") {
         return Verdict::new(
             VerdictKind::Unsupported,
             "the vendor listing reads constant bank 2 or 3, which is not extracted from the cubin",
         );
     }
-    match listing_function(&sass, &p.spec.kernel, cfg.arch) {
-        Ok(f) => simulate(&f, cfg.arch, p, oracle, &SimInputs::default(), limits),
+    match listing_function(sass, &p.spec.kernel, arch) {
+        Ok(f) => simulate(&f, arch, p, oracle, &SimInputs::default(), limits),
         Err(e) => Verdict::new(
             VerdictKind::Unsupported,
             format!("the vendor listing does not read: {e}"),

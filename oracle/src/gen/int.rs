@@ -7,7 +7,9 @@
 //!   `INT_MIN / -1` stays possible: the interpreter defines it (project
 //!   notes, semantics/int.rs) and it is a good corner case.
 //! - Shift amounts, `bfe`/`bfi` positions and lengths may be anything: PTX
-//!   clamps them (9.7.1.21-23, 9.7.8.x), so every value is defined.
+//!   clamps them (9.7.1.21-23, 9.7.8.x), so every value is defined. An
+//!   immediate position or length stays in 0..=255, the range ptxas
+//!   accepts (values above 32 still exercise the clamping).
 
 use super::emit::{Gen, RC};
 use super::features::VType;
@@ -66,9 +68,13 @@ impl Gen<'_, '_, '_> {
             let d = self.dest(RC::B32);
             let text = match op {
                 "mad.lo" => format!("mad.lo.{tn} {}, {a}, {b}, {c}", d.0),
-                "bfe" => format!("bfe.{tn} {}, {a}, {b}, {c}", d.0),
+                "bfe" => {
+                    let (b, c) = (self.field_opnd(b), self.field_opnd(c));
+                    format!("bfe.{tn} {}, {a}, {b}, {c}", d.0)
+                }
                 "bfi" => {
                     let e = self.opnd(t);
+                    let (c, e) = (self.field_opnd(c), self.field_opnd(e));
                     format!("bfi.b32 {}, {a}, {b}, {c}, {e}", d.0)
                 }
                 "prmt" => format!("prmt.b32 {}, {a}, {b}, {c}", d.0),
@@ -170,4 +176,25 @@ impl Gen<'_, '_, '_> {
             }
         }
     }
+}
+
+impl Gen<'_, '_, '_> {
+    /// A `bfe`/`bfi` position or length: a register as drawn, an immediate
+    /// reduced to its low 8 bits (what the hardware uses; ptxas rejects
+    /// immediates above 255).
+    fn field_opnd(&mut self, o: String) -> String {
+        match parse_int(&o) {
+            Some(v) => (v & 0xff).to_string(),
+            None => o,
+        }
+    }
+}
+
+/// The value of an integer immediate as the generator prints it (decimal,
+/// possibly negative, or `0x` hex).
+fn parse_int(s: &str) -> Option<i64> {
+    if let Some(h) = s.strip_prefix("0x") {
+        return i64::from_str_radix(h, 16).ok();
+    }
+    s.parse::<i64>().ok()
 }

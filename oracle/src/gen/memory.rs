@@ -8,8 +8,11 @@
 //!   aligned (buffers are 256-byte aligned, LAUNCH_SPEC.md "Addresses").
 //! - Global buffers written by the kernel are thread-private (the output
 //!   slots, the `priv` word of the thread), or written only by `red`
-//!   (atomic, order-independent for the integer operations used: add,
-//!   min, max, and, or, xor), never read in the kernel.
+//!   (atomic, never read in the kernel). Each `acc` word has one
+//!   operation ([`ACC_OPS`] by word index): add, min, max, and, or and xor
+//!   each commute with themselves but not with each other (`red.add` then
+//!   `red.min` on one word gives a result that depends on the order of the
+//!   threads; found by generator seed 2012).
 //! - Shared memory: a phase writes the thread's own word, `bar.sync 0`,
 //!   reads another thread's word, `bar.sync 0` (so the next phase's
 //!   writes cannot race with this phase's reads). Shared reductions:
@@ -31,6 +34,15 @@ pub(crate) const LOCAL_WORDS: u32 = 8;
 pub(crate) const CONST_WORDS: u32 = 16;
 /// Words of the global `acc` buffer (red targets).
 pub(crate) const ACC_WORDS: u32 = 8;
+/// The one `red` operation of `acc` word `k` (`ACC_OPS[k % 6]`).
+const ACC_OPS: [(&str, &str); 6] = [
+    ("add", "u32"),
+    ("min", "u32"),
+    ("max", "s32"),
+    ("and", "b32"),
+    ("or", "b32"),
+    ("xor", "b32"),
+];
 
 impl Gen<'_, '_, '_> {
     /// The base register and element size of the input buffer of a type.
@@ -153,14 +165,7 @@ impl Gen<'_, '_, '_> {
         match self.src.below(3) {
             0 => {
                 let k = self.src.below(ACC_WORDS);
-                let (op, ty) = self.src.pick(&[
-                    ("add", "u32"),
-                    ("min", "u32"),
-                    ("max", "s32"),
-                    ("and", "b32"),
-                    ("or", "b32"),
-                    ("xor", "b32"),
-                ]);
+                let (op, ty) = ACC_OPS[k as usize % ACC_OPS.len()];
                 let v = self.opnd(VType::U32);
                 self.ins(format!("red.global.{op}.{ty} [{}+{}], {v}", fx.acc, 4 * k));
             }

@@ -2,7 +2,7 @@
 //!
 //! Bank 0 is built for each launch from the SM table's layout
 //! ([`ptxc::targets::CbankLayout`], the one source of those offsets): `%ntid`
-//! at `ntid`, the initial stack pointer at `stack_pointer`, an opaque global
+//! at `ntid`, `%nctaid` at `nctaid`, the initial stack pointer at `stack_pointer`, an opaque global
 //! memory descriptor at `global_descriptor`, and the kernel parameters from
 //! `param_base`, encoded by [`crate::launch::encode_params`]. SASS text has
 //! no `.param` declarations, so each parameter's size and alignment come
@@ -287,7 +287,7 @@ pub fn param_decls(spec: &LaunchSpec) -> Vec<ParamDecl> {
 /// Size of constant bank 0 (the hardware's 64 KiB).
 pub const BANK0_BYTES: usize = 0x1_0000;
 
-/// Bank 0 for a launch: ntid, stack pointer, descriptor, parameters.
+/// Bank 0 for a launch: ntid, nctaid, stack pointer, descriptor, parameters.
 pub fn bank0(
     sm: &SmInfo,
     spec: &LaunchSpec,
@@ -304,9 +304,11 @@ pub fn bank0(
     let put = |b: &mut Vec<u8>, off: u32, bytes: &[u8]| {
         b[off as usize..off as usize + bytes.len()].copy_from_slice(bytes);
     };
-    let block = spec.block();
-    for (i, n) in block.iter().enumerate() {
+    for (i, n) in spec.block().iter().enumerate() {
         put(&mut b, c.ntid + 4 * i as u32, &n.to_le_bytes());
+    }
+    for (i, n) in spec.grid().iter().enumerate() {
+        put(&mut b, c.nctaid + 4 * i as u32, &n.to_le_bytes());
     }
     put(&mut b, c.stack_pointer, &stack_top.to_le_bytes());
     // The generic windows the compiler's `cvta.shared`/`cvta.local` read

@@ -147,22 +147,34 @@ impl Model {
             });
         };
         // Waits complete whole scoreboards; DEPBAR all but the newest N.
+        // An operation completes on one scoreboard as a whole (every unit
+        // it tracks there). Its read and write scoreboards differ: a
+        // completed write means the sources were read too, but sources
+        // having been read says nothing about the result (`TLD.SCR.LZ RZ,
+        // R2, R9, ...` with read SB0 and write SB5: a wait on SB0 frees R9,
+        // not R2). A completed write also completes the earlier writes of
+        // its in-order queue.
         let done = |t: &mut Timing, keep: &dyn Fn(&Pend) -> bool| {
-            // What completes (whole operations), and by queue the newest
-            // operation completing.
             let mut newest: Vec<(u8, u64)> = Vec::new();
-            let mut ops: Vec<u64> = Vec::new();
+            let mut ops: Vec<(u64, Option<u8>)> = Vec::new();
+            let mut written: Vec<u64> = Vec::new();
             for p in t.pending.iter().filter(|p| !keep(p)) {
-                ops.push(p.seq);
-                match newest.iter_mut().find(|(q, _)| *q == p.queue) {
-                    Some(e) => e.1 = e.1.max(p.seq),
-                    None => newest.push((p.queue, p.seq)),
+                ops.push((p.seq, p.sb));
+                if p.write {
+                    written.push(p.seq);
+                    match newest.iter_mut().find(|(q, _)| *q == p.queue) {
+                        Some(e) => e.1 = e.1.max(p.seq),
+                        None => newest.push((p.queue, p.seq)),
+                    }
                 }
             }
             t.pending.retain(|p| {
                 keep(p)
-                    && !ops.contains(&p.seq)
-                    && !(p.sb.is_none() && newest.iter().any(|&(q, s)| q == p.queue && p.seq < s))
+                    && !ops.contains(&(p.seq, p.sb))
+                    && (p.write || !written.contains(&p.seq))
+                    && !(p.write
+                        && p.sb.is_none()
+                        && newest.iter().any(|&(q, s)| q == p.queue && p.seq < s))
             });
         };
         if c.wait != 0 {
@@ -209,11 +221,18 @@ impl Model {
                 }
             }
         }
+        // A variable-latency instruction writes after it executes, and the
+        // instructions of one in-order queue execute in order: it may
+        // overwrite a source an earlier instruction of its queue has not
+        // read yet (ptxas 11.8, sm_80: `DFMA R14, R14, R14, R12` with read
+        // SB0, then `DFMA R12, R6, R6, RZ` with no wait on SB0).
+        let same_queue_read =
+            |p: &Pend| !p.write && matches!(f.lat, Lat::Variable(_)) && p.queue == f.queue;
         for &u in &f.writes {
             if let Some(p) = t
                 .pending
                 .iter()
-                .find(|p| p.unit == u && p.lanes & mask != 0)
+                .find(|p| p.unit == u && p.lanes & mask != 0 && !same_queue_read(p))
             {
                 let kind = if !p.write {
                     HazardKind::OverwriteBeforeRead

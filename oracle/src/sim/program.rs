@@ -582,6 +582,8 @@ pub enum Kind {
         d0: Dst,
         d1: Dst,
         coords: Src,
+        /// `.AOFFI`: the register of packed texel offsets.
+        offsets: Option<Src>,
         tex: TexRef,
         dims: u8,
         mask: u8,
@@ -1153,7 +1155,9 @@ fn decode_inst(d: &Dec<'_>, i: &Inst) -> DResult<Kind> {
                 (PDst::None, d.dst(&dsts[0])?)
             };
             let pin = d.psrc(&s[4])?;
-            if pin != PSrc::FALSE {
+            // `!PT`, or `!UPT` on ULOP3 (index 0 is the constant true
+            // predicate in both files).
+            if !(pin.idx == 0 && pin.neg) {
                 return Err("LOP3's predicate input other than !PT is not modelled".into());
             }
             Kind::Lop3 {
@@ -1451,8 +1455,9 @@ fn decode_inst(d: &Dec<'_>, i: &Inst) -> DResult<Kind> {
             ]
             .iter()
             .find(|(m, _)| has(i, m))
-            .map(|x| x.1)
-            .ok_or("REDUX needs an operation")?;
+            // No modifier: AND, REDUX's default (ptxas 11.8 prints
+            // `redux.sync.and.b32` as `REDUX UR6, R0`).
+            .map_or(ReduxOp::And, |x| x.1);
             Kind::Redux {
                 d: d.dst(&dsts[0])?,
                 a: d.plain(&s[0])?,
@@ -1836,12 +1841,33 @@ fn decode_txq(d: &Dec<'_>, i: &Inst, dsts: &[Operand], s: &[Operand]) -> DResult
 
 fn decode_tex(d: &Dec<'_>, i: &Inst, dsts: &[Operand], s: &[Operand]) -> DResult<Kind> {
     // `TLD.SCR.LZ RZ, R4, R4, 0x0, 0x58, 1D, 0x1` (slot form) and
-    // `TLD.LZ RZ, R3, R3, UR4, 0x0, 1D, 0x1` (handle form).
-    if has(i, "AOFFI") || has(i, "DC") || has(i, "MS") || has(i, "PTP") || has(i, "CL") {
-        return Err("texture modifiers .AOFFI/.DC/.MS/.PTP/.CL are not modelled".into());
+    // `TLD.LZ RZ, R3, R3, UR4, 0x0, 1D, 0x1` (handle form). With `.LL`
+    // (explicit level of detail) the source after the coordinates is the
+    // f32 LOD: `TEX.SCR.LL RZ, R12, R12, R28, 0x0, 0x66, 2D, 0x3` and
+    // `TEX.LL RZ, R18, R18, R26, UR4, 0x0, 2D, 0x3` (ptxas 11.8 for a
+    // `tex.2d` under divergent control, LOD -32.0). A launch spec's texture
+    // has one level, and the level of detail is clamped to the levels there
+    // are, so every LOD reads level 0 (like `.LZ`); the filter is the
+    // texture's only one.
+    //
+    // `.AOFFI` (texel offsets) on TLD: `TLD.SCR.LZ.AOFFI RZ, R8, R8, R23,
+    // 0x0, 0x66, 2D, 0x3` with `R23 = 0xcc` for `tex.2d...s32` at
+    // coordinates `(x - 4, y - 4)` (ptxas 11.8, sm_80, generator seed
+    // 2003): the register after the coordinates packs one signed 4-bit
+    // offset per dimension, x in bits 3:0, y in 7:4, z in 11:8, added to
+    // the integer coordinates before the address mode.
+    let aoffi = has(i, "AOFFI");
+    if has(i, "DC") || has(i, "MS") || has(i, "PTP") || has(i, "CL") {
+        return Err("texture modifiers .DC/.MS/.PTP/.CL are not modelled".into());
     }
-    if !(has(i, "LZ") || i.op == Op::TLD4) {
-        return Err("only level-zero texture accesses (.LZ) are modelled".into());
+    if aoffi && (i.op != Op::TLD || has(i, "LL")) {
+        return Err("texel offsets (.AOFFI) are modelled only on TLD without .LL".into());
+    }
+    let explicit_lod = has(i, "LL");
+    if !(has(i, "LZ") || explicit_lod || i.op == Op::TLD4) {
+        return Err(
+            "only level-zero and explicit-level (.LZ, .LL) texture accesses are modelled".into(),
+        );
     }
     let t = s
         .iter()
@@ -1858,7 +1884,9 @@ fn decode_tex(d: &Dec<'_>, i: &Inst, dsts: &[Operand], s: &[Operand]) -> DResult
     };
     let mask = d.imm(s.get(t + 1).ok_or("no texture write mask")?)? as u8;
     let coords = d.plain(&s[0])?;
-    let tex = match s[1..t].iter().find(|o| {
+    let offsets = if aoffi { Some(d.plain(&s[1])?) } else { None };
+    let first = if explicit_lod || aoffi { 2 } else { 1 };
+    let tex = match s.get(first..t).unwrap_or_default().iter().find(|o| {
         matches!(o, Operand::Reg(r) if matches!(r.reg, Reg::Ur(_) | Reg::Uv(_) | Reg::R(_) | Reg::V(_)))
     }) {
         Some(o) => match d.plain(o)? {
@@ -1888,6 +1916,7 @@ fn decode_tex(d: &Dec<'_>, i: &Inst, dsts: &[Operand], s: &[Operand]) -> DResult
         d0: d.dst(&dsts[1])?,
         d1: d.dst(&dsts[0])?,
         coords,
+        offsets,
         tex,
         dims,
         mask,

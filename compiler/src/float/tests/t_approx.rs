@@ -256,6 +256,27 @@ fn f64_approx_tables() {
     );
     assert_eq!(t(0), 0x7ff0_0000_0000_0000);
     assert_eq!(t(0x7ff0_0000_0000_0005), 0x7ff8_0000_0000_0005);
+    // ptxas' slow path (the listing in lower/seq/f64rsqrt_slow.sass):
+    // -0 -> -inf, negative -> 0xfff8000000000000, +inf -> +0, subnormal
+    // scaled by 2^54 then 2^27.
+    assert_eq!(t(0x8000_0000_0000_0000), 0xfff0_0000_0000_0000, "-0");
+    assert_eq!(t(0xbff0_0000_0000_0000), 0xfff8_0000_0000_0000, "-1");
+    assert_eq!(t(0xfff0_0000_0000_0000), 0xfff8_0000_0000_0000, "-inf");
+    assert_eq!(t(0x7ff0_0000_0000_0000), 0, "+inf");
+    assert_eq!(t(1), 0x6180_0000_0000_0000, "1/sqrt(2^-1074) = 2^537");
+    assert_eq!(t(0x0010_0000_0000_0000), 0x5fe0_0000_0000_0000, "2^-1022");
+    // One Newton step from a 20-bit estimate: within 2 ulps of the host's
+    // 1/sqrt over the positive normal range.
+    let mut rng = Rng(0x5eed_0f64);
+    for _ in 0..20_000 {
+        let x = 0x0010_0000_0000_0000 + rng.next() % (0x7fe0_0000_0000_0000);
+        let got = t(x) as i64;
+        let want = (1.0 / f64::from_bits(x).sqrt()).to_bits() as i64;
+        assert!(
+            (got - want).abs() <= 2,
+            "rsqrt({x:#x}): {got:#x} vs {want:#x}"
+        );
+    }
 }
 
 #[test]

@@ -302,24 +302,39 @@ fn abs_neg_table() {
         NEG0,
         ".ftz flushes to +0, neg gives -0"
     );
-    // f64: NaN passed through unchanged, sign included
+    // f64: NaN passed through with its sign (CUDA guide), a signalling NaN
+    // quieted (DADD d, -RZ, -a passes the NaN on quieted: the simulator's
+    // model, UNCONFIRMED on hardware)
     assert_eq!(
         abs(F64, 0xfff8_0000_0000_0001, false),
         0xfff8_0000_0000_0001
     );
     assert_eq!(
+        neg(F64, 0x7ff8_0000_0000_0001, false),
+        0x7ff8_0000_0000_0001
+    );
+    assert_eq!(
         neg(F64, 0x7ff0_0000_0000_0001, false),
-        0x7ff0_0000_0000_0001
+        0x7ff8_0000_0000_0001
+    );
+    assert_eq!(
+        abs(F64, 0xfff0_0000_0000_0001, false),
+        0xfff8_0000_0000_0001
     );
     assert_eq!(
         abs(F64, 0xbff0_0000_0000_0000, false),
         0x3ff0_0000_0000_0000
     );
     assert_eq!(neg(F64, 0, false), 0x8000_0000_0000_0000);
-    // f16/bf16: sign bit operations
-    assert_eq!(abs(F16, 0xfe00, false), 0x7e00);
+    // f16/bf16: sign operations on numbers, the canonical NaN 0x7fff for a
+    // NaN (ptxas lowers them to HADD2 / HFMA2.BF16_V2 arithmetic)
     assert_eq!(neg(F16, 0x3c00, false), 0xbc00);
-    assert_eq!(neg(BF16, 0x7fc1, false), 0xffc1);
+    assert_eq!(abs(F16, 0xbc00, false), 0x3c00);
+    assert_eq!(neg(F16, 0x0000, false), 0x8000);
+    assert_eq!(abs(F16, 0xfe00, false), 0x7fff);
+    assert_eq!(neg(F16, 0x7c01, false), 0x7fff);
+    assert_eq!(neg(BF16, 0x7fc1, false), 0x7fff);
+    assert_eq!(abs(BF16, 0xc000, false), 0x4000);
 }
 
 const OPS: [CmpOp; 14] = CmpOp::ALL;

@@ -151,6 +151,7 @@ pub(super) fn check(c: &mut ICx) {
                     c.src(1, t);
                     c.src(2, U32);
                     c.src(3, U32);
+                    field_imms(c, 2..4);
                 }
             }
         }
@@ -163,6 +164,7 @@ pub(super) fn check(c: &mut ICx) {
                     c.src(2, t);
                     c.src(3, U32);
                     c.src(4, U32);
+                    field_imms(c, 3..5);
                 }
             }
         }
@@ -247,5 +249,26 @@ pub(super) fn four(c: &mut ICx, t: ScalarType) {
         c.src(1, t);
         c.src(2, t);
         c.src(3, t);
+    }
+}
+
+/// `bfe`/`bfi` position and length immediates must lie in 0..=255, as
+/// ptxas 11.8 requires ("Argument 2 of instruction 'bfe': value
+/// '1764753428' out of range, expected to be in range [0..255]"); the ISA
+/// only says the hardware uses their low 8 bits. Registers are not checked.
+fn field_imms(c: &mut ICx, operands: std::ops::Range<usize>) {
+    use crate::ptx::ast::OperandKind;
+    for k in operands {
+        let o = c.operand(k);
+        if let OperandKind::Imm(imm) = &o.kind {
+            let v = imm.int_value().unwrap_or(0);
+            if !(0..=255).contains(&v) {
+                let msg = format!(
+                    "argument {k} of instruction '{}': value '{v}' out of range, expected to be in range [0..255]",
+                    c.name()
+                );
+                c.err(o.span, msg);
+            }
+        }
     }
 }

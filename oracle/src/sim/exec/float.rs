@@ -442,15 +442,20 @@ fn map64(
     n: usize,
     f: impl Fn(u64, u64, u64) -> u64,
 ) -> Result<(), Stop> {
-    let a = read64(w, &fi.a, m)?;
-    let b = read64(w, &fi.b, m)?;
-    let c = if n == 3 {
-        read64(w, &fi.c, m)?
-    } else {
-        [0; 32]
-    };
+    let srcs = [&fi.a, &fi.b, &fi.c];
+    let mut raw = [[0u64; 32]; 3];
+    for k in 0..n {
+        raw[k] = w.read64(srcs[k].s, m)?;
+    }
+    // Every operand of DADD/DMUL/DFMA is f64 (`float_inst` above); `c`
+    // is unused when `n` is 2.
+    let mods = |k: usize, x: u64| if k < n { srcs[k].m.apply64(x) } else { 0 };
     let mut r = [0u64; 32];
-    lanes(m, |l| r[l] = f(a[l], b[l], c[l]));
+    lanes(m, |l| {
+        let v = [raw[0][l], raw[1][l], raw[2][l]];
+        r[l] = fp64::nan_operand(&v[..n])
+            .unwrap_or_else(|| f(mods(0, v[0]), mods(1, v[1]), mods(2, v[2])));
+    });
     w.write64(fi.d, m, &r);
     Ok(())
 }

@@ -266,10 +266,13 @@ pub fn step(ctx: &mut Ctx<'_>, w: &mut Warp, pc: u32, gmask: u32) -> Result<Flow
             d0,
             d1,
             coords,
+            offsets,
             tex,
             dims,
             mask,
-        } => tex::tex(ctx, w, m, *op, *d0, *d1, *coords, *tex, *dims, *mask)?,
+        } => tex::tex(
+            ctx, w, m, *op, *d0, *d1, *coords, *offsets, *tex, *dims, *mask,
+        )?,
         Txq {
             d0,
             d1,

@@ -88,6 +88,7 @@ pub fn tex(
     d0: Dst,
     d1: Dst,
     coords: Src,
+    offsets: Option<Src>,
     t: TexRef,
     dims: u8,
     mask: u8,
@@ -95,6 +96,7 @@ pub fn tex(
     if m == 0 {
         return Ok(());
     }
+    let offs = offsets.map(|o| w.read(o, m)).transpose()?;
     let mut cv = [[0u32; 32]; 3];
     for (k, c) in cv.iter_mut().enumerate().take(dims as usize) {
         let s = match coords {
@@ -114,7 +116,9 @@ pub fn tex(
         }
         let texel = match op {
             TexOp::Tld => {
-                let c = [0, 1, 2].map(|k| Coord::Int(cv[k][l] as i32));
+                // `.AOFFI`: signed 4-bit offsets, x in bits 3:0, y 7:4, z 11:8.
+                let off = |k: usize| offs.map_or(0, |o| ((o[l] >> (4 * k)) << 28) as i32 >> 28);
+                let c = [0, 1, 2].map(|k| Coord::Int((cv[k][l] as i32).wrapping_add(off(k))));
                 fetch(img, &img.spec, c, dims as usize)
             }
             TexOp::Tex => {

@@ -2,21 +2,34 @@
 //! DMNMX. Values are the 64-bit contents of an even:odd register pair
 //! (low word in the even register).
 //!
-//! NaN policy (shared `ptxc::float`): a NaN operand propagates, the first one
-//! in operand order (a, b, c) quieted; an invalid operation on non-NaN
-//! operands gives 0xfff8000000000000 (both UNCONFIRMED on hardware). No
-//! `.FTZ`: f64 subnormals are always supported.
-//!
-//! Note (interpreter/simulator divergence to watch): ptxas lowers `abs.f64`
-//! to `DADD d, -RZ, |a|` (corpus: double_noinline). With `|a|` a sign-bit
-//! operation and DADD quieting NaNs, a NaN input with the sign bit set (or a
-//! signalling NaN) comes out of the SASS with the sign cleared (or quieted),
-//! whereas the PTX interpreter's `abs.f64` passes a NaN through unchanged
-//! (ISA wording). Which one hardware does is UNCONFIRMED.
+//! NaN policy (shared `ptxc::float` for the arithmetic): an invalid
+//! operation on non-NaN operands gives 0xfff8000000000000 (UNCONFIRMED on
+//! hardware). A NaN operand propagates, the first one in operand order
+//! (a, b, c), quieted, and it is the operand's *register* value: the `-` and
+//! `|.|` source modifiers do not touch a NaN ([`nan_operand`]). Source: the
+//! CUDA C++ Programming Guide ("Double-precision floating-point absolute
+//! value and negation are not compliant with IEEE-754 with respect to NaNs;
+//! these are passed through unchanged") together with ptxas 11.8's lowering
+//! of `neg.f64` to `DADD d, -RZ, -a` and `abs.f64` to `DADD d, -RZ, |a|`
+//! (measured: `ptxas -arch=sm_80`, and corpus double_noinline): for the
+//! guide to hold, DADD must return the unmodified NaN. The interpreter's
+//! `abs/neg.f64` quiet a signalling NaN to match (`ptxc::float::sign`); the
+//! quieting itself is UNCONFIRMED. No `.FTZ`: f64 subnormals are always
+//! supported.
 
 use ptxc::float::{fp64, FloatType, MinMaxMods, Rounding};
 
 use super::fmods::{MnmxMods, SetpMods};
+
+/// The result of DADD/DMUL/DFMA when an operand is NaN: the first NaN
+/// operand's register value (before source modifiers), quieted (module
+/// comment); `None` when no operand is NaN.
+#[inline]
+pub fn nan_operand(raw: &[u64]) -> Option<u64> {
+    raw.iter()
+        .find(|&&x| FloatType::F64.is_nan(x))
+        .map(|&x| x | FloatType::F64.quiet_bit())
+}
 
 /// `DADD{.rnd} d, a, b`.
 #[inline]
