@@ -378,3 +378,44 @@ fn a_panicking_phase_is_an_internal_error_blamed_on_it() {
         (VerdictKind::Ice, "OriPerformLiveDeadFirst", "-")
     );
 }
+
+/// The acceptance path of issue 7: `ptxdiff run` (the library function
+/// behind it) on generated programs finds the planted bug, blames the
+/// victim phase and saves the finding before the run ends.
+#[test]
+fn the_generator_run_finds_blames_and_saves_the_planted_bug() {
+    use oracle::commands::fuzz_run::{self, RunArgs};
+    let _p = plant(flip_first_isetp);
+    let dir = tempfile::tempdir().unwrap();
+    let args = RunArgs {
+        count: Some(6),
+        seed: 40,
+        jobs: 2,
+        matrix: "smoke".into(),
+        findings: dir.path().join("findings"),
+        vendor: false,
+        ..RunArgs::default()
+    };
+    let mut lines = Vec::new();
+    let o = fuzz_run::run(&args, &mut |l| lines.push(l.to_string()), &mut |_| {}).unwrap();
+    let text = lines.join("\n");
+    assert!(!o.clean(), "{text}");
+    assert!(o.stats.failures() > 0);
+    assert!(
+        o.verdict_line().starts_with("verdict: FINDINGS: "),
+        "{}",
+        o.verdict_line()
+    );
+    let victim_name = table::name_of(victim());
+    assert!(
+        text.contains(&format!("blame: {victim_name} ({})", victim())),
+        "{text}"
+    );
+    let saved = oracle::diff::FindingsDir::new(dir.path().join("findings"))
+        .unwrap()
+        .list()
+        .unwrap();
+    assert!(!saved.is_empty(), "no finding saved:\n{text}");
+    let f = Finding::read(&saved[0]).unwrap();
+    assert_eq!(f.blame.unwrap().index, Some(victim()));
+}

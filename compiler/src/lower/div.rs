@@ -19,8 +19,11 @@
 //!   (`seq/f64div_*.sass`, `seq/f64sqrt_*.sass`). rcp.rn is div.rn of 1;
 //!   sqrt.rn.f32 is the f64 square root rounded to f32 (exact: 53 >= 2*24+2).
 //!   `.ftz` flushes inputs and result with `FADD.FTZ x, -RZ`.
-//! - div.approx.f32 and div.full.f32: `MUFU.RCP` then `FMUL` (div.full's
-//!   vendor sequence is not reproduced).
+//! - div.approx.f32: `MUFU.RCP` then `FMUL`. div.full.f32: ptxas 11.8's
+//!   scaling sequence (sm_80): `FSETP.GT |b|, 2^126` and, without `.ftz`,
+//!   `FSETP.GEU |b|, 2^-126`; guarded `FMUL`s scale both operands by 1/4
+//!   (large divisor) or 2^24 (small divisor); then `MUFU.RCP` and `FMUL`
+//!   (`ptxc::float::approx::div_full_f32` is the same model).
 
 use crate::ir::{Op, Operand};
 use crate::ptx::ast::Instruction;
@@ -314,7 +317,10 @@ impl Cx<'_> {
                 let d = self.dst32(&i.operands[0])?;
                 let a = self.src32(&i.operands[1], ty)?;
                 let b = self.src32r(&i.operands[2], ty)?;
-                if i.has(Mod::Approx) || i.has(Mod::Full) {
+                if i.has(Mod::Full) {
+                    return self.div_full_f32(d, a, b, ftz);
+                }
+                if i.has(Mod::Approx) {
                     let t = self.b.vreg();
                     let b = if ftz { self.flush(b)? } else { b };
                     self.b.emit(Op::MUFU, &["RCP"], [r(t), b])?;
@@ -332,6 +338,58 @@ impl Cx<'_> {
             }
             _ => self.err(format!("div on {ty} is not lowered")),
         }
+    }
+
+    /// `div.full{.ftz}.f32` as ptxas 11.8 writes it (module comment).
+    fn div_full_f32(&mut self, d: u32, a: Operand, b: Operand, ftz: bool) -> R {
+        let ftz_mod: &[&str] = if ftz { &["FTZ"] } else { &[] };
+        let (x, y) = (self.b.vreg(), self.b.vreg());
+        self.mov(x, a)?;
+        self.mov(y, b)?;
+        let big = self.b.vpred();
+        let setp_gt: &[&str] = if ftz {
+            &["GT", "FTZ", "AND"]
+        } else {
+            &["GT", "AND"]
+        };
+        self.b.emit(
+            Op::FSETP,
+            setp_gt,
+            [p(big), pt(), abs(r(y)), imm32(0x7e80_0000), pt()],
+        )?;
+        let normal = if ftz {
+            None
+        } else {
+            let n = self.b.vpred();
+            self.b.emit(
+                Op::FSETP,
+                &["GEU", "AND"],
+                [p(n), pt(), abs(r(y)), imm32(0x0080_0000), pt()],
+            )?;
+            Some(n)
+        };
+        let quarter = Operand::FloatImm("0.25".into());
+        for v in [y, x] {
+            self.b.emit_g(
+                Some(guard(big, false)),
+                Op::FMUL,
+                ftz_mod,
+                vec![r(v), r(v), quarter.clone()],
+            )?;
+        }
+        if let Some(n) = normal {
+            for v in [y, x] {
+                self.b.emit_g(
+                    Some(guard(n, true)),
+                    Op::FMUL,
+                    &[],
+                    vec![r(v), r(v), Operand::FloatImm("16777216".into())],
+                )?;
+            }
+        }
+        let t = self.b.vreg();
+        self.b.emit(Op::MUFU, &["RCP"], [r(t), r(y)])?;
+        self.b.emit(Op::FMUL, ftz_mod, [r(d), r(t), r(x)])
     }
 
     fn div_rn_f32(&mut self, d: u32, a: Operand, b: Operand, ftz: bool) -> R {

@@ -9,11 +9,19 @@ const USAGE: &str = "\
 Usage: ptxdiff <command> [options]
 
 Commands:
-  run [--corpus DIR] [--arch sm_XX]...
-            the differential run on the built-in default: every corpus
-            kernel compiled by ptxc for sm_70, sm_80 and sm_90 (or the
-            --arch targets) and checked against the PTX interpreter; a line
-            per run, then a verdict; exit 1 on a disagreement
+  run [--seconds N] [--count N] [--seed S] [--jobs N] [--gen-config F]
+      [--matrix smoke|fuzz|default|full] [--findings DIR] [--no-vendor] [--stats]
+            the main job: generated programs (seeds S, S+1, ...; default 1)
+            through the differential matrix (default 'default', vendor
+            included when ptxas is installed) for N seconds (default 60) or
+            N programs; progress on stderr, a line per failing configuration
+            (blame, signature, finding saved under DIR, default findings/),
+            the statistics, then a verdict; exit 1 on any failure. --stats
+            adds the UB-free rate and each biased mode's peephole fire rate
+  run --corpus DIR | --arch sm_XX ...
+            the real-kernel run: every corpus kernel (default corpus/kernels)
+            compiled by ptxc for sm_70, sm_80 and sm_90 (or the --arch
+            targets) and checked against the PTX interpreter
   interp SPEC.launch.json [--ptx FILE] [--dump OUT.json]
             run a kernel in the PTX interpreter and compare with the
             *.expected.json beside the spec; exit 1 unless it passes
@@ -86,6 +94,9 @@ fn main() -> ExitCode {
 }
 
 fn run(args: &[String]) -> ExitCode {
+    if !args.iter().any(|a| a == "--corpus" || a == "--arch") {
+        return fuzz_run(args);
+    }
     use oracle::commands::run::{run_corpus, DEFAULT_ARCHS};
     let (corpus, archs) = match corpus_and_archs(args, "run", &DEFAULT_ARCHS) {
         Ok(x) => x,
@@ -95,6 +106,32 @@ fn run(args: &[String]) -> ExitCode {
         Ok(sum) => {
             println!("{}", sum.verdict_line());
             ExitCode::from(if sum.clean() { 0 } else { 1 })
+        }
+        Err(e) => {
+            eprintln!("ptxdiff run: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// `ptxdiff run` on generated programs.
+fn fuzz_run(args: &[String]) -> ExitCode {
+    use oracle::commands::fuzz_run;
+    let parsed = match fuzz_run::parse_args(args) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("ptxdiff run: {e}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let r = fuzz_run::run(&parsed, &mut |l| println!("{l}"), &mut |l| eprintln!("{l}"));
+    match r {
+        Ok(o) => {
+            for l in o.stats.lines().iter().chain(&o.extra) {
+                println!("{l}");
+            }
+            println!("{}", o.verdict_line());
+            ExitCode::from(if o.clean() { 0 } else { 1 })
         }
         Err(e) => {
             eprintln!("ptxdiff run: {e}");

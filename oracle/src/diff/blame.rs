@@ -102,6 +102,14 @@ pub fn lower(p: &Program, oracle: &OracleRun, cfg: &Config) -> Result<LoweredKer
         .map_err(|e| e.msg)
 }
 
+/// The driver's register budget for the kernel under `cfg`.
+fn register_budget(p: &Program, cfg: &Config) -> Option<ptxc::regalloc::RegBudget> {
+    let report = ptxc::driver::compile(&p.name, &p.ptx, &cfg.driver_options(&p.spec.kernel), None);
+    let out = report.result.ok()?;
+    let f = out.functions.iter().find(|f| f.name == p.spec.kernel)?;
+    Some(ptxc::regalloc::RegBudget::of(f.config.budget()))
+}
+
 /// Availability first (the listing check), then the simulator.
 fn judge(
     f: &Function,
@@ -143,6 +151,9 @@ pub fn first_difference(before: &Function, after: &Function) -> Option<String> {
         .or(removed.first())
         .map(|i| i.op.name().to_string())
 }
+
+/// The phases that write control codes, in pipeline order.
+const CONTROL_CODE_PHASES: [u16; 3] = [151, 152, 153];
 
 /// Blames a failing configuration (see the module comment).
 pub fn blame(
@@ -207,6 +218,10 @@ fn walk(p: &Program, oracle: &OracleRun, cfg: &Config, limits: &RunLimits) -> Bl
     }
     let m = PhaseManager::new(&plan.config);
     let mut cx = PhaseContext::new(kernel.function, Some(cfg.arch));
+    // The register budget the driver gives AllocateRegisters (phases 20/21:
+    // --maxrregcount, .maxnreg, reserved registers); without it a
+    // configuration failing under register pressure would replay unspilled.
+    cx.budget = register_budget(p, cfg);
     let mut steps = Vec::new();
     for &idx in &plan.order {
         if m.phase(idx).is_none_or(|ph| ph.is_no_op()) {
@@ -232,7 +247,18 @@ fn walk(p: &Program, oracle: &OracleRun, cfg: &Config, limits: &RunLimits) -> Bl
             index: idx,
             verdict: v.kind,
         });
-        if v.is_failure() {
+        // Control codes come in three phases (scoreboards 151, stalls 152,
+        // reuse 153): between them the codes are incomplete by design, so
+        // a hazard there is not a departure while a later one still runs.
+        let codes_pending = v.kind == VerdictKind::ScoreboardHazard
+            && CONTROL_CODE_PHASES.contains(&idx)
+            && plan
+                .order
+                .iter()
+                .skip_while(|&&i| i != idx)
+                .skip(1)
+                .any(|i| CONTROL_CODE_PHASES.contains(i));
+        if v.is_failure() && !codes_pending {
             let key = if v.kind == VerdictKind::Availability {
                 v.opcode.clone()
             } else {

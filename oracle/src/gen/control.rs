@@ -158,7 +158,17 @@ impl Gen<'_, '_, '_> {
 
     /// Runs `body` in a counted loop; the counter is readable inside.
     pub fn counted_loop(&mut self, body: &mut dyn FnMut(&mut Self, Reg)) {
-        let (trip, max, divergent) = self.trip_count();
+        let trip = self.trip_count();
+        self.counted_loop_trip(trip, body);
+    }
+
+    /// [`Self::counted_loop`] with the trip count given: (the count as an
+    /// operand, its largest value, whether it differs between threads).
+    pub fn counted_loop_trip(
+        &mut self,
+        (trip, max, divergent): (String, u32, bool),
+        body: &mut dyn FnMut(&mut Self, Reg),
+    ) {
         let ctr = self.fresh(RC::B32);
         self.ins(format!("mov.u32 {ctr}, 0"));
         let top = self.new_label("loop");
