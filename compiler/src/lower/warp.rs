@@ -39,6 +39,14 @@ impl Cx<'_> {
                 };
                 self.b.emit(Op::MEMBAR, &[kind, scope], [])
             }
+            _ if i.has(Mod::Warp) => {
+                // bar.warp.sync m: `WARPSYNC m` (ptxas 11.8 writes `NOP` for
+                // a full mask where it proves the warp converged; WARPSYNC is
+                // the general form). It was lowered as a CTA barrier `BAR.SYNC
+                // -0x1` before (generator seed 40 of the arch_matrix target).
+                let m = self.src32(&i.operands[0], ScalarType::U32)?;
+                self.b.emit(Op::WARPSYNC, &[], [m])
+            }
             _ => {
                 if i.has(Mod::Red) {
                     // bar.red.popc.u32 d, a{, b}, {!}c: `BAR.RED.POPC a[, b], c ;

@@ -8,7 +8,9 @@
 //! `0xffffffff` is exactly the warp (PTX ISA 9.7.8.6: the mask must name
 //! the executing threads). Shuffle lanes and clamps: `idx`/`bfly`/`down`
 //! with `c = 0x1f`, `up` with `c = 0` (9.7.8.6's segment rules), lane and
-//! offset values are masked to 0..31.
+//! offset values are masked to 0..31. `activemask` (which does not
+//! synchronize) follows a `bar.warp.sync -1`, so it always sees the whole
+//! warp.
 
 use super::emit::{Gen, RC};
 use super::features::VType;
@@ -64,6 +66,13 @@ impl Gen<'_, '_, '_> {
             _ => {
                 let d = self.fresh(RC::B32);
                 if self.src.chance(0.3) {
+                    // Reconvergence after earlier divergent code is not
+                    // guaranteed (independent thread scheduling), so
+                    // `activemask` alone may see part of the warp: the
+                    // warp barrier first makes the full mask the only
+                    // answer (found by the arch_matrix fuzz seeds: lanes
+                    // still in a div.rn.f64 slow path).
+                    self.ins("bar.warp.sync -1");
                     self.ins(format!("activemask.b32 {d}"));
                 } else {
                     let p = self.warp_pred();
