@@ -73,14 +73,19 @@ fn every_ptxc_configuration_agrees_with_the_interpreter() {
         ..Options::default()
     };
     for p in programs() {
-        let report = check_program(&p, &matrix, &opts);
-        let failures: Vec<String> = report
-            .failures()
-            .map(|c| format!("{}: {}", c.config.label(), c.verdict.message))
-            .collect();
-        assert!(failures.is_empty(), "{}:\n{}", p.name, failures.join("\n"));
-        assert_eq!(report.configs.len(), matrix.configs.len(), "{}", p.name);
+        all_pass(&p, &matrix, &opts);
     }
+}
+
+/// Runs `matrix` on `p` and requires every configuration to pass.
+fn all_pass(p: &Program, matrix: &Matrix, opts: &Options) {
+    let report = check_program(p, matrix, opts);
+    let failures: Vec<String> = report
+        .failures()
+        .map(|c| format!("{}: {}", c.config.label(), c.verdict.message))
+        .collect();
+    assert!(failures.is_empty(), "{}:\n{}", p.name, failures.join("\n"));
+    assert_eq!(report.configs.len(), matrix.configs.len(), "{}", p.name);
 }
 
 fn committed_listings(dir: &Path) -> Vec<(PathBuf, String)> {
@@ -142,11 +147,6 @@ fn a_fresh_vendor_compile_agrees_with_the_interpreter() {
         ..Options::default()
     };
     for p in programs() {
-        let report = check_program(&p, &matrix, &opts);
-        let failures: Vec<String> = report
-            .failures()
-            .map(|c| format!("{}: {}", c.config.label(), c.verdict.message))
-            .collect();
-        assert!(failures.is_empty(), "{}:\n{}", p.name, failures.join("\n"));
+        all_pass(&p, &matrix, &opts);
     }
 }

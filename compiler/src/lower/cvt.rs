@@ -270,8 +270,15 @@ impl Cx<'_> {
                     return Ok(());
                 }
                 if st == ScalarType::F16 && dt == ScalarType::F32 {
+                    // Exact widening; `.sat` clamps the f32 (NaN -> +0),
+                    // which the conversion alone did not (generator seed 98).
                     let t = self.f16_to_f32(a)?;
-                    return self.mov(d, t);
+                    self.mov(d, t)?;
+                    return if sat {
+                        self.saturate_float(d, ScalarType::F32)
+                    } else {
+                        Ok(())
+                    };
                 }
                 let mut mods = vec![float_name(dt), float_name(st)];
                 mods.extend(frnd);

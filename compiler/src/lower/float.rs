@@ -82,6 +82,12 @@ impl Cx<'_> {
                 let x = self.src32(o, ty)?;
                 Ok(match x {
                     Operand::Imm(0) => rz(),
+                    // Raw bits (a value with no short exact literal, such as
+                    // a subnormal) go through a register: as an immediate a
+                    // `-` from `sub` would negate the integer, not the float
+                    // (`sub.rn.f32 d, x, 0f007FFFFF` became `FADD d, x,
+                    // -0x7fffff`, a NaN; generator seed 74).
+                    Operand::Imm(_) => self.in_reg(x)?,
                     x => x,
                 })
             }
@@ -427,7 +433,71 @@ impl Cx<'_> {
             }
             _ => return self.err("internal: sfu"),
         };
-        self.b.emit(Op::MUFU, &[func], [r(d), a])
+        if i.has(Mod::Ftz) || func == "TANH" {
+            return self.b.emit(Op::MUFU, &[func], [r(d), a]);
+        }
+        self.sfu_subnormal_safe(func, d, a)
+    }
+
+    /// ptxas 11.8's non-`.ftz` sequences around MUFU (measured with `ptxas
+    /// -arch=sm_80`; `ptxc::float::approx` models the same steps): LG2, RSQ
+    /// and SQRT scale a subnormal input by 2^24 and fix the result (`+ -24`,
+    /// `* 4096`, `* 2^-12`); EX2 halves an input below -126 and squares the
+    /// result; RCP scales by 2^24 (subnormal) or 1/4 (above 2^126).
+    fn sfu_subnormal_safe(&mut self, func: &'static str, d: u32, a: Operand) -> R {
+        let x = self.b.vreg();
+        self.mov(x, a)?;
+        let fimm = |t: &str| Operand::FloatImm(t.into());
+        if func == "RCP" {
+            let (normal, huge) = (self.b.vpred(), self.b.vpred());
+            self.b.emit(
+                Op::FSETP,
+                &["GEU", "AND"],
+                [p(normal), pt(), abs(r(x)), imm32(0x0080_0000), pt()],
+            )?;
+            self.b.emit(
+                Op::FSETP,
+                &["GT", "AND"],
+                [p(huge), pt(), abs(r(x)), imm32(0x7e80_0000), pt()],
+            )?;
+            let s = self.b.vreg();
+            self.mov(s, imm32(0x4b80_0000))?;
+            self.b
+                .emit(Op::FSEL, &[], [r(s), r(s), fimm("1"), pnot(normal)])?;
+            self.b
+                .emit(Op::FSEL, &[], [r(s), r(s), fimm("0.25"), pnot(huge)])?;
+            let t = self.b.vreg();
+            self.b.emit(Op::FMUL, &[], [r(t), r(x), r(s)])?;
+            self.b.emit(Op::MUFU, &["RCP"], [r(t), r(t)])?;
+            return self.b.emit(Op::FMUL, &[], [r(d), r(s), r(t)]);
+        }
+        let small = self.b.vpred();
+        let (test, scale): (Operand, Operand) = if func == "EX2" {
+            (r(x), fimm("0.5"))
+        } else {
+            (abs(r(x)), fimm("16777216"))
+        };
+        let bound = if func == "EX2" {
+            imm32(0xc2fc_0000)
+        } else {
+            imm32(0x0080_0000)
+        };
+        self.b.emit(
+            Op::FSETP,
+            &["GEU", "AND"],
+            [p(small), pt(), test, bound, pt()],
+        )?;
+        let unless = Some(guard(small, true));
+        self.b
+            .emit_g(unless, Op::FMUL, &[], vec![r(x), r(x), scale])?;
+        self.b.emit(Op::MUFU, &[func], [r(d), r(x)])?;
+        let (op, fix) = match func {
+            "LG2" => (Op::FADD, fimm("-24")),
+            "RSQ" => (Op::FMUL, fimm("4096")),
+            "SQRT" => (Op::FMUL, fimm("0.000244140625")),
+            _ => (Op::FMUL, r(d)),
+        };
+        self.b.emit_g(unless, op, &[], vec![r(d), r(d), fix])
     }
 
     pub fn lower_float_misc(&mut self, i: &Instruction) -> R {

@@ -40,6 +40,10 @@ Commands:
             (sm_70 sm_75 sm_80 sm_86 sm_89 sm_90), the SASS instruction
             count of ptxc -O3 against ptxas's, the ratio, and the
             geometric-mean ratio (target <= 1.5); end padding excluded
+  bench run [--count N] [--matrix NAME] [--seed S]
+            engine throughput on generated programs (default 200 through
+            the 'fuzz' slice): programs/s with 1 job and every core, the
+            speedup (targets: 1000 programs/s, 1.8x on 2 cores)
   gen [--seed S] [--count N] [--gen-config F] [--out DIR] [--stats]
             generated programs for seeds S..S+N (default 0, 1): printed,
             or written to DIR as gen_S.ptx + gen_S.launch.json; --stats
@@ -174,9 +178,24 @@ fn corpus_and_archs(
 }
 
 fn bench(args: &[String]) -> ExitCode {
-    use oracle::commands::bench_size;
+    use oracle::commands::{bench_run, bench_size};
+    if args.first().map(String::as_str) == Some("run") {
+        let r = bench_run::parse_args(&args[1..]).and_then(|a| bench_run::measure(&a));
+        return match r {
+            Ok(lines) => {
+                for l in lines {
+                    println!("{l}");
+                }
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("ptxdiff bench run: {e}");
+                ExitCode::from(2)
+            }
+        };
+    }
     if args.first().map(String::as_str) != Some("size") {
-        eprintln!("ptxdiff bench: the benchmark is `size`\n{USAGE}");
+        eprintln!("ptxdiff bench: the benchmarks are `size` and `run`\n{USAGE}");
         return ExitCode::from(2);
     }
     let (corpus, archs) = match corpus_and_archs(&args[1..], "bench size", &bench_size::ARCHS) {

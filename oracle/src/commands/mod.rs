@@ -1,6 +1,7 @@
 //! The `ptxdiff` subcommands, as library functions the binary and the tests
 //! share.
 
+pub mod bench_run;
 pub mod bench_size;
 pub mod check;
 pub mod diff;

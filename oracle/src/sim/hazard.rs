@@ -226,13 +226,18 @@ impl Model {
         // overwrite a source an earlier instruction of its queue has not
         // read yet (ptxas 11.8, sm_80: `DFMA R14, R14, R14, R12` with read
         // SB0, then `DFMA R12, R6, R6, RZ` with no wait on SB0).
-        let same_queue_read =
-            |p: &Pend| !p.write && matches!(f.lat, Lat::Variable(_)) && p.queue == f.queue;
+        // Likewise an earlier write of its queue completes first, so a
+        // second write to the same register lands last (ptxas 11.8, sm_80:
+        // `LDS R19, [R19]` without a scoreboard, then `@!P0 LDS R19,
+        // [0x100]`, generator seed 9061); the earlier write stops being
+        // tracked for the lanes the new one covers.
+        let variable = matches!(f.lat, Lat::Variable(_));
+        let same_queue = |p: &Pend| variable && p.queue == f.queue;
         for &u in &f.writes {
             if let Some(p) = t
                 .pending
                 .iter()
-                .find(|p| p.unit == u && p.lanes & mask != 0 && !same_queue_read(p))
+                .find(|p| p.unit == u && p.lanes & mask != 0 && !same_queue(p))
             {
                 let kind = if !p.write {
                     HazardKind::OverwriteBeforeRead
@@ -243,6 +248,14 @@ impl Model {
                 };
                 return Err(hz(kind, u, p.pc, p.sb));
             }
+        }
+        if variable {
+            t.pending.retain(|p| {
+                !(p.write
+                    && p.queue == f.queue
+                    && p.lanes & !mask == 0
+                    && f.writes.contains(&p.unit))
+            });
         }
         t.seq += 1;
         match f.lat {

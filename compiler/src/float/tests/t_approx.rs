@@ -33,13 +33,31 @@ fn special_tables_f32() {
         (0, INF),
         (INF, 0),
         (0x7fc0_0001, NAN),
-        (SUB, INF),
-        (NSUB, NINF),
-        (0x7f00_0000, 0),
-        (0xff00_0000, NEG0),
         (0x4000_0000, 0x3f00_0000),
     ] {
         assert_eq!(both(rcp, x), [e, e], "rcp.approx({x:#x})");
+    }
+    // Subnormal and huge inputs: the bare MUFU with .ftz (subnormal -> inf,
+    // 1/2^127 flushed to +0); without .ftz ptxas' scaling keeps them:
+    // 1/2^-149 overflows to inf, 1/2^127 = 2^-127 (0x00400000), and the
+    // largest subnormal's reciprocal is finite, within 1 ulp.
+    for (x, ftz, plain) in [
+        (0x0000_0001, INF, INF),
+        (0x8000_0001, NINF, NINF),
+        (0x7f00_0000, 0, 0x0040_0000),
+        (0xff00_0000, NEG0, 0x8040_0000),
+    ] {
+        assert_eq!(both(rcp, x), [plain, ftz], "rcp.approx({x:#x})");
+    }
+    assert_eq!(both(rcp, SUB)[1], INF);
+    assert_eq!(both(rcp, NSUB)[1], NINF);
+    for x in [0x007f_ffff, NSUB] {
+        let want = 1.0 / f64::from(f32::from_bits(x));
+        let got = f64::from(f32::from_bits(rcp(x, false)));
+        assert!(
+            ((got - want) / want).abs() <= 2f64.powi(-22),
+            "rcp({x:#x}) = {got}"
+        );
     }
     // sqrt.approx: -inf -> NaN, -normal -> NaN, -0 -> -0, +0 -> +0, +inf ->
     // +inf, NaN; subnormal -> +-0 (hardware-observed)
@@ -51,12 +69,14 @@ fn special_tables_f32() {
         (0, 0),
         (INF, INF),
         (0xffc0_0000, NAN),
-        (SUB, 0),
-        (NSUB, NEG0),
         (0x4080_0000, 0x4000_0000),
     ] {
         assert_eq!(both(sqrt, x), [e, e], "sqrt.approx({x:#x})");
     }
+    // Subnormals: +-0 with .ftz; without, sqrt(2^-146) = 2^-73 exactly.
+    assert_eq!(both(sqrt, SUB)[1], 0);
+    assert_eq!(both(sqrt, NSUB)[1], NEG0);
+    assert_eq!(sqrt(0x0000_0008, false), 0x1b00_0000, "sqrt(2^-146)");
     // rsqrt.approx: -inf -> NaN, -normal -> NaN, -0 -> -inf, +0 -> +inf,
     // +inf -> +0, NaN; subnormal -> +-inf
     let rsqrt = approx::rsqrt_approx_f32;
@@ -67,12 +87,14 @@ fn special_tables_f32() {
         (0, INF),
         (INF, 0),
         (0x7fc0_0000, NAN),
-        (SUB, INF),
-        (NSUB, NINF),
         (0x4080_0000, 0x3f00_0000),
     ] {
         assert_eq!(both(rsqrt, x), [e, e], "rsqrt.approx({x:#x})");
     }
+    // Subnormals: +-inf with .ftz; without, 1/sqrt(2^-146) = 2^73.
+    assert_eq!(both(rsqrt, SUB)[1], INF);
+    assert_eq!(both(rsqrt, NSUB)[1], NINF);
+    assert_eq!(rsqrt(0x0000_0008, false), 0x6400_0000, "rsqrt(2^-146)");
     // ex2.approx: -inf -> +0, -0 -> +1, +0 -> +1, +inf -> +inf, NaN; a
     // subnormal input gives 1.0 either way; 2^3 = 8 exactly; 2^128 = inf
     let ex2 = approx::ex2_approx_f32;
@@ -92,7 +114,7 @@ fn special_tables_f32() {
         assert_eq!(both(ex2, x), [e, e], "ex2.approx({x:#x})");
     }
     // lg2.approx: -inf -> NaN, -normal -> NaN, -0/+0 -> -inf, +inf -> +inf,
-    // NaN; subnormal -> -inf; log2(1) = +0; log2(8) = 3 exactly
+    // NaN; log2(1) = +0; log2(8) = 3 exactly
     let lg2 = approx::lg2_approx_f32;
     for (x, e) in [
         (NINF, NAN),
@@ -101,14 +123,17 @@ fn special_tables_f32() {
         (0, NINF),
         (INF, INF),
         (0x7f80_0001, NAN),
-        (SUB, NINF),
-        (NSUB, NINF),
         (ONE, 0),
         (0x4100_0000, 0x4040_0000),
         (0x3e80_0000, 0xc000_0000),
     ] {
         assert_eq!(both(lg2, x), [e, e], "lg2.approx({x:#x})");
     }
+    // Subnormals: -inf with .ftz; without, ptxas scales by 2^24 and
+    // subtracts 24: log2(2^-149) = -149 exactly (ptxas' listing in the
+    // simulator gives 0xc3150000 too); a negative subnormal is NaN.
+    assert_eq!(both(lg2, SUB), [0xc315_0000, NINF]);
+    assert_eq!(both(lg2, NSUB), [NAN, NINF]);
     // sin.approx: -inf -> NaN, -0 -> -0, +0 -> +0, +inf -> NaN, NaN;
     // subnormal -> sign-preserving zero (hardware-observed)
     let sin = approx::sin_approx_f32;

@@ -249,7 +249,18 @@ pub fn decode(d: &Dec<'_>, i: &Inst) -> DResult<FInst> {
         }
         O::Mufu(_) => (Fmt::F32, 1, false),
     };
-    f.a = src(d, arg(0)?, fmt)?;
+    f.a = match (op, arg(0)?) {
+        // cuobjdump prints the immediate of `MUFU.RCP64H`/`RSQ64H` as the
+        // double whose high word it is (`MUFU.RCP64H R5, -468.875` for
+        // `div.rn.f64 d, x, 0dC07D4E0000000000`; ptxas 11.8, sm_80), while
+        // the operation reads the 32-bit high word.
+        (O::Mufu(MufuOp::Rcp64h | MufuOp::Rsq64h), Operand::FloatImm(t)) => FSrc {
+            s: Src64::Imm(parse_imm(t, ImmTy::F64)? >> 32),
+            fmt,
+            m: SrcMods::NONE,
+        },
+        (_, a) => src(d, a, fmt)?,
+    };
     if n >= 2 {
         f.b = src(d, arg(1)?, fmt)?;
     }
