@@ -123,6 +123,47 @@ fn fresh(next: &mut HashMap<Class, u32>, c: Class, size: u32, align: u32) -> u32
     v
 }
 
+/// Per victim node, per block: whether a definition of the node may reach
+/// the block's entry (forward "maybe defined" dataflow; the first block
+/// starts with nothing defined, other blocks without predecessors, such as
+/// callee entries, conservatively with everything).
+fn maybe_defined(f: &Function, ns: &Nodes, victims: &[usize]) -> HashMap<usize, Vec<bool>> {
+    let cfg = crate::ir::cfg::Cfg::new(f);
+    let nb = f.blocks.len();
+    let mut out = HashMap::new();
+    for &v in victims {
+        let x = &ns.nodes[v];
+        let unit = |n: u32| match x.class {
+            Class::Gpr => RegUnit::VR(n),
+            _ => RegUnit::VP(n),
+        };
+        let gen: Vec<bool> = f
+            .blocks
+            .iter()
+            .map(|blk| {
+                blk.insts.iter().any(|i| {
+                    let d = regs::defs(i);
+                    (x.lo..x.lo + x.size).any(|n| d.contains(&unit(n)))
+                })
+            })
+            .collect();
+        let mut inn: Vec<bool> = (0..nb).map(|b| b != 0 && cfg.preds[b].is_empty()).collect();
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for b in 0..nb {
+                let i = inn[b] || cfg.preds[b].iter().any(|&p| inn[p] || gen[p]);
+                if i != inn[b] {
+                    inn[b] = i;
+                    changed = true;
+                }
+            }
+        }
+        out.insert(v, inn);
+    }
+    out
+}
+
 /// Rewrites the `victims` with spill code.
 pub fn spill(
     f: &mut Function,
@@ -143,7 +184,10 @@ pub fn spill(
         };
         homes.insert(v, h);
     }
+    let reach = maybe_defined(f, ns, victims);
     for b in 0..f.blocks.len() {
+        // Victims a definition may have reached by this point of block b.
+        let mut defined: Vec<usize> = victims.iter().copied().filter(|v| reach[v][b]).collect();
         let old = std::mem::take(&mut f.blocks[b].insts);
         let mut out = Vec::with_capacity(old.len());
         for mut inst in old {
@@ -179,6 +223,18 @@ pub fn spill(
                 let writes = (x.lo..x.lo + x.size).any(|n| defs.contains(&unit(n)));
                 let full =
                     regs::kills(&inst) && (x.lo..x.lo + x.size).all(|n| defs.contains(&unit(n)));
+                // A partial definition keeps the old value where it does not
+                // write; when no definition can have reached it there is no
+                // old value, and reloading would read an undefined register
+                // or slot (generator seed 51: `ISETP.NE P1, PT, R46, RZ` before
+                // the guarded IADD3 that first defines the predicate). The
+                // temporary starts at zero instead, so the store after it
+                // reads defined bits on every lane.
+                let keep_old = reads || (writes && !full && defined.contains(&k));
+                let zero_first = !keep_old && writes && !full;
+                if writes && !defined.contains(&k) {
+                    defined.push(k);
+                }
                 if writes && is_terminator(&inst) {
                     return Err(AllocError(format!(
                         "cannot spill {}{}: a control transfer defines it",
@@ -194,9 +250,18 @@ pub fn spill(
                             4 if x.align >= 4 => vec![(0, "128", 4)],
                             n => (0..n).map(|i| (i, "", 1)).collect(),
                         };
+                        if zero_first {
+                            for i in 0..x.size {
+                                before.push(mk(
+                                    Op::MOV,
+                                    &[],
+                                    vec![rop(Reg::V(t + i)), rop(Reg::Rz)],
+                                )?);
+                            }
+                        }
                         for &(w, m, n) in &words {
                             let mods: Vec<&str> = if m.is_empty() { vec![] } else { vec![m] };
-                            if reads || (writes && !full) {
+                            if keep_old {
                                 before.push(mk(
                                     Op::LDL,
                                     &mods,
@@ -217,14 +282,15 @@ pub fn spill(
                         }
                     }
                     Home::Reg(h) => {
-                        if reads || (writes && !full) {
+                        if keep_old || zero_first {
+                            let old = if keep_old { Reg::V(h) } else { Reg::Rz };
                             before.push(mk(
                                 Op::ISETP,
                                 &["NE", "AND"],
                                 vec![
                                     pred(Pred::V(t), false),
                                     pred(Pred::Pt, false),
-                                    rop(Reg::V(h)),
+                                    rop(old),
                                     rop(Reg::Rz),
                                     pred(Pred::Pt, false),
                                 ],
