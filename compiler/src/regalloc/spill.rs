@@ -187,7 +187,11 @@ pub fn spill(
     let reach = maybe_defined(f, ns, victims);
     for b in 0..f.blocks.len() {
         // Victims a definition may have reached by this point of block b.
-        let mut defined: Vec<usize> = victims.iter().copied().filter(|v| reach[v][b]).collect();
+        let mut defined: Vec<usize> = victims
+            .iter()
+            .copied()
+            .filter(|v| reach[v].get(b).copied().unwrap_or(true))
+            .collect();
         let old = std::mem::take(&mut f.blocks[b].insts);
         let mut out = Vec::with_capacity(old.len());
         for mut inst in old {
