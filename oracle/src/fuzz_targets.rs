@@ -175,17 +175,8 @@ fn peephole(data: &[u8], mode: Bias, phase: &str) {
     }
     let index = ptxc::phases::table::lookup(phase);
     let m = ptxc::ptx::parse_checked("fuzz.ptx", &p.ptx).expect("the generator's PTX parses");
-    let kernel = ptxc::lower::lower_module(&m, arch, &ptxc::lower::LowerOptions::default())
-        .expect("passed the pipeline, so it lowers")
-        .into_iter()
-        .find(|k| k.name == p.spec.kernel)
-        .expect("the kernel");
-    let case = crate::phase_check::Case {
-        name: format!("fuzz {}", arch.name),
-        kernel,
-        sm: arch,
-        spec: p.spec.clone(),
-    };
+    let case = crate::phase_check::Case::lower("fuzz.ptx", &m, arch, &p.spec)
+        .expect("passed the pipeline, so it lowers");
     let plan = cfg.plan().expect("the default plan");
     let before = crate::phase_check::before_phase(&plan, index, &case)
         .unwrap_or_else(|e| panic!("{e}\n{}", p.ptx));

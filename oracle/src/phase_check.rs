@@ -31,6 +31,29 @@ pub struct Case {
     pub spec: LaunchSpec,
 }
 
+impl Case {
+    /// Lowers the kernel `spec` names from the parsed module `m` for `sm`;
+    /// `file` names the case in messages (`FILE sm_XX`).
+    pub fn lower(
+        file: &str,
+        m: &ptxc::ptx::ast::Module,
+        sm: &'static SmInfo,
+        spec: &LaunchSpec,
+    ) -> Result<Case, String> {
+        let kernel = lower_module(m, sm, &LowerOptions::default())
+            .map_err(|e| format!("{file} {}: {}", sm.name, e.msg))?
+            .into_iter()
+            .find(|x| x.name == spec.kernel)
+            .ok_or_else(|| format!("{file}: no kernel {}", spec.kernel))?;
+        Ok(Case {
+            name: format!("{file} {}", sm.name),
+            kernel,
+            sm,
+            spec: spec.clone(),
+        })
+    }
+}
+
 /// The spec with every `random`/`special_mix` seed mixed with `k`
 /// (`k == 0` gives the spec unchanged).
 pub fn reseed(spec: &LaunchSpec, k: u64) -> LaunchSpec {
@@ -188,15 +211,8 @@ pub fn compare_functions(
 /// Every `NAME.ptx` and `NAME.O0.ptx` kernel under `dir/NAME/`, lowered for
 /// each of `archs`.
 pub fn corpus_cases(dir: &Path, archs: &[&str]) -> Result<Vec<Case>, String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .map_err(|e| format!("{}: {e}", dir.display()))?
-        .filter_map(|e| e.ok())
-        .filter(|e| e.path().is_dir())
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
     let mut out = Vec::new();
-    for k in names {
+    for k in crate::diff::corpus_names(dir)? {
         let d = dir.join(&k);
         let spec =
             LaunchSpec::from_file(d.join(format!("{k}.launch.json"))).map_err(|e| e.to_string())?;
@@ -207,18 +223,7 @@ pub fn corpus_cases(dir: &Path, archs: &[&str]) -> Result<Vec<Case>, String> {
             for arch in archs {
                 let sm = ptxc::targets::lookup_sm(arch)
                     .ok_or_else(|| format!("unknown target {arch}"))?;
-                let ks = lower_module(&m, sm, &LowerOptions::default())
-                    .map_err(|e| format!("{file} {arch}: {}", e.msg))?;
-                let kernel = ks
-                    .into_iter()
-                    .find(|x| x.name == spec.kernel)
-                    .ok_or_else(|| format!("{file}: no kernel {}", spec.kernel))?;
-                out.push(Case {
-                    name: format!("{file} {arch}"),
-                    kernel,
-                    sm,
-                    spec: spec.clone(),
-                });
+                out.push(Case::lower(&file, &m, sm, &spec)?);
             }
         }
     }

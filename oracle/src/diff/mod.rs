@@ -92,15 +92,8 @@ impl Program {
     /// Every `NAME.ptx` and `NAME.O0.ptx` (`variants`) of the corpus
     /// directory `dir/NAME/`, with `NAME.launch.json`, in name order.
     pub fn corpus(dir: &std::path::Path, variants: &[&str]) -> Result<Vec<Program>, String> {
-        let mut names: Vec<String> = std::fs::read_dir(dir)
-            .map_err(|e| format!("{}: {e}", dir.display()))?
-            .filter_map(|e| e.ok())
-            .filter(|e| e.path().is_dir())
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
         let mut out = Vec::new();
-        for k in names {
+        for k in corpus_names(dir)? {
             let d = dir.join(&k);
             let spec_path = d.join(format!("{k}.launch.json"));
             if !spec_path.exists() {
@@ -115,4 +108,16 @@ impl Program {
         }
         Ok(out)
     }
+}
+
+/// The subdirectory names of a corpus directory (`dir/NAME/`), sorted.
+pub fn corpus_names(dir: &std::path::Path) -> Result<Vec<String>, String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().is_dir())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    Ok(names)
 }
