@@ -58,6 +58,19 @@ Commands:
             phase and the signature of each failure, findings saved under
             DIR; then the statistics (verdict counts, fired phases,
             programs/s). Exit 1 when a configuration fails
+  reduce FINDING_DIR | --ptx F --launch L [--config LABEL]
+         [--predicate same-signature|mismatch|crash] [--signature SLUG]
+         [--cmd SCRIPT] [--out DIR] [--jobs N] [--quiet] [--emit-cvise-script FILE]
+            shrink a finding (or a program failing under LABEL, default
+            'ptxc sm_80 -O3 default') to a minimal PTX program that still
+            fails the same way and that the oracle runs UB-free; the result
+            goes to FINDING_DIR/reduced/ (F.reduced/, or --out) with its
+            sizes in reduce.json. --cmd: SCRIPT (given program.ptx and
+            program.launch.json) exits 0 when interesting. --emit-cvise-script
+            writes a C-Vise interestingness script instead of reducing
+  interesting --ptx F --launch L --config LABEL [--predicate P] [--signature SLUG]
+         [--cmd SCRIPT] [--fuel N]
+            judge one program as the reducer does: exit 0 when interesting
   fuzz-parse FILE...   run the `parse` fuzz target's check on files
   help      print this help
 ";
@@ -73,6 +86,8 @@ fn main() -> ExitCode {
         Some("bench") => bench(&args[1..]),
         Some("gen") => gen(&args[1..]),
         Some("diff") => diff(&args[1..]),
+        Some("reduce") => reduce(&args[1..]),
+        Some("interesting") => interesting(&args[1..]),
         Some("fuzz-parse") => {
             for f in &args[1..] {
                 match std::fs::read(f) {
@@ -390,6 +405,42 @@ fn report(cmd: &str, r: Result<oracle::commands::verdict::Verdict, String>) -> E
         }
         Err(e) => {
             eprintln!("ptxdiff {cmd}: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn reduce(args: &[String]) -> ExitCode {
+    use oracle::commands::reduce;
+    let parsed = match reduce::parse_args(args) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("ptxdiff reduce: {e}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    match reduce::run(&parsed) {
+        Ok(lines) => {
+            for l in lines {
+                println!("{l}");
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("ptxdiff reduce: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn interesting(args: &[String]) -> ExitCode {
+    match oracle::commands::reduce::interesting(args) {
+        Ok((yes, why)) => {
+            eprintln!("{why}");
+            ExitCode::from(if yes { 0 } else { 1 })
+        }
+        Err(e) => {
+            eprintln!("ptxdiff interesting: {e}");
             ExitCode::from(2)
         }
     }

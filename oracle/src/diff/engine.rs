@@ -16,7 +16,7 @@ use rayon::prelude::*;
 use super::blame::{blame, Blame};
 use super::findings::{FindingsDir, Settled};
 use super::matrix::{Compiler, Config, Matrix};
-use super::run::{run_oracle, run_ptxc, ConfigRun};
+use super::run::{run_oracle, run_ptxc, ConfigRun, OracleRun};
 use super::signature::Signature;
 use super::stats::Stats;
 use super::vendor::run_vendor;
@@ -82,6 +82,17 @@ impl ProgramReport {
     }
 }
 
+/// Compiles and runs `p` under one configuration (ptxc or the vendor's).
+pub fn run_config(p: &Program, oracle: &OracleRun, cfg: &Config, limits: &RunLimits) -> ConfigRun {
+    match cfg.compiler {
+        Compiler::Ptxc => run_ptxc(p, oracle, cfg, limits),
+        Compiler::Vendor => ConfigRun {
+            verdict: run_vendor(p, oracle, cfg, limits),
+            fired: BTreeMap::new(),
+        },
+    }
+}
+
 /// Runs `p` through `matrix` (on the current rayon pool).
 pub fn check_program(p: &Program, matrix: &Matrix, opts: &Options) -> ProgramReport {
     let mut report = ProgramReport {
@@ -105,13 +116,7 @@ pub fn check_program(p: &Program, matrix: &Matrix, opts: &Options) -> ProgramRep
         .configs
         .par_iter()
         .map(|cfg| {
-            let run = match cfg.compiler {
-                Compiler::Ptxc => run_ptxc(p, &oracle, cfg, &opts.limits),
-                Compiler::Vendor => ConfigRun {
-                    verdict: run_vendor(p, &oracle, cfg, &opts.limits),
-                    fired: BTreeMap::new(),
-                },
-            };
+            let run = run_config(p, &oracle, cfg, &opts.limits);
             let mut c = ConfigReport {
                 config: cfg.clone(),
                 verdict: run.verdict,

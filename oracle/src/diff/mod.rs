@@ -34,7 +34,7 @@ pub mod vendor;
 pub mod verdict;
 
 pub use blame::Blame;
-pub use engine::{check_program, ConfigReport, Engine, Options, ProgramReport};
+pub use engine::{check_program, run_config, ConfigReport, Engine, Options, ProgramReport};
 pub use findings::{Finding, FindingsDir, Settled};
 pub use matrix::{Compiler, Config, Matrix, Variant};
 pub use signature::Signature;

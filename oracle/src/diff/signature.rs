@@ -71,6 +71,21 @@ impl Signature {
         )
     }
 
+    /// A signature back from its slug (`kind--stage--class--opcode`): the
+    /// parts as the slug spells them.
+    pub fn from_slug(slug: &str) -> Option<Signature> {
+        let parts: Vec<&str> = slug.split("--").collect();
+        let [kind, stage, arch_class, opcode] = parts[..] else {
+            return None;
+        };
+        Some(Signature {
+            kind: VerdictKind::parse(kind)?,
+            stage: stage.into(),
+            arch_class: arch_class.into(),
+            opcode: opcode.into(),
+        })
+    }
+
     pub fn line(&self) -> String {
         format!(
             "({}, {}, {}, {})",
@@ -114,5 +129,11 @@ mod tests {
             opcode: "ISETP".into(),
         };
         assert_eq!(s.slug(), "mismatch--Ori_Perform_LiveDead--sm_80+--ISETP");
+        let back = Signature::from_slug(&s.slug()).unwrap();
+        assert_eq!(back.slug(), s.slug());
+        assert_eq!(back.kind, VerdictKind::Mismatch);
+        assert_eq!(back.opcode, "ISETP");
+        assert!(Signature::from_slug("mismatch--a--b").is_none());
+        assert!(Signature::from_slug("nope--a--b--c").is_none());
     }
 }
