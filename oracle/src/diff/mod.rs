@@ -26,6 +26,7 @@ pub mod blame;
 pub mod engine;
 pub mod findings;
 pub mod json;
+pub mod known;
 pub mod matrix;
 pub mod run;
 pub mod signature;

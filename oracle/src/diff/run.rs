@@ -84,60 +84,107 @@ fn phase_of_internal(phase: driver::Phase, message: &str) -> String {
     phase.name().to_string()
 }
 
+/// A ptxc compilation ready to simulate: the listing read back, its
+/// target, the launch inputs and the phases' fired counts.
+pub struct Compiled {
+    pub function: Function,
+    pub sm: &'static SmInfo,
+    pub inputs: SimInputs,
+    pub fired: BTreeMap<u16, u64>,
+}
+
+/// Compiles `p` with ptxc under `cfg` (the driver, the production path)
+/// and reads the printed listing back; a failure is the verdict (the
+/// fired counts are kept when the compilation got that far).
+pub fn compile_ptxc(p: &Program, cfg: &Config) -> Result<Compiled, (Verdict, BTreeMap<u16, u64>)> {
+    let opts = cfg.driver_options(&p.spec.kernel);
+    let report = driver::compile(&p.name, &p.ptx, &opts, None);
+    let no_fired = BTreeMap::new;
+    let out = match report.result {
+        Ok(o) => o,
+        Err(DriverError::Internal { phase, message, .. }) => {
+            let name = phase_of_internal(phase, &message);
+            let v = Verdict {
+                phase: Some(name.clone()),
+                ..Verdict::new(VerdictKind::Ice, format!("in {name}: {message}"))
+            };
+            return Err((v, no_fired()));
+        }
+        Err(e) => {
+            let first = e.to_string().lines().next().unwrap_or("").to_string();
+            return Err((Verdict::new(VerdictKind::CompileError, first), no_fired()));
+        }
+    };
+    let sm = out.sm;
+    let Some(compiled) = out.functions.iter().find(|f| f.name == p.spec.kernel) else {
+        let v = Verdict::new(
+            VerdictKind::CompileError,
+            format!("ptxc did not compile entry '{}'", p.spec.kernel),
+        );
+        return Err((v, no_fired()));
+    };
+    let fired = compiled.fired.clone();
+    if let Some(op) = unavailable_opcode(&compiled.kernel.function, sm) {
+        let v = Verdict {
+            opcode: Some(op.name().to_string()),
+            ..Verdict::new(
+                VerdictKind::Availability,
+                format!("the listing uses {op}, which {} does not have", sm.name),
+            )
+        };
+        return Err((v, fired));
+    }
+    let function = match listing_function(&out.sass, &p.spec.kernel, sm) {
+        Ok(f) => f,
+        Err(e) => {
+            let v = Verdict {
+                phase: Some("EmitSassListing".into()),
+                ..Verdict::new(
+                    VerdictKind::Ice,
+                    format!("the listing does not read back: {e}"),
+                )
+            };
+            return Err((v, fired));
+        }
+    };
+    Ok(Compiled {
+        function,
+        sm,
+        inputs: SimInputs::from_lowered(&compiled.kernel),
+        fired,
+    })
+}
+
 /// Compiles `p` with ptxc under `cfg` and runs the listing in the
 /// simulator.
 pub fn run_ptxc(p: &Program, oracle: &OracleRun, cfg: &Config, limits: &RunLimits) -> ConfigRun {
-    let mut fired = BTreeMap::new();
-    let verdict = (|| {
-        let opts = cfg.driver_options(&p.spec.kernel);
-        let report = driver::compile(&p.name, &p.ptx, &opts, None);
-        let out = match report.result {
-            Ok(o) => o,
-            Err(DriverError::Internal { phase, message, .. }) => {
-                let name = phase_of_internal(phase, &message);
-                return Verdict {
-                    phase: Some(name.clone()),
-                    ..Verdict::new(VerdictKind::Ice, format!("in {name}: {message}"))
-                };
-            }
-            Err(e) => {
-                let first = e.to_string().lines().next().unwrap_or("").to_string();
-                return Verdict::new(VerdictKind::CompileError, first);
-            }
-        };
-        let sm = out.sm;
-        let Some(compiled) = out.functions.iter().find(|f| f.name == p.spec.kernel) else {
-            return Verdict::new(
-                VerdictKind::CompileError,
-                format!("ptxc did not compile entry '{}'", p.spec.kernel),
-            );
-        };
-        fired = compiled.fired.clone();
-        if let Some(op) = unavailable_opcode(&compiled.kernel.function, sm) {
-            return Verdict {
-                opcode: Some(op.name().to_string()),
-                ..Verdict::new(
-                    VerdictKind::Availability,
-                    format!("the listing uses {op}, which {} does not have", sm.name),
-                )
-            };
-        }
-        let func = match listing_function(&out.sass, &p.spec.kernel, sm) {
-            Ok(f) => f,
-            Err(e) => {
-                return Verdict {
-                    phase: Some("EmitSassListing".into()),
-                    ..Verdict::new(
-                        VerdictKind::Ice,
-                        format!("the listing does not read back: {e}"),
-                    )
-                }
-            }
-        };
-        let inputs = SimInputs::from_lowered(&compiled.kernel);
-        simulate(&func, sm, p, oracle, &inputs, limits)
-    })();
-    ConfigRun { verdict, fired }
+    match compile_ptxc(p, cfg) {
+        Ok(c) => ConfigRun {
+            verdict: simulate(&c.function, c.sm, p, oracle, &c.inputs, limits),
+            fired: c.fired,
+        },
+        Err((verdict, fired)) => ConfigRun { verdict, fired },
+    }
+}
+
+/// The outputs the listing computes under `cfg` (for reports: the actual
+/// side of a mismatch).
+pub fn ptxc_outputs(
+    p: &Program,
+    oracle: &OracleRun,
+    cfg: &Config,
+    limits: &RunLimits,
+) -> Result<OutputSet, String> {
+    let c = compile_ptxc(p, cfg).map_err(|(v, _)| v.line())?;
+    sim::run(
+        &c.function,
+        c.sm,
+        &p.spec,
+        &c.inputs,
+        &compiled_limits(oracle, limits),
+    )
+    .map(|r| r.outputs)
+    .map_err(|e| e.to_string())
 }
 
 /// The function `kernel` of a printed listing, read back.

@@ -26,6 +26,10 @@ pub struct Options {
     pub progress: bool,
     /// Rounds at most (a fixed point normally comes first).
     pub max_rounds: u32,
+    /// Stop here with what is reduced so far (every kept candidate is
+    /// interesting, so the result is valid, just larger): nightly runs give
+    /// each reduction a time budget.
+    pub deadline: Option<Instant>,
 }
 
 impl Default for Options {
@@ -34,6 +38,7 @@ impl Default for Options {
             jobs: 0,
             progress: false,
             max_rounds: 30,
+            deadline: None,
         }
     }
 }
@@ -57,6 +62,8 @@ pub struct Reduction {
     pub kept: u64,
     pub rounds: u32,
     pub elapsed: Duration,
+    /// Stopped by the deadline before the fixed point.
+    pub cut_short: bool,
     /// By pass name (`delete/N` counted under `delete`).
     pub passes: BTreeMap<String, PassCount>,
 }
@@ -80,6 +87,10 @@ fn pass_key(name: &str) -> String {
 }
 
 impl Loop<'_> {
+    fn past_deadline(&self) -> bool {
+        self.opts.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
     /// The first interesting candidate among `edits[from..]` and its index.
     fn first_interesting(
         &mut self,
@@ -89,7 +100,7 @@ impl Loop<'_> {
         pass: &str,
     ) -> Option<(usize, Case)> {
         let mut at = from;
-        while at < edits.len() {
+        while at < edits.len() && !self.past_deadline() {
             let end = (at + self.batch).min(edits.len());
             let cands: Vec<Option<Case>> = edits[at..end].par_iter().map(|e| e(cur)).collect();
             let keys: Vec<Option<(String, String)>> = cands
@@ -196,6 +207,9 @@ impl Loop<'_> {
         let mut from = 0;
         let mut changed = false;
         loop {
+            if self.past_deadline() {
+                return (cur, changed);
+            }
             self.progress(round, &name, &cur);
             let edits = pass.edits(&cur);
             match self.first_interesting(&cur, &edits, from, &name) {
@@ -243,7 +257,7 @@ pub fn reduce(original: &Case, target: &Target, opts: &Options) -> Result<Reduct
                 cur = next;
                 changed |= c;
             }
-            if !changed {
+            if !changed || lp.past_deadline() {
                 break;
             }
         }
@@ -260,6 +274,7 @@ pub fn reduce(original: &Case, target: &Target, opts: &Options) -> Result<Reduct
         kept: lp.kept,
         rounds,
         elapsed: start.elapsed(),
+        cut_short: lp.past_deadline(),
         passes: lp.passes,
     })
 }
