@@ -10,4 +10,5 @@ pub mod gen;
 pub mod launch;
 pub mod phase_check;
 pub mod ptx_interp;
+pub mod report;
 pub mod sim;

@@ -8,6 +8,7 @@ pub mod diff;
 pub mod fuzz_run;
 pub mod gen;
 pub mod interp;
+pub mod report;
 pub mod run;
 pub mod sim;
 pub mod verdict;
