@@ -156,9 +156,9 @@ fn counts(out: &mut String, r: &NightlyReport) {
     table(out, "throughput", &["", "value"], &rows);
     out.push_str("<h2>Timings</h2>\n");
     let rows: Vec<String> = r
-        .timings
-        .iter()
-        .map(|(k, s)| format!("{}{}", td(k), td_num(secs(*s))))
+        .timing_rows()
+        .into_iter()
+        .map(|(k, s)| format!("{}{}", td(k), td_num(format!("{s:.2}"))))
         .collect();
     table(out, "timings", &["stage", "seconds"], &rows);
 }

@@ -117,9 +117,9 @@ fn counts(out: &mut String, r: &NightlyReport) {
     table(out, &["", ""], &[false, true], &rows);
     out.push_str("## Timings\n\n");
     let rows: Vec<Vec<String>> = r
-        .timings
-        .iter()
-        .map(|(k, s)| vec![text(k), secs(*s)])
+        .timing_rows()
+        .into_iter()
+        .map(|(k, s)| vec![text(k), format!("{s:.2}")])
         .collect();
     table(out, &["stage", "seconds"], &[false, true], &rows);
 }

@@ -3,13 +3,13 @@
 //! `summary.json` (machine-readable, a stable schema), `summary.md` and a
 //! self-contained `index.html`. Every file here does one job:
 //!
-//! - [`model`]: the report types and their derived figures;
-//! - [`json`]: `summary.json` written and read back (schema [`model::SCHEMA`]);
-//! - [`markdown`]: `summary.md`;
-//! - [`html`]: `index.html`, every input string through [`html::escape_html`];
-//! - [`diff`]: the expected/actual unified diff both renderings show;
-//! - [`write`]: the three files, each written atomically;
-//! - [`merge`]: the shards of one night united into one report.
+//! - [`model`] holds the report types and their derived figures;
+//! - [`json`] writes `summary.json` and reads it back (schema [`model::SCHEMA`]);
+//! - [`markdown`] writes `summary.md`;
+//! - [`html`] writes `index.html`, every input string through [`html::escape_html`];
+//! - [`diff`] makes the expected/actual unified diff both renderings show;
+//! - [`write`] writes the three files, each atomically;
+//! - [`merge`] unites the shards of one night into one report.
 
 pub mod diff;
 pub mod html;

@@ -74,6 +74,10 @@ pub struct FindingReport {
     pub directory: String,
 }
 
+/// The stages of a nightly run in the order they run: the timing tables
+/// list these first, then any others alphabetically.
+pub const STAGES: [&str; 3] = ["run", "reduce", "report"];
+
 /// `x / seconds`, 0 when no time was measured (a rate over nothing is
 /// reported as none, not as infinity).
 fn rate(x: u64, seconds: f64) -> f64 {
@@ -139,6 +143,22 @@ impl NightlyReport {
                 .iter()
                 .filter(|(k, _)| VerdictKind::parse(k).is_none())
                 .map(|(k, &n)| (k.as_str(), n)),
+        );
+        rows
+    }
+
+    /// The timings in run order ([`STAGES`] first).
+    pub fn timing_rows(&self) -> Vec<(&str, f64)> {
+        let mut rows: Vec<(&str, f64)> = STAGES
+            .iter()
+            .filter_map(|k| self.timings.get_key_value(*k))
+            .map(|(k, &s)| (k.as_str(), s))
+            .collect();
+        rows.extend(
+            self.timings
+                .iter()
+                .filter(|(k, _)| !STAGES.contains(&k.as_str()))
+                .map(|(k, &s)| (k.as_str(), s)),
         );
         rows
     }
@@ -220,6 +240,13 @@ pub(crate) mod tests {
             r.verdicts.insert(k.into(), n);
         }
         r.verdicts.insert("ice".into(), 2);
+        for (k, s) in [("a", 1.0), ("report", 2.0), ("run", 3.0), ("reduce", 4.0)] {
+            r.timings.insert(k.into(), s);
+        }
+        assert_eq!(
+            r.timing_rows(),
+            [("run", 3.0), ("reduce", 4.0), ("report", 2.0), ("a", 1.0)]
+        );
         assert_eq!(r.total_failures(), 6);
         assert_eq!(
             r.verdict_rows(),
