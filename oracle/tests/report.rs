@@ -193,7 +193,10 @@ fn markup_in_every_input_renders_as_text() {
         last[..5],
         [&f.signature, &f.kind, &f.stage, &f.arch_class, &f.opcode].map(String::clone)
     );
-    let diff: Vec<String> = details.select(&sel("pre.diff span")).map(text).collect();
+    let diff: Vec<String> = details
+        .select(&sel("pre.diff span"))
+        .map(|s| text(s).strip_suffix('\n').unwrap().to_string())
+        .collect();
     assert_eq!(
         diff[3..],
         [
@@ -333,15 +336,21 @@ fn html_structure() {
         .select(&sel("pre.diff span"))
         .map(|s| (s.attr("class").unwrap().to_string(), text(s)))
         .collect();
+    // copied as text, the diff is the unified diff
+    let copied = text(details[1].select(&sel("pre.diff")).next().unwrap());
+    assert_eq!(
+        copied,
+        "--- expected\n+++ actual\n@@ -1,4 +1,4 @@\n 1\n 2\n-3\n+7\n 4\n"
+    );
     let want = [
-        ("hdr", "--- expected"),
-        ("hdr", "+++ actual"),
-        ("hunk", "@@ -1,4 +1,4 @@"),
-        ("ctx", " 1"),
-        ("ctx", " 2"),
-        ("del", "-3"),
-        ("add", "+7"),
-        ("ctx", " 4"),
+        ("hdr", "--- expected\n"),
+        ("hdr", "+++ actual\n"),
+        ("hunk", "@@ -1,4 +1,4 @@\n"),
+        ("ctx", " 1\n"),
+        ("ctx", " 2\n"),
+        ("del", "-3\n"),
+        ("add", "+7\n"),
+        ("ctx", " 4\n"),
     ];
     assert_eq!(diff, want.map(|(a, b)| (a.to_string(), b.to_string())));
     assert_self_contained(&doc);

@@ -59,6 +59,7 @@ summary{cursor:pointer;font-weight:600}
 dl{display:grid;grid-template-columns:max-content auto;gap:.2em 1em}
 dt{font-weight:600}
 dd{margin:0}
+dd.blame,dd.verdict{white-space:pre-wrap;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:13px}
 .diff .del{background:#ffebe9;color:#82071e;display:block}
 .diff .add{background:#dafbe1;color:#116329;display:block}
 .diff .hunk{color:#0550ae;display:block}
@@ -255,8 +256,10 @@ fn finding_details(out: &mut String, i: usize, f: &FindingReport) {
                     LineKind::Removed => "del",
                     LineKind::Added => "add",
                 };
+                // The newline inside the block-level span: the page shows
+                // no blank line, and copied text keeps its lines.
                 out.push_str(&format!(
-                    "<span class=\"{class}\">{}</span>",
+                    "<span class=\"{class}\">{}\n</span>",
                     escape_html(&line)
                 ));
             }
