@@ -11,4 +11,5 @@ pub mod launch;
 pub mod phase_check;
 pub mod ptx_interp;
 pub mod reduce;
+pub mod report;
 pub mod sim;

@@ -71,6 +71,10 @@ Commands:
   interesting --ptx F --launch L --config LABEL [--predicate P] [--signature SLUG]
          [--cmd SCRIPT] [--fuel N]
             judge one program as the reducer does: exit 0 when interesting
+  report merge OUT_DIR SHARD_DIR...
+            merge the nightly reports of one night's shards (each
+            SHARD_DIR/summary.json) into OUT_DIR: summary.json, summary.md
+            and index.html; exit 2 on unreadable or mismatched reports
   fuzz-parse FILE...   run the `parse` fuzz target's check on files
   help      print this help
 ";
@@ -88,6 +92,7 @@ fn main() -> ExitCode {
         Some("diff") => diff(&args[1..]),
         Some("reduce") => reduce(&args[1..]),
         Some("interesting") => interesting(&args[1..]),
+        Some("report") => report_cmd(&args[1..]),
         Some("fuzz-parse") => {
             for f in &args[1..] {
                 match std::fs::read(f) {
@@ -390,6 +395,24 @@ fn diff(args: &[String]) -> ExitCode {
         Ok(clean) => ExitCode::from(if clean { 0 } else { 1 }),
         Err(e) => {
             eprintln!("ptxdiff diff: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// `ptxdiff report merge`: exit 0 when written, 2 on any error.
+fn report_cmd(args: &[String]) -> ExitCode {
+    use oracle::commands::report::{parse_args, run_merge};
+    let r = parse_args(args).map_err(|e| format!("{e}\n{USAGE}"));
+    match r.and_then(|a| run_merge(&a)) {
+        Ok(lines) => {
+            for l in lines {
+                println!("{l}");
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("ptxdiff report: {e}");
             ExitCode::from(2)
         }
     }

@@ -9,6 +9,7 @@ pub mod fuzz_run;
 pub mod gen;
 pub mod interp;
 pub mod reduce;
+pub mod report;
 pub mod run;
 pub mod sim;
 pub mod verdict;
