@@ -6,12 +6,22 @@
 //! of the `default` matrix agrees with the interpreter; every committed
 //! vendor listing, run in the simulator, agrees with the interpreter too.
 //! With NVIDIA's ptxas installed, a fresh vendor compile is checked as well.
+//!
+//! An open bug (`ptxdiff promote`) also has `NAME.verdict.json`, its
+//! expected verdict: the configuration named there must still fail with
+//! the signature named there, and every configuration of the matrix must
+//! pass or fail with that same signature. `known.json` lists exactly the
+//! open bugs' signatures.
 
 use std::path::{Path, PathBuf};
 
+use oracle::diff::known::Known;
 use oracle::diff::run::run_oracle;
-use oracle::diff::{check_program, vendor, Matrix, Options, Program, VerdictKind};
+use oracle::diff::{
+    check_program, run_config, vendor, Config, Matrix, Options, Program, VerdictKind,
+};
 use oracle::ptx_interp::RunLimits;
+use oracle::reduce::predicate::signature_of;
 
 fn regressions() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../corpus/regressions")
@@ -65,27 +75,73 @@ fn the_interpreter_matches_the_expected_results() {
     );
 }
 
+/// An open bug's expected verdict: (configuration label, signature slug).
+fn expected_verdict(p: &Program) -> Option<(String, String)> {
+    let dir = dir_of(p);
+    let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+    let path = dir.join(format!("{name}.verdict.json"));
+    if !path.exists() {
+        return None;
+    }
+    Some(oracle::commands::promote::read_verdict(&path).unwrap())
+}
+
 #[test]
 fn every_ptxc_configuration_agrees_with_the_interpreter() {
     let matrix = Matrix::preset("default", false).unwrap();
-    let opts = Options {
-        blame: false,
-        ..Options::default()
-    };
     for p in programs() {
-        all_pass(&p, &matrix, &opts);
+        let open = expected_verdict(&p).map(|(_, sig)| sig);
+        let opts = Options {
+            // An open bug's failures must carry its signature.
+            blame: open.is_some(),
+            ..Options::default()
+        };
+        all_pass(&p, &matrix, &opts, open.as_deref());
     }
 }
 
-/// Runs `matrix` on `p` and requires every configuration to pass.
-fn all_pass(p: &Program, matrix: &Matrix, opts: &Options) {
+/// Runs `matrix` on `p` and requires every configuration to pass, or, for
+/// an open bug, to fail with its signature `open`.
+fn all_pass(p: &Program, matrix: &Matrix, opts: &Options, open: Option<&str>) {
     let report = check_program(p, matrix, opts);
     let failures: Vec<String> = report
         .failures()
+        .filter(|c| open.is_none() || c.signature.as_ref().map(|s| s.slug()).as_deref() != open)
         .map(|c| format!("{}: {}", c.config.label(), c.verdict.message))
         .collect();
     assert!(failures.is_empty(), "{}:\n{}", p.name, failures.join("\n"));
     assert_eq!(report.configs.len(), matrix.configs.len(), "{}", p.name);
+}
+
+#[test]
+fn open_bugs_still_fail_with_their_signature() {
+    let limits = RunLimits::default();
+    let mut open = Vec::new();
+    for p in programs() {
+        let Some((label, sig)) = expected_verdict(&p) else {
+            continue;
+        };
+        let cfg = Config::parse(&label).unwrap();
+        let oracle =
+            run_oracle(&p, &limits).unwrap_or_else(|v| panic!("{}: {}", p.name, v.message));
+        let v = run_config(&p, &oracle, &cfg, &limits).verdict;
+        assert!(v.is_failure(), "{}: '{label}' passes now: the bug is fixed? Delete its verdict.json and known.json entry", p.name);
+        let got = signature_of(&p, &oracle, &cfg, &v, &limits).slug();
+        assert_eq!(got, sig, "{}: fails differently under '{label}'", p.name);
+        open.push((
+            sig,
+            dir_of(&p)
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .into_owned(),
+        ));
+    }
+    // known.json lists exactly the open bugs.
+    let known = Known::read(&regressions().join("known.json")).unwrap();
+    open.sort();
+    let listed: Vec<(String, String)> = known.0.into_iter().collect();
+    assert_eq!(listed, open);
 }
 
 fn committed_listings(dir: &Path) -> Vec<(PathBuf, String)> {
@@ -147,6 +203,11 @@ fn a_fresh_vendor_compile_agrees_with_the_interpreter() {
         ..Options::default()
     };
     for p in programs() {
-        all_pass(&p, &matrix, &opts);
+        all_pass(
+            &p,
+            &matrix,
+            &opts,
+            expected_verdict(&p).map(|(_, s)| s).as_deref(),
+        );
     }
 }

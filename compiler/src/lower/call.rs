@@ -5,9 +5,23 @@
 //! `.L_ret` `MOV` the return words out (double_noinline.sm_80: `MOV R4, 0xc0
 //! ; CALL.REL.NOINC 0x3f0`). Callee: its body at `.L_callee` after the
 //! kernel, `ret` is `RET.REL.NODEC %ra 0x0`.
+//!
+//! Convergence: the call is bracketed by `BSSY Bn, .L_ret` ... `.L_ret:
+//! BSYNC Bn`, as ptxas brackets it (`BSSY B0, 0xb0 ; CALL.REL.NOINC ;
+//! BSYNC B0`), so lanes that leave a divergent callee at different times
+//! rejoin before anything after the call runs: a `vote.sync`/`shfl.sync`
+//! after a call to a function with a data-dependent loop otherwise ran on
+//! part of the warp (generator seed 7019, found by the reducer). The
+//! barrier register must not be reused by anything the callee runs while
+//! the caller's region is open, so a call to `f` uses `B(1 + height(f))`,
+//! where `height` is 0 for a function that calls nothing and one more than
+//! its deepest callee otherwise: heights strictly decrease down any call
+//! chain (recursion is refused), and `B0` stays the slow-path templates'
+//! (template.rs), whose regions contain no calls.
 
 use rustc_hash::FxHashSet;
 
+use crate::ir::sass_text::SassOperand;
 use crate::ir::{Op, Operand};
 use crate::ptx::ast::{self, Instruction, OperandKind, Statement};
 use crate::ptx::intern::Sym;
@@ -36,6 +50,22 @@ fn callees(b: &ast::Block, out: &mut Vec<(Sym, crate::ptx::Span)>) {
         }
     }
 }
+
+/// The call height of `f`: 0 when it calls nothing, else one more than
+/// its highest callee's (recursion is refused before lowering).
+pub fn call_height(m: &ast::Module, f: &ast::Function) -> u32 {
+    let Some(body) = &f.body else { return 0 };
+    let mut cs = Vec::new();
+    callees(body, &mut cs);
+    cs.iter()
+        .filter_map(|&(c, _)| m.function(m.name(c)))
+        .map(|g| 1 + call_height(m, g))
+        .max()
+        .unwrap_or(0)
+}
+
+/// Convergence barrier registers: B0..B15 (B0 is the slow paths').
+const BARRIERS: u32 = 16;
 
 /// Refuses recursion (direct or not) among the functions a kernel reaches.
 pub fn check_no_recursion(m: &ast::Module, f: &ast::Function) -> Result<(), LowerError> {
@@ -160,12 +190,23 @@ impl Cx<'_> {
             }
         }
         let ret = self.b.new_label();
+        let func = self.m.function(self.m.name(f)).expect("func_abi checked");
+        let barrier = 1 + call_height(self.m, func);
+        if barrier >= BARRIERS {
+            return self.err(format!(
+                "calls nest {barrier} deep; convergence barriers B1..B15 allow 14"
+            ));
+        }
+        let barrier = SassOperand::Barrier(barrier as u8);
+        self.b
+            .emit(Op::BSSY, &[], [barrier.clone(), Operand::Label(ret)])?;
         self.b
             .emit(Op::MOV, &[], [r(abi.ra), Operand::Label(ret)])?;
         self.mov(abi.ra + 1, rz())?;
         self.b
             .emit(Op::CALL, &["REL", "NOINC"], [Operand::Label(abi.label)])?;
         self.b.start_block(ret);
+        self.b.emit(Op::BSYNC, &[], [barrier])?;
         for (k, o) in rets.iter().enumerate() {
             let (first, words) = self.arg_words(o)?;
             let (rf, rw) = abi.rets[k];
