@@ -26,10 +26,21 @@ fn interesting(args: &[String]) -> ExitCode {
         return ExitCode::from(2);
     };
     PLANTS[k].install();
-    match oracle::commands::reduce::interesting(&args[1..]) {
+    // The script's words after ours: `interesting --ptx ...`.
+    let rest = match args.get(1).map(String::as_str) {
+        Some("interesting") => &args[2..],
+        _ => &args[1..],
+    };
+    match oracle::commands::reduce::interesting(rest) {
         Ok((true, _)) => ExitCode::SUCCESS,
-        Ok((false, _)) => ExitCode::from(1),
-        Err(_) => ExitCode::from(2),
+        Ok((false, why)) => {
+            eprintln!("{why}");
+            ExitCode::from(1)
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::from(2)
+        }
     }
 }
 
@@ -63,19 +74,41 @@ fn run_cvise(
     .map_err(|e| e.to_string())?;
     let ptx = dir.path().join("program.ptx");
     std::fs::write(&ptx, case.ptx()).map_err(|e| e.to_string())?;
+    // C-Vise refuses to start unless the original is interesting: check
+    // it here, with the reason when it is not.
+    let check = Command::new(&script)
+        .current_dir(dir.path())
+        .output()
+        .map_err(|e| e.to_string())?;
+    if !check.status.success() {
+        return Err(format!(
+            "the script rejects the original: {}",
+            String::from_utf8_lossy(&check.stderr).trim()
+        ));
+    }
     let start = Instant::now();
     let status = Command::new("timeout")
         .arg(timeout.as_secs().to_string())
         .arg("cvise")
         .args(["--not-c", "--n", "2", "--tidy"])
         .arg(&script)
-        .arg(&ptx)
+        // C-Vise takes the test case's bare name, in its working directory.
+        .arg("program.ptx")
         .current_dir(dir.path())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .status()
+        .output()
         .map_err(|e| format!("cannot run cvise: {e}"))?;
+    let log = String::from_utf8_lossy(&status.stderr).into_owned();
+    let status = status.status;
     let secs = start.elapsed().as_secs_f64();
+    // 124: our timeout cut it (the file holds C-Vise's best so far).
+    if !status.success() && status.code() != Some(124) {
+        let last = log
+            .lines()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("");
+        return Err(format!("cvise exited with {status}: {last}"));
+    }
     let text = std::fs::read_to_string(&ptx).map_err(|e| e.to_string())?;
     let n = instructions_of(&text, &case.spec)
         .ok_or_else(|| format!("C-Vise's result does not parse (status {status})"))?;

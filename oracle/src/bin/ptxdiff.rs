@@ -71,6 +71,21 @@ Commands:
   interesting --ptx F --launch L --config LABEL [--predicate P] [--signature SLUG]
          [--cmd SCRIPT] [--fuel N]
             judge one program as the reducer does: exit 0 when interesting
+  nightly [--minutes M | --count N] [--shard I/N] [--jobs N] [--seed S] [--date YYYY-MM-DD]
+          [--out DIR] [--matrix NAME] [--no-vendor] [--gen-config F] [--known F]
+          [--reduce-seconds S]
+            the unattended run: generated programs (seed S, default the date
+            as YYYYMMDD; shard I of N takes every Nth) through the matrix for
+            3/4 of M minutes (default 10) or N programs, then every new
+            signature (not in corpus/regressions/known.json) reduced, then
+            the report in DIR/<date>/ (default reports/; a shard in
+            shard-I-of-N/): summary.json, summary.md, index.html. Rerunning
+            resumes from checkpoint.json there; Ctrl-C finishes the chunk in
+            flight and writes the report (exit 130)
+  promote FINDING_DIR [--name NAME] [--regressions DIR]
+            add a finding (its reduced program when there is one) to
+            corpus/regressions/NAME/ with its expected verdict, and its
+            signature to known.json
   report merge OUT_DIR SHARD_DIR...
             merge the nightly reports of one night's shards (each
             SHARD_DIR/summary.json) into OUT_DIR: summary.json, summary.md
@@ -93,6 +108,8 @@ fn main() -> ExitCode {
         Some("reduce") => reduce(&args[1..]),
         Some("interesting") => interesting(&args[1..]),
         Some("report") => report_cmd(&args[1..]),
+        Some("nightly") => nightly(&args[1..]),
+        Some("promote") => promote(&args[1..]),
         Some("fuzz-parse") => {
             for f in &args[1..] {
                 match std::fs::read(f) {
@@ -464,6 +481,58 @@ fn interesting(args: &[String]) -> ExitCode {
         }
         Err(e) => {
             eprintln!("ptxdiff interesting: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn nightly(args: &[String]) -> ExitCode {
+    use oracle::commands::nightly;
+    let parsed = match nightly::parse_args(args) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("ptxdiff nightly: {e}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    match nightly::run(&parsed, &mut |l| eprintln!("{l}")) {
+        Ok(o) => {
+            let r = &o.report;
+            println!(
+                "nightly {}: {} programs, {} configuration runs, {} failing, {} signatures ({} new); report in {}",
+                r.date,
+                r.programs,
+                r.executions,
+                r.total_failures(),
+                r.findings.len(),
+                r.new_findings().count(),
+                o.dir.display()
+            );
+            if o.interrupted {
+                println!("interrupted: run the same command again to resume");
+                return ExitCode::from(130);
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("ptxdiff nightly: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn promote(args: &[String]) -> ExitCode {
+    use oracle::commands::promote;
+    let r = promote::parse_args(args).and_then(|a| promote::run(&a));
+    match r {
+        Ok(lines) => {
+            for l in lines {
+                println!("{l}");
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("ptxdiff promote: {e}");
             ExitCode::from(2)
         }
     }

@@ -8,6 +8,8 @@ pub mod diff;
 pub mod fuzz_run;
 pub mod gen;
 pub mod interp;
+pub mod nightly;
+pub mod promote;
 pub mod reduce;
 pub mod report;
 pub mod run;

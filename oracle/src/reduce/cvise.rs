@@ -51,7 +51,7 @@ pub fn script(exe: &[String], launch: &Path, ptx_name: &str, target: &Target) ->
          # (the PTX interpreter runs it UB-free within fuel) for which the\n\
          # predicate '{}' holds under '{}'.\n\
          # Run: cvise --not-c THIS_SCRIPT {ptx_name}\n\
-         exec {} >/dev/null 2>&1\n",
+         exec {} >/dev/null\n",
         target.predicate.name(),
         target.config.label(),
         words.join(" ")

@@ -9,8 +9,10 @@
 //! - [`html`] writes `index.html`, every input string through [`html::escape_html`];
 //! - [`diff`] makes the expected/actual unified diff both renderings show;
 //! - [`write`] writes the three files, each atomically;
-//! - [`merge`] unites the shards of one night into one report.
+//! - [`merge`] unites the shards of one night into one report;
+//! - [`collect`] fills a report from the engine's program reports.
 
+pub mod collect;
 pub mod diff;
 pub mod html;
 pub mod json;
