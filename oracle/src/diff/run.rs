@@ -84,6 +84,10 @@ fn phase_of_internal(phase: driver::Phase, message: &str) -> String {
     phase.name().to_string()
 }
 
+/// Why a compilation did not give a listing to simulate: the verdict, and
+/// the fired counts when the compilation got that far.
+pub type CompileFailure = Box<(Verdict, BTreeMap<u16, u64>)>;
+
 /// A ptxc compilation ready to simulate: the listing read back, its
 /// target, the launch inputs and the phases' fired counts.
 pub struct Compiled {
@@ -96,7 +100,7 @@ pub struct Compiled {
 /// Compiles `p` with ptxc under `cfg` (the driver, the production path)
 /// and reads the printed listing back; a failure is the verdict (the
 /// fired counts are kept when the compilation got that far).
-pub fn compile_ptxc(p: &Program, cfg: &Config) -> Result<Compiled, (Verdict, BTreeMap<u16, u64>)> {
+pub fn compile_ptxc(p: &Program, cfg: &Config) -> Result<Compiled, CompileFailure> {
     let opts = cfg.driver_options(&p.spec.kernel);
     let report = driver::compile(&p.name, &p.ptx, &opts, None);
     let no_fired = BTreeMap::new;
@@ -108,11 +112,14 @@ pub fn compile_ptxc(p: &Program, cfg: &Config) -> Result<Compiled, (Verdict, BTr
                 phase: Some(name.clone()),
                 ..Verdict::new(VerdictKind::Ice, format!("in {name}: {message}"))
             };
-            return Err((v, no_fired()));
+            return Err(Box::new((v, no_fired())));
         }
         Err(e) => {
             let first = e.to_string().lines().next().unwrap_or("").to_string();
-            return Err((Verdict::new(VerdictKind::CompileError, first), no_fired()));
+            return Err(Box::new((
+                Verdict::new(VerdictKind::CompileError, first),
+                no_fired(),
+            )));
         }
     };
     let sm = out.sm;
@@ -121,7 +128,7 @@ pub fn compile_ptxc(p: &Program, cfg: &Config) -> Result<Compiled, (Verdict, BTr
             VerdictKind::CompileError,
             format!("ptxc did not compile entry '{}'", p.spec.kernel),
         );
-        return Err((v, no_fired()));
+        return Err(Box::new((v, no_fired())));
     };
     let fired = compiled.fired.clone();
     if let Some(op) = unavailable_opcode(&compiled.kernel.function, sm) {
@@ -132,7 +139,7 @@ pub fn compile_ptxc(p: &Program, cfg: &Config) -> Result<Compiled, (Verdict, BTr
                 format!("the listing uses {op}, which {} does not have", sm.name),
             )
         };
-        return Err((v, fired));
+        return Err(Box::new((v, fired)));
     }
     let function = match listing_function(&out.sass, &p.spec.kernel, sm) {
         Ok(f) => f,
@@ -144,7 +151,7 @@ pub fn compile_ptxc(p: &Program, cfg: &Config) -> Result<Compiled, (Verdict, BTr
                     format!("the listing does not read back: {e}"),
                 )
             };
-            return Err((v, fired));
+            return Err(Box::new((v, fired)));
         }
     };
     Ok(Compiled {
@@ -163,7 +170,10 @@ pub fn run_ptxc(p: &Program, oracle: &OracleRun, cfg: &Config, limits: &RunLimit
             verdict: simulate(&c.function, c.sm, p, oracle, &c.inputs, limits),
             fired: c.fired,
         },
-        Err((verdict, fired)) => ConfigRun { verdict, fired },
+        Err(e) => {
+            let (verdict, fired) = *e;
+            ConfigRun { verdict, fired }
+        }
     }
 }
 
@@ -175,7 +185,7 @@ pub fn ptxc_outputs(
     cfg: &Config,
     limits: &RunLimits,
 ) -> Result<OutputSet, String> {
-    let c = compile_ptxc(p, cfg).map_err(|(v, _)| v.line())?;
+    let c = compile_ptxc(p, cfg).map_err(|e| e.0.line())?;
     sim::run(
         &c.function,
         c.sm,
