@@ -328,6 +328,41 @@ fn shfl_clamps_segments_and_predicate() {
 }
 
 #[test]
+fn shfl_from_a_lane_that_is_not_executing_is_a_sync_error() {
+    // Lanes < 5 branch away; the rest read lane 1 (one of the absent ones)
+    // before the two groups reconverge: the lanes did not converge.
+    let body = [
+        "LOP3.LUT R7, R0, 0x1f, RZ, 0xc0, !PT",
+        "ISETP.LT.U32.AND P0, PT, R7, 0x5, PT",
+        "BSSY B0, %join",
+        "@P0 BRA %taken",
+        "SHFL.IDX PT, R8, R0, 0x1, 0x1f",
+        "BRA %join_sync",
+        "taken:",
+        "join_sync:",
+        "BSYNC B0",
+        "join:",
+        "STG.E [R2.64], R8",
+        "EXIT",
+    ];
+    let r = run_with(&body, 32, &[], &SimInputs::default());
+    let Outcome::Ub { kind, .. } = &r.outcome else {
+        panic!("{:?}", r.outcome);
+    };
+    assert!(
+        format!("{kind:?}").contains("reads lane 1, which is not executing"),
+        "{kind:?}"
+    );
+    // After the BSYNC the same SHFL sees the whole warp.
+    let mut joined = body.to_vec();
+    joined.retain(|l| !l.starts_with("SHFL"));
+    let at = joined.iter().position(|l| *l == "join:").unwrap() + 1;
+    joined.insert(at, "SHFL.IDX PT, R8, R0, 0x1, 0x1f");
+    let o = run(&joined, 32, &[]);
+    assert!(o.iter().all(|t| t[0] == 1));
+}
+
+#[test]
 fn vote_on_partial_and_divergent_masks_and_bssy_reconvergence() {
     // 40 threads: warp 1 has 8 lanes. Lanes < 5 of each warp take the branch.
     let o = run(

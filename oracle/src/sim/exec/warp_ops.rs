@@ -10,14 +10,21 @@
 //!   the ballot.
 //! - SHFL (PTX `shfl.sync` rules, SEMANTICS_NOTES.md): `c[4:0]` clamp,
 //!   `c[12:8]` segment mask; an invalid source lane reads its own value and
-//!   clears the predicate. A source lane outside the group is read anyway
-//!   (its register holds whatever it holds; PTX calls it undefined).
+//!   clears the predicate. A valid source lane outside the group is a
+//!   warp-synchronisation error: the PTX interpreter rejects a `shfl.sync`
+//!   that reads a lane not taking part (ISA: "undefined"), so in code
+//!   compiled from a defined program it means the lanes the PTX named did
+//!   not converge (a missing `WARPSYNC` or BSSY/BSYNC region). Reading the
+//!   lane's stale register instead hid exactly that once (a `.func` call
+//!   without a reconvergence barrier, blamed on register allocation
+//!   because the stale value happened to be right before it).
 //! - MATCH.ANY: lanes of the group with an equal value; `.ALL`: the group
 //!   if all equal (predicate set), else 0.
 //! - REDUX (uniform destination): over the group's values.
 
 use super::super::program::{Dst, PDst, PSrc, ReduxOp, ShflMode, Src, VoteKind};
 use super::super::warp::{Stop, Warp};
+use crate::ptx_interp::UbKind;
 
 pub fn vote(w: &mut Warp, m: u32, d: Dst, p: PDst, kind: VoteKind, src: PSrc) -> Result<(), Stop> {
     let ballot = w.pred(src, m)? & m;
@@ -78,6 +85,14 @@ pub fn shfl(
     let mut ok = 0u32;
     for l in 0..32u32 {
         let (j, valid) = shfl_lane(mode, l, vb[l as usize], vc[l as usize]);
+        if m >> l & 1 != 0 && m >> j & 1 == 0 {
+            return Err(Stop::ub(
+                l,
+                UbKind::WarpSyncMismatch(format!(
+                    "SHFL in lane {l} reads lane {j}, which is not executing with it (the lanes did not converge)"
+                )),
+            ));
+        }
         r[l as usize] = all[j as usize];
         ok |= u32::from(valid) << l;
     }
