@@ -10,7 +10,8 @@
 //! - [`diff`] makes the expected/actual unified diff both renderings show;
 //! - [`write`] writes the three files, each atomically;
 //! - [`merge`] unites the shards of one night into one report;
-//! - [`collect`] fills a report from the engine's program reports.
+//! - [`collect`] fills a report from the engine's program reports;
+//! - [`reduced`] adds a finding's reduction and its expected/actual buffers.
 
 pub mod collect;
 pub mod diff;
@@ -19,6 +20,7 @@ pub mod json;
 pub mod markdown;
 pub mod merge;
 pub mod model;
+pub mod reduced;
 pub mod write;
 
 pub use merge::merge;
