@@ -7,8 +7,8 @@
 //! Every edit moves towards a smaller or simpler program under an order
 //! that cannot cycle: statements and declarations are only removed,
 //! registers are only replaced by constants or by registers declared
-//! earlier, constants only move towards 0 and 1, launch dimensions and
-//! buffers only shrink. So the fixed point is reached.
+//! earlier, constants only move towards 0 and 1, types only narrow,
+//! launch dimensions and buffers only shrink. So the fixed point is reached.
 //!
 //! | file | edits |
 //! |---|---|
@@ -17,6 +17,7 @@
 //! | `control.rs` | guards removed (a conditional branch becomes unconditional, a predicated instruction unconditional); nested `{ }` blocks merged into their parent |
 //! | `operands.rs` | a register operand replaced by 0, 1 or an earlier register of its type |
 //! | `immediates.rs` | constants and address offsets moved towards 0 and 1 (loop trip counts shrink this way) |
+//! | `types.rs` | a 64-bit register declaration narrowed to 32 bits, with the instructions that use it |
 //! | `launch.rs` | grid and block dimensions, buffer lengths and contents, outputs, unused buffers and textures, dynamic shared memory |
 
 pub mod control;
@@ -25,6 +26,7 @@ pub mod delete;
 pub mod immediates;
 pub mod launch;
 pub mod operands;
+pub mod types;
 
 use super::case::Case;
 
@@ -54,6 +56,7 @@ pub fn round(statements: usize) -> Vec<Box<dyn Pass>> {
     v.push(Box::new(control::Control));
     v.push(Box::new(operands::Operands));
     v.push(Box::new(immediates::Immediates));
+    v.push(Box::new(types::NarrowTypes));
     v.push(Box::new(decls::UnusedDecls));
     v
 }
