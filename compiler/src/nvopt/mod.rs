@@ -8,6 +8,7 @@
 
 pub mod ir;
 pub mod lift;
+pub mod passes;
 pub mod print;
 
 use crate::ptx::ast::{self, Item};

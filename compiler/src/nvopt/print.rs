@@ -81,6 +81,18 @@ fn mov_type(t: ScalarType) -> ScalarType {
     }
 }
 
+/// `setp.ne.u32 d, 0, 0`: a false predicate (no `mov.pred` from an
+/// immediate exists).
+fn pred_zero(d: Sym) -> Statement {
+    let zero = || op(OperandKind::Imm(ast::Imm::int(0)));
+    Statement::Instr(instr(
+        Opcode::Setp,
+        ast::Mods::from_slice(&[Mod::Ne, Mod::U32]),
+        None,
+        vec![op(OperandKind::Name(d)), zero(), zero()],
+    ))
+}
+
 fn mov(d: Sym, s: OperandKind, ty: ScalarType) -> Statement {
     Statement::Instr(instr(
         Opcode::Mov,
@@ -227,8 +239,12 @@ pub fn print_function(interner: &mut Interner, f: &Function, header: &ast::Funct
         if bi == 0 {
             for &v in &init_undef {
                 let name = n.val(f, v);
-                let zero = OperandKind::Imm(ast::Imm::int(0));
-                body.push(mov(name, zero, f.values[v.idx()].ty));
+                let ty = f.values[v.idx()].ty;
+                if ty == ScalarType::Pred {
+                    body.push(pred_zero(name));
+                } else {
+                    body.push(mov(name, OperandKind::Imm(ast::Imm::int(0)), ty));
+                }
             }
         }
         for i in &b.insts {
