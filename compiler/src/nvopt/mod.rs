@@ -6,9 +6,11 @@
 //! by the PTX interpreter alone: the PTX before and after must give the
 //! same results (oracle/tests/nvopt_*.rs).
 
+pub mod cli;
 pub mod ir;
 pub mod lift;
 pub mod passes;
+pub mod pipeline;
 pub mod print;
 
 use crate::ptx::ast::{self, Item};
@@ -59,4 +61,33 @@ pub fn print_module(lm: &LiftedModule) -> ast::Module {
         }
     }
     m
+}
+
+/// The result of optimizing a module.
+pub struct Optimized {
+    pub module: ast::Module,
+    /// Functions left unchanged, with the reason.
+    pub skipped: Vec<(String, String)>,
+}
+
+/// Lifts, runs `pipeline` on every liftable function, and prints back.
+pub fn optimize(m: &ast::Module, pipeline: &pipeline::Pipeline) -> Optimized {
+    let mut lm = lift_module(m);
+    let mut skipped = Vec::new();
+    for (k, f) in &mut lm.funcs {
+        match f {
+            Ok(f) => pipeline.run(f),
+            Err(e) => {
+                let name = match &m.items[*k] {
+                    Item::Function(f) => m.name(f.name).to_string(),
+                    _ => String::new(),
+                };
+                skipped.push((name, e.to_string()));
+            }
+        }
+    }
+    Optimized {
+        module: print_module(&lm),
+        skipped,
+    }
 }
