@@ -91,3 +91,6 @@ pub fn optimize(m: &ast::Module, pipeline: &pipeline::Pipeline) -> Optimized {
         skipped,
     }
 }
+
+#[cfg(test)]
+mod pipeline_tests;
