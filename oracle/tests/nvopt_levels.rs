@@ -26,7 +26,8 @@ fn every_corpus_kernel_at_every_level_matches_expected() {
     let mut runs = 0;
     for k in kernel_names() {
         let dir = kernels_dir().join(&k);
-        let spec = oracle::launch::LaunchSpec::from_file(dir.join(format!("{k}.launch.json"))).unwrap();
+        let spec =
+            oracle::launch::LaunchSpec::from_file(dir.join(format!("{k}.launch.json"))).unwrap();
         let expected = OutputSet::from_file(dir.join(format!("{k}.expected.json"))).unwrap();
         for variant in ["ptx", "O0.ptx", "nvcc.ptx"] {
             let path = dir.join(format!("{k}.{variant}"));
@@ -94,7 +95,9 @@ fn random_pass_lists_keep_corpus_results() {
             l.join(",")
         })
         .collect();
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(8);
     let fails: Vec<String> = std::thread::scope(|sc| {
         let handles: Vec<_> = (0..threads)
             .map(|t| {
@@ -108,7 +111,8 @@ fn random_pass_lists_keep_corpus_results() {
                             let out = optimized_text(&i.name, &i.ptx, &p);
                             match run_text(&i.name, &out, &i.spec) {
                                 Ok(got) if &got == want => {}
-                                Ok(_) => fails.push(format!("--passes={list}: {}: outputs differ", i.name)),
+                                Ok(_) => fails
+                                    .push(format!("--passes={list}: {}: outputs differ", i.name)),
                                 Err(e) => fails.push(format!("--passes={list}: {}: {e}", i.name)),
                             }
                         }
@@ -117,7 +121,10 @@ fn random_pass_lists_keep_corpus_results() {
                 })
             })
             .collect();
-        handles.into_iter().flat_map(|h| h.join().unwrap()).collect()
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap())
+            .collect()
     });
     assert!(fails.is_empty(), "{}", fails.join("\n"));
 }

@@ -30,7 +30,10 @@ pub fn parse_args(args: &[String]) -> Result<Options, String> {
                 .cloned()
                 .ok_or_else(|| format!("{flag} needs a value"))
         };
-        if let Some(l) = a.strip_prefix("-O").filter(|l| matches!(*l, "0" | "1" | "2" | "3")) {
+        if let Some(l) = a
+            .strip_prefix("-O")
+            .filter(|l| matches!(*l, "0" | "1" | "2" | "3"))
+        {
             o.level = Level::from_name(&format!("O{l}"));
         } else if let Some(v) = a
             .strip_prefix("-Ofast-compile=")
@@ -39,7 +42,10 @@ pub fn parse_args(args: &[String]) -> Result<Options, String> {
             if let Some(l) = pipeline::fast_compile_level(v)? {
                 o.level = Some(l);
             }
-        } else if let Some(v) = a.strip_prefix("--passes=").or_else(|| a.strip_prefix("-passes=")) {
+        } else if let Some(v) = a
+            .strip_prefix("--passes=")
+            .or_else(|| a.strip_prefix("-passes="))
+        {
             o.passes = Some(v.to_string());
         } else if a == "-opt" {
             o.knobs.push(value("-opt")?);
@@ -99,7 +105,9 @@ pub fn run(args: &[String]) -> Result<(String, String), String> {
     }
     let text = crate::ptx::printer::print(&out.module);
     match &o.output {
-        Some(path) => std::fs::write(path, &text).map_err(|e| format!("cannot write {path}: {e}"))?,
+        Some(path) => {
+            std::fs::write(path, &text).map_err(|e| format!("cannot write {path}: {e}"))?
+        }
         None => stdout.push_str(&text),
     }
     Ok((stdout, stderr))

@@ -568,11 +568,7 @@ impl Inst {
 
 fn check_pure_opnd(o: &Opnd, ok: &mut bool) {
     match o {
-        Opnd::Sreg(r) => {
-            if !sreg_is_invariant(*r) {
-                *ok = false
-            }
-        }
+        Opnd::Sreg(r) if !sreg_is_invariant(*r) => *ok = false,
         Opnd::Addr(_) => *ok = false,
         Opnd::Vector(xs) | Opnd::List(xs) | Opnd::VectorPred(xs, _) => {
             xs.iter().for_each(|x| check_pure_opnd(x, ok))

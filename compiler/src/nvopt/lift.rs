@@ -19,7 +19,7 @@
 //! `.callprototype`, and `.reg` parameters of a `.func`.
 
 use super::ir::*;
-use crate::ptx::ast::{self, OperandKind, Statement, StateSpace, VarType};
+use crate::ptx::ast::{self, OperandKind, StateSpace, Statement, VarType};
 use crate::ptx::intern::{Interner, Sym};
 use crate::ptx::isa::Opcode;
 use crate::ptx::types::ScalarType;
@@ -516,7 +516,11 @@ fn conv(regs: &mut Regs, names: &Interner, k: &OperandKind) -> Result<Opnd, Lift
     })
 }
 
-fn conv_list(regs: &mut Regs, names: &Interner, xs: &[ast::Operand]) -> Result<Vec<Opnd>, LiftError> {
+fn conv_list(
+    regs: &mut Regs,
+    names: &Interner,
+    xs: &[ast::Operand],
+) -> Result<Vec<Opnd>, LiftError> {
     xs.iter().map(|x| conv(regs, names, &x.kind)).collect()
 }
 
@@ -666,8 +670,8 @@ fn build_ssa(f: &mut Function) {
     }
     // Renaming along the dominator tree.
     let mut children: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for b in 1..n {
-        if let Some(d) = idom[b] {
+    for (b, d) in idom.iter().enumerate().skip(1) {
+        if let Some(d) = d {
             children[d.idx()].push(b);
         }
     }
@@ -687,16 +691,17 @@ fn build_ssa(f: &mut Function) {
             .map(|&dst| Phi { dst, args: vec![] })
             .collect();
     }
-    let top = |stacks: &Vec<Vec<Value>>, undef: &mut Vec<Option<Value>>, f: &mut Function, r: usize| {
-        if let Some(&v) = stacks[r].last() {
-            return v;
-        }
-        *undef[r].get_or_insert_with(|| {
-            let v = f.new_value(reg_info[r].0, reg_info[r].1);
-            f.values[v.idx()].undef = true;
-            v
-        })
-    };
+    let top =
+        |stacks: &Vec<Vec<Value>>, undef: &mut Vec<Option<Value>>, f: &mut Function, r: usize| {
+            if let Some(&v) = stacks[r].last() {
+                return v;
+            }
+            *undef[r].get_or_insert_with(|| {
+                let v = f.new_value(reg_info[r].0, reg_info[r].1);
+                f.values[v.idx()].undef = true;
+                v
+            })
+        };
     enum Step {
         Enter(usize),
         Leave(Vec<usize>),

@@ -48,7 +48,7 @@ impl PassManager {
     /// when the same instance is already listed only updates its flags.
     /// Returns whether it was appended.
     pub fn add_pass(&mut self, p: PassRef, function_pass: bool, barrier: bool) -> bool {
-        let flags = u8::from(function_pass) * FUNCTION_PASS | u8::from(barrier) * BARRIER;
+        let flags = (u8::from(function_pass) * FUNCTION_PASS) | (u8::from(barrier) * BARRIER);
         if let Some(&k) = self.index.get(&p) {
             self.passes[k].1 = flags;
             return false;
@@ -367,7 +367,9 @@ pub fn parse_passes(list: &str, knobs: &Knobs) -> Result<Pipeline, String> {
             return Err(format!("--passes: unknown pass '{name}'"));
         };
         if let Some(p) = params {
-            return Err(format!("--passes: pass '{known}' takes no parameters, got '<{p}>'"));
+            return Err(format!(
+                "--passes: pass '{known}' takes no parameters, got '<{p}>'"
+            ));
         }
         pm.add_pass(
             PassRef {

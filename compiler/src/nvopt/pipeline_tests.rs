@@ -106,7 +106,10 @@ fn command_line_errors_use_the_seed_texts() {
         cli::parse_args(&s(&["-Ofast-compile=mid"])).unwrap().level,
         Some(Level::Ofcmid)
     );
-    assert_eq!(cli::parse_args(&s(&["-Ofast-compile=0"])).unwrap().level, None);
+    assert_eq!(
+        cli::parse_args(&s(&["-Ofast-compile=0"])).unwrap().level,
+        None
+    );
     assert!(cli::parse_args(&s(&["a.ptx", "b.ptx"])).is_err());
     assert!(cli::parse_args(&s(&["--bogus"])).is_err());
     assert!(cli::parse_args(&s(&["-o"])).is_err());
@@ -133,7 +136,10 @@ fn bad_input_gets_a_located_diagnostic() {
     .unwrap();
     let p = path.to_str().unwrap().to_string();
     let e = cli::run(&s(&[&p])).unwrap_err();
-    assert!(e.starts_with(&format!("{p}:6:10: error: undeclared register '%r1'")), "{e}");
+    assert!(
+        e.starts_with(&format!("{p}:6:10: error: undeclared register '%r1'")),
+        "{e}"
+    );
     let e = cli::run(&s(&["/nonexistent/x.ptx"])).unwrap_err();
     assert!(e.starts_with("cannot read /nonexistent/x.ptx"), "{e}");
     // A good input is optimized to -o.
@@ -144,11 +150,20 @@ fn bad_input_gets_a_located_diagnostic() {
     )
     .unwrap();
     let out = dir.join("out.ptx");
-    let (o, e) = cli::run(&s(&["-O2", good.to_str().unwrap(), "-o", out.to_str().unwrap()])).unwrap();
+    let (o, e) = cli::run(&s(&[
+        "-O2",
+        good.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]))
+    .unwrap();
     assert_eq!((o.as_str(), e.as_str()), ("", ""));
     let text = std::fs::read_to_string(&out).unwrap();
     crate::ptx::parse_checked("out.ptx", &text).unwrap();
-    assert!(text.contains("st.global.u32 \t[%nvb64_0], %nvb32_0;"), "{text}");
+    assert!(
+        text.contains("st.global.u32 \t[%nvb64_0], %nvb32_0;"),
+        "{text}"
+    );
     assert!(text.contains("mov.b32 \t%nvb32_0, 5;"), "{text}");
     assert!(!text.contains("add.s32"), "{text}");
     std::fs::remove_dir_all(&dir).unwrap();

@@ -16,7 +16,7 @@
 //! reads an unwritten register) it stays unwritten, as in the input.
 
 use super::ir::*;
-use crate::ptx::ast::{self, Item, OperandKind, Statement, StateSpace, VarDecl, VarType};
+use crate::ptx::ast::{self, Item, OperandKind, StateSpace, Statement, VarDecl, VarType};
 use crate::ptx::intern::{Interner, Sym};
 use crate::ptx::isa::Opcode;
 use crate::ptx::modifiers::Mod;
@@ -61,7 +61,12 @@ fn op(kind: OperandKind) -> ast::Operand {
     }
 }
 
-fn instr(opcode: Opcode, mods: ast::Mods, guard: Option<ast::Guard>, ops: Vec<ast::Operand>) -> ast::Instruction {
+fn instr(
+    opcode: Opcode,
+    mods: ast::Mods,
+    guard: Option<ast::Guard>,
+    ops: Vec<ast::Operand>,
+) -> ast::Instruction {
     ast::Instruction {
         guard,
         opcode,
@@ -143,8 +148,8 @@ pub fn sequentialize<T: Copy + PartialEq>(
     let mut out = Vec::new();
     while !pending.is_empty() {
         // A copy whose destination no pending copy still reads.
-        if let Some(k) = (0..pending.len())
-            .find(|&k| !pending.iter().any(|&(_, s)| s == pending[k].0))
+        if let Some(k) =
+            (0..pending.len()).find(|&k| !pending.iter().any(|&(_, s)| s == pending[k].0))
         {
             out.push(pending.remove(k));
             continue;
@@ -165,7 +170,11 @@ pub fn sequentialize<T: Copy + PartialEq>(
 
 /// Prints a lifted function back as a PTX function: `header` gives the
 /// linkage, name, parameters and attributes; its body is replaced.
-pub fn print_function(interner: &mut Interner, f: &Function, header: &ast::Function) -> ast::Function {
+pub fn print_function(
+    interner: &mut Interner,
+    f: &Function,
+    header: &ast::Function,
+) -> ast::Function {
     let mut n = Names {
         interner,
         counts: FxHashMap::default(),
@@ -264,7 +273,12 @@ pub fn print_function(interner: &mut Interner, f: &Function, header: &ast::Funct
         }
         let next = bi + 1;
         let bra = |target: Sym, mods: ast::Mods, guard: Option<ast::Guard>| {
-            Statement::Instr(instr(Opcode::Bra, mods, guard, vec![op(OperandKind::Name(target))]))
+            Statement::Instr(instr(
+                Opcode::Bra,
+                mods,
+                guard,
+                vec![op(OperandKind::Name(target))],
+            ))
         };
         match &b.term {
             Term::Br { target, mods } => {
@@ -309,9 +323,15 @@ pub fn print_function(interner: &mut Interner, f: &Function, header: &ast::Funct
                     body.push(bra(el, ast::Mods::default(), None));
                 }
             }
-            Term::Ret { mods } => body.push(Statement::Instr(instr(Opcode::Ret, *mods, None, vec![]))),
-            Term::Exit { mods } => body.push(Statement::Instr(instr(Opcode::Exit, *mods, None, vec![]))),
-            Term::Trap { mods } => body.push(Statement::Instr(instr(Opcode::Trap, *mods, None, vec![]))),
+            Term::Ret { mods } => {
+                body.push(Statement::Instr(instr(Opcode::Ret, *mods, None, vec![])))
+            }
+            Term::Exit { mods } => {
+                body.push(Statement::Instr(instr(Opcode::Exit, *mods, None, vec![])))
+            }
+            Term::Trap { mods } => {
+                body.push(Statement::Instr(instr(Opcode::Trap, *mods, None, vec![])))
+            }
         }
     }
     // Every block ends in an explicit transfer or falls to the next

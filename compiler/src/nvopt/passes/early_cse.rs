@@ -39,8 +39,8 @@ impl Pass for EarlyCse {
         let idom = idoms(f);
         let n = f.blocks.len();
         let mut children = vec![Vec::new(); n];
-        for b in 1..n {
-            if let Some(d) = idom[b] {
+        for (b, d) in idom.iter().enumerate().skip(1) {
+            if let Some(d) = d {
                 children[d.idx()].push(b);
             }
         }
@@ -68,7 +68,7 @@ impl Pass for EarlyCse {
             let mut undo = Vec::new();
             let mut loads: FxHashMap<String, Value> = FxHashMap::default();
             let mut kill = vec![false; f.blocks[b].insts.len()];
-            for k in 0..f.blocks[b].insts.len() {
+            for (k, killed) in kill.iter_mut().enumerate() {
                 // Earlier replacements first, so keys see canonical values.
                 let mut i = f.blocks[b].insts[k].clone();
                 i.for_each_use_mut(|v| {
@@ -86,7 +86,7 @@ impl Pass for EarlyCse {
                         match table.get(&ky) {
                             Some(&e) if f.values[e.idx()].ty == f.values[d.idx()].ty => {
                                 map[d.idx()] = Some(e);
-                                kill[k] = true;
+                                *killed = true;
                             }
                             _ => {
                                 let old = table.insert(ky.clone(), d);
@@ -100,7 +100,7 @@ impl Pass for EarlyCse {
                         match loads.get(&ky) {
                             Some(&e) if f.values[e.idx()].ty == f.values[d.idx()].ty => {
                                 map[d.idx()] = Some(e);
-                                kill[k] = true;
+                                *killed = true;
                             }
                             _ => {
                                 loads.insert(ky, d);

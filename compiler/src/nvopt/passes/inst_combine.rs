@@ -145,12 +145,15 @@ impl Pass for InstCombine {
                 };
                 let d = *d;
                 match simplify(f, &consts, i) {
-                    Some(Rw::Copy(x)) => {
-                        if x != d && f.values[x.idx()].ty == f.values[d.idx()].ty && map[d.idx()].is_none() {
-                            map[d.idx()] = Some(x);
-                            changed = true;
-                        }
+                    Some(Rw::Copy(x))
+                        if x != d
+                            && f.values[x.idx()].ty == f.values[d.idx()].ty
+                            && map[d.idx()].is_none() =>
+                    {
+                        map[d.idx()] = Some(x);
+                        changed = true;
                     }
+                    Some(Rw::Copy(_)) => {}
                     Some(Rw::Const(c)) => {
                         f.blocks[bi].insts[k] = mov_const(f, d, c);
                         changed = true;

@@ -89,11 +89,11 @@ impl Pass for Licm {
                     None => true, // undefined: never hoist a reader
                 };
                 let mut moved = None;
-                'find: for bi in 0..n {
+                'find: for (bi, blk) in f.blocks.iter().enumerate() {
                     if !body[bi] {
                         continue;
                     }
-                    for (k, i) in f.blocks[bi].insts.iter().enumerate() {
+                    for (k, i) in blk.insts.iter().enumerate() {
                         if i.guard.is_some() || !i.is_pure() || i.may_trap_or_undef() {
                             continue;
                         }

@@ -36,7 +36,15 @@ pub fn by_name(name: &str) -> Option<Box<dyn Pass>> {
 }
 
 /// The pipeline names of every implemented pass.
-pub const NAMES: &[&str] = &["simplifycfg", "dce", "adce", "instcombine", "sccp", "early-cse", "licm"];
+pub const NAMES: &[&str] = &[
+    "simplifycfg",
+    "dce",
+    "adce",
+    "instcombine",
+    "sccp",
+    "early-cse",
+    "licm",
+];
 
 #[cfg(test)]
 mod tests;

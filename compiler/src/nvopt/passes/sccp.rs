@@ -67,7 +67,10 @@ pub(crate) fn eval(i: &Inst, get: &dyn Fn(&Opnd, u32) -> L2) -> Option<L2> {
         if xs.contains(&L2::Top) {
             return Err(L2::Top);
         }
-        Ok(xs.iter().map(|x| if let L2::C(c) = x { *c } else { 0 }).collect())
+        Ok(xs
+            .iter()
+            .map(|x| if let L2::C(c) = x { *c } else { 0 })
+            .collect())
     };
     let shift_amt = |o: &Opnd| get(o, 32);
     let r = match i.op {
@@ -78,9 +81,7 @@ pub(crate) fn eval(i: &Inst, get: &dyn Fn(&Opnd, u32) -> L2) -> Option<L2> {
                 Err(e) => e,
             }
         }
-        Opcode::Add | Opcode::Sub | Opcode::And | Opcode::Or | Opcode::Xor
-            if mods_only(i, &[]) =>
-        {
+        Opcode::Add | Opcode::Sub | Opcode::And | Opcode::Or | Opcode::Xor if mods_only(i, &[]) => {
             let xs = all(2)?;
             match consts(&xs) {
                 Ok(c) => L2::C(truncate(
@@ -143,7 +144,10 @@ pub(crate) fn eval(i: &Inst, get: &dyn Fn(&Opnd, u32) -> L2) -> Option<L2> {
             if !matches!(i.ops.first(), Some(Opnd::Val(_))) || srcs.len() != 2 {
                 return None;
             }
-            let cmp = i.mods.iter().find(|m| m.cat() == crate::ptx::modifiers::ModCat::Cmp)?;
+            let cmp = i
+                .mods
+                .iter()
+                .find(|m| m.cat() == crate::ptx::modifiers::ModCat::Cmp)?;
             if !mods_only(i, &[cmp]) {
                 return None;
             }
@@ -222,7 +226,6 @@ impl Pass for Sccp {
     }
 
     fn run(&self, f: &mut Function) -> bool {
-        let nv = f.values.len();
         let mut lat: Vec<L> = f
             .values
             .iter()
@@ -304,9 +307,8 @@ impl Pass for Sccp {
         }
         // Rewrite.
         let mut did = false;
-        let _ = nv;
-        for bi in 0..nb {
-            if !exec[bi] {
+        for (bi, &executed) in exec.iter().enumerate() {
+            if !executed {
                 continue;
             }
             let b = BlockId(bi as u32);

@@ -157,7 +157,7 @@ fn step(f: &mut Function) -> bool {
             moved_any = true;
         }
         if moved_any {
-            if !f.preds()[bi].iter().any(|_| true) {
+            if f.preds()[bi].is_empty() {
                 drop_phi_args(f, target, me);
             }
             remove_unreachable(f);

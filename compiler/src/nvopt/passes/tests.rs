@@ -20,7 +20,15 @@ fn body_after(src: &str, passes: &[&str]) -> String {
     crate::ptx::parse_checked("out.ptx", &out).unwrap_or_else(|e| panic!("{e}\n{out}"));
     out.lines()
         .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
-        .filter(|l| !l.is_empty() && !l.starts_with('.') && !l.starts_with('$') && !l.starts_with("//") && l != "{" && l != "}" && !l.starts_with(')'))
+        .filter(|l| {
+            !l.is_empty()
+                && !l.starts_with('.')
+                && !l.starts_with('$')
+                && !l.starts_with("//")
+                && l != "{"
+                && l != "}"
+                && !l.starts_with(')')
+        })
         .collect::<Vec<_>>()
         .join("\n")
 }

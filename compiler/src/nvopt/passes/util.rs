@@ -82,7 +82,11 @@ pub fn mov_const(f: &Function, d: Value, v: u64) -> Inst {
             op: Opcode::Setp,
             mods: Mods::from_slice(&[Mod::Ne, Mod::U32]),
             guard: None,
-            ops: vec![Opnd::Val(d), Opnd::Imm(imm_of(v & 1, 32)), Opnd::Imm(imm_of(0, 32))],
+            ops: vec![
+                Opnd::Val(d),
+                Opnd::Imm(imm_of(v & 1, 32)),
+                Opnd::Imm(imm_of(0, 32)),
+            ],
             old: vec![],
         };
     }
@@ -107,7 +111,9 @@ pub fn const_of_inst(f: &Function, i: &Inst) -> Option<u64> {
             return None;
         }
         let get = |o: &Opnd, bits: u32| match o {
-            Opnd::Imm(imm) => imm_bits(imm, bits).map_or(super::sccp::Lat::Bot, super::sccp::Lat::C),
+            Opnd::Imm(imm) => {
+                imm_bits(imm, bits).map_or(super::sccp::Lat::Bot, super::sccp::Lat::C)
+            }
             _ => super::sccp::Lat::Bot,
         };
         return match super::sccp::eval(i, &get) {
