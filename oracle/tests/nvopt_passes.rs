@@ -1,7 +1,8 @@
 //! Per-pass property: for every corpus kernel (clang -O3 and -O0 PTX) and
 //! generator seeds 0..200, lifting, running one pass on every function
 //! and printing gives PTX the front end accepts and the PTX interpreter
-//! runs to the same outputs as the input. Each test also checks the pass
+//! runs to the same outputs as the input, and the SSA form still
+//! verifies (`nvopt::verify`) after the pass. Each test also checks the pass
 //! changed at least one function (so it is exercised, not a no-op).
 
 mod nvopt_support;
@@ -21,6 +22,9 @@ fn check_pass(name: &str) {
             let f = f.as_mut().unwrap();
             if pass.run(f) {
                 changed.fetch_add(1, Ordering::Relaxed);
+            }
+            if let Err(e) = ptxc::nvopt::verify::verify(f) {
+                panic!("{name} broke SSA: {e}");
             }
         }
         print_module(&lm)

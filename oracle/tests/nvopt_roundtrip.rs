@@ -28,6 +28,7 @@ fn round_trip_preserves_generated_results() {
     assert!(fails.is_empty(), "{}", fails.join("\n"));
 }
 
+/// Every function lifts, and its SSA form verifies.
 #[test]
 fn every_function_is_lifted() {
     let mut refused = Vec::new();
@@ -37,7 +38,10 @@ fn every_function_is_lifted() {
         bodies += m.functions().filter(|f| f.body.is_some()).count();
         for (_, f) in lift_module(&m).funcs {
             match f {
-                Ok(_) => lifted += 1,
+                Ok(f) => {
+                    ptxc::nvopt::verify::verify(&f).unwrap_or_else(|e| panic!("{}: {e}", i.name));
+                    lifted += 1
+                }
                 Err(e) => refused.push(format!("{}: {e}", i.name)),
             }
         }

@@ -12,6 +12,7 @@ pub mod lift;
 pub mod passes;
 pub mod pipeline;
 pub mod print;
+pub mod verify;
 
 use crate::ptx::ast::{self, Item};
 use crate::ptx::intern::Sym;
