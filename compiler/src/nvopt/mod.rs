@@ -7,6 +7,7 @@
 //! same results (oracle/tests/nvopt_*.rs).
 
 pub mod cli;
+pub mod coalesce;
 pub mod ir;
 pub mod lift;
 pub mod passes;

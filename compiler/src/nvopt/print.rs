@@ -1,7 +1,7 @@
 //! nvopt SSA -> PTX AST (out of SSA), printed by `ptx::printer::print`.
 //!
-//! Every SSA value gets its own register, declared per type as a range
-//! (`.reg .b32 %nvb32_<N>;`). Phis become copies on their incoming edges:
+//! Every class of coalesced SSA values ([`super::coalesce`]) gets its own
+//! register, declared per type as a range (`.reg .b32 %nvb32_<N>;`). Phis become copies on their incoming edges:
 //! at the end of a predecessor with one successor, or in a new block on
 //! the edge when the predecessor branches two ways (splitting the critical
 //! edge, so a copy never runs on the other path: the "lost copy"
@@ -31,6 +31,8 @@ struct Names<'a> {
     /// Value -> register name.
     of: Vec<Option<Sym>>,
     types: Vec<ScalarType>,
+    /// Per value, its register class ([`super::coalesce::classes`]).
+    rep: Vec<Value>,
 }
 
 impl Names<'_> {
@@ -45,6 +47,7 @@ impl Names<'_> {
     }
 
     fn val(&mut self, f: &Function, v: Value) -> Sym {
+        let v = self.rep[v.idx()];
         if let Some(s) = self.of[v.idx()] {
             return s;
         }
@@ -180,6 +183,7 @@ pub fn print_function(
         counts: FxHashMap::default(),
         of: vec![None; f.values.len()],
         types: Vec::new(),
+        rep: super::coalesce::classes(f),
     };
     let nb = f.blocks.len();
     let labels: Vec<Sym> = (0..nb)
@@ -260,7 +264,9 @@ pub fn print_function(
             if i.guard.is_some() {
                 for (d, &o) in i.defs().into_iter().zip(&i.old) {
                     let (dn, on) = (n.val(f, d), n.val(f, o));
-                    body.push(mov(dn, OperandKind::Name(on), f.values[d.idx()].ty));
+                    if dn != on {
+                        body.push(mov(dn, OperandKind::Name(on), f.values[d.idx()].ty));
+                    }
                 }
             }
             let guard = i.guard.map(|g| ast::Guard {
@@ -296,13 +302,14 @@ pub fn print_function(
             } => {
                 // Each successor with phis is reached through an edge block.
                 let mut target = |n: &mut Names, s: BlockId| -> Sym {
-                    if f.blocks[s.idx()].phis.is_empty() {
+                    let copies = edge_copies(n, bi, s);
+                    if copies.is_empty() {
                         return labels[s.idx()];
                     }
                     let l = n.interner.intern(&format!("$NVE{edge_count}"));
                     edge_count += 1;
                     edge_blocks.push(Statement::Label(l, Span::default()));
-                    edge_blocks.extend(edge_copies(n, bi, s));
+                    edge_blocks.extend(copies);
                     edge_blocks.push(bra(labels[s.idx()], ast::Mods::default(), None));
                     l
                 };

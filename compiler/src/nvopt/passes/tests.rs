@@ -53,7 +53,7 @@ fn round_trip_keeps_straight_line_code() {
 }
 
 #[test]
-fn guarded_definition_copies_the_old_value_first() {
+fn guarded_definition_shares_the_old_register_when_nothing_else_reads_it() {
     let src = kernel(
         "mov.u32 %r1, %tid.x;\nsetp.lt.u32 %p1, %r1, 4;\nmov.u32 %r2, 7;\n@%p1 add.s32 %r2, %r1, 1;\nst.global.u32 [%rd2], %r2;",
     );
@@ -61,7 +61,24 @@ fn guarded_definition_copies_the_old_value_first() {
         body_after(&src, &[]),
         format!(
             "{HEAD}\nmov.u32 %nvb32_0, %tid.x;\nsetp.lt.u32 %nvpred_0, %nvb32_0, 4;\nmov.u32 %nvb32_1, 7;\n\
-             mov.b32 %nvb32_2, %nvb32_1;\n@%nvpred_0 add.s32 %nvb32_2, %nvb32_0, 1;\nst.global.u32 [%nvb64_1], %nvb32_2;\nret;"
+             @%nvpred_0 add.s32 %nvb32_1, %nvb32_0, 1;\nst.global.u32 [%nvb64_1], %nvb32_1;\nret;"
+        )
+    );
+}
+
+#[test]
+fn guarded_definition_copies_the_old_value_when_it_stays_live() {
+    // After copy propagation the old value (7) is read after the guarded
+    // add, so the two cannot share a register: `mov d, old` comes first.
+    let src = kernel(
+        "mov.u32 %r1, %tid.x;\nsetp.lt.u32 %p1, %r1, 4;\nmov.u32 %r2, 7;\nmov.b32 %r5, %r2;\n@%p1 add.s32 %r2, %r1, 1;\nst.global.u32 [%rd2], %r2;\nst.global.u32 [%rd2+4], %r5;",
+    );
+    assert_eq!(
+        body_after(&src, &["instcombine", "dce"]),
+        format!(
+            "{HEAD}\nmov.u32 %nvb32_0, %tid.x;\nsetp.lt.u32 %nvpred_0, %nvb32_0, 4;\nmov.u32 %nvb32_1, 7;\n\
+             mov.b32 %nvb32_2, %nvb32_1;\n@%nvpred_0 add.s32 %nvb32_2, %nvb32_0, 1;\nst.global.u32 [%nvb64_1], %nvb32_2;\n\
+             st.global.u32 [%nvb64_1+4], %nvb32_1;\nret;"
         )
     );
 }
@@ -212,4 +229,18 @@ fn verify_rejects_a_use_before_its_definition() {
     f.blocks[0].insts.swap(2, 3);
     let e = crate::nvopt::verify::verify(f).unwrap_err();
     assert!(e.contains("not dominated by its definition"), "{e}");
+}
+
+#[test]
+fn loop_counter_phi_is_coalesced_into_one_register() {
+    let src = kernel(
+        "mov.u32 %r3, 0;\nL:\nadd.s32 %r3, %r3, 1;\nsetp.lt.u32 %p1, %r3, 4;\n@%p1 bra L;\nst.global.u32 [%rd2], %r3;",
+    );
+    assert_eq!(
+        body_after(&src, &[]),
+        format!(
+            "{HEAD}\nmov.u32 %nvb32_0, 0;\nadd.s32 %nvb32_0, %nvb32_0, 1;\nsetp.lt.u32 %nvpred_0, %nvb32_0, 4;\n\
+             @%nvpred_0 bra $NVB1;\nst.global.u32 [%nvb64_1], %nvb32_0;\nret;"
+        )
+    );
 }
