@@ -7,6 +7,7 @@ pub mod driver;
 pub mod float;
 pub mod ir;
 pub mod lower;
+pub mod nvopt;
 pub mod ori;
 pub mod phases;
 pub mod ptx;

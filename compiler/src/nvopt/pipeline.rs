@@ -1,0 +1,400 @@
+//! The nvopt pass manager, after seed 003's pipeline assembler.
+//!
+//! - [`PassManager::add_pass`] is the seed's AddPass (sub_12DE0B0): it
+//!   appends a pass instance unless the same instance is already in the
+//!   list, in which case it only updates the recorded flags; it records
+//!   per pass whether it is a function pass (flag bit 0) and a barrier
+//!   (bit 1: every earlier pass must have finished on the whole module).
+//! - Pipelines are data: [`TIER0`] is the Tier 0 sub-pipeline
+//!   (sub_12DE330) and [`TIER_N`] the Tier 1/2/3 sub-pipeline
+//!   (sub_12DE8F0), each row a pass of ours with the seed's gate. Only
+//!   passes nvopt implements appear; each row names its position in the
+//!   seed's list. `nvopt<O0>` runs no pass (the seed's O0 adds only
+//!   analyses); `nvopt<O1|O2|O3>` run Tier 0 then Tier 1, 2 or 3 (tier 1
+//!   skips the `tier != 1` rows, tier 3 adds the `tier == 3` rows and the
+//!   feature escalation, recorded in [`Pipeline::features`]).
+//! - Knobs (`-opt "-no-dce -do-licm=0"`) use seed 003's names and its
+//!   getBoolOption rule: a value whose first character, lowercased, is
+//!   `1` or `t` is true, any other value false; a knob given without a
+//!   value is true; an absent knob keeps its default.
+
+use super::ir::Function;
+use super::passes::{self, Pass};
+use rustc_hash::FxHashMap;
+
+/// A pass in a pipeline: its name, its parameters (printed in `<...>`),
+/// and which instance it is (two rows of a table naming the same pass
+/// at different positions are different instances; a row added twice is
+/// one instance).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PassRef {
+    pub name: &'static str,
+    pub params: Vec<String>,
+    pub instance: u32,
+}
+
+/// AddPass flags (seed 003: bit 0 function pass, bit 1 barrier).
+pub const FUNCTION_PASS: u8 = 1;
+pub const BARRIER: u8 = 2;
+
+#[derive(Default, Debug)]
+pub struct PassManager {
+    pub passes: Vec<(PassRef, u8)>,
+    index: FxHashMap<PassRef, usize>,
+}
+
+impl PassManager {
+    /// AddPass: appends `p` with `flags` (| BARRIER when `barrier`), or
+    /// when the same instance is already listed only updates its flags.
+    /// Returns whether it was appended.
+    pub fn add_pass(&mut self, p: PassRef, function_pass: bool, barrier: bool) -> bool {
+        let flags = (u8::from(function_pass) * FUNCTION_PASS) | (u8::from(barrier) * BARRIER);
+        if let Some(&k) = self.index.get(&p) {
+            self.passes[k].1 = flags;
+            return false;
+        }
+        self.index.insert(p.clone(), self.passes.len());
+        self.passes.push((p, flags));
+        true
+    }
+
+    /// The pipeline text: names with parameters, comma-separated.
+    pub fn text(&self) -> String {
+        self.passes
+            .iter()
+            .map(|(p, _)| {
+                if p.params.is_empty() {
+                    p.name.to_string()
+                } else {
+                    format!("{}<{}>", p.name, p.params.join(";"))
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+}
+
+/// When a table row is added.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Gate {
+    Always,
+    /// `tier != 1` in sub_12DE8F0.
+    TierNot1,
+    /// `tier == 3`.
+    Tier3,
+}
+
+/// One row of a sub-pipeline table.
+#[derive(Clone, Copy, Debug)]
+pub struct Row {
+    pub pass: &'static str,
+    pub gate: Gate,
+    /// The knob that disables the row when true (`no-dce`), or with a
+    /// leading `+` the knob that must be true (`+do-licm`, default true).
+    pub knob: Option<&'static str>,
+    /// Position in the seed's list (documentation and instance identity).
+    pub seed_pos: u32,
+}
+
+const fn row(pass: &'static str, gate: Gate, knob: Option<&'static str>, seed_pos: u32) -> Row {
+    Row {
+        pass,
+        gate,
+        knob,
+        seed_pos,
+    }
+}
+
+/// Tier 0 (sub_12DE330), the rows nvopt implements, in the seed's order;
+/// `seed_pos` is the row number in the seed's Tier 0 table.
+pub const TIER0: &[Row] = &[
+    row("sccp", Gate::Always, Some("no-sccp"), 8),
+    row("instcombine", Gate::Always, Some("no-instsimplify"), 17),
+    row("adce", Gate::Always, Some("no-adce-a"), 21),
+    row("licm", Gate::Always, Some("+do-licm"), 22),
+    row("instcombine", Gate::Always, Some("no-instcombine"), 24),
+    row("early-cse", Gate::Always, Some("no-earlycse"), 26),
+    row("simplifycfg", Gate::Always, Some("no-simplifycfg"), 28),
+    row("dce", Gate::Always, Some("no-dce"), 31),
+];
+
+/// Tier 1/2/3 (sub_12DE8F0), the rows nvopt implements, in order;
+/// `seed_pos` counts the seed's listing of sub_12DE8F0 from 1. Row 17
+/// (LICM gated by the late-optimization mode, off by default) is left
+/// out with that mode.
+pub const TIER_N: &[Row] = &[
+    row("sccp", Gate::Always, Some("no-sccp"), 10),
+    row("simplifycfg", Gate::TierNot1, Some("no-simplifycfg"), 14),
+    row("early-cse", Gate::Always, None, 18),
+    row("instcombine", Gate::Always, Some("no-instsimplify"), 27),
+    row("adce", Gate::Always, Some("no-adce-a"), 31),
+    row("licm", Gate::Always, Some("+do-licm"), 32),
+    row("instcombine", Gate::Always, Some("no-instcombine"), 35),
+    row("early-cse", Gate::Always, Some("no-earlycse"), 36),
+    row("simplifycfg", Gate::Always, Some("no-simplifycfg"), 42),
+    row("licm", Gate::Always, Some("+do-licm"), 44),
+    row("dce", Gate::Always, Some("no-dce"), 49),
+    row("adce", Gate::Always, Some("no-adce-c"), 57),
+];
+
+/// The `-opt` knobs.
+#[derive(Clone, Debug, Default)]
+pub struct Knobs {
+    values: FxHashMap<String, Option<String>>,
+}
+
+impl Knobs {
+    /// Parses `-opt` text: whitespace-separated `-name` or `-name=value`.
+    pub fn parse(text: &str) -> Result<Knobs, String> {
+        let mut k = Knobs::default();
+        k.add(text)?;
+        Ok(k)
+    }
+
+    pub fn add(&mut self, text: &str) -> Result<(), String> {
+        for w in text.split_whitespace() {
+            let Some(w) = w.strip_prefix('-') else {
+                return Err(format!("-opt: expected '-name[=value]', got '{w}'"));
+            };
+            let (name, value) = match w.split_once('=') {
+                Some((n, v)) => (n, Some(v.to_string())),
+                None => (w, None),
+            };
+            if name.is_empty() {
+                return Err("-opt: empty option name".into());
+            }
+            self.values.insert(name.to_string(), value);
+        }
+        Ok(())
+    }
+
+    /// getBoolOption: absent -> `default`; no value -> true; else the
+    /// first character, lowercased, is '1' or 't'.
+    pub fn bool(&self, name: &str, default: bool) -> bool {
+        match self.values.get(name) {
+            None => default,
+            Some(None) => true,
+            Some(Some(v)) => matches!(
+                v.chars().next().map(|c| c.to_ascii_lowercase()),
+                Some('1') | Some('t')
+            ),
+        }
+    }
+}
+
+/// A named pipeline level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    O0,
+    O1,
+    O2,
+    O3,
+    Ofcmax,
+    Ofcmid,
+    Ofcmin,
+}
+
+impl Level {
+    pub const ALL: [Level; 7] = [
+        Level::O0,
+        Level::O1,
+        Level::O2,
+        Level::O3,
+        Level::Ofcmax,
+        Level::Ofcmid,
+        Level::Ofcmin,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::O0 => "O0",
+            Level::O1 => "O1",
+            Level::O2 => "O2",
+            Level::O3 => "O3",
+            Level::Ofcmax => "Ofcmax",
+            Level::Ofcmid => "Ofcmid",
+            Level::Ofcmin => "Ofcmin",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<Level> {
+        Level::ALL.into_iter().find(|l| l.name() == s)
+    }
+}
+
+/// The error for `-Ofast-compile=` with another level (seed 003).
+pub const FAST_COMPILE_LEVEL_ERROR: &str =
+    "-Ofast-compile called with unsupported level, only supports 0, min, mid, or max";
+
+/// The error for combining `-O#` with `--passes=` (seed 003).
+pub const PASSES_WITH_O_ERROR: &str = "Cannot specify -O#/-Ofast-compile=<min,mid,max> and --passes=/--foo-pass, use -passes='default<O#>,other-pass' or -passes='default<Ofcmax>,other-pass'";
+
+/// `-Ofast-compile=LEVEL`: `0` means no fast-compile level (None).
+pub fn fast_compile_level(s: &str) -> Result<Option<Level>, String> {
+    match s {
+        "0" => Ok(None),
+        "max" => Ok(Some(Level::Ofcmax)),
+        "mid" => Ok(Some(Level::Ofcmid)),
+        "min" => Ok(Some(Level::Ofcmin)),
+        _ => Err(FAST_COMPILE_LEVEL_ERROR.to_string()),
+    }
+}
+
+/// An assembled pipeline.
+pub struct Pipeline {
+    pub pm: PassManager,
+    /// Seed 003's feature register after assembly (tier 3 escalates 0 to
+    /// 6: barrier and memory-space optimization; recorded, no pass of
+    /// nvopt reads it yet).
+    pub features: u32,
+}
+
+fn add_rows(pm: &mut PassManager, rows: &[Row], tier: u32, knobs: &Knobs, table: u32) {
+    for r in rows {
+        let on = match r.gate {
+            Gate::Always => true,
+            Gate::TierNot1 => tier != 1,
+            Gate::Tier3 => tier == 3,
+        };
+        let enabled = match r.knob {
+            None => true,
+            Some(k) => match k.strip_prefix('+') {
+                Some(k) => knobs.bool(k, true),
+                None => !knobs.bool(k, false),
+            },
+        };
+        if on && enabled {
+            pm.add_pass(
+                PassRef {
+                    name: r.pass,
+                    params: vec![],
+                    instance: table * 1000 + r.seed_pos,
+                },
+                true,
+                false,
+            );
+        }
+    }
+}
+
+/// The fast-compile pipelines (seed 003 gives their size, not their
+/// lists): `Ofcmax` only cleans up (dce), `Ofcmid` adds constant
+/// propagation and CFG cleanup, `Ofcmin` adds EarlyCSE and LICM.
+const OFCMAX: &[Row] = &[row("dce", Gate::Always, Some("no-dce"), 1)];
+const OFCMID: &[Row] = &[
+    row("sccp", Gate::Always, Some("no-sccp"), 1),
+    row("instcombine", Gate::Always, Some("no-instcombine"), 2),
+    row("simplifycfg", Gate::Always, Some("no-simplifycfg"), 3),
+    row("dce", Gate::Always, Some("no-dce"), 4),
+];
+const OFCMIN: &[Row] = &[
+    row("sccp", Gate::Always, Some("no-sccp"), 1),
+    row("instcombine", Gate::Always, Some("no-instcombine"), 2),
+    row("early-cse", Gate::Always, Some("no-earlycse"), 3),
+    row("licm", Gate::Always, Some("+do-licm"), 4),
+    row("simplifycfg", Gate::Always, Some("no-simplifycfg"), 5),
+    row("dce", Gate::Always, Some("no-dce"), 6),
+];
+
+/// Assembles `nvopt<LEVEL>`.
+pub fn build(level: Level, knobs: &Knobs) -> Pipeline {
+    let mut pm = PassManager::default();
+    let mut features = 0;
+    let tier = match level {
+        Level::O0 => None,
+        Level::O1 => Some(1),
+        Level::O2 => Some(2),
+        Level::O3 => Some(3),
+        Level::Ofcmax => {
+            add_rows(&mut pm, OFCMAX, 0, knobs, 10);
+            None
+        }
+        Level::Ofcmid => {
+            add_rows(&mut pm, OFCMID, 0, knobs, 11);
+            None
+        }
+        Level::Ofcmin => {
+            add_rows(&mut pm, OFCMIN, 0, knobs, 12);
+            None
+        }
+    };
+    if let Some(t) = tier {
+        add_rows(&mut pm, TIER0, t, knobs, 0);
+        add_rows(&mut pm, TIER_N, t, knobs, 1);
+        if t == 3 && features == 0 {
+            features = 6;
+        }
+    }
+    Pipeline { pm, features }
+}
+
+/// Parses `--passes=LIST`: comma-separated pass names, or `nvopt<O#>` /
+/// `default<O#>` for a whole pipeline. Unknown names and parameters on a
+/// pass that takes none are errors.
+pub fn parse_passes(list: &str, knobs: &Knobs) -> Result<Pipeline, String> {
+    let mut pm = PassManager::default();
+    let mut features = 0;
+    for (k, item) in list.split(',').enumerate() {
+        let item = item.trim();
+        if item.is_empty() {
+            return Err(format!("--passes: empty pass name in '{list}'"));
+        }
+        let (name, params) = match item.split_once('<') {
+            Some((n, rest)) => {
+                let Some(p) = rest.strip_suffix('>') else {
+                    return Err(format!("--passes: unterminated parameters in '{item}'"));
+                };
+                (n, Some(p))
+            }
+            None => (item, None),
+        };
+        if name == "nvopt" || name == "default" {
+            let level = params
+                .and_then(Level::from_name)
+                .ok_or_else(|| format!("--passes: unknown pipeline '{item}'"))?;
+            let sub = build(level, knobs);
+            features |= sub.features;
+            for (p, flags) in sub.pm.passes {
+                let p = PassRef {
+                    instance: p.instance + (k as u32 + 1) * 100_000,
+                    ..p
+                };
+                pm.add_pass(p, flags & FUNCTION_PASS != 0, flags & BARRIER != 0);
+            }
+            continue;
+        }
+        let Some(&known) = passes::NAMES.iter().find(|&&n| n == name) else {
+            return Err(format!("--passes: unknown pass '{name}'"));
+        };
+        if let Some(p) = params {
+            return Err(format!(
+                "--passes: pass '{known}' takes no parameters, got '<{p}>'"
+            ));
+        }
+        pm.add_pass(
+            PassRef {
+                name: known,
+                params: vec![],
+                instance: 9_000_000 + k as u32,
+            },
+            true,
+            false,
+        );
+    }
+    Ok(Pipeline { pm, features })
+}
+
+impl Pipeline {
+    /// Runs every pass in order on one function.
+    pub fn run(&self, f: &mut Function) {
+        let passes: Vec<Box<dyn Pass>> = self
+            .pm
+            .passes
+            .iter()
+            .map(|(p, _)| passes::by_name(p.name).expect("pipelines name implemented passes"))
+            .collect();
+        for p in &passes {
+            p.run(f);
+        }
+    }
+}

@@ -1,0 +1,170 @@
+//! Tests of the pass manager, the pipeline tables, knobs and the command
+//! line (what they assert is in each test's name).
+
+use super::cli;
+use super::pipeline::*;
+
+fn s(v: &[&str]) -> Vec<String> {
+    v.iter().map(|x| x.to_string()).collect()
+}
+
+fn text(level: Level, opt: &str) -> String {
+    build(level, &Knobs::parse(opt).unwrap()).pm.text()
+}
+
+#[test]
+fn add_pass_dedups_identical_instances_and_updates_flags() {
+    let mut pm = PassManager::default();
+    let a = PassRef {
+        name: "dce",
+        params: vec![],
+        instance: 1,
+    };
+    let b = PassRef {
+        instance: 2,
+        ..a.clone()
+    };
+    assert!(pm.add_pass(a.clone(), true, false));
+    assert!(pm.add_pass(b, true, false));
+    assert!(!pm.add_pass(a, false, true));
+    assert_eq!(pm.passes.len(), 2);
+    assert_eq!(pm.passes[0].1, BARRIER);
+    assert_eq!(pm.passes[1].1, FUNCTION_PASS);
+    assert_eq!(pm.text(), "dce,dce");
+}
+
+#[test]
+fn levels_follow_the_tier_tables() {
+    assert_eq!(text(Level::O0, ""), "");
+    let t0: Vec<&str> = TIER0.iter().map(|r| r.pass).collect();
+    let tn = |tier: u32| -> Vec<&str> {
+        TIER_N
+            .iter()
+            .filter(|r| r.gate != Gate::TierNot1 || tier != 1)
+            .map(|r| r.pass)
+            .collect()
+    };
+    for (level, tier) in [(Level::O1, 1), (Level::O2, 2), (Level::O3, 3)] {
+        let want = [t0.clone(), tn(tier)].concat().join(",");
+        assert_eq!(text(level, ""), want, "{level:?}");
+    }
+    // Tier 1 skips the tier != 1 SimplifyCFG (row 14).
+    assert_eq!(tn(2).len(), tn(1).len() + 1);
+    assert_eq!(build(Level::O3, &Knobs::default()).features, 6);
+    assert_eq!(build(Level::O2, &Knobs::default()).features, 0);
+}
+
+#[test]
+fn knobs_disable_rows_with_get_bool_option_rules() {
+    let full = text(Level::O2, "");
+    let licm = full.split(',').filter(|p| *p == "licm").count();
+    assert!(licm > 0);
+    for off in ["-do-licm=0", "-do-licm=false", "-do-licm=F", "-do-licm=no"] {
+        assert!(!text(Level::O2, off).contains("licm"), "{off}");
+    }
+    for on in ["-do-licm", "-do-licm=1", "-do-licm=TRUE", "-do-licm=t"] {
+        assert_eq!(text(Level::O2, on), full, "{on}");
+    }
+    assert!(!text(Level::O2, "-no-dce").split(',').any(|p| p == "dce"));
+    assert_eq!(text(Level::O2, "-no-dce=0"), full);
+    assert!(Knobs::parse("no-dce").is_err());
+}
+
+#[test]
+fn passes_list_parses_names_and_pipelines() {
+    let k = Knobs::default();
+    assert_eq!(parse_passes("dce,sccp", &k).unwrap().pm.text(), "dce,sccp");
+    assert_eq!(
+        parse_passes("nvopt<O2>,dce", &k).unwrap().pm.text(),
+        format!("{},dce", text(Level::O2, ""))
+    );
+    assert_eq!(
+        parse_passes("default<O1>", &k).unwrap().pm.text(),
+        text(Level::O1, "")
+    );
+    assert_eq!(
+        parse_passes("dce,bogus", &k).err().unwrap(),
+        "--passes: unknown pass 'bogus'"
+    );
+    assert!(parse_passes("dce<x>", &k).is_err());
+    assert!(parse_passes("nvopt<O9>", &k).is_err());
+    assert!(parse_passes("dce,,sccp", &k).is_err());
+}
+
+#[test]
+fn command_line_errors_use_the_seed_texts() {
+    let e = cli::parse_args(&s(&["-O2", "--passes=dce", "a.ptx"])).unwrap_err();
+    assert_eq!(e, PASSES_WITH_O_ERROR);
+    let e = cli::parse_args(&s(&["-Ofast-compile=max", "--passes=dce"])).unwrap_err();
+    assert_eq!(e, PASSES_WITH_O_ERROR);
+    let e = cli::parse_args(&s(&["-Ofast-compile=fast", "a.ptx"])).unwrap_err();
+    assert_eq!(
+        e,
+        "-Ofast-compile called with unsupported level, only supports 0, min, mid, or max"
+    );
+    assert_eq!(
+        cli::parse_args(&s(&["-Ofast-compile=mid"])).unwrap().level,
+        Some(Level::Ofcmid)
+    );
+    assert_eq!(
+        cli::parse_args(&s(&["-Ofast-compile=0"])).unwrap().level,
+        None
+    );
+    assert!(cli::parse_args(&s(&["a.ptx", "b.ptx"])).is_err());
+    assert!(cli::parse_args(&s(&["--bogus"])).is_err());
+    assert!(cli::parse_args(&s(&["-o"])).is_err());
+}
+
+#[test]
+fn print_pipeline_passes_without_input_prints_the_list() {
+    let (out, err) = cli::run(&s(&["-O1", "--print-pipeline-passes"])).unwrap();
+    assert_eq!(out, format!("{}\n", text(Level::O1, "")));
+    assert_eq!(err, "");
+    let (out, _) = cli::run(&s(&["--passes=dce,licm", "--print-pipeline-passes"])).unwrap();
+    assert_eq!(out, "dce,licm\n");
+}
+
+#[test]
+fn bad_input_gets_a_located_diagnostic() {
+    let dir = std::env::temp_dir().join(format!("nvopt-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("bad.ptx");
+    std::fs::write(
+        &path,
+        ".version 7.0\n.target sm_70\n.address_size 64\n.visible .entry k()\n{\n add.s32 %r1, 1, 2;\n ret;\n}\n",
+    )
+    .unwrap();
+    let p = path.to_str().unwrap().to_string();
+    let e = cli::run(&s(&[&p])).unwrap_err();
+    assert!(
+        e.starts_with(&format!("{p}:6:10: error: undeclared register '%r1'")),
+        "{e}"
+    );
+    let e = cli::run(&s(&["/nonexistent/x.ptx"])).unwrap_err();
+    assert!(e.starts_with("cannot read /nonexistent/x.ptx"), "{e}");
+    // A good input is optimized to -o.
+    let good = dir.join("good.ptx");
+    std::fs::write(
+        &good,
+        ".version 7.0\n.target sm_70\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n .reg .b32 %r<4>;\n .reg .b64 %rd<3>;\n ld.param.u64 %rd1, [p];\n mov.u32 %r1, 2;\n add.s32 %r2, %r1, 3;\n st.global.u32 [%rd1], %r2;\n ret;\n}\n",
+    )
+    .unwrap();
+    let out = dir.join("out.ptx");
+    let (o, e) = cli::run(&s(&[
+        "-O2",
+        good.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]))
+    .unwrap();
+    assert_eq!((o.as_str(), e.as_str()), ("", ""));
+    let text = std::fs::read_to_string(&out).unwrap();
+    crate::ptx::parse_checked("out.ptx", &text).unwrap();
+    assert!(
+        text.contains("st.global.u32 \t[%nvb64_0], %nvb32_0;"),
+        "{text}"
+    );
+    assert!(text.contains("mov.b32 \t%nvb32_0, 5;"), "{text}");
+    assert!(!text.contains("add.s32"), "{text}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
