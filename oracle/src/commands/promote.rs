@@ -111,18 +111,14 @@ fn source(dir: &Path) -> Result<Source, String> {
 
 /// Reads `NAME.verdict.json`: (configuration label, signature slug).
 pub fn read_verdict(path: &Path) -> Result<(String, String), String> {
-    use crate::launch::json::{parse, Kind};
-    let text = fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let doc =
-        parse(&text).map_err(|e| format!("{}: byte {}: {}", path.display(), e.pos, e.message))?;
-    let Kind::Object(m) = &doc.kind else {
-        return Err(format!("{}: expected an object", path.display()));
-    };
-    let field = |k: &str| match m.iter().find(|x| x.key == k).map(|x| &x.value.kind) {
-        Some(Kind::String(s)) => Ok(s.clone()),
-        _ => Err(format!("{}: missing string field '{k}'", path.display())),
-    };
-    Ok((field("config")?, field("signature")?))
+    let f = crate::diff::json::read_string_fields(path, &["config", "signature"])?;
+    match (&f[0], &f[1]) {
+        (Some(c), Some(s)) => Ok((c.clone(), s.clone())),
+        _ => Err(format!(
+            "{}: needs string fields 'config' and 'signature'",
+            path.display()
+        )),
+    }
 }
 
 /// A directory name from a signature: `mismatch--AllocateRegisters--sm_80+--IMAD`

@@ -115,6 +115,29 @@ impl Doc {
     }
 }
 
+/// The string fields `keys` of the JSON object in file `path` (`None` for
+/// a field that is missing or not a string); errors name the file.
+pub fn read_string_fields(
+    path: &std::path::Path,
+    keys: &[&str],
+) -> Result<Vec<Option<String>>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let doc =
+        parse(&text).map_err(|e| format!("{}: byte {}: {}", path.display(), e.pos, e.message))?;
+    let Kind::Object(m) = &doc.kind else {
+        return Err(format!("{}: expected an object", path.display()));
+    };
+    Ok(keys
+        .iter()
+        .map(
+            |k| match m.iter().find(|x| x.key == *k).map(|x| &x.value.kind) {
+                Some(Kind::String(s)) => Some(s.clone()),
+                _ => None,
+            },
+        )
+        .collect())
+}
+
 pub fn config_json(c: &Config) -> String {
     let plan_order = c
         .plan()

@@ -215,21 +215,9 @@ pub fn write_result(job: &Job, r: &Reduction) -> Result<(), String> {
 /// What `reduce.json` says: the configuration label and the signature
 /// slug kept (none for the other predicates).
 pub fn read_summary(path: &Path) -> Result<(String, Option<String>), String> {
-    use crate::launch::json::{parse, Kind};
-    let text = fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let doc =
-        parse(&text).map_err(|e| format!("{}: byte {}: {}", path.display(), e.pos, e.message))?;
-    let Kind::Object(m) = &doc.kind else {
-        return Err(format!("{}: expected an object", path.display()));
-    };
-    let field = |k: &str| m.iter().find(|x| x.key == k).map(|x| &x.value.kind);
-    let config = match field("config") {
-        Some(Kind::String(s)) => s.clone(),
-        _ => return Err(format!("{}: missing string field 'config'", path.display())),
-    };
-    let signature = match field("signature") {
-        Some(Kind::String(s)) => Some(s.clone()),
-        _ => None,
-    };
-    Ok((config, signature))
+    let mut f = crate::diff::json::read_string_fields(path, &["config", "signature"])?;
+    let config = f[0]
+        .take()
+        .ok_or_else(|| format!("{}: missing string field 'config'", path.display()))?;
+    Ok((config, f[1].take()))
 }
