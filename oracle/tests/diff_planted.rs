@@ -10,13 +10,16 @@
 //! The hook slot is process-wide: every test here takes [`LOCK`] so the
 //! hooks never overlap (this file is its own test binary).
 
+mod planted;
+
 use std::path::{Path, PathBuf};
+
+use planted::flip_first_isetp;
 use std::sync::Mutex;
 
 use oracle::diff::{
     check_program, Config, Engine, Finding, Matrix, Options, Program, Settled, VerdictKind,
 };
-use ptxc::ir::Op;
 use ptxc::phases::table;
 use ptxc::phases::test_hooks;
 use ptxc::phases::PhaseContext;
@@ -26,36 +29,6 @@ static LOCK: Mutex<()> = Mutex::new(());
 /// The phase the tests plant their bugs in.
 fn victim() -> u16 {
     table::lookup("OriPerformLiveDeadFirst")
-}
-
-/// Flips the comparison of the first ISETP (LT <-> GE, GT <-> LE, EQ <->
-/// NE): a wrong rewrite the simulator sees.
-fn flip_first_isetp(cx: &mut PhaseContext) -> u64 {
-    const FLIPS: [(&str, &str); 6] = [
-        ("LT", "GE"),
-        ("GE", "LT"),
-        ("GT", "LE"),
-        ("LE", "GT"),
-        ("EQ", "NE"),
-        ("NE", "EQ"),
-    ];
-    for b in &mut cx.function.blocks {
-        for i in &mut b.insts {
-            if i.op != Op::ISETP {
-                continue;
-            }
-            for m in i.mods.iter_mut() {
-                if let Some(&(_, to)) = FLIPS.iter().find(|(from, _)| from == m) {
-                    *m = Op::ISETP
-                        .info()
-                        .find_mod(to)
-                        .expect("ISETP takes the flipped test");
-                    return 1;
-                }
-            }
-        }
-    }
-    0
 }
 
 /// The same wrong rewrite, only while AnalyzeControlFlow has not run: a

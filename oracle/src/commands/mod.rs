@@ -15,3 +15,9 @@ pub mod report;
 pub mod run;
 pub mod sim;
 pub mod verdict;
+
+/// A number option's value, or `FLAG: 'V' is not a number`.
+pub fn number<T: std::str::FromStr>(flag: &str, v: &str) -> Result<T, String> {
+    v.parse()
+        .map_err(|_| format!("{flag}: '{v}' is not a number"))
+}

@@ -131,17 +131,10 @@ pub fn parse_args(args: &[String]) -> Result<NightlyArgs, String> {
             }
             "--shard" => a.shard = shard(&val()?)?,
             "--jobs" | "-j" => {
-                let v = val()?;
-                a.jobs = v
-                    .parse()
-                    .map_err(|_| format!("--jobs: '{v}' is not a number"))?;
+                a.jobs = super::number(flag, &val()?)?;
             }
             "--seed" => {
-                let v = val()?;
-                a.seed = Some(
-                    v.parse()
-                        .map_err(|_| format!("--seed: '{v}' is not a number"))?,
-                );
+                a.seed = Some(super::number(flag, &val()?)?);
             }
             "--date" => {
                 let v = val()?;

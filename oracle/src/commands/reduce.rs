@@ -60,17 +60,10 @@ pub fn parse_args(args: &[String]) -> Result<ReduceArgs, String> {
             "--out" => a.out = Some(val()?.into()),
             "--emit-cvise-script" => a.cvise = Some(val()?.into()),
             "--jobs" | "-j" => {
-                let v = val()?;
-                a.jobs = v
-                    .parse()
-                    .map_err(|_| format!("--jobs: '{v}' is not a number"))?;
+                a.jobs = super::number(flag, &val()?)?;
             }
             "--fuel" => {
-                let v = val()?;
-                a.fuel = Some(
-                    v.parse()
-                        .map_err(|_| format!("--fuel: '{v}' is not a number"))?,
-                );
+                a.fuel = Some(super::number(flag, &val()?)?);
             }
             "--quiet" | "-q" => a.quiet = true,
             s if !s.starts_with('-') && a.finding.is_none() => a.finding = Some(s.into()),

@@ -70,6 +70,6 @@ pub fn absorb(
             actual: None,
             directory: findings_root.join(&slug).display().to_string(),
         });
+        r.findings.sort_by(|a, b| a.signature.cmp(&b.signature));
     }
-    r.findings.sort_by(|a, b| a.signature.cmp(&b.signature));
 }

@@ -29,7 +29,8 @@ fn first_mut(cx: &mut PhaseContext, op: Op) -> Option<&mut ptxc::ir::Inst> {
         .find(|i| i.op == op)
 }
 
-/// LT <-> GE, GT <-> LE, EQ <-> NE on the first ISETP.
+/// LT <-> GE, GT <-> LE, EQ <-> NE on the first ISETP that has one of
+/// those tests.
 pub fn flip_first_isetp(cx: &mut PhaseContext) -> u64 {
     const FLIPS: [(&str, &str); 6] = [
         ("LT", "GE"),
@@ -39,16 +40,23 @@ pub fn flip_first_isetp(cx: &mut PhaseContext) -> u64 {
         ("EQ", "NE"),
         ("NE", "EQ"),
     ];
-    let Some(i) = first_mut(cx, Op::ISETP) else {
-        return 0;
-    };
-    for m in i.mods.iter_mut() {
-        if let Some(&(_, to)) = FLIPS.iter().find(|(from, _)| from == m) {
-            *m = Op::ISETP
-                .info()
-                .find_mod(to)
-                .expect("ISETP takes the flipped test");
-            return 1;
+    for i in cx
+        .function
+        .blocks
+        .iter_mut()
+        .flat_map(|b| b.insts.iter_mut())
+    {
+        if i.op != Op::ISETP {
+            continue;
+        }
+        for m in i.mods.iter_mut() {
+            if let Some(&(_, to)) = FLIPS.iter().find(|(from, _)| from == m) {
+                *m = Op::ISETP
+                    .info()
+                    .find_mod(to)
+                    .expect("ISETP takes the flipped test");
+                return 1;
+            }
         }
     }
     0
