@@ -51,7 +51,7 @@ fn phase_stats_prints_the_seed_format_measured() {
     assert!(gvn.1 > 0.0, "{gvn:?}");
     let inert = parsed
         .iter()
-        .find(|p| p.0 == "PlaceBlocksInSourceOrder")
+        .find(|p| p.0 == "PostFixForMercTargets")
         .unwrap();
     assert_eq!(inert.1, 0.0, "{inert:?}");
     assert!(summary.1 >= emit.1);

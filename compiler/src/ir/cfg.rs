@@ -144,6 +144,18 @@ fn exit_of(inst: Option<&Inst>) -> Exit {
     }
 }
 
+/// Whether control can fall from a block ending in `last` (`None`: an
+/// empty block) into the next block in layout, by the table above.
+pub fn falls_through(last: Option<&Inst>) -> bool {
+    exit_of(last).falls_through
+}
+
+/// Whether `inst` is an indirect branch (`BRX`, `JMX`) that may execute:
+/// its candidate targets depend on the layout (the table above).
+pub fn is_indirect(inst: &Inst) -> bool {
+    exit_of(Some(inst)).indirect
+}
+
 /// Whether block `b` is ptxas's end padding: a lone unguarded `BRA` to
 /// itself, or nothing but `NOP`s.
 pub fn is_padding(f: &Function, b: usize) -> bool {

@@ -15,6 +15,10 @@ pub struct CfgFacts {
     pub calls: usize,
     /// Reverse postorder of the reachable blocks.
     pub rpo: Vec<usize>,
+    /// The block labels in layout order: at phase 3, the lowering's order,
+    /// which is the PTX source order (PlaceBlocksInSourceOrder restores
+    /// it).
+    pub layout: Vec<u32>,
 }
 
 impl CfgFacts {
@@ -27,6 +31,7 @@ impl CfgFacts {
             procedures: cfg.procs.len(),
             calls: cfg.calls.len(),
             rpo: cfg.rpo,
+            layout: f.blocks.iter().map(|b| b.label).collect(),
         }
     }
 }

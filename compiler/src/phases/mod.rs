@@ -15,6 +15,7 @@
 //! | `loop_simplify.rs`, `strength_reduce.rs`, `unroll.rs`, `hoist.rs`, `predication.rs` | the loop phases (18, 21, 22, 35/66/79/88) and if-conversion (63) |
 //! | `nan_or_zero.rs`, `hoist_invariants.rs`, `tex_nodep.rs` | the scheduling-time and post-allocation peepholes of seed 001 (145, 146, 149) |
 //! | `gemm.rs` | the CUTLASS-style GEMM detection gate they share |
+//! | `place_blocks.rs` | PlaceBlocksInSourceOrder (112): the block layout back in source order |
 //! | `sched.rs` | ScheduleInstructions and the control-code phases (algorithms in `crate::sched`) |
 //! | `scalar/` | the scalar optimization phases (GeneralOptimize*, OriBranchOpt, OriCopyProp, OriBackCopyPropagate, GvnCse, OriReassociateAndCommon, LateOriCommoning, OriRemoveNopCode) |
 //! | `regalloc.rs` | register allocation (148), its verifier (154), resource usage (155) |
@@ -37,6 +38,7 @@ pub mod manager;
 pub mod nan_or_zero;
 pub mod order;
 pub mod phase;
+pub mod place_blocks;
 pub mod predication;
 pub mod regalloc;
 pub mod scalar;

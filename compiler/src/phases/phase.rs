@@ -11,7 +11,7 @@ use std::sync::Arc;
 use super::table::{self, Kind, EMIT, PHASES};
 use super::{check_initial, control_flow, emit, live_dead, regalloc, sched};
 use super::{hoist, loop_simplify, predication, strength_reduce, unroll};
-use super::{hoist_invariants, nan_or_zero, tex_nodep};
+use super::{hoist_invariants, nan_or_zero, place_blocks, tex_nodep};
 use crate::ir::sass_text::SassFunction;
 use crate::ir::Function;
 use crate::ori::sequence::OriSequence;
@@ -210,7 +210,8 @@ impl Phase for OriManager {
 /// OriLoopSimplification (18), OriStrengthReduce (21), OriLoopUnrolling
 /// (22), OriHoistInvariantsEarly/Late/Late2/Late3 (35, 66, 79, 88) and
 /// if-conversion OriDoPredication (63); the peepholes OptimizeNaNOrZero
-/// (145), HoistInvariants (146) and TexNodep (149); the scalar
+/// (145), HoistInvariants (146) and TexNodep (149); the block layout
+/// PlaceBlocksInSourceOrder (112); the scalar
 /// optimization phases of `phases/scalar/` (`scalar::INDICES`: 13, 15, 29,
 /// 37, 46, 49, 50, 58, 64, 65, 83, 107, 144). Hooks (the 16
 /// AdvancedPhase rows) run the phase a knob attaches, if any. Everything
@@ -272,6 +273,9 @@ pub fn create(index: u16, cfg: &PhaseConfig) -> Option<Box<dyn Phase>> {
             hoist_invariants::INDEX => Box::new(hoist_invariants::HoistInvariants {
                 enabled: cfg.opt_level > 0 && cfg.nvopt_level > 0,
             }),
+            place_blocks::INDEX => Box::new(place_blocks::PlaceBlocksInSourceOrder {
+                enabled: cfg.opt_level > 0,
+            }),
             tex_nodep::INDEX => Box::new(tex_nodep::TexNodep {
                 enabled: cfg.opt_level > 0 && cfg.nvopt_level > 0,
             }),
@@ -329,7 +333,7 @@ mod tests {
         assert!(!p.is_no_op());
         assert_eq!(p.name(), "AdvancedPhaseAllocReg");
         // An inert phase attached leaves the hook a no-op.
-        cfg.hooks.push((97, 112));
+        cfg.hooks.push((97, 113));
         assert!(create(97, &cfg).unwrap().is_no_op());
     }
 

@@ -307,7 +307,7 @@ pub static PHASES: [PhaseRow; PHASE_COUNT] = [
     row(109, "OptimizeHotColdFlow", Group::PostScheduleAndCodegen, Kind::Inert, false, &[c("cfg-analysis-first", Rule::After(&[3]))]),
     row(110, "PostSchedule", Group::PostScheduleAndCodegen, Kind::Inert, false, &[]),
     row(111, "AdvancedPhasePostFixUp", Group::PostScheduleAndCodegen, Kind::Hook, false, &[c("hook-position", Rule::After(&[110]))]),
-    row(112, "PlaceBlocksInSourceOrder", Group::PostScheduleAndCodegen, Kind::Inert, false, &[c("cfg-analysis-first", Rule::After(&[3]))]),
+    row(112, "PlaceBlocksInSourceOrder", Group::PostScheduleAndCodegen, Kind::Real, false, &[c("cfg-analysis-first", Rule::After(&[3]))]),
     row(113, "PostFixForMercTargets", Group::PostScheduleAndCodegen, Kind::Inert, false, &[]),
     row(114, "FixUpTexDepBarAndSync", Group::PostScheduleAndCodegen, Kind::Inert, false, &[c("mercury-sequence", Rule::After(&[113]))]),
     row(115, "AdvancedScoreboardsAndOpexes", Group::PostScheduleAndCodegen, Kind::Hook, false, &[c("hook-position", Rule::Before(&[116]))]),
@@ -636,8 +636,8 @@ mod tests {
             real,
             [
                 0, 3, 10, 13, 15, 16, 18, 21, 22, 29, 33, 35, 37, 46, 49, 50, 58, 61, 63, 64, 65,
-                66, 79, 83, 84, 88, 107, 139, 142, 143, 144, 145, 146, 147, 148, 149, 151, 152,
-                153, 154, 155, 157
+                66, 79, 83, 84, 88, 107, 112, 139, 142, 143, 144, 145, 146, 147, 148, 149, 151,
+                152, 153, 154, 155, 157
             ]
         );
         assert_eq!(PHASES[158].kind, Kind::Sentinel);
