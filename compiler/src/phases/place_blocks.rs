@@ -99,13 +99,16 @@ pub fn lay_out(f: &Function, order: &[usize]) -> Function {
         let mut blk = f.blocks[b].clone();
         let old_next = f.blocks.get(b + 1).map(|n| n.label);
         let new_next = order.get(i + 1).map(|&n| f.blocks[n].label);
-        if falls_through(blk.insts.last()) && old_next.is_some() && old_next != new_next {
-            let to = old_next.expect("checked");
-            blk.insts.push(super::loop_util::bra(to));
-        } else if blk.insts.len() > 1
-            && blk.insts.last().is_some_and(|l| is_plain_jump(l, new_next))
-        {
-            blk.insts.pop();
+        match old_next {
+            Some(to) if falls_through(blk.insts.last()) && old_next != new_next => {
+                blk.insts.push(super::loop_util::bra(to));
+            }
+            _ if blk.insts.len() > 1
+                && blk.insts.last().is_some_and(|l| is_plain_jump(l, new_next)) =>
+            {
+                blk.insts.pop();
+            }
+            _ => {}
         }
         blocks.push(blk);
     }
