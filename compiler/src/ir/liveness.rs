@@ -44,6 +44,7 @@
 // Fx: the unit index is hashed per mention, on every liveness query (SipHash
 // showed up at several per cent of the differential engine's profile).
 use rustc_hash::FxHashMap as HashMap;
+use smallvec::SmallVec;
 
 use super::cfg::Cfg;
 use super::func::Function;
@@ -193,15 +194,19 @@ impl UnitMap {
 /// A guard as a key: the predicate's unit index and the negation.
 type GuardKey = (usize, bool);
 
+/// Unit indices of one instruction (most touch a handful: a list, not a
+/// bitset over every unit of the function).
+type Idx = SmallVec<[usize; 6]>;
+
 /// What an instruction does to the live set, precomputed.
 #[derive(Clone, Debug)]
 struct Step {
     /// Units read, the guard predicate excluded.
-    uses: BitSet,
+    uses: Idx,
     /// The guard predicate's unit, read on every execution.
     guard_use: Option<usize>,
     /// Every unit written (guarded or not).
-    defs: BitSet,
+    defs: Idx,
     /// The guard, when the instruction may not execute (`None` for none
     /// and for `@PT`).
     guard: Option<GuardKey>,
@@ -222,7 +227,6 @@ enum StepKind {
 }
 
 fn step(units: &UnitMap, inst: &Inst, callee: Option<usize>) -> Step {
-    let n = units.len();
     let guard_unit = inst
         .guard
         .and_then(|g| RegUnit::of_pred(g.pred))
@@ -241,16 +245,18 @@ fn step(units: &UnitMap, inst: &Inst, callee: Option<usize>) -> Step {
             }
         }
     }
+    let indices =
+        |us: regs::Units| -> Idx { us.into_iter().filter_map(|u| units.index(u)).collect() };
     let mut s = Step {
-        uses: units.set_of(uses),
+        uses: indices(uses),
         guard_use: guard_unit,
-        defs: units.set_of(regs::defs(inst)),
+        defs: indices(regs::defs(inst)),
         guard: None,
         kind: StepKind::Plain,
     };
     if regs::never_executes(inst) {
         s.kind = StepKind::Never;
-        s.uses = BitSet::new(n);
+        s.uses.clear();
         s.guard_use = None;
         return s;
     }
@@ -367,11 +373,11 @@ impl Walk {
             }
         }
         // Needs under a guard whose predicate this instruction writes.
-        if self.cond.iter().any(|(k, _)| s.defs.contains(k.0)) {
+        if self.cond.iter().any(|(k, _)| s.defs.contains(&k.0)) {
             let (keep, demote): (Vec<_>, Vec<_>) = self
                 .cond
                 .drain(..)
-                .partition(|(k, _)| !s.defs.contains(k.0));
+                .partition(|(k, _)| !s.defs.contains(&k.0));
             self.cond = keep;
             for (_, c) in demote {
                 self.always.union_with(&c);
@@ -379,23 +385,41 @@ impl Walk {
         }
         match s.guard {
             None => {
-                self.always.subtract(&s.defs);
-                for (_, c) in &mut self.cond {
-                    c.subtract(&s.defs);
+                for &d in &s.defs {
+                    self.always.remove(d);
+                    for (_, c) in &mut self.cond {
+                        c.remove(d);
+                    }
                 }
-                self.always.union_with(&s.uses);
+                for &u in &s.uses {
+                    self.always.insert(u);
+                }
             }
             Some(g) => {
                 if let Some(c) = self.cond.iter_mut().find(|(k, _)| *k == g) {
-                    c.1.subtract(&s.defs);
+                    for &d in &s.defs {
+                        c.1.remove(d);
+                    }
                 }
-                let mut moved = self.always.clone();
-                moved.intersect_with(&s.defs);
+                let moved: Idx = s
+                    .defs
+                    .iter()
+                    .copied()
+                    .filter(|&d| self.always.contains(d))
+                    .collect();
                 if !moved.is_empty() {
-                    self.always.subtract(&moved);
-                    self.cond_mut((g.0, !g.1), n).union_with(&moved);
+                    let other = self.cond_mut((g.0, !g.1), n);
+                    for &d in &moved {
+                        other.insert(d);
+                    }
+                    for &d in &moved {
+                        self.always.remove(d);
+                    }
                 }
-                self.cond_mut(g, n).union_with(&s.uses);
+                let on_g = self.cond_mut(g, n);
+                for &u in &s.uses {
+                    on_g.insert(u);
+                }
             }
         }
         if let Some(u) = s.guard_use {
@@ -461,7 +485,9 @@ impl Liveness {
             let mut w = Walk::new(&BitSet::new(n));
             for s in steps[b].iter().rev() {
                 if s.guard.is_none() && s.kind != StepKind::Never {
-                    block_def[b].union_with(&s.defs);
+                    for &d in &s.defs {
+                        block_def[b].insert(d);
+                    }
                 }
                 if s.kind == StepKind::Plain || s.kind == StepKind::Never {
                     w.back(s, &[], &all, &mut |_, _| {});

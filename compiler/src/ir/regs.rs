@@ -404,31 +404,38 @@ pub fn operand_defs(inst: &Inst, idx: usize) -> Units {
 /// position.
 pub fn operand_uses(inst: &Inst, idx: usize) -> Units {
     let mut out = Units::new();
+    operand_uses_into(inst, idx, &mut out);
+    out
+}
+
+/// [`operand_uses`], appended to `out` (each unit once). The width is
+/// looked up only for the operands that have registers to widen: most are
+/// immediates, destinations or single registers of a constant.
+fn operand_uses_into(inst: &Inst, idx: usize, out: &mut Units) {
     let is_dst = idx < inst.ndst as usize;
-    let w = operand_width(inst, idx);
+    let w = || operand_width(inst, idx);
     match &inst.operands[idx] {
-        Operand::Reg(r) if !is_dst => push_reg(&mut out, r.reg, w),
-        Operand::Pred { pred, .. } if !is_dst => push_unit(&mut out, RegUnit::of_pred(*pred)),
+        Operand::Reg(r) if !is_dst => push_reg(out, r.reg, w()),
+        Operand::Pred { pred, .. } if !is_dst => push_unit(out, RegUnit::of_pred(*pred)),
         Operand::Mem(m) => {
             if let Some(d) = m.desc {
-                push_reg(&mut out, d, 2);
+                push_reg(out, d, 2);
             }
             if let Some(b) = m.base {
-                push_reg(&mut out, b.reg, w);
+                push_reg(out, b.reg, w());
             }
             if let Some(i) = m.index {
-                push_reg(&mut out, i, w);
+                push_reg(out, i, w());
             }
         }
         Operand::Const(c) => {
             if let Some(r) = c.reg {
-                push_reg(&mut out, r, 1);
+                push_reg(out, r, 1);
             }
         }
-        Operand::RegRel { reg, .. } => push_reg(&mut out, *reg, w),
+        Operand::RegRel { reg, .. } => push_reg(out, *reg, w()),
         _ => {}
     }
-    out
 }
 
 /// Every unit the instruction defines (guarded or not; see [`kills`]).
@@ -450,9 +457,7 @@ pub fn uses(inst: &Inst) -> Units {
         push_unit(&mut out, RegUnit::of_pred(g.pred));
     }
     for i in 0..inst.operands.len() {
-        for u in operand_uses(inst, i) {
-            push_unit(&mut out, Some(u));
-        }
+        operand_uses_into(inst, i, &mut out);
     }
     if inst.op == Op::P2R {
         for n in 0..7 {

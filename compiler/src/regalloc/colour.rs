@@ -33,13 +33,62 @@ fn allowed(c: Class, r: u32, budget: &RegBudget) -> bool {
     }
 }
 
-/// Colours every node, or returns the nodes that found no register: the
-/// definition order first, then Briggs's optimistic order (simplify by
-/// degree, select in reverse) when that fails; the attempt with fewer
-/// failures decides the spills.
+/// Colours every node, or returns the nodes that found no register.
+///
+/// The register files are coloured one at a time: nodes of different
+/// files never interfere, so a file that needs the retries below (seven
+/// predicates run out long before 255 registers do) does not make the
+/// others retry, and a file coloured at the first attempt keeps that
+/// colouring. (Colouring them together made every predicate spill round
+/// recolour the general registers some fifteen times, DSATUR's quadratic
+/// scan included: a quarter of the engine's compile time.)
 pub fn colour(ns: &Nodes, g: &Graph, budget: &RegBudget) -> Result<Assignment, Vec<usize>> {
     let n = ns.nodes.len();
-    let mut order: Vec<usize> = (0..n).collect();
+    let mut assign: Vec<Option<u32>> = vec![None; n];
+    let mut failed = Vec::new();
+    let mut briggs: Option<Vec<usize>> = None;
+    for class in [Class::Gpr, Class::Pred, Class::Ureg, Class::Upred] {
+        let members: Vec<bool> = ns.nodes.iter().map(|x| x.class == class).collect();
+        if !members.contains(&true) {
+            continue;
+        }
+        match colour_file(ns, g, budget, &members, &mut briggs) {
+            Ok(a) => {
+                for (k, b) in a.into_iter().enumerate() {
+                    if members[k] {
+                        assign[k] = b;
+                    }
+                }
+            }
+            Err(f) => failed.extend(f),
+        }
+    }
+    if failed.is_empty() {
+        Ok(assign.into_iter().map(|a| a.expect("coloured")).collect())
+    } else {
+        Err(failed)
+    }
+}
+
+/// A partial colouring: the physical base of the nodes coloured.
+type Partial = Vec<Option<u32>>;
+
+/// Colours the nodes of one register file (`members`): the definition
+/// order first, then Briggs's optimistic order (simplify by degree, select
+/// in reverse), longest ranges first, singles from the top, DSATUR and
+/// perturbed orders while they fail; the attempt with the fewest failures
+/// decides the spills. `briggs`: Briggs's order over every node, computed
+/// the first time a file needs it.
+fn colour_file(
+    ns: &Nodes,
+    g: &Graph,
+    budget: &RegBudget,
+    members: &[bool],
+    briggs: &mut Option<Vec<usize>>,
+) -> Result<Partial, Vec<usize>> {
+    let n = ns.nodes.len();
+    let only = |o: Vec<usize>| -> Vec<usize> { o.into_iter().filter(|&k| members[k]).collect() };
+    let mut order: Vec<usize> = only((0..n).collect());
     order.sort_by_key(|&k| {
         let x = &ns.nodes[k];
         (!x.temp, x.first_def, x.class, x.lo)
@@ -47,7 +96,12 @@ pub fn colour(ns: &Nodes, g: &Graph, budget: &RegBudget) -> Result<Assignment, V
     let first = colour_in(ns, g, budget, &order, false);
     let Err(f1) = first else { return first };
     let mut best = f1;
-    match colour_in(ns, g, budget, &briggs_order(ns, g, budget), false) {
+    let bo = only(
+        briggs
+            .get_or_insert_with(|| briggs_order(ns, g, budget))
+            .clone(),
+    );
+    match colour_in(ns, g, budget, &bo, false) {
         Ok(a) => return Ok(a),
         Err(f2) if f2.len() < best.len() => best = f2,
         Err(_) => {}
@@ -55,7 +109,7 @@ pub fn colour(ns: &Nodes, g: &Graph, budget: &RegBudget) -> Result<Assignment, V
     // Longest live ranges first (loop invariants take fixed registers,
     // short values fill the gaps), wide values before narrow ones.
     for wide_first in [true, false] {
-        let mut o: Vec<usize> = (0..n).collect();
+        let mut o = order.clone();
         o.sort_by_key(|&k| {
             let x = &ns.nodes[k];
             let w = if wide_first { x.size } else { 0 };
@@ -82,7 +136,7 @@ pub fn colour(ns: &Nodes, g: &Graph, budget: &RegBudget) -> Result<Assignment, V
         Err(_) => {}
     }
     // DSATUR: the most constrained node next.
-    match dsatur(ns, g, budget) {
+    match dsatur(ns, g, budget, members) {
         Ok(a) => return Ok(a),
         Err(f) if f.len() < best.len() => best = f,
         Err(_) => {}
@@ -215,7 +269,12 @@ fn repair(
 /// Brélaz's DSATUR, for nodes of several sizes: repeatedly colour the
 /// uncoloured node with the fewest free places left (temporaries first,
 /// then the most neighbours), at its lowest snug place.
-fn dsatur(ns: &Nodes, g: &Graph, budget: &RegBudget) -> Result<Assignment, Vec<usize>> {
+fn dsatur(
+    ns: &Nodes,
+    g: &Graph,
+    budget: &RegBudget,
+    members: &[bool],
+) -> Result<Partial, Vec<usize>> {
     let n = ns.nodes.len();
     // Busy registers per node, as a bitmask over 256 registers.
     let mut busy: Vec<[u64; 4]> = vec![[0; 4]; n];
@@ -242,9 +301,9 @@ fn dsatur(ns: &Nodes, g: &Graph, budget: &RegBudget) -> Result<Assignment, Vec<u
         out
     };
     let mut assign: Vec<Option<u32>> = vec![None; n];
-    let mut done = vec![false; n];
+    let mut done: Vec<bool> = members.iter().map(|&m| !m).collect();
     let mut failed = Vec::new();
-    for _ in 0..n {
+    for _ in 0..members.iter().filter(|&&m| m).count() {
         let k = (0..n)
             .filter(|&k| !done[k])
             .min_by_key(|&k| {
@@ -287,7 +346,7 @@ fn dsatur(ns: &Nodes, g: &Graph, budget: &RegBudget) -> Result<Assignment, Vec<u
         }
     }
     if failed.is_empty() {
-        Ok(assign.into_iter().map(|a| a.expect("coloured")).collect())
+        Ok(assign)
     } else {
         Err(failed)
     }
@@ -370,7 +429,7 @@ fn colour_in(
     budget: &RegBudget,
     order: &[usize],
     singles_down: bool,
-) -> Result<Assignment, Vec<usize>> {
+) -> Result<Partial, Vec<usize>> {
     let n = ns.nodes.len();
     let mut assign: Vec<Option<u32>> = vec![None; n];
     let mut failed = Vec::new();
@@ -428,7 +487,7 @@ fn colour_in(
         }
     }
     if failed.is_empty() {
-        Ok(assign.into_iter().map(|a| a.expect("coloured")).collect())
+        Ok(assign)
     } else {
         Err(failed)
     }
