@@ -6,6 +6,9 @@ pub mod dce;
 pub mod early_cse;
 pub mod inst_combine;
 pub mod licm;
+pub mod loop_simplify;
+pub mod loop_unroll;
+pub mod loop_util;
 pub mod sccp;
 pub mod simplify_cfg;
 pub mod util;
@@ -31,6 +34,8 @@ pub fn by_name(name: &str) -> Option<Box<dyn Pass>> {
         "sccp" => Box::new(sccp::Sccp),
         "early-cse" => Box::new(early_cse::EarlyCse),
         "licm" => Box::new(licm::Licm),
+        "loop-simplify" => Box::new(loop_simplify::LoopSimplify),
+        "loop-unroll" => Box::new(loop_unroll::LoopUnroll::default()),
         _ => return None,
     })
 }
@@ -44,7 +49,11 @@ pub const NAMES: &[&str] = &[
     "sccp",
     "early-cse",
     "licm",
+    "loop-simplify",
+    "loop-unroll",
 ];
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod loop_tests;
