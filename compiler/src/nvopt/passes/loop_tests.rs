@@ -1,0 +1,227 @@
+//! Unit tests of the loop and scheduling-ish passes (LoopSimplify,
+//! LoopUnroll, LoopIndexSplit, Reassociate, Sink, NVVMSinking2,
+//! NVVMRematerialization, NVVMPeephole) on PTX snippets: lift, run the
+//! passes, print, and compare with the exact expected instructions and
+//! block counts.
+
+use super::loop_util::find_loops;
+use crate::nvopt::ir::Term;
+use super::*;
+use crate::nvopt::{lift_module, print_module};
+
+/// Runs `passes` on the first function of `src`; returns the SSA form
+/// after the passes and the printed body's instruction lines (labels and
+/// declarations dropped, whitespace normalized).
+fn run(src: &str, passes: &[&dyn Pass]) -> (Function, String) {
+    let m = crate::ptx::parse_checked("t.ptx", src).unwrap();
+    let mut lm = lift_module(&m);
+    let f = lm.funcs[0].1.as_mut().unwrap();
+    for p in passes {
+        p.run(f);
+        crate::nvopt::verify::verify(f).unwrap_or_else(|e| panic!("{}: {e}", p.name()));
+    }
+    let f = f.clone();
+    let out = crate::ptx::printer::print(&print_module(&lm));
+    crate::ptx::parse_checked("out.ptx", &out).unwrap_or_else(|e| panic!("{e}\n{out}"));
+    let body = out
+        .lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+        .filter(|l| {
+            !l.is_empty()
+                && !l.starts_with('.')
+                && !l.starts_with('$')
+                && !l.starts_with("//")
+                && l != "{"
+                && l != "}"
+                && !l.starts_with(')')
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    (f, body)
+}
+
+fn named(names: &[&str]) -> Vec<Box<dyn Pass>> {
+    names.iter().map(|n| by_name(n).unwrap()).collect()
+}
+
+fn run_named(src: &str, names: &[&str]) -> (Function, String) {
+    let ps = named(names);
+    let refs: Vec<&dyn Pass> = ps.iter().map(|p| p.as_ref()).collect();
+    run(src, &refs)
+}
+
+fn kernel(body: &str) -> String {
+    format!(
+        ".version 7.0\n.target sm_70\n.address_size 64\n.visible .entry k(.param .u64 k_p, .param .u32 k_n)\n{{\n\
+         .reg .pred %p<4>;\n.reg .b32 %r<20>;\n.reg .b64 %rd<8>;\n\
+         ld.param.u64 %rd1, [k_p];\ncvta.to.global.u64 %rd2, %rd1;\n{body}\nret;\n}}\n"
+    )
+}
+
+const HEAD: &str = "ld.param.u64 %nvb64_0, [k_p];\ncvta.to.global.u64 %nvb64_1, %nvb64_0;";
+
+fn inst_count(f: &Function) -> usize {
+    f.blocks.iter().map(|b| b.insts.len()).sum()
+}
+
+/// A loop summing 0..4 (bottom-tested: the latch exits).
+const SUM4: &str = "mov.u32 %r1, 0;\nmov.u32 %r2, 0;\nL:\nadd.s32 %r2, %r2, %r1;\nadd.s32 %r1, %r1, 1;\nsetp.lt.u32 %p1, %r1, 4;\n@%p1 bra L;\nst.global.u32 [%rd2], %r2;";
+
+#[test]
+fn loop_simplify_adds_preheader_single_latch_and_dedicated_exit() {
+    // The header H is entered from the entry (a conditional branch) and
+    // has two latches (A and B); the exit X is also reached from the entry.
+    let src = kernel(
+        "mov.u32 %r1, %tid.x;\nsetp.lt.u32 %p1, %r1, 8;\n@%p1 bra X;\nH:\nadd.s32 %r1, %r1, 1;\nsetp.lt.u32 %p2, %r1, 4;\n@%p2 bra A;\nsetp.lt.u32 %p3, %r1, 12;\n@!%p3 bra X;\nbra.uni H;\nA:\nbra.uni H;\nX:\nst.global.u32 [%rd2], %r1;",
+    );
+    let (before, _) = run_named(&src, &[]);
+    let (f, _) = run_named(&src, &["loop-simplify"]);
+    let loops = find_loops(&f);
+    assert_eq!(loops.len(), 1);
+    let l = &loops[0];
+    let preds = f.preds();
+    // Three new blocks: the preheader, the single latch, the dedicated exit.
+    assert_eq!(f.blocks.len(), before.blocks.len() + 3);
+    assert!(l.preheader(&f, &preds).is_some());
+    assert_eq!(l.latches.len(), 1);
+    for (_, e) in l.exit_edges(&f) {
+        assert!(preds[e.idx()].iter().all(|p| l.contains(*p)), "exit {e:?}");
+    }
+    // The header's phi merges the preheader and the new latch only.
+    assert_eq!(f.blocks[l.header.idx()].phis.len(), 1);
+    assert_eq!(f.blocks[l.header.idx()].phis[0].args.len(), 2);
+    // A second run has nothing to do.
+    let mut g = f.clone();
+    assert!(!loop_simplify::LoopSimplify.run(&mut g));
+    assert_eq!(inst_count(&f), inst_count(&before));
+}
+
+#[test]
+fn full_unroll_of_a_constant_trip_loop_removes_the_back_edge() {
+    let src = kernel(SUM4);
+    let (before, _) = run_named(&src, &["loop-simplify"]);
+    assert_eq!(find_loops(&before).len(), 1);
+    let (f, body) = run_named(&src, &["loop-simplify", "loop-unroll", "sccp", "dce"]);
+    // One block, no loop: 0+1+2+3 = 6 is stored.
+    assert_eq!(f.blocks.len(), 1);
+    assert!(find_loops(&f).is_empty());
+    assert_eq!(
+        body,
+        format!("{HEAD}\nmov.b32 %nvb32_0, 6;\nst.global.u32 [%nvb64_1], %nvb32_0;\nret;")
+    );
+}
+
+#[test]
+fn full_unroll_copies_the_body_once_per_iteration() {
+    let src = kernel(SUM4);
+    let (f, _) = run_named(&src, &["loop-simplify", "loop-unroll"]);
+    // 2 head instructions, 2 initial movs, 4 copies of (add, add, setp),
+    // the store: 17 instructions in one block.
+    assert_eq!(f.blocks.len(), 1);
+    assert_eq!(inst_count(&f), 2 + 2 + 4 * 3 + 1);
+    assert!(f.blocks[0].phis.is_empty());
+}
+
+#[test]
+fn unroll_trip_counts_of_canonical_induction_variables() {
+    use super::loop_util::{const_trip_count, find_iv, single_exit};
+    // (loop, expected trip count)
+    let cases: &[(&str, Option<u64>)] = &[
+        // i = 0; do { i++ } while (i < 4): 4 tests.
+        ("mov.u32 %r1, 0;\nL:\nadd.s32 %r1, %r1, 1;\nsetp.lt.u32 %p1, %r1, 4;\n@%p1 bra L;", Some(4)),
+        // <= : i = 0..=4 -> 5.
+        ("mov.u32 %r1, 0;\nL:\nadd.s32 %r1, %r1, 1;\nsetp.le.u32 %p1, %r1, 4;\n@%p1 bra L;", Some(5)),
+        // != by 3 from 0 to 12 -> 4.
+        ("mov.u32 %r1, 0;\nL:\nadd.s32 %r1, %r1, 3;\nsetp.ne.s32 %p1, %r1, 12;\n@%p1 bra L;", Some(4)),
+        // signed: from -3 while (i < 2): -2,-1,0,1,2 -> 5 tests.
+        ("mov.u32 %r1, -3;\nL:\nadd.s32 %r1, %r1, 1;\nsetp.lt.s32 %p1, %r1, 2;\n@%p1 bra L;", Some(5)),
+        // unsigned: -3 is huge, so the first test exits -> 1.
+        ("mov.u32 %r1, -3;\nL:\nadd.s32 %r1, %r1, 1;\nsetp.lt.u32 %p1, %r1, 2;\n@%p1 bra L;", Some(1)),
+        // counting down with sub, compare reads the phi: 10,8,..,2 continue while > 0 -> tests at 10,8,6,4,2,0.
+        ("mov.u32 %r1, 10;\nL:\nsetp.gt.s32 %p1, %r1, 0;\nsub.s32 %r1, %r1, 2;\n@%p1 bra L;", Some(6)),
+        // exit taken on the true side: while !(i == 7).
+        ("mov.u32 %r1, 0;\nL:\nadd.s32 %r1, %r1, 1;\nsetp.eq.u32 %p1, %r1, 7;\n@!%p1 bra L;", Some(7)),
+        // invariant but unknown bound: no constant trip count.
+        ("ld.param.u32 %r3, [k_n];\nmov.u32 %r1, 0;\nL:\nadd.s32 %r1, %r1, 1;\nsetp.lt.u32 %p1, %r1, %r3;\n@%p1 bra L;", None),
+    ];
+    for (body, want) in cases {
+        let src = kernel(&format!("{body}\nst.global.u32 [%rd2], %r1;"));
+        let (f, _) = run_named(&src, &["loop-simplify"]);
+        let loops = find_loops(&f);
+        let l = &loops[0];
+        let (x, _, _) = single_exit(&f, l).unwrap();
+        let iv = find_iv(&f, l, x).unwrap_or_else(|| panic!("no IV: {body}"));
+        assert_eq!(const_trip_count(&f, &iv, 1000), *want, "{body}");
+    }
+}
+
+#[test]
+fn top_tested_loop_unrolls_fully() {
+    // for (i = 0; i < 3; i++) s += i; with the test in the header.
+    let src = kernel(
+        "mov.u32 %r1, 0;\nmov.u32 %r2, 0;\nH:\nsetp.ge.u32 %p1, %r1, 3;\n@%p1 bra X;\nadd.s32 %r2, %r2, %r1;\nadd.s32 %r1, %r1, 1;\nbra.uni H;\nX:\nst.global.u32 [%rd2], %r2;",
+    );
+    let (f, body) = run_named(&src, &["loop-simplify", "loop-unroll", "sccp", "dce"]);
+    assert!(find_loops(&f).is_empty());
+    assert_eq!(f.blocks.len(), 1);
+    assert_eq!(
+        body,
+        format!("{HEAD}\nmov.b32 %nvb32_0, 3;\nst.global.u32 [%nvb64_1], %nvb32_0;\nret;")
+    );
+}
+
+#[test]
+fn unroll_by_a_factor_dividing_the_trip_count_keeps_one_exit_test() {
+    // 40 iterations: too many to unroll fully (max count 20); the largest
+    // factor <= 4 dividing 40 is 4.
+    let src = kernel(
+        "mov.u32 %r1, 0;\nmov.u32 %r2, 0;\nL:\nadd.s32 %r2, %r2, %r1;\nadd.s32 %r1, %r1, 1;\nsetp.lt.u32 %p1, %r1, 40;\n@%p1 bra L;\nst.global.u32 [%rd2], %r2;",
+    );
+    let (f, _) = run_named(&src, &["loop-simplify", "loop-unroll"]);
+    let loops = find_loops(&f);
+    assert_eq!(loops.len(), 1);
+    // Preheader (entry) + one loop block + exit: the copies merged.
+    assert_eq!(f.blocks.len(), 3);
+    let l = &loops[0];
+    assert_eq!(l.size(), 1);
+    let b = &f.blocks[l.header.idx()];
+    assert_eq!(b.insts.len(), 4 * 3);
+    assert_eq!(b.phis.len(), 2);
+    assert!(matches!(b.term, Term::CondBr { .. }));
+}
+
+#[test]
+fn unroll_with_unknown_trip_count_keeps_every_exit_test() {
+    let src = kernel(
+        "ld.param.u32 %r3, [k_n];\nmov.u32 %r1, 0;\nL:\nadd.s32 %r1, %r1, 1;\nsetp.lt.u32 %p1, %r1, %r3;\n@%p1 bra L;\nst.global.u32 [%rd2], %r1;",
+    );
+    let (f0, _) = run_named(&src, &["loop-simplify", "loop-unroll"]);
+    assert_eq!(inst_count(&f0), 2 + 2 + 2 + 1, "no automatic unroll");
+    let pass = loop_unroll::LoopUnroll {
+        count: 2,
+        ..Default::default()
+    };
+    let ls = loop_simplify::LoopSimplify;
+    let (f, _) = run(&src, &[&ls, &pass]);
+    let loops = find_loops(&f);
+    assert_eq!(loops.len(), 1);
+    // Two copies, each with its own exit branch to the exit block, whose
+    // phi merges the two copies' counters.
+    assert_eq!(loops[0].size(), 2);
+    let exits = loops[0].exit_edges(&f);
+    assert_eq!(exits.len(), 2);
+    let e = exits[0].1;
+    assert_eq!(exits[1].1, e);
+    assert_eq!(f.blocks[e.idx()].phis.len(), 1);
+    assert_eq!(f.blocks[e.idx()].phis[0].args.len(), 2);
+}
+
+#[test]
+fn unroll_leaves_loops_with_barriers_alone() {
+    let src = kernel(
+        "mov.u32 %r1, 0;\nL:\nbar.sync 0;\nadd.s32 %r1, %r1, 1;\nsetp.lt.u32 %p1, %r1, 4;\n@%p1 bra L;\nst.global.u32 [%rd2], %r1;",
+    );
+    let (f, _) = run_named(&src, &["loop-simplify", "loop-unroll"]);
+    assert_eq!(find_loops(&f).len(), 1);
+    assert_eq!(inst_count(&f), 2 + 1 + 3 + 1);
+}
