@@ -225,3 +225,65 @@ fn unroll_leaves_loops_with_barriers_alone() {
     assert_eq!(find_loops(&f).len(), 1);
     assert_eq!(inst_count(&f), 2 + 1 + 3 + 1);
 }
+
+/// for (i = 0; i < 8; i++) s += (i < 3) ? 1 : 2; bottom-tested.
+const SPLIT8: &str = "mov.u32 %r1, 0;\nmov.u32 %r2, 0;\nL:\nsetp.lt.u32 %p2, %r1, 3;\n@%p2 bra A;\nadd.s32 %r2, %r2, 2;\nbra.uni J;\nA:\nadd.s32 %r2, %r2, 1;\nJ:\nadd.s32 %r1, %r1, 1;\nsetp.lt.u32 %p1, %r1, 8;\n@%p1 bra L;\nst.global.u32 [%rd2], %r2;";
+
+#[test]
+fn index_split_divides_the_iteration_space_at_the_monotonic_condition() {
+    let src = kernel(SPLIT8);
+    let (f, _) = run_named(&src, &["loop-simplify", "loop-index-split"]);
+    let loops = find_loops(&f);
+    // Two single-block loops, neither with an inner branch.
+    assert_eq!(loops.len(), 2);
+    for l in &loops {
+        assert_eq!(l.size(), 1);
+    }
+    // entry, loop 1, loop 2, exit (the empty block between the loops is
+    // bypassed by SimplifyCFG).
+    assert_eq!(f.blocks.len(), 4);
+    // Unrolled afterwards, the result folds to 3 * 1 + 5 * 2 = 13.
+    let (_, body) = run_named(
+        &src,
+        &[
+            "loop-simplify",
+            "loop-index-split",
+            "loop-simplify",
+            "loop-unroll",
+            // The second loop's start is the first one's end: a constant
+            // once SCCP folded the unrolled first loop.
+            "sccp",
+            "loop-unroll",
+            "sccp",
+            "simplifycfg",
+            "dce",
+        ],
+    );
+    assert_eq!(
+        body,
+        format!("{HEAD}\nmov.b32 %nvb32_0, 13;\nst.global.u32 [%nvb64_1], %nvb32_0;\nret;")
+    );
+}
+
+#[test]
+fn index_split_folds_a_condition_that_holds_in_every_iteration() {
+    // i < 20 holds for i = 0..8: the else side goes away.
+    let src = kernel(&SPLIT8.replace("%r1, 3;", "%r1, 20;"));
+    let (f, _) = run_named(&src, &["loop-simplify", "loop-index-split"]);
+    let loops = find_loops(&f);
+    assert_eq!(loops.len(), 1);
+    assert_eq!(loops[0].size(), 1);
+    let h = &f.blocks[loops[0].header.idx()];
+    // setp (dead now), add 1, add, setp.
+    assert_eq!(h.insts.len(), 4);
+}
+
+#[test]
+fn index_split_leaves_a_non_monotonic_condition_alone() {
+    // i == 3 is false, true, false: not monotonic.
+    let src = kernel(&SPLIT8.replace("setp.lt.u32 %p2, %r1, 3;", "setp.eq.u32 %p2, %r1, 3;"));
+    let (f0, _) = run_named(&src, &["loop-simplify"]);
+    let mut f = f0.clone();
+    assert!(!loop_index_split::LoopIndexSplit.run(&mut f));
+    assert_eq!(f, f0);
+}

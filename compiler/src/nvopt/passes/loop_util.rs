@@ -546,3 +546,46 @@ pub fn remove_unreachable_tracking(f: &mut Function, ids: &mut Vec<BlockId>) {
     *ids = ids.iter().filter_map(|b| map[b.idx()]).collect();
     crate::nvopt::lift::remove_unreachable(f);
 }
+
+/// The induction variable's values `(iv, next)` in iterations `0..n`,
+/// evaluated exactly; `None` when the initial value is not a constant.
+pub fn iv_sequence(f: &Function, iv: &Iv, n: u64) -> Option<Vec<(u64, u64)>> {
+    let consts = constants(f);
+    let sites = def_sites(f);
+    let Some(DefSite::Inst(nb, nk)) = sites[iv.next.idx()] else {
+        return None;
+    };
+    let add = &f.blocks[nb.idx()].insts[nk];
+    let mut cur = consts[iv.init.idx()]?;
+    let mut out = Vec::with_capacity(n as usize);
+    for _ in 0..n {
+        let phi_v = cur;
+        let get = |o: &Opnd, bits: u32| match o {
+            Opnd::Val(v) if *v == iv.phi => Lat::C(super::util::truncate(phi_v, bits)),
+            Opnd::Imm(i) => super::util::imm_bits(i, bits).map_or(Lat::Bot, Lat::C),
+            _ => Lat::Bot,
+        };
+        let Some(Lat::C(next_v)) = eval(add, &get) else {
+            return None;
+        };
+        out.push((phi_v, next_v));
+        cur = next_v;
+    }
+    Some(out)
+}
+
+/// The result of a `setp` that reads `x` (set to `val`) and otherwise
+/// only constants; `None` when it does not fold.
+pub fn eval_setp(f: &Function, cmp: &Inst, x: Value, val: u64) -> Option<bool> {
+    let consts = constants(f);
+    let get = |o: &Opnd, bits: u32| match o {
+        Opnd::Val(v) if *v == x => Lat::C(super::util::truncate(val, bits)),
+        Opnd::Val(v) => consts[v.idx()].map_or(Lat::Bot, |c| Lat::C(super::util::truncate(c, bits))),
+        Opnd::Imm(i) => super::util::imm_bits(i, bits).map_or(Lat::Bot, Lat::C),
+        _ => Lat::Bot,
+    };
+    match eval(cmp, &get) {
+        Some(Lat::C(c)) if cmp.op == Opcode::Setp => Some(c != 0),
+        _ => None,
+    }
+}

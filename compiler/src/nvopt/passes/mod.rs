@@ -6,6 +6,7 @@ pub mod dce;
 pub mod early_cse;
 pub mod inst_combine;
 pub mod licm;
+pub mod loop_index_split;
 pub mod loop_simplify;
 pub mod loop_unroll;
 pub mod loop_util;
@@ -36,6 +37,7 @@ pub fn by_name(name: &str) -> Option<Box<dyn Pass>> {
         "licm" => Box::new(licm::Licm),
         "loop-simplify" => Box::new(loop_simplify::LoopSimplify),
         "loop-unroll" => Box::new(loop_unroll::LoopUnroll::default()),
+        "loop-index-split" => Box::new(loop_index_split::LoopIndexSplit),
         _ => return None,
     })
 }
@@ -51,6 +53,7 @@ pub const NAMES: &[&str] = &[
     "licm",
     "loop-simplify",
     "loop-unroll",
+    "loop-index-split",
 ];
 
 #[cfg(test)]
