@@ -128,3 +128,19 @@ fn the_loop_kernels_run_and_exercise_every_loop_shape() {
     assert!(by_name("loop-index-split").unwrap().run(f));
     assert_eq!(ptxc::nvopt::passes::loop_util::find_loops(f).len(), 8);
 }
+
+#[test]
+fn reassociate_preserves_results() {
+    // Unrolled loops give `(i + 1) + 1` chains.
+    check(&["loop-simplify", "loop-unroll"], "reassociate");
+}
+
+#[test]
+fn sink_preserves_results() {
+    check(&[], "sink");
+}
+
+#[test]
+fn sinking2_preserves_results() {
+    check(&[], "sinking2");
+}

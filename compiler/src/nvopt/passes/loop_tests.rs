@@ -287,3 +287,105 @@ fn index_split_leaves_a_non_monotonic_condition_alone() {
     assert!(!loop_index_split::LoopIndexSplit.run(&mut f));
     assert_eq!(f, f0);
 }
+
+#[test]
+fn reassociate_folds_constant_chains_and_moves_constants_outward() {
+    let src = kernel(
+        "mov.u32 %r1, %tid.x;\nld.param.u32 %r9, [k_n];\nadd.s32 %r2, %r1, 3;\nsub.s32 %r3, %r2, 10;\nadd.s32 %r4, %r3, %r9;\nadd.s32 %r5, %r4, 1;\nxor.b32 %r6, %r1, 12;\nxor.b32 %r7, %r6, 10;\nst.global.u32 [%rd2], %r5;\nst.global.u32 [%rd2+4], %r7;",
+    );
+    let (_, body) = run_named(&src, &["reassociate", "dce"]);
+    // ((tid + 3) - 10) + n + 1 = (tid + n) - 6; (tid ^ 12) ^ 10 = tid ^ 6.
+    assert_eq!(
+        body,
+        format!(
+            "{HEAD}\nmov.u32 %nvb32_0, %tid.x;\nld.param.u32 %nvb32_1, [k_n];\nadd.s32 %nvb32_2, %nvb32_0, %nvb32_1;\n\
+             add.s32 %nvb32_3, %nvb32_2, -6;\nxor.b32 %nvb32_4, %nvb32_0, 6;\nst.global.u32 [%nvb64_1], %nvb32_3;\n\
+             st.global.u32 [%nvb64_1+4], %nvb32_4;\nret;"
+        )
+    );
+}
+
+#[test]
+fn reassociate_leaves_float_adds_alone() {
+    let src = kernel(
+        "mov.u32 %r1, %tid.x;\ncvt.rn.f32.u32 %r2, %r1;\nadd.f32 %r3, %r2, 0f3F800000;\nadd.f32 %r4, %r3, 0f3F800000;\nst.global.f32 [%rd2], %r4;",
+    );
+    let (f0, _) = run_named(&src, &[]);
+    let mut f = f0.clone();
+    assert!(!reassociate::Reassociate.run(&mut f));
+    assert_eq!(f, f0);
+}
+
+/// `%r2` and the load are needed only when tid < 4.
+const SINKABLE: &str = "mov.u32 %r1, %tid.x;\nmul.lo.s32 %r2, %r1, 7;\nld.global.u32 %r3, [%rd2+64];\nsetp.lt.u32 %p1, %r1, 4;\n@!%p1 bra SKIP;\nadd.s32 %r4, %r2, %r3;\nst.global.u32 [%rd2], %r4;\nSKIP:\nst.global.u32 [%rd2+4], %r1;";
+
+#[test]
+fn sink_moves_pure_ops_and_loads_into_the_only_successor_using_them() {
+    let (_, body) = run_named(&kernel(SINKABLE), &["sink"]);
+    assert_eq!(
+        body,
+        format!(
+            "{HEAD}\nmov.u32 %nvb32_0, %tid.x;\nsetp.lt.u32 %nvpred_0, %nvb32_0, 4;\n@!%nvpred_0 bra $NVB2;\n\
+             mul.lo.s32 %nvb32_1, %nvb32_0, 7;\nld.global.u32 %nvb32_2, [%nvb64_1+64];\nadd.s32 %nvb32_3, %nvb32_1, %nvb32_2;\n\
+             st.global.u32 [%nvb64_1], %nvb32_3;\nst.global.u32 [%nvb64_1+4], %nvb32_0;\nret;"
+        )
+    );
+}
+
+#[test]
+fn sink_keeps_a_load_above_a_store_or_barrier() {
+    for between in ["st.global.u32 [%rd2+8], %r1;", "bar.sync 0;", "atom.global.add.u32 %r9, [%rd2+8], 1;"] {
+        let src = kernel(&SINKABLE.replace("setp.lt.u32", &format!("{between}\nsetp.lt.u32")));
+        let (f, _) = run_named(&src, &["sink"]);
+        let entry = &f.blocks[0];
+        assert!(
+            entry.insts.iter().any(|i| i.op == crate::ptx::isa::Opcode::Ld && i.has(crate::ptx::modifiers::Mod::Global)),
+            "{between}"
+        );
+        // The multiply still moves.
+        assert!(!entry.insts.iter().any(|i| i.op == crate::ptx::isa::Opcode::Mul), "{between}");
+    }
+}
+
+#[test]
+fn sink_never_moves_into_a_loop() {
+    // %r2 is used only inside the loop: the loop header has two
+    // predecessors, so it stays in the entry.
+    let src = kernel(
+        "mov.u32 %r1, %tid.x;\nmul.lo.s32 %r2, %r1, 7;\nmov.u32 %r3, 0;\nL:\nadd.s32 %r3, %r3, %r2;\nsetp.lt.u32 %p1, %r3, 100;\n@%p1 bra L;\nst.global.u32 [%rd2], %r3;",
+    );
+    for p in ["sink", "sinking2"] {
+        let (f0, _) = run_named(&src, &[]);
+        let mut f = f0.clone();
+        assert!(!by_name(p).unwrap().run(&mut f), "{p}");
+    }
+}
+
+#[test]
+fn sinking2_moves_pure_ops_down_a_chain_but_not_loads_or_past_barriers() {
+    // The multiply is used two blocks down (entry -> A -> B, each with one
+    // predecessor); the load stays.
+    let src = kernel(
+        "mov.u32 %r1, %tid.x;\nmul.lo.s32 %r2, %r1, 7;\nld.global.u32 %r3, [%rd2+64];\nsetp.lt.u32 %p1, %r1, 4;\n@!%p1 bra SKIP;\nsetp.lt.u32 %p2, %r1, 2;\n@!%p2 bra SKIP;\nadd.s32 %r4, %r2, %r3;\nst.global.u32 [%rd2], %r4;\nSKIP:\nst.global.u32 [%rd2+4], %r1;",
+    );
+    let (f, _) = run_named(&src, &["sinking2"]);
+    let holds = |op| {
+        f.blocks
+            .iter()
+            .position(|b| b.insts.iter().any(|i| i.op == op))
+            .unwrap()
+    };
+    use crate::ptx::isa::Opcode;
+    assert_eq!(holds(Opcode::Ld), 0);
+    let b = holds(Opcode::Mul);
+    assert_eq!(b, holds(Opcode::Add));
+    assert_eq!(f.blocks[b].insts[0].op, Opcode::Mul);
+    // The same with a barrier in the last block: the multiply stops one
+    // block above it.
+    let src = src.replace("add.s32 %r4", "bar.sync 0;\nadd.s32 %r4");
+    let (f, _) = run_named(&src, &["sinking2"]);
+    let mul = f.blocks.iter().position(|b| b.insts.iter().any(|i| i.op == Opcode::Mul)).unwrap();
+    let bar = f.blocks.iter().position(|b| b.insts.iter().any(|i| i.op == Opcode::Bar)).unwrap();
+    assert_ne!(mul, 0);
+    assert_ne!(mul, bar);
+}

@@ -10,8 +10,11 @@ pub mod loop_index_split;
 pub mod loop_simplify;
 pub mod loop_unroll;
 pub mod loop_util;
+pub mod reassociate;
 pub mod sccp;
 pub mod simplify_cfg;
+pub mod sink;
+pub mod sinking2;
 pub mod util;
 
 use super::ir::Function;
@@ -38,6 +41,9 @@ pub fn by_name(name: &str) -> Option<Box<dyn Pass>> {
         "loop-simplify" => Box::new(loop_simplify::LoopSimplify),
         "loop-unroll" => Box::new(loop_unroll::LoopUnroll::default()),
         "loop-index-split" => Box::new(loop_index_split::LoopIndexSplit),
+        "reassociate" => Box::new(reassociate::Reassociate),
+        "sink" => Box::new(sink::Sink),
+        "sinking2" => Box::new(sinking2::Sinking2),
         _ => return None,
     })
 }
@@ -54,6 +60,9 @@ pub const NAMES: &[&str] = &[
     "loop-simplify",
     "loop-unroll",
     "loop-index-split",
+    "reassociate",
+    "sink",
+    "sinking2",
 ];
 
 #[cfg(test)]
