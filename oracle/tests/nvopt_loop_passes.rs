@@ -144,3 +144,19 @@ fn sink_preserves_results() {
 fn sinking2_preserves_results() {
     check(&[], "sinking2");
 }
+
+#[test]
+fn remat_preserves_results() {
+    // Limit 0: every function with a live value counts as high pressure,
+    // so every candidate is rematerialized.
+    let pass = ptxc::nvopt::passes::remat::Remat {
+        max_live_limit: 0,
+        use_limit: 1000,
+    };
+    check_with(&[], &pass);
+}
+
+#[test]
+fn nvvm_peephole_preserves_results() {
+    check(&[], "nvvm-peephole-optimizer");
+}

@@ -389,3 +389,86 @@ fn sinking2_moves_pure_ops_down_a_chain_but_not_loads_or_past_barriers() {
     assert_ne!(mul, 0);
     assert_ne!(mul, bar);
 }
+
+#[test]
+fn remat_recomputes_cheap_values_in_the_using_blocks_under_pressure() {
+    // %r2 (tid.x) and %r3 (5) are defined in the entry and used after a
+    // branch; with limit 0 each using block gets its own copy.
+    let src = kernel(
+        "mov.u32 %r2, %tid.x;\nmov.u32 %r3, 5;\nld.global.u32 %r1, [%rd2+64];\nsetp.lt.u32 %p1, %r1, 4;\n@!%p1 bra SKIP;\nadd.s32 %r4, %r2, %r3;\nst.global.u32 [%rd2], %r4;\nSKIP:\nst.global.u32 [%rd2+4], %r2;",
+    );
+    let limit0 = remat::Remat {
+        max_live_limit: 0,
+        use_limit: 16,
+    };
+    let (_, body) = run(&src, &[&limit0, &dce::Dce]);
+    assert_eq!(
+        body,
+        format!(
+            "{HEAD}\nld.global.u32 %nvb32_0, [%nvb64_1+64];\nsetp.lt.u32 %nvpred_0, %nvb32_0, 4;\n@!%nvpred_0 bra $NVB2;\n\
+             mov.u32 %nvb32_1, %tid.x;\nmov.u32 %nvb32_2, 5;\nadd.s32 %nvb32_3, %nvb32_1, %nvb32_2;\nst.global.u32 [%nvb64_1], %nvb32_3;\n\
+             mov.u32 %nvb32_4, %tid.x;\nst.global.u32 [%nvb64_1+4], %nvb32_4;\nret;"
+        )
+    );
+    // Under the default limit the pressure (a handful of values) is low:
+    // nothing changes.
+    let (f0, _) = run_named(&src, &[]);
+    let mut f = f0.clone();
+    assert!(remat::max_pressure(&f) < remat::DEFAULT_MAX_LIVE as usize);
+    assert!(!remat::Remat::default().run(&mut f));
+}
+
+#[test]
+fn remat_pressure_counts_values_live_across_a_point() {
+    // tid, 5 and the load are live together before the add; %rd2 (the
+    // global pointer) too: 4 values, predicates not counted.
+    let src = kernel(
+        "mov.u32 %r2, %tid.x;\nmov.u32 %r3, 5;\nld.global.u32 %r1, [%rd2+64];\nadd.s32 %r4, %r2, %r3;\nadd.s32 %r5, %r4, %r1;\nst.global.u32 [%rd2], %r5;",
+    );
+    let (f, _) = run_named(&src, &[]);
+    assert_eq!(remat::max_pressure(&f), 4);
+}
+
+#[test]
+fn remat_does_not_copy_into_a_loop() {
+    let src = kernel(
+        "mov.u32 %r2, 7;\nmov.u32 %r3, 0;\nL:\nadd.s32 %r3, %r3, %r2;\nsetp.lt.u32 %p1, %r3, 100;\n@%p1 bra L;\nst.global.u32 [%rd2], %r3;",
+    );
+    let (f0, _) = run_named(&src, &[]);
+    let mut f = f0.clone();
+    let limit0 = remat::Remat {
+        max_live_limit: 0,
+        use_limit: 16,
+    };
+    assert!(!limit0.run(&mut f));
+}
+
+#[test]
+fn nvvm_peephole_folds_cvta_round_trips_and_redundant_conversions() {
+    let src = kernel(
+        "cvta.global.u64 %rd3, %rd2;\ncvta.to.global.u64 %rd4, %rd3;\nld.global.u32 %r1, [%rd4];\n\
+         cvt.u64.u32 %rd5, %r1;\ncvt.u32.u64 %r2, %rd5;\ncvt.s64.s32 %rd6, %r1;\ncvt.s32.s64 %r3, %rd6;\ncvt.u32.u32 %r4, %r1;\n\
+         cvt.sat.u16.u32 %r5, %r1;\nadd.s32 %r6, %r2, %r3;\nadd.s32 %r7, %r6, %r4;\nadd.s32 %r8, %r7, %r5;\nst.global.u32 [%rd4], %r8;",
+    );
+    let (_, body) = run_named(&src, &["nvvm-peephole-optimizer", "instcombine", "dce"]);
+    // Only the saturating conversion is left; every other value is %r1 or
+    // the original pointer.
+    assert_eq!(
+        body,
+        format!(
+            "{HEAD}\nld.global.u32 %nvb32_0, [%nvb64_1];\ncvt.sat.u16.u32 %nvb32_1, %nvb32_0;\nadd.s32 %nvb32_2, %nvb32_0, %nvb32_0;\n\
+             add.s32 %nvb32_3, %nvb32_2, %nvb32_0;\nadd.s32 %nvb32_4, %nvb32_3, %nvb32_1;\nst.global.u32 [%nvb64_1], %nvb32_4;\nret;"
+        )
+    );
+}
+
+#[test]
+fn nvvm_peephole_keeps_the_generic_to_space_to_generic_pair_and_mixed_spaces() {
+    let src = kernel(
+        "cvta.to.global.u64 %rd3, %rd1;\ncvta.global.u64 %rd4, %rd3;\ncvta.shared.u64 %rd5, %rd3;\ncvta.to.global.u64 %rd6, %rd5;\n\
+         st.global.u64 [%rd2], %rd4;\nst.global.u64 [%rd2+8], %rd6;",
+    );
+    let (f0, _) = run_named(&src, &[]);
+    let mut f = f0.clone();
+    assert!(!nvvm_peephole::NvvmPeephole.run(&mut f));
+}

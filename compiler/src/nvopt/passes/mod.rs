@@ -10,7 +10,9 @@ pub mod loop_index_split;
 pub mod loop_simplify;
 pub mod loop_unroll;
 pub mod loop_util;
+pub mod nvvm_peephole;
 pub mod reassociate;
+pub mod remat;
 pub mod sccp;
 pub mod simplify_cfg;
 pub mod sink;
@@ -44,6 +46,8 @@ pub fn by_name(name: &str) -> Option<Box<dyn Pass>> {
         "reassociate" => Box::new(reassociate::Reassociate),
         "sink" => Box::new(sink::Sink),
         "sinking2" => Box::new(sinking2::Sinking2),
+        "remat" => Box::new(remat::Remat::default()),
+        "nvvm-peephole-optimizer" => Box::new(nvvm_peephole::NvvmPeephole),
         _ => return None,
     })
 }
@@ -63,6 +67,8 @@ pub const NAMES: &[&str] = &[
     "reassociate",
     "sink",
     "sinking2",
+    "remat",
+    "nvvm-peephole-optimizer",
 ];
 
 #[cfg(test)]
