@@ -27,6 +27,7 @@
 use super::loop_util::*;
 use super::simplify_cfg::SimplifyCfg;
 use super::util::{def_sites, imm_of, DefSite};
+use super::loop_simplify::LoopSimplify;
 use super::Pass;
 use crate::nvopt::ir::*;
 use crate::ptx::ast::Mods;
@@ -241,6 +242,9 @@ impl Pass for LoopIndexSplit {
 
     fn run(&self, f: &mut Function) -> bool {
         let mut done = Vec::new();
+        // LLVM's loop passes require LoopSimplify (the legacy pass
+        // manager schedules it before them); so does this one.
+        let simplified = LoopSimplify.run(f);
         let mut changed = false;
         while self.step(f, &mut done) {
             changed = true;
@@ -248,6 +252,7 @@ impl Pass for LoopIndexSplit {
         if changed {
             SimplifyCfg.run(f);
         }
+        changed |= simplified;
         changed
     }
 }

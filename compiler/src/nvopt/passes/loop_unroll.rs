@@ -35,6 +35,7 @@
 
 use super::loop_util::*;
 use super::simplify_cfg::SimplifyCfg;
+use super::loop_simplify::LoopSimplify;
 use super::Pass;
 use crate::nvopt::ir::*;
 use rustc_hash::FxHashMap;
@@ -227,6 +228,9 @@ impl Pass for LoopUnroll {
 
     fn run(&self, f: &mut Function) -> bool {
         let mut done = Vec::new();
+        // LLVM's loop passes require LoopSimplify (the legacy pass
+        // manager schedules it before them); so does this one.
+        let simplified = LoopSimplify.run(f);
         let mut changed = false;
         while self.step(f, &mut done) {
             // Each loop is unrolled at most once per run: `done` keeps
@@ -236,6 +240,7 @@ impl Pass for LoopUnroll {
         if changed {
             SimplifyCfg.run(f);
         }
+        changed |= simplified;
         changed
     }
 }
