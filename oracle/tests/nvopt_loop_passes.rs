@@ -117,7 +117,10 @@ fn the_loop_kernels_run_and_exercise_every_loop_shape() {
     // against these runs), and LoopIndexSplit splits L1 and L2 and folds
     // L5's always-true condition: 3 of the 5 loops change, 2 more loops.
     let ks = loop_kernels();
-    assert_eq!(ks.iter().map(|k| k.name.as_str()).collect::<Vec<_>>(), ["loops"]);
+    assert_eq!(
+        ks.iter().map(|k| k.name.as_str()).collect::<Vec<_>>(),
+        ["loops"]
+    );
     run_text(&ks[0].name, &ks[0].ptx, &ks[0].spec).unwrap();
     let m = ptxc::ptx::parse_checked("loops", &ks[0].ptx).unwrap();
     let mut lm = lift_module(&m);

@@ -110,7 +110,12 @@ const fn row(pass: &'static str, gate: Gate, knob: Option<&'static str>, seed_po
 pub const TIER0: &[Row] = &[
     row("sccp", Gate::Always, Some("no-sccp"), 8),
     row("sink", Gate::Always, Some("no-sink"), 12),
-    row("loop-index-split", Gate::Always, Some("no-loopindexsplit"), 14),
+    row(
+        "loop-index-split",
+        Gate::Always,
+        Some("no-loopindexsplit"),
+        14,
+    ),
     row("instcombine", Gate::Always, Some("no-instsimplify"), 17),
     row("loop-simplify", Gate::Always, Some("no-loopsimplify"), 20),
     row("adce", Gate::Always, Some("no-adce-a"), 21),
@@ -130,7 +135,12 @@ pub const TIER0: &[Row] = &[
 pub const TIER_N: &[Row] = &[
     row("sccp", Gate::Always, Some("no-sccp"), 10),
     row("simplifycfg", Gate::TierNot1, Some("no-simplifycfg"), 14),
-    row("loop-index-split", Gate::TierNot1, Some("no-loopindexsplit"), 15),
+    row(
+        "loop-index-split",
+        Gate::TierNot1,
+        Some("no-loopindexsplit"),
+        15,
+    ),
     row("early-cse", Gate::Always, None, 18),
     row("sink", Gate::TierNot1, Some("no-sink"), 19),
     row("instcombine", Gate::Always, Some("no-instsimplify"), 27),
@@ -177,7 +187,7 @@ impl Knobs {
             }
             // Knobs that become pass parameters take an unsigned integer.
             if passes::KNOB_PARAMS.iter().any(|(_, k, _)| *k == name)
-                && !value.as_deref().is_some_and(|v| v.parse::<u64>().is_ok())
+                && value.as_deref().is_none_or(|v| v.parse::<u64>().is_err())
             {
                 return Err(format!("-opt: '-{name}' needs an unsigned integer value"));
             }

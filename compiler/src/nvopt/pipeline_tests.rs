@@ -208,19 +208,29 @@ fn integer_knobs_become_pass_parameters() {
     assert!(t.contains("remat<max-live-limit=50>"), "{t}");
     assert!(t.contains("loop-unroll<count=2>"), "{t}");
     assert!(!t.contains("remat,"), "{t}");
-    for bad in ["-remat-max-live-limit", "-remat-max-live-limit=x", "-unroll-count=-1"] {
+    for bad in [
+        "-remat-max-live-limit",
+        "-remat-max-live-limit=x",
+        "-unroll-count=-1",
+    ] {
         let e = Knobs::parse(bad).unwrap_err();
         assert!(e.contains("needs an unsigned integer value"), "{bad}: {e}");
     }
     let k = Knobs::default();
     assert_eq!(
-        parse_passes("loop-unroll<threshold=300;count=4>,remat", &k).unwrap().pm.text(),
+        parse_passes("loop-unroll<threshold=300;count=4>,remat", &k)
+            .unwrap()
+            .pm
+            .text(),
         "loop-unroll<threshold=300;count=4>,remat"
     );
     let e = parse_passes("loop-unroll<speed=3>", &k).err().unwrap();
     assert_eq!(e, "--passes: pass 'loop-unroll' takes no parameter 'speed'");
     let e = parse_passes("remat<use-limit=many>", &k).err().unwrap();
-    assert_eq!(e, "--passes: pass 'remat': 'use-limit=many' is not an unsigned integer");
+    assert_eq!(
+        e,
+        "--passes: pass 'remat': 'use-limit=many' is not an unsigned integer"
+    );
     let e = parse_passes("sink<x=1>", &k).err().unwrap();
     assert!(e.contains("takes no parameters"), "{e}");
 }

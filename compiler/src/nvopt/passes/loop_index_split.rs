@@ -24,10 +24,10 @@
 //! from the first one's latch values and keeps the original exit test.
 //! Values used after the loop go through LCSSA phis ([`form_lcssa`]).
 
+use super::loop_simplify::LoopSimplify;
 use super::loop_util::*;
 use super::simplify_cfg::SimplifyCfg;
 use super::util::{def_sites, imm_of, DefSite};
-use super::loop_simplify::LoopSimplify;
 use super::Pass;
 use crate::nvopt::ir::*;
 use crate::ptx::ast::Mods;
@@ -71,7 +71,13 @@ fn fold(f: &mut Function, b: BlockId, c: bool) {
 /// A branch of the loop whose outcome depends only on the iteration:
 /// the block, the outcome of the first iteration, and how many leading
 /// iterations share it (`s`; `s == n` means uniform).
-fn monotonic_branch(f: &Function, l: &Loop, x: BlockId, iv: &Iv, n: u64) -> Option<(BlockId, bool, u64)> {
+fn monotonic_branch(
+    f: &Function,
+    l: &Loop,
+    x: BlockId,
+    iv: &Iv,
+    n: u64,
+) -> Option<(BlockId, bool, u64)> {
     let seq = iv_sequence(f, iv, n)?;
     let sites = def_sites(f);
     for b in l.blocks() {
@@ -118,7 +124,25 @@ fn monotonic_branch(f: &Function, l: &Loop, x: BlockId, iv: &Iv, n: u64) -> Opti
     None
 }
 
-fn split(f: &mut Function, l: &Loop, x: BlockId, e: BlockId, iv: &Iv, target: u64, b: BlockId, first: bool) -> Vec<BlockId> {
+/// Where to split: the exiting latch `x` and the exit `e`, the value of
+/// `next` after the first loop's last iteration, and the branch block
+/// with its outcome in the first loop.
+struct SplitAt {
+    x: BlockId,
+    e: BlockId,
+    target: u64,
+    b: BlockId,
+    first: bool,
+}
+
+fn split(f: &mut Function, l: &Loop, iv: &Iv, at: SplitAt) -> Vec<BlockId> {
+    let SplitAt {
+        x,
+        e,
+        target,
+        b,
+        first,
+    } = at;
     form_lcssa(f, l, x, e);
     let h = l.header;
     let hphis = f.blocks[h.idx()].phis.clone();
@@ -226,7 +250,14 @@ impl LoopIndexSplit {
             if seq[..s as usize - 1].iter().any(|&(_, nx)| nx == target) {
                 continue;
             }
-            let hs = split(f, l, x, e, &iv, target, b, first);
+            let at = SplitAt {
+                x,
+                e,
+                target,
+                b,
+                first,
+            };
+            let hs = split(f, l, &iv, at);
             done.extend(hs);
             remove_unreachable_tracking(f, done);
             return true;

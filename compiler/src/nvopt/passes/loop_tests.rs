@@ -5,8 +5,8 @@
 //! block counts.
 
 use super::loop_util::find_loops;
-use crate::nvopt::ir::Term;
 use super::*;
+use crate::nvopt::ir::Term;
 use crate::nvopt::{lift_module, print_module};
 
 /// Runs `passes` on the first function of `src`; returns the SSA form
@@ -334,16 +334,30 @@ fn sink_moves_pure_ops_and_loads_into_the_only_successor_using_them() {
 
 #[test]
 fn sink_keeps_a_load_above_a_store_or_barrier() {
-    for between in ["st.global.u32 [%rd2+8], %r1;", "bar.sync 0;", "atom.global.add.u32 %r9, [%rd2+8], 1;"] {
+    for between in [
+        "st.global.u32 [%rd2+8], %r1;",
+        "bar.sync 0;",
+        "atom.global.add.u32 %r9, [%rd2+8], 1;",
+    ] {
         let src = kernel(&SINKABLE.replace("setp.lt.u32", &format!("{between}\nsetp.lt.u32")));
         let (f, _) = run_named(&src, &["sink"]);
         let entry = &f.blocks[0];
         assert!(
-            entry.insts.iter().any(|i| i.op == crate::ptx::isa::Opcode::Ld && i.has(crate::ptx::modifiers::Mod::Global)),
+            entry
+                .insts
+                .iter()
+                .any(|i| i.op == crate::ptx::isa::Opcode::Ld
+                    && i.has(crate::ptx::modifiers::Mod::Global)),
             "{between}"
         );
         // The multiply still moves.
-        assert!(!entry.insts.iter().any(|i| i.op == crate::ptx::isa::Opcode::Mul), "{between}");
+        assert!(
+            !entry
+                .insts
+                .iter()
+                .any(|i| i.op == crate::ptx::isa::Opcode::Mul),
+            "{between}"
+        );
     }
 }
 
@@ -384,8 +398,16 @@ fn sinking2_moves_pure_ops_down_a_chain_but_not_loads_or_past_barriers() {
     // block above it.
     let src = src.replace("add.s32 %r4", "bar.sync 0;\nadd.s32 %r4");
     let (f, _) = run_named(&src, &["sinking2"]);
-    let mul = f.blocks.iter().position(|b| b.insts.iter().any(|i| i.op == Opcode::Mul)).unwrap();
-    let bar = f.blocks.iter().position(|b| b.insts.iter().any(|i| i.op == Opcode::Bar)).unwrap();
+    let mul = f
+        .blocks
+        .iter()
+        .position(|b| b.insts.iter().any(|i| i.op == Opcode::Mul))
+        .unwrap();
+    let bar = f
+        .blocks
+        .iter()
+        .position(|b| b.insts.iter().any(|i| i.op == Opcode::Bar))
+        .unwrap();
     assert_ne!(mul, 0);
     assert_ne!(mul, bar);
 }

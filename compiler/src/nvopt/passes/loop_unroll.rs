@@ -33,9 +33,9 @@
 //! integer slot 197 "limit, e.g. unroll count"), `unroll-count` (default
 //! 0: automatic).
 
+use super::loop_simplify::LoopSimplify;
 use super::loop_util::*;
 use super::simplify_cfg::SimplifyCfg;
-use super::loop_simplify::LoopSimplify;
 use super::Pass;
 use crate::nvopt::ir::*;
 use rustc_hash::FxHashMap;

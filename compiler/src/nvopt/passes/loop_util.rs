@@ -498,7 +498,9 @@ pub fn const_trip_count(f: &Function, iv: &Iv, limit: u64) -> Option<u64> {
     let base = |o: &Opnd, bits: u32| -> Lat {
         match o {
             Opnd::Imm(i) => super::util::imm_bits(i, bits).map_or(Lat::Bot, Lat::C),
-            Opnd::Val(v) => consts[v.idx()].map_or(Lat::Bot, |c| Lat::C(super::util::truncate(c, bits))),
+            Opnd::Val(v) => {
+                consts[v.idx()].map_or(Lat::Bot, |c| Lat::C(super::util::truncate(c, bits)))
+            }
             _ => Lat::Bot,
         }
     };
@@ -580,7 +582,9 @@ pub fn eval_setp(f: &Function, cmp: &Inst, x: Value, val: u64) -> Option<bool> {
     let consts = constants(f);
     let get = |o: &Opnd, bits: u32| match o {
         Opnd::Val(v) if *v == x => Lat::C(super::util::truncate(val, bits)),
-        Opnd::Val(v) => consts[v.idx()].map_or(Lat::Bot, |c| Lat::C(super::util::truncate(c, bits))),
+        Opnd::Val(v) => {
+            consts[v.idx()].map_or(Lat::Bot, |c| Lat::C(super::util::truncate(c, bits)))
+        }
         Opnd::Imm(i) => super::util::imm_bits(i, bits).map_or(Lat::Bot, Lat::C),
         _ => Lat::Bot,
     };

@@ -108,7 +108,10 @@ pub fn create(name: &str, params: &[String]) -> Result<Box<dyn Pass>, String> {
         let (k, v) = p
             .split_once('=')
             .ok_or_else(|| format!("pass '{name}': parameter '{p}' is not NAME=VALUE"))?;
-        if !KNOB_PARAMS.iter().any(|(n, _, param)| *n == name && *param == k) {
+        if !KNOB_PARAMS
+            .iter()
+            .any(|(n, _, param)| *n == name && *param == k)
+        {
             return Err(format!("pass '{name}' takes no parameter '{k}'"));
         }
         let v: u64 = v
@@ -138,6 +141,6 @@ pub fn create(name: &str, params: &[String]) -> Result<Box<dyn Pass>, String> {
 }
 
 #[cfg(test)]
-mod tests;
-#[cfg(test)]
 mod loop_tests;
+#[cfg(test)]
+mod tests;

@@ -45,9 +45,14 @@ fn class(i: &Inst) -> Option<(Opcode, u32)> {
         return None;
     }
     match i.op {
-        Opcode::Add | Opcode::Sub | Opcode::And | Opcode::Or | Opcode::Xor => {
-            Some((if i.op == Opcode::Sub { Opcode::Add } else { i.op }, w))
-        }
+        Opcode::Add | Opcode::Sub | Opcode::And | Opcode::Or | Opcode::Xor => Some((
+            if i.op == Opcode::Sub {
+                Opcode::Add
+            } else {
+                i.op
+            },
+            w,
+        )),
         Opcode::Mul if i.has(Mod::Lo) => Some((Opcode::Mul, w)),
         _ => None,
     }
@@ -62,7 +67,14 @@ fn with_const(i: &Inst, w: u32) -> Option<(Value, u64)> {
     match (&i.ops[1], &i.ops[2]) {
         (Opnd::Val(x), c) => {
             let c = imm(c)?;
-            Some((*x, if i.op == Opcode::Sub { truncate(c.wrapping_neg(), w) } else { c }))
+            Some((
+                *x,
+                if i.op == Opcode::Sub {
+                    truncate(c.wrapping_neg(), w)
+                } else {
+                    c
+                },
+            ))
         }
         (c, Opnd::Val(x)) if i.op != Opcode::Sub => Some((*x, imm(c)?)),
         _ => None,

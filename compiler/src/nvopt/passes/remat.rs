@@ -107,9 +107,12 @@ fn cheap(i: &Inst) -> bool {
     i.guard.is_none()
         && i.is_pure()
         && i.defs().len() == 1
-        && i.srcs()
-            .iter()
-            .all(|o| matches!(o, Opnd::Imm(_) | Opnd::Sym(_) | Opnd::SymOffset(..) | Opnd::Sreg(_)))
+        && i.srcs().iter().all(|o| {
+            matches!(
+                o,
+                Opnd::Imm(_) | Opnd::Sym(_) | Opnd::SymOffset(..) | Opnd::Sreg(_)
+            )
+        })
 }
 
 impl Pass for Remat {
@@ -124,7 +127,11 @@ impl Pass for Remat {
         let loops = find_loops(f);
         // Per block, the headers of the loops containing it.
         let in_loops = |b: BlockId| -> Vec<BlockId> {
-            loops.iter().filter(|l| l.contains(b)).map(|l| l.header).collect()
+            loops
+                .iter()
+                .filter(|l| l.contains(b))
+                .map(|l| l.header)
+                .collect()
         };
         let sites = def_sites(f);
         let uses = f.use_counts();

@@ -82,13 +82,19 @@ pub fn movable(f: &Function, b: usize, k: usize, loads: bool) -> bool {
             .all(|j| j.is_pure() || is_plain_load(j))
 }
 
+/// Chooses the block an instruction of block `b` moves to, given the
+/// function, immediate dominators, predecessors, `b` and the use blocks.
+pub type Target<'a> = &'a dyn Fn(
+    &Function,
+    &[Option<BlockId>],
+    &[Vec<BlockId>],
+    usize,
+    &[BlockId],
+) -> Option<BlockId>;
+
 /// One pass over the function with `target` choosing where instruction
 /// `k` of block `b` goes (or `None`); true when something moved.
-pub fn sink_with(
-    f: &mut Function,
-    loads: bool,
-    target: &dyn Fn(&Function, &[Option<BlockId>], &[Vec<BlockId>], usize, &[BlockId]) -> Option<BlockId>,
-) -> bool {
+pub fn sink_with(f: &mut Function, loads: bool, target: Target) -> bool {
     let mut changed = false;
     loop {
         let idom = idoms(f);
