@@ -15,9 +15,10 @@ use ptxc::nvopt::passes::{by_name, Pass};
 use ptxc::nvopt::{lift_module, print_module};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// The hand-written loop kernels of tests/nvopt_loop_kernels/ (shapes
-/// the corpus and the generator lack: index-split candidates, signed
-/// down-counting, top-tested loops with runtime bounds).
+/// The hand-written kernels of tests/nvopt_loop_kernels/ (shapes the
+/// corpus and the generator lack: index-split candidates, signed
+/// down-counting, top-tested loops with runtime bounds; cvta round trips
+/// and redundant conversions).
 fn loop_kernels() -> Vec<Input> {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/nvopt_loop_kernels");
     let mut names: Vec<String> = std::fs::read_dir(&dir)
@@ -112,17 +113,35 @@ fn loop_index_split_preserves_results() {
 }
 
 #[test]
-fn the_loop_kernels_run_and_exercise_every_loop_shape() {
+fn the_hand_written_kernels_run_and_exercise_their_shapes() {
     // The kernels complete in the interpreter (the property test compares
     // against these runs), and LoopIndexSplit splits L1 and L2 and folds
     // L5's always-true condition: 3 of the 5 loops change, 2 more loops.
     let ks = loop_kernels();
     assert_eq!(
         ks.iter().map(|k| k.name.as_str()).collect::<Vec<_>>(),
-        ["loops"]
+        ["convert", "loops"]
     );
-    run_text(&ks[0].name, &ks[0].ptx, &ks[0].spec).unwrap();
-    let m = ptxc::ptx::parse_checked("loops", &ks[0].ptx).unwrap();
+    for k in &ks {
+        run_text(&k.name, &k.ptx, &k.spec).unwrap();
+    }
+    // NVVMPeephole rewrites the two cvta round trips and three
+    // conversions (two widen-narrow pairs and cvt.u32.u32; not the
+    // saturating one) of `convert` into movs.
+    let m = ptxc::ptx::parse_checked("convert", &ks[0].ptx).unwrap();
+    let mut lm = lift_module(&m);
+    let f = lm.funcs[0].1.as_mut().unwrap();
+    let movs = |f: &ptxc::nvopt::ir::Function| {
+        f.blocks
+            .iter()
+            .flat_map(|b| &b.insts)
+            .filter(|i| i.op == ptxc::ptx::isa::Opcode::Mov)
+            .count()
+    };
+    let before = movs(f);
+    assert!(by_name("nvvm-peephole-optimizer").unwrap().run(f));
+    assert_eq!(movs(f), before + 5);
+    let m = ptxc::ptx::parse_checked("loops", &ks[1].ptx).unwrap();
     let mut lm = lift_module(&m);
     let f = lm.funcs[0].1.as_mut().unwrap();
     by_name("loop-simplify").unwrap().run(f);
