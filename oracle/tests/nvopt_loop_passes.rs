@@ -182,3 +182,19 @@ fn remat_preserves_results() {
 fn nvvm_peephole_preserves_results() {
     check(&[], "nvvm-peephole-optimizer");
 }
+
+#[test]
+fn hand_written_kernels_keep_their_results_at_every_level() {
+    use ptxc::nvopt::pipeline::{build, Knobs, Level};
+    let ks = loop_kernels();
+    for level in Level::ALL {
+        let p = build(level, &Knobs::default());
+        let t = |m: &ptxc::ptx::ast::Module| {
+            let out = ptxc::nvopt::optimize(m, &p);
+            assert!(out.skipped.is_empty(), "{:?}", out.skipped);
+            out.module
+        };
+        let fails = check_all(&ks, &t);
+        assert!(fails.is_empty(), "{level:?}: {}", fails.join("\n"));
+    }
+}
