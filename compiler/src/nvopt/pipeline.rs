@@ -109,12 +109,22 @@ const fn row(pass: &'static str, gate: Gate, knob: Option<&'static str>, seed_po
 /// `seed_pos` is the row number in the seed's Tier 0 table.
 pub const TIER0: &[Row] = &[
     row("sccp", Gate::Always, Some("no-sccp"), 8),
+    row("sink", Gate::Always, Some("no-sink"), 12),
+    row(
+        "loop-index-split",
+        Gate::Always,
+        Some("no-loopindexsplit"),
+        14,
+    ),
     row("instcombine", Gate::Always, Some("no-instsimplify"), 17),
+    row("loop-simplify", Gate::Always, Some("no-loopsimplify"), 20),
     row("adce", Gate::Always, Some("no-adce-a"), 21),
     row("licm", Gate::Always, Some("+do-licm"), 22),
+    row("loop-unroll", Gate::Always, Some("no-loopunroll"), 23),
     row("instcombine", Gate::Always, Some("no-instcombine"), 24),
     row("early-cse", Gate::Always, Some("no-earlycse"), 26),
     row("simplifycfg", Gate::Always, Some("no-simplifycfg"), 28),
+    row("remat", Gate::Always, Some("+do-remat"), 29),
     row("dce", Gate::Always, Some("no-dce"), 31),
 ];
 
@@ -125,16 +135,28 @@ pub const TIER0: &[Row] = &[
 pub const TIER_N: &[Row] = &[
     row("sccp", Gate::Always, Some("no-sccp"), 10),
     row("simplifycfg", Gate::TierNot1, Some("no-simplifycfg"), 14),
+    row(
+        "loop-index-split",
+        Gate::TierNot1,
+        Some("no-loopindexsplit"),
+        15,
+    ),
     row("early-cse", Gate::Always, None, 18),
+    row("sink", Gate::TierNot1, Some("no-sink"), 19),
     row("instcombine", Gate::Always, Some("no-instsimplify"), 27),
+    row("loop-simplify", Gate::Always, Some("no-loopsimplify"), 30),
     row("adce", Gate::Always, Some("no-adce-a"), 31),
     row("licm", Gate::Always, Some("+do-licm"), 32),
+    row("loop-unroll", Gate::Always, Some("no-loopunroll"), 34),
     row("instcombine", Gate::Always, Some("no-instcombine"), 35),
     row("early-cse", Gate::Always, Some("no-earlycse"), 36),
     row("simplifycfg", Gate::Always, Some("no-simplifycfg"), 42),
     row("licm", Gate::Always, Some("+do-licm"), 44),
+    row("remat", Gate::Always, Some("+do-remat"), 45),
     row("dce", Gate::Always, Some("no-dce"), 49),
     row("adce", Gate::Always, Some("no-adce-c"), 57),
+    row("sinking2", Gate::Always, Some("no-sinking2"), 67),
+    row("reassociate", Gate::Always, Some("no-reassoc"), 69),
 ];
 
 /// The `-opt` knobs.
@@ -163,9 +185,20 @@ impl Knobs {
             if name.is_empty() {
                 return Err("-opt: empty option name".into());
             }
+            // Knobs that become pass parameters take an unsigned integer.
+            if passes::KNOB_PARAMS.iter().any(|(_, k, _)| *k == name)
+                && value.as_deref().is_none_or(|v| v.parse::<u64>().is_err())
+            {
+                return Err(format!("-opt: '-{name}' needs an unsigned integer value"));
+            }
             self.values.insert(name.to_string(), value);
         }
         Ok(())
+    }
+
+    /// A knob's value as given (`None` when absent or given without one).
+    pub fn value(&self, name: &str) -> Option<String> {
+        self.values.get(name).cloned().flatten()
     }
 
     /// getBoolOption: absent -> `default`; no value -> true; else the
@@ -267,7 +300,7 @@ fn add_rows(pm: &mut PassManager, rows: &[Row], tier: u32, knobs: &Knobs, table:
             pm.add_pass(
                 PassRef {
                     name: r.pass,
-                    params: vec![],
+                    params: passes::knob_params(r.pass, &|k| knobs.value(k)),
                     instance: table * 1000 + r.seed_pos,
                 },
                 true,
@@ -278,9 +311,13 @@ fn add_rows(pm: &mut PassManager, rows: &[Row], tier: u32, knobs: &Knobs, table:
 }
 
 /// The fast-compile pipelines (seed 003 gives their size, not their
-/// lists): `Ofcmax` only cleans up (dce), `Ofcmid` adds constant
+/// lists): `Ofcmax` only cleans up (dce) and sinks (Sinking2, the seed's
+/// "Sinking2(fast) + minimal canonicalization"), `Ofcmid` adds constant
 /// propagation and CFG cleanup, `Ofcmin` adds EarlyCSE and LICM.
-const OFCMAX: &[Row] = &[row("dce", Gate::Always, Some("no-dce"), 1)];
+const OFCMAX: &[Row] = &[
+    row("dce", Gate::Always, Some("no-dce"), 1),
+    row("sinking2", Gate::Always, Some("no-sinking2"), 2),
+];
 const OFCMID: &[Row] = &[
     row("sccp", Gate::Always, Some("no-sccp"), 1),
     row("instcombine", Gate::Always, Some("no-instcombine"), 2),
@@ -366,15 +403,20 @@ pub fn parse_passes(list: &str, knobs: &Knobs) -> Result<Pipeline, String> {
         let Some(&known) = passes::NAMES.iter().find(|&&n| n == name) else {
             return Err(format!("--passes: unknown pass '{name}'"));
         };
-        if let Some(p) = params {
-            return Err(format!(
-                "--passes: pass '{known}' takes no parameters, got '<{p}>'"
-            ));
-        }
+        let params: Vec<String> = match params {
+            Some(p) if !passes::KNOB_PARAMS.iter().any(|(n, _, _)| *n == known) => {
+                return Err(format!(
+                    "--passes: pass '{known}' takes no parameters, got '<{p}>'"
+                ));
+            }
+            Some(p) => p.split(';').map(str::to_string).collect(),
+            None => vec![],
+        };
+        passes::create(known, &params).map_err(|e| format!("--passes: {e}"))?;
         pm.add_pass(
             PassRef {
                 name: known,
-                params: vec![],
+                params,
                 instance: 9_000_000 + k as u32,
             },
             true,
@@ -391,7 +433,9 @@ impl Pipeline {
             .pm
             .passes
             .iter()
-            .map(|(p, _)| passes::by_name(p.name).expect("pipelines name implemented passes"))
+            .map(|(p, _)| {
+                passes::create(p.name, &p.params).expect("pipelines name implemented passes")
+            })
             .collect();
         for p in &passes {
             p.run(f);

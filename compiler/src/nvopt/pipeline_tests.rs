@@ -48,8 +48,9 @@ fn levels_follow_the_tier_tables() {
         let want = [t0.clone(), tn(tier)].concat().join(",");
         assert_eq!(text(level, ""), want, "{level:?}");
     }
-    // Tier 1 skips the tier != 1 SimplifyCFG (row 14).
-    assert_eq!(tn(2).len(), tn(1).len() + 1);
+    // Tier 1 skips the tier != 1 rows: SimplifyCFG (row 14),
+    // LoopIndexSplit (15) and Sink (19).
+    assert_eq!(tn(2).len(), tn(1).len() + 3);
     assert_eq!(build(Level::O3, &Knobs::default()).features, 6);
     assert_eq!(build(Level::O2, &Knobs::default()).features, 0);
 }
@@ -167,4 +168,69 @@ fn bad_input_gets_a_located_diagnostic() {
     assert!(text.contains("mov.b32 \t%nvb32_0, 5;"), "{text}");
     assert!(!text.contains("add.s32"), "{text}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn loop_pass_rows_follow_the_seed_tiers_and_knobs() {
+    let o1 = text(Level::O1, "");
+    let o2 = text(Level::O2, "");
+    let count = |t: &str, p: &str| t.split(',').filter(|x| *x == p).count();
+    // Tier 0 has Sink and LoopIndexSplit; tiers 2/3 add one more of each,
+    // tier 1 does not (seed 003: `tier != 1`).
+    for p in ["sink", "loop-index-split"] {
+        assert_eq!((count(&o1, p), count(&o2, p)), (1, 2), "{p}");
+    }
+    for p in ["loop-simplify", "loop-unroll", "remat"] {
+        assert_eq!((count(&o1, p), count(&o2, p)), (2, 2), "{p}");
+    }
+    for p in ["sinking2", "reassociate"] {
+        assert_eq!((count(&o1, p), count(&o2, p)), (1, 1), "{p}");
+    }
+    // Knobs: seed 003's names disable them; do-remat is inverted.
+    for (knob, p) in [
+        ("-no-sink", "sink"),
+        ("-no-loopindexsplit", "loop-index-split"),
+        ("-no-loopsimplify", "loop-simplify"),
+        ("-no-loopunroll", "loop-unroll"),
+        ("-do-remat=0", "remat"),
+        ("-no-sinking2", "sinking2"),
+        ("-no-reassoc", "reassociate"),
+    ] {
+        assert_eq!(count(&text(Level::O2, knob), p), 0, "{knob}");
+    }
+    // Ofcmax: DCE and Sinking2.
+    assert_eq!(text(Level::Ofcmax, ""), "dce,sinking2");
+}
+
+#[test]
+fn integer_knobs_become_pass_parameters() {
+    let t = text(Level::O1, "-remat-max-live-limit=50 -unroll-count=2");
+    assert!(t.contains("remat<max-live-limit=50>"), "{t}");
+    assert!(t.contains("loop-unroll<count=2>"), "{t}");
+    assert!(!t.contains("remat,"), "{t}");
+    for bad in [
+        "-remat-max-live-limit",
+        "-remat-max-live-limit=x",
+        "-unroll-count=-1",
+    ] {
+        let e = Knobs::parse(bad).unwrap_err();
+        assert!(e.contains("needs an unsigned integer value"), "{bad}: {e}");
+    }
+    let k = Knobs::default();
+    assert_eq!(
+        parse_passes("loop-unroll<threshold=300;count=4>,remat", &k)
+            .unwrap()
+            .pm
+            .text(),
+        "loop-unroll<threshold=300;count=4>,remat"
+    );
+    let e = parse_passes("loop-unroll<speed=3>", &k).err().unwrap();
+    assert_eq!(e, "--passes: pass 'loop-unroll' takes no parameter 'speed'");
+    let e = parse_passes("remat<use-limit=many>", &k).err().unwrap();
+    assert_eq!(
+        e,
+        "--passes: pass 'remat': 'use-limit=many' is not an unsigned integer"
+    );
+    let e = parse_passes("sink<x=1>", &k).err().unwrap();
+    assert!(e.contains("takes no parameters"), "{e}");
 }

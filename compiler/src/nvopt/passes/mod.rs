@@ -6,8 +6,17 @@ pub mod dce;
 pub mod early_cse;
 pub mod inst_combine;
 pub mod licm;
+pub mod loop_index_split;
+pub mod loop_simplify;
+pub mod loop_unroll;
+pub mod loop_util;
+pub mod nvvm_peephole;
+pub mod reassociate;
+pub mod remat;
 pub mod sccp;
 pub mod simplify_cfg;
+pub mod sink;
+pub mod sinking2;
 pub mod util;
 
 use super::ir::Function;
@@ -31,6 +40,14 @@ pub fn by_name(name: &str) -> Option<Box<dyn Pass>> {
         "sccp" => Box::new(sccp::Sccp),
         "early-cse" => Box::new(early_cse::EarlyCse),
         "licm" => Box::new(licm::Licm),
+        "loop-simplify" => Box::new(loop_simplify::LoopSimplify),
+        "loop-unroll" => Box::new(loop_unroll::LoopUnroll::default()),
+        "loop-index-split" => Box::new(loop_index_split::LoopIndexSplit),
+        "reassociate" => Box::new(reassociate::Reassociate),
+        "sink" => Box::new(sink::Sink),
+        "sinking2" => Box::new(sinking2::Sinking2),
+        "remat" => Box::new(remat::Remat::default()),
+        "nvvm-peephole-optimizer" => Box::new(nvvm_peephole::NvvmPeephole),
         _ => return None,
     })
 }
@@ -44,7 +61,86 @@ pub const NAMES: &[&str] = &[
     "sccp",
     "early-cse",
     "licm",
+    "loop-simplify",
+    "loop-unroll",
+    "loop-index-split",
+    "reassociate",
+    "sink",
+    "sinking2",
+    "remat",
+    "nvvm-peephole-optimizer",
 ];
 
+/// The `-opt` knobs that become pass parameters: (pass, knob, parameter).
+/// The pipeline assembler forwards a knob that is set as `PARAM=VALUE`
+/// (`loop-unroll<threshold=300>`); `--passes=` accepts the same
+/// parameters. Every value is an unsigned integer.
+pub const KNOB_PARAMS: &[(&str, &str, &str)] = &[
+    ("loop-unroll", "unroll-threshold", "threshold"),
+    ("loop-unroll", "unroll-max-count", "max-count"),
+    ("loop-unroll", "unroll-count", "count"),
+    ("remat", "remat-max-live-limit", "max-live-limit"),
+    ("remat", "remat-use-limit", "use-limit"),
+];
+
+/// The parameters of `pass` from the knobs that are set (`value` gives a
+/// knob's value).
+pub fn knob_params(pass: &str, value: &dyn Fn(&str) -> Option<String>) -> Vec<String> {
+    KNOB_PARAMS
+        .iter()
+        .filter(|(p, _, _)| *p == pass)
+        .filter_map(|(_, knob, param)| value(knob).map(|v| format!("{param}={v}")))
+        .collect()
+}
+
+/// A pass with parameters (`name=value` each); a pass without any takes
+/// none. Unknown passes, unknown parameters and non-integer values are
+/// errors.
+pub fn create(name: &str, params: &[String]) -> Result<Box<dyn Pass>, String> {
+    let Some(pass) = by_name(name) else {
+        return Err(format!("unknown pass '{name}'"));
+    };
+    if params.is_empty() {
+        return Ok(pass);
+    }
+    let mut vals: Vec<(&str, u64)> = Vec::new();
+    for p in params {
+        let (k, v) = p
+            .split_once('=')
+            .ok_or_else(|| format!("pass '{name}': parameter '{p}' is not NAME=VALUE"))?;
+        if !KNOB_PARAMS
+            .iter()
+            .any(|(n, _, param)| *n == name && *param == k)
+        {
+            return Err(format!("pass '{name}' takes no parameter '{k}'"));
+        }
+        let v: u64 = v
+            .parse()
+            .map_err(|_| format!("pass '{name}': '{k}={v}' is not an unsigned integer"))?;
+        vals.push((k, v));
+    }
+    let get = |k: &str, d: u64| vals.iter().rev().find(|(n, _)| *n == k).map_or(d, |x| x.1);
+    Ok(match name {
+        "loop-unroll" => {
+            let d = loop_unroll::LoopUnroll::default();
+            Box::new(loop_unroll::LoopUnroll {
+                threshold: get("threshold", d.threshold),
+                max_count: get("max-count", d.max_count),
+                count: get("count", d.count),
+            })
+        }
+        "remat" => {
+            let d = remat::Remat::default();
+            Box::new(remat::Remat {
+                max_live_limit: get("max-live-limit", d.max_live_limit),
+                use_limit: get("use-limit", d.use_limit),
+            })
+        }
+        _ => unreachable!("KNOB_PARAMS names only passes handled here"),
+    })
+}
+
+#[cfg(test)]
+mod loop_tests;
 #[cfg(test)]
 mod tests;
