@@ -226,12 +226,19 @@ enum StepKind {
     ReadsAll,
 }
 
-fn step(units: &UnitMap, inst: &Inst, callee: Option<usize>) -> Step {
+/// `step` of `inst`, whose [`regs::uses`] and [`regs::defs`] are `uses`
+/// and `defs` (computed once, with the unit numbering).
+fn step(
+    units: &UnitMap,
+    inst: &Inst,
+    callee: Option<usize>,
+    mut uses: regs::Units,
+    defs: regs::Units,
+) -> Step {
     let guard_unit = inst
         .guard
         .and_then(|g| RegUnit::of_pred(g.pred))
         .and_then(|u| units.index(u));
-    let mut uses = regs::uses(inst);
     // The guard is read on every execution; the rest only when it holds.
     if let (Some(g), false) = (inst.guard, regs::kills(inst)) {
         if let Some(u) = RegUnit::of_pred(g.pred) {
@@ -250,7 +257,7 @@ fn step(units: &UnitMap, inst: &Inst, callee: Option<usize>) -> Step {
     let mut s = Step {
         uses: indices(uses),
         guard_use: guard_unit,
-        defs: indices(regs::defs(inst)),
+        defs: indices(defs),
         guard: None,
         kind: StepKind::Plain,
     };
@@ -457,7 +464,24 @@ pub struct Liveness {
 
 impl Liveness {
     pub fn new(f: &Function, cfg: &Cfg) -> Liveness {
-        let units = UnitMap::new(f);
+        // Each instruction's uses and defs, once: they number the units (in
+        // first-mention order, as `UnitMap::new`) and make the steps.
+        let raw: Vec<Vec<(regs::Units, regs::Units)>> = f
+            .blocks
+            .iter()
+            .map(|blk| {
+                blk.insts
+                    .iter()
+                    .map(|i| (regs::uses(i), regs::defs(i)))
+                    .collect()
+            })
+            .collect();
+        let mut units = UnitMap::default();
+        for (u, d) in raw.iter().flatten() {
+            for &x in u.iter().chain(d) {
+                units.add(x);
+            }
+        }
         let n = units.len();
         let nb = f.blocks.len();
         let all = BitSet::full(n);
@@ -469,12 +493,16 @@ impl Liveness {
         let steps: Vec<Vec<Step>> = f
             .blocks
             .iter()
+            .zip(raw)
             .enumerate()
-            .map(|(b, blk)| {
+            .map(|(b, (blk, raw))| {
                 blk.insts
                     .iter()
+                    .zip(raw)
                     .enumerate()
-                    .map(|(i, inst)| step(&units, inst, callee_of.get(&(b, i)).copied()))
+                    .map(|(i, (inst, (u, d)))| {
+                        step(&units, inst, callee_of.get(&(b, i)).copied(), u, d)
+                    })
                     .collect()
             })
             .collect();
