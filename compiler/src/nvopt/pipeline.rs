@@ -94,14 +94,28 @@ pub struct Row {
     pub knob: Option<&'static str>,
     /// Position in the seed's list (documentation and instance identity).
     pub seed_pos: u32,
+    /// The pass parameters (`memory-space-opt<first-time;warnings>`).
+    pub params: &'static [&'static str],
 }
 
 const fn row(pass: &'static str, gate: Gate, knob: Option<&'static str>, seed_pos: u32) -> Row {
+    row_p(pass, &[], gate, knob, seed_pos)
+}
+
+/// A row with pass parameters.
+const fn row_p(
+    pass: &'static str,
+    params: &'static [&'static str],
+    gate: Gate,
+    knob: Option<&'static str>,
+    seed_pos: u32,
+) -> Row {
     Row {
         pass,
         gate,
         knob,
         seed_pos,
+        params,
     }
 }
 
@@ -113,6 +127,7 @@ pub const TIER0: &[Row] = &[
     row("adce", Gate::Always, Some("no-adce-a"), 21),
     row("licm", Gate::Always, Some("+do-licm"), 22),
     row("instcombine", Gate::Always, Some("no-instcombine"), 24),
+    row("sroa", Gate::Always, Some("no-sroa"), 25),
     row("early-cse", Gate::Always, Some("no-earlycse"), 26),
     row("simplifycfg", Gate::Always, Some("no-simplifycfg"), 28),
     row("dce", Gate::Always, Some("no-dce"), 31),
@@ -127,15 +142,38 @@ pub const TIER_N: &[Row] = &[
     row("simplifycfg", Gate::TierNot1, Some("no-simplifycfg"), 14),
     row("early-cse", Gate::Always, None, 18),
     row("instcombine", Gate::Always, Some("no-instsimplify"), 27),
+    // SROA after InstCombine (the mid listing's "InstCombine, EarlyCSE, SROA").
+    row("sroa", Gate::Always, Some("no-sroa"), 28),
     row("adce", Gate::Always, Some("no-adce-a"), 31),
     row("licm", Gate::Always, Some("+do-licm"), 32),
+    // MemorySpaceOpt's first run after LICM (the mid listing's "LICM ->
+    // NVVMLowerBarriers -> MemorySpaceOpt", guarded by opts[1760], the
+    // `do-ip-msp` knob).
+    row_p(
+        "memory-space-opt",
+        MSO_FIRST,
+        Gate::Always,
+        Some("+do-ip-msp"),
+        33,
+    ),
     row("instcombine", Gate::Always, Some("no-instcombine"), 35),
     row("early-cse", Gate::Always, Some("no-earlycse"), 36),
     row("simplifycfg", Gate::Always, Some("no-simplifycfg"), 42),
     row("licm", Gate::Always, Some("+do-licm"), 44),
     row("dce", Gate::Always, Some("no-dce"), 49),
+    // The second MemorySpaceOpt (opts[2680], `no-memspaceopt-b`), late.
+    row_p(
+        "memory-space-opt",
+        &["second-time", "warnings"],
+        Gate::Always,
+        Some("no-memspaceopt-b"),
+        50,
+    ),
     row("adce", Gate::Always, Some("no-adce-c"), 57),
 ];
+
+/// MemorySpaceOpt's first-run parameters (seed 003's pipeline text).
+const MSO_FIRST: &[&str] = &["first-time", "warnings"];
 
 /// The `-opt` knobs.
 #[derive(Clone, Debug, Default)]
@@ -267,7 +305,7 @@ fn add_rows(pm: &mut PassManager, rows: &[Row], tier: u32, knobs: &Knobs, table:
             pm.add_pass(
                 PassRef {
                     name: r.pass,
-                    params: vec![],
+                    params: r.params.iter().map(|p| p.to_string()).collect(),
                     instance: table * 1000 + r.seed_pos,
                 },
                 true,
@@ -280,14 +318,30 @@ fn add_rows(pm: &mut PassManager, rows: &[Row], tier: u32, knobs: &Knobs, table:
 /// The fast-compile pipelines (seed 003 gives their size, not their
 /// lists): `Ofcmax` only cleans up (dce), `Ofcmid` adds constant
 /// propagation and CFG cleanup, `Ofcmin` adds EarlyCSE and LICM.
+/// MemorySpaceOpt: seed 003 says Ofcmax forces `-memory-space-opt=0`
+/// (never in OFCMAX) and Ofcmid runs it (so Ofcmin too).
 const OFCMAX: &[Row] = &[row("dce", Gate::Always, Some("no-dce"), 1)];
 const OFCMID: &[Row] = &[
+    row_p(
+        "memory-space-opt",
+        MSO_FIRST,
+        Gate::Always,
+        Some("+do-ip-msp"),
+        0,
+    ),
     row("sccp", Gate::Always, Some("no-sccp"), 1),
     row("instcombine", Gate::Always, Some("no-instcombine"), 2),
     row("simplifycfg", Gate::Always, Some("no-simplifycfg"), 3),
     row("dce", Gate::Always, Some("no-dce"), 4),
 ];
 const OFCMIN: &[Row] = &[
+    row_p(
+        "memory-space-opt",
+        MSO_FIRST,
+        Gate::Always,
+        Some("+do-ip-msp"),
+        0,
+    ),
     row("sccp", Gate::Always, Some("no-sccp"), 1),
     row("instcombine", Gate::Always, Some("no-instcombine"), 2),
     row("early-cse", Gate::Always, Some("no-earlycse"), 3),
@@ -366,15 +420,14 @@ pub fn parse_passes(list: &str, knobs: &Knobs) -> Result<Pipeline, String> {
         let Some(&known) = passes::NAMES.iter().find(|&&n| n == name) else {
             return Err(format!("--passes: unknown pass '{name}'"));
         };
-        if let Some(p) = params {
-            return Err(format!(
-                "--passes: pass '{known}' takes no parameters, got '<{p}>'"
-            ));
-        }
+        let params = match params {
+            Some(p) => passes::parse_params(known, p)?,
+            None => vec![],
+        };
         pm.add_pass(
             PassRef {
                 name: known,
-                params: vec![],
+                params,
                 instance: 9_000_000 + k as u32,
             },
             true,

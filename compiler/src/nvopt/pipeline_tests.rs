@@ -36,12 +36,19 @@ fn add_pass_dedups_identical_instances_and_updates_flags() {
 #[test]
 fn levels_follow_the_tier_tables() {
     assert_eq!(text(Level::O0, ""), "");
-    let t0: Vec<&str> = TIER0.iter().map(|r| r.pass).collect();
-    let tn = |tier: u32| -> Vec<&str> {
+    let shown = |r: &Row| -> String {
+        if r.params.is_empty() {
+            r.pass.to_string()
+        } else {
+            format!("{}<{}>", r.pass, r.params.join(";"))
+        }
+    };
+    let t0: Vec<String> = TIER0.iter().map(shown).collect();
+    let tn = |tier: u32| -> Vec<String> {
         TIER_N
             .iter()
             .filter(|r| r.gate != Gate::TierNot1 || tier != 1)
-            .map(|r| r.pass)
+            .map(shown)
             .collect()
     };
     for (level, tier) in [(Level::O1, 1), (Level::O2, 2), (Level::O3, 3)] {

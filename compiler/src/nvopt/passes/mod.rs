@@ -6,8 +6,10 @@ pub mod dce;
 pub mod early_cse;
 pub mod inst_combine;
 pub mod licm;
+pub mod memory_space_opt;
 pub mod sccp;
 pub mod simplify_cfg;
+pub mod sroa;
 pub mod util;
 
 use super::ir::Function;
@@ -31,6 +33,8 @@ pub fn by_name(name: &str) -> Option<Box<dyn Pass>> {
         "sccp" => Box::new(sccp::Sccp),
         "early-cse" => Box::new(early_cse::EarlyCse),
         "licm" => Box::new(licm::Licm),
+        "memory-space-opt" => Box::new(memory_space_opt::MemorySpaceOpt),
+        "sroa" => Box::new(sroa::Sroa),
         _ => return None,
     })
 }
@@ -44,7 +48,20 @@ pub const NAMES: &[&str] = &[
     "sccp",
     "early-cse",
     "licm",
+    "memory-space-opt",
+    "sroa",
 ];
+
+/// Parses a pass's `<...>` parameters (`--passes=`): the passes that take
+/// parameters check them; any other pass takes none.
+pub fn parse_params(name: &str, text: &str) -> Result<Vec<String>, String> {
+    match name {
+        "memory-space-opt" => memory_space_opt::parse_params(text),
+        _ => Err(format!(
+            "--passes: pass '{name}' takes no parameters, got '<{text}>'"
+        )),
+    }
+}
 
 #[cfg(test)]
 mod tests;
