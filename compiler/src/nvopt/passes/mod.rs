@@ -64,4 +64,6 @@ pub fn parse_params(name: &str, text: &str) -> Result<Vec<String>, String> {
 }
 
 #[cfg(test)]
+mod mem_tests;
+#[cfg(test)]
 mod tests;
