@@ -54,6 +54,11 @@ fn sroa_preserves_results() {
 }
 
 #[test]
+fn dse_preserves_results() {
+    check_pass("dse");
+}
+
+#[test]
 fn o3_of_every_o0_kernel_gives_expected_results() {
     let mut fails = Vec::new();
     let names = kernel_names();

@@ -130,6 +130,7 @@ pub const TIER0: &[Row] = &[
     row("sroa", Gate::Always, Some("no-sroa"), 25),
     row("early-cse", Gate::Always, Some("no-earlycse"), 26),
     row("simplifycfg", Gate::Always, Some("no-simplifycfg"), 28),
+    row("dse", Gate::Always, Some("no-dse"), 30),
     row("dce", Gate::Always, Some("no-dce"), 31),
 ];
 
@@ -159,6 +160,8 @@ pub const TIER_N: &[Row] = &[
     row("instcombine", Gate::Always, Some("no-instcombine"), 35),
     row("early-cse", Gate::Always, Some("no-earlycse"), 36),
     row("simplifycfg", Gate::Always, Some("no-simplifycfg"), 42),
+    // DSE after SimplifyCFG (the mid listing's "SimplifyCFG -> DSE").
+    row("dse", Gate::Always, Some("no-dse"), 43),
     row("licm", Gate::Always, Some("+do-licm"), 44),
     row("dce", Gate::Always, Some("no-dce"), 49),
     // The second MemorySpaceOpt (opts[2680], `no-memspaceopt-b`), late.

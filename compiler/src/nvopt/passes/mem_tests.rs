@@ -178,3 +178,44 @@ fn sroa_keeps_escaping_dynamic_and_overlapping_variables() {
         assert!(out.contains("__local_depot0"), "{body}\n{out}");
     }
 }
+
+#[test]
+fn dse_deletes_overwritten_and_never_read_local_stores() {
+    let src = kernel(
+        "mov.u32 %r1, %tid.x;\nst.local.u32 [%rd5+8], %r1;\nld.local.u32 %r4, [%rd5+12];\n\
+         st.local.u32 [%rd5+8], %r4;\nld.local.u32 %r2, [%rd5+8];\nst.u32 [%rd6], %r2;\n\
+         st.u32 [%rd3], %r2;",
+    );
+    // The first store to +8 is overwritten (the load between reads other
+    // bytes); the generic store to +0 is never read.
+    assert_eq!(
+        body_after(&src, &["dse"]),
+        "mov.u64 %nvb64_0, __local_depot0;\ncvta.local.u64 %nvb64_1, %nvb64_0;\n\
+         ld.param.u64 %nvb64_2, [k_p];\ncvta.to.global.u64 %nvb64_3, %nvb64_2;\n\
+         cvta.global.u64 %nvb64_4, %nvb64_3;\nmov.u32 %nvb32_0, %tid.x;\n\
+         ld.local.u32 %nvb32_1, [%nvb64_0+12];\nst.local.u32 [%nvb64_0+8], %nvb32_1;\n\
+         ld.local.u32 %nvb32_2, [%nvb64_0+8];\nst.u32 [%nvb64_4], %nvb32_2;\nret;"
+    );
+}
+
+#[test]
+fn dse_keeps_stores_others_may_read() {
+    for body in [
+        // Global and shared memory: other threads may read.
+        "mov.u32 %r1, %tid.x;\nst.u32 [%rd3], %r1;\nst.u32 [%rd3], %r1;",
+        "mov.u32 %r1, %tid.x;\nst.shared.u32 [sh], %r1;\nst.shared.u32 [sh], %r1;",
+        // A load of the same bytes in between.
+        "mov.u32 %r1, %tid.x;\nst.local.u32 [%rd5], %r1;\nld.local.u32 %r2, [%rd5];\n\
+         st.local.u32 [%rd5], %r2;\nst.u64 [%rd3], %rd6;",
+        // A generic load in between may read it.
+        "mov.u32 %r1, %tid.x;\nst.local.u32 [%rd5], %r1;\nld.u32 %r2, [%rd6];\n\
+         st.local.u32 [%rd5], %r2;\nst.u64 [%rd3], %rd6;",
+        // A volatile store.
+        "mov.u32 %r1, %tid.x;\nst.volatile.local.u32 [%rd5], %r1;\n\
+         st.local.u32 [%rd5], %r1;\nst.u64 [%rd3], %rd6;",
+    ] {
+        let src = kernel(body);
+        let before = body_after(&src, &[]);
+        assert_eq!(body_after(&src, &["dse"]), before, "{body}");
+    }
+}

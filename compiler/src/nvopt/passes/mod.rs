@@ -3,6 +3,7 @@
 //! ([`super::ir::Function`]) and says whether it changed it.
 
 pub mod dce;
+pub mod dse;
 pub mod early_cse;
 pub mod inst_combine;
 pub mod licm;
@@ -35,6 +36,7 @@ pub fn by_name(name: &str) -> Option<Box<dyn Pass>> {
         "licm" => Box::new(licm::Licm),
         "memory-space-opt" => Box::new(memory_space_opt::MemorySpaceOpt),
         "sroa" => Box::new(sroa::Sroa),
+        "dse" => Box::new(dse::Dse),
         _ => return None,
     })
 }
@@ -50,6 +52,7 @@ pub const NAMES: &[&str] = &[
     "licm",
     "memory-space-opt",
     "sroa",
+    "dse",
 ];
 
 /// Parses a pass's `<...>` parameters (`--passes=`): the passes that take

@@ -51,15 +51,15 @@ pub struct Sroa;
 
 /// One access: where, and its type.
 #[derive(Clone, Copy, Debug)]
-struct Access {
-    block: usize,
-    inst: usize,
-    off: i64,
-    size: u32,
+pub(super) struct Access {
+    pub block: usize,
+    pub inst: usize,
+    pub off: i64,
+    pub size: u32,
 }
 
 /// The size in bytes of a declared `.local` variable, when known.
-fn var_size(d: &crate::ptx::ast::VarDecl) -> Option<i64> {
+pub(super) fn var_size(d: &crate::ptx::ast::VarDecl) -> Option<i64> {
     let VarType::Scalar(t) = d.ty else {
         return None;
     };
@@ -94,7 +94,7 @@ fn addr_pos(i: &Inst) -> usize {
 }
 
 /// "V + c" for every value derived from variable `v`'s address.
-fn derived(f: &Function, var: Sym) -> Vec<Option<i64>> {
+pub(super) fn derived(f: &Function, var: Sym) -> Vec<Option<i64>> {
     let mut off: Vec<Option<i64>> = vec![None; f.values.len()];
     let rpo = f.rpo();
     // Definitions come before uses in RPO except through phis, which this
@@ -148,7 +148,12 @@ fn derived(f: &Function, var: Sym) -> Vec<Option<i64>> {
 }
 
 /// The accesses of variable `var` when it can be promoted.
-fn accesses(f: &Function, var: Sym, size: i64, off: &[Option<i64>]) -> Option<Vec<Access>> {
+pub(super) fn accesses(
+    f: &Function,
+    var: Sym,
+    size: i64,
+    off: &[Option<i64>],
+) -> Option<Vec<Access>> {
     let mut out = Vec::new();
     let names_var = |o: &Opnd| matches!(o, Opnd::Sym(s) | Opnd::SymOffset(s, _) if *s == var);
     for (bi, b) in f.blocks.iter().enumerate() {
