@@ -59,6 +59,11 @@ fn dse_preserves_results() {
 }
 
 #[test]
+fn gvn_preserves_results() {
+    check_pass("gvn");
+}
+
+#[test]
 fn o3_of_every_o0_kernel_gives_expected_results() {
     let mut fails = Vec::new();
     let names = kernel_names();

@@ -122,6 +122,7 @@ const fn row_p(
 /// Tier 0 (sub_12DE330), the rows nvopt implements, in the seed's order;
 /// `seed_pos` is the row number in the seed's Tier 0 table.
 pub const TIER0: &[Row] = &[
+    row("gvn", Gate::Always, None, 5),
     row("sccp", Gate::Always, Some("no-sccp"), 8),
     row("instcombine", Gate::Always, Some("no-instsimplify"), 17),
     row("adce", Gate::Always, Some("no-adce-a"), 21),

@@ -40,7 +40,7 @@ fn kernel(body: &str) -> String {
     format!(
         ".version 7.0\n.target sm_70\n.address_size 64\n.visible .entry k(.param .u64 k_p)\n{{\n\
          .local .align 8 .b8 __local_depot0[16];\n.shared .align 4 .b8 sh[64];\n\
-         .reg .pred %p<4>;\n.reg .b16 %rs<4>;\n.reg .b32 %r<20>;\n.reg .f32 %f<4>;\n.reg .b64 %rd<12>;\n\
+         .reg .pred %p<4>;\n.reg .b16 %rs<4>;\n.reg .b32 %r<20>;\n.reg .f32 %f<8>;\n.reg .b64 %rd<12>;\n\
          mov.u64 %rd5, __local_depot0;\ncvta.local.u64 %rd6, %rd5;\n\
          ld.param.u64 %rd1, [k_p];\ncvta.to.global.u64 %rd2, %rd1;\ncvta.global.u64 %rd3, %rd2;\n\
          {body}\nret;\n}}\n"
@@ -217,5 +217,50 @@ fn dse_keeps_stores_others_may_read() {
         let src = kernel(body);
         let before = body_after(&src, &[]);
         assert_eq!(body_after(&src, &["dse"]), before, "{body}");
+    }
+}
+
+#[test]
+fn gvn_numbers_commutative_operations_and_forwards_stores() {
+    let src = kernel(
+        "mov.u32 %r1, %tid.x;\nmov.u32 %r2, %ctaid.x;\nadd.s32 %r3, %r1, %r2;\n\
+         add.s32 %r4, %r2, %r1;\nst.global.u32 [%rd2], %r3;\nst.shared.u32 [sh], %r1;\n\
+         ld.global.u32 %r5, [%rd2];\nadd.s32 %r6, %r5, %r4;\nst.global.u32 [%rd2+4], %r6;",
+    );
+    // r4 is r3; the load reads the stored r3 (the shared store is in
+    // another state space).
+    assert_eq!(
+        body_after(&src, &["gvn", "dce"]),
+        "ld.param.u64 %nvb64_0, [k_p];\ncvta.to.global.u64 %nvb64_1, %nvb64_0;\n\
+         mov.u32 %nvb32_0, %tid.x;\nmov.u32 %nvb32_1, %ctaid.x;\n\
+         add.s32 %nvb32_2, %nvb32_0, %nvb32_1;\nst.global.u32 [%nvb64_1], %nvb32_2;\n\
+         st.shared.u32 [sh], %nvb32_0;\nadd.s32 %nvb32_3, %nvb32_2, %nvb32_2;\n\
+         st.global.u32 [%nvb64_1+4], %nvb32_3;\nret;"
+    );
+}
+
+#[test]
+fn gvn_keeps_loads_after_possible_writes() {
+    for body in [
+        // A generic store may write the global word.
+        "mov.u32 %r1, %tid.x;\nst.global.u32 [%rd2], %r1;\nst.u32 [%rd3], 5;\n\
+         ld.global.u32 %r2, [%rd2];\nst.global.u32 [%rd2+4], %r2;",
+        // A barrier: other threads' writes become visible.
+        "mov.u32 %r1, %tid.x;\nst.shared.u32 [sh], %r1;\nbar.sync 0;\n\
+         ld.shared.u32 %r2, [sh];\nst.global.u32 [%rd2], %r2;",
+        // An atomic on the same space.
+        "mov.u32 %r1, %tid.x;\nld.global.u32 %r2, [%rd2];\natom.global.add.u32 %r3, [%rd2+8], 1;\n\
+         ld.global.u32 %r4, [%rd2];\nadd.s32 %r5, %r2, %r4;\nst.global.u32 [%rd2+4], %r5;",
+        // A volatile load.
+        "ld.volatile.global.u32 %r2, [%rd2];\nld.volatile.global.u32 %r4, [%rd2];\n\
+         add.s32 %r5, %r2, %r4;\nst.global.u32 [%rd2+4], %r5;",
+        // Float operands are not reordered.
+        "mov.u32 %r1, %tid.x;\ncvt.rn.f32.u32 %f1, %r1;\nmov.b32 %f2, 0f7FC00001;\n\
+         add.f32 %f3, %f1, %f2;\nadd.f32 %f4, %f2, %f1;\nst.global.f32 [%rd2], %f3;\n\
+         st.global.f32 [%rd2+4], %f4;",
+    ] {
+        let src = kernel(body);
+        let before = body_after(&src, &[]);
+        assert_eq!(body_after(&src, &["gvn"]), before, "{body}");
     }
 }

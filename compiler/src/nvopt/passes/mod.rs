@@ -5,6 +5,7 @@
 pub mod dce;
 pub mod dse;
 pub mod early_cse;
+pub mod gvn;
 pub mod inst_combine;
 pub mod licm;
 pub mod memory_space_opt;
@@ -37,6 +38,7 @@ pub fn by_name(name: &str) -> Option<Box<dyn Pass>> {
         "memory-space-opt" => Box::new(memory_space_opt::MemorySpaceOpt),
         "sroa" => Box::new(sroa::Sroa),
         "dse" => Box::new(dse::Dse),
+        "gvn" => Box::new(gvn::Gvn),
         _ => return None,
     })
 }
@@ -53,6 +55,7 @@ pub const NAMES: &[&str] = &[
     "memory-space-opt",
     "sroa",
     "dse",
+    "gvn",
 ];
 
 /// Parses a pass's `<...>` parameters (`--passes=`): the passes that take
