@@ -35,11 +35,16 @@ pub struct Gvn;
 
 fn commutative(i: &Inst) -> bool {
     let int = i.ty().is_some_and(|t| !t.is_float());
-    int && match i.op {
-        Opcode::Add | Opcode::And | Opcode::Or | Opcode::Xor | Opcode::Min | Opcode::Max => true,
-        Opcode::Mul => true,
-        _ => false,
-    } && !i.has(Mod::Cc)
+    int && matches!(
+        i.op,
+        Opcode::Add
+            | Opcode::And
+            | Opcode::Or
+            | Opcode::Xor
+            | Opcode::Min
+            | Opcode::Max
+            | Opcode::Mul
+    ) && !i.has(Mod::Cc)
         && !i.has(Mod::Sat)
 }
 

@@ -371,7 +371,7 @@ impl Promoter {
                 out.push(inst(
                     Opcode::Mov,
                     &[Mod::of_type(t)],
-                    vec![Opnd::Val(d), Opnd::Imm(x.clone())],
+                    vec![Opnd::Val(d), Opnd::Imm(*x)],
                 ));
                 d
             }
