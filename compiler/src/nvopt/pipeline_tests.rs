@@ -175,3 +175,34 @@ fn bad_input_gets_a_located_diagnostic() {
     assert!(!text.contains("add.s32"), "{text}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn memory_pass_rows_follow_their_knobs_and_levels() {
+    let o3 = text(Level::O3, "");
+    let first = "memory-space-opt<first-time;warnings>";
+    let second = "memory-space-opt<second-time;warnings>";
+    for p in ["gvn", "sroa", "dse", first, second] {
+        assert!(o3.split(',').any(|x| x == p), "{p} in {o3}");
+    }
+    let off = text(Level::O3, "-do-ip-msp=0 -no-memspaceopt-b -no-sroa -no-dse");
+    for p in ["sroa", "dse", first, second] {
+        assert!(!off.split(',').any(|x| x == p), "{p} in {off}");
+    }
+    // Ofcmax forces -memory-space-opt=0; Ofcmid and Ofcmin run it.
+    assert!(!text(Level::Ofcmax, "").contains("memory-space-opt"));
+    assert!(text(Level::Ofcmid, "").split(',').any(|x| x == first));
+    assert!(text(Level::Ofcmin, "").split(',').any(|x| x == first));
+    let k = Knobs::default();
+    assert_eq!(
+        parse_passes("memory-space-opt<second-time;no-warnings>,sroa", &k)
+            .unwrap()
+            .pm
+            .text(),
+        "memory-space-opt<second-time;no-warnings>,sroa"
+    );
+    assert_eq!(
+        parse_passes("memory-space-opt<fast>", &k).err().unwrap(),
+        "invalid MemorySpaceOpt pass parameter 'fast'"
+    );
+    assert!(parse_passes("sroa<x>", &k).is_err());
+}
