@@ -13,6 +13,7 @@ pub mod lift;
 pub mod passes;
 pub mod pipeline;
 pub mod print;
+pub mod size;
 pub mod verify;
 
 use crate::ptx::ast::{self, Item};

@@ -94,20 +94,35 @@ pub struct Row {
     pub knob: Option<&'static str>,
     /// Position in the seed's list (documentation and instance identity).
     pub seed_pos: u32,
+    /// The pass parameters (`memory-space-opt<first-time;warnings>`).
+    pub params: &'static [&'static str],
 }
 
 const fn row(pass: &'static str, gate: Gate, knob: Option<&'static str>, seed_pos: u32) -> Row {
+    row_p(pass, &[], gate, knob, seed_pos)
+}
+
+/// A row with pass parameters.
+const fn row_p(
+    pass: &'static str,
+    params: &'static [&'static str],
+    gate: Gate,
+    knob: Option<&'static str>,
+    seed_pos: u32,
+) -> Row {
     Row {
         pass,
         gate,
         knob,
         seed_pos,
+        params,
     }
 }
 
 /// Tier 0 (sub_12DE330), the rows nvopt implements, in the seed's order;
 /// `seed_pos` is the row number in the seed's Tier 0 table.
 pub const TIER0: &[Row] = &[
+    row("gvn", Gate::Always, None, 5),
     row("sccp", Gate::Always, Some("no-sccp"), 8),
     row("sink", Gate::Always, Some("no-sink"), 12),
     row(
@@ -122,9 +137,11 @@ pub const TIER0: &[Row] = &[
     row("licm", Gate::Always, Some("+do-licm"), 22),
     row("loop-unroll", Gate::Always, Some("no-loopunroll"), 23),
     row("instcombine", Gate::Always, Some("no-instcombine"), 24),
+    row("sroa", Gate::Always, Some("no-sroa"), 25),
     row("early-cse", Gate::Always, Some("no-earlycse"), 26),
     row("simplifycfg", Gate::Always, Some("no-simplifycfg"), 28),
     row("remat", Gate::Always, Some("+do-remat"), 29),
+    row("dse", Gate::Always, Some("no-dse"), 30),
     row("dce", Gate::Always, Some("no-dce"), 31),
 ];
 
@@ -144,20 +161,45 @@ pub const TIER_N: &[Row] = &[
     row("early-cse", Gate::Always, None, 18),
     row("sink", Gate::TierNot1, Some("no-sink"), 19),
     row("instcombine", Gate::Always, Some("no-instsimplify"), 27),
+    // SROA after InstCombine (the mid listing's "InstCombine, EarlyCSE, SROA").
+    row("sroa", Gate::Always, Some("no-sroa"), 28),
     row("loop-simplify", Gate::Always, Some("no-loopsimplify"), 30),
     row("adce", Gate::Always, Some("no-adce-a"), 31),
     row("licm", Gate::Always, Some("+do-licm"), 32),
+    // MemorySpaceOpt's first run after LICM (the mid listing's "LICM ->
+    // NVVMLowerBarriers -> MemorySpaceOpt", guarded by opts[1760], the
+    // `do-ip-msp` knob).
+    row_p(
+        "memory-space-opt",
+        MSO_FIRST,
+        Gate::Always,
+        Some("+do-ip-msp"),
+        33,
+    ),
     row("loop-unroll", Gate::Always, Some("no-loopunroll"), 34),
     row("instcombine", Gate::Always, Some("no-instcombine"), 35),
     row("early-cse", Gate::Always, Some("no-earlycse"), 36),
     row("simplifycfg", Gate::Always, Some("no-simplifycfg"), 42),
+    // DSE after SimplifyCFG (the mid listing's "SimplifyCFG -> DSE").
+    row("dse", Gate::Always, Some("no-dse"), 43),
     row("licm", Gate::Always, Some("+do-licm"), 44),
     row("remat", Gate::Always, Some("+do-remat"), 45),
     row("dce", Gate::Always, Some("no-dce"), 49),
+    // The second MemorySpaceOpt (opts[2680], `no-memspaceopt-b`), late.
+    row_p(
+        "memory-space-opt",
+        &["second-time", "warnings"],
+        Gate::Always,
+        Some("no-memspaceopt-b"),
+        50,
+    ),
     row("adce", Gate::Always, Some("no-adce-c"), 57),
     row("sinking2", Gate::Always, Some("no-sinking2"), 67),
     row("reassociate", Gate::Always, Some("no-reassoc"), 69),
 ];
+
+/// MemorySpaceOpt's first-run parameters (seed 003's pipeline text).
+const MSO_FIRST: &[&str] = &["first-time", "warnings"];
 
 /// The `-opt` knobs.
 #[derive(Clone, Debug, Default)]
@@ -300,7 +342,12 @@ fn add_rows(pm: &mut PassManager, rows: &[Row], tier: u32, knobs: &Knobs, table:
             pm.add_pass(
                 PassRef {
                     name: r.pass,
-                    params: passes::knob_params(r.pass, &|k| knobs.value(k)),
+                    params: r
+                        .params
+                        .iter()
+                        .map(|p| p.to_string())
+                        .chain(passes::knob_params(r.pass, &|k| knobs.value(k)))
+                        .collect(),
                     instance: table * 1000 + r.seed_pos,
                 },
                 true,
@@ -314,17 +361,33 @@ fn add_rows(pm: &mut PassManager, rows: &[Row], tier: u32, knobs: &Knobs, table:
 /// lists): `Ofcmax` only cleans up (dce) and sinks (Sinking2, the seed's
 /// "Sinking2(fast) + minimal canonicalization"), `Ofcmid` adds constant
 /// propagation and CFG cleanup, `Ofcmin` adds EarlyCSE and LICM.
+/// MemorySpaceOpt: seed 003 says Ofcmax forces `-memory-space-opt=0`
+/// (never in OFCMAX) and Ofcmid runs it (so Ofcmin too).
 const OFCMAX: &[Row] = &[
     row("dce", Gate::Always, Some("no-dce"), 1),
     row("sinking2", Gate::Always, Some("no-sinking2"), 2),
 ];
 const OFCMID: &[Row] = &[
+    row_p(
+        "memory-space-opt",
+        MSO_FIRST,
+        Gate::Always,
+        Some("+do-ip-msp"),
+        0,
+    ),
     row("sccp", Gate::Always, Some("no-sccp"), 1),
     row("instcombine", Gate::Always, Some("no-instcombine"), 2),
     row("simplifycfg", Gate::Always, Some("no-simplifycfg"), 3),
     row("dce", Gate::Always, Some("no-dce"), 4),
 ];
 const OFCMIN: &[Row] = &[
+    row_p(
+        "memory-space-opt",
+        MSO_FIRST,
+        Gate::Always,
+        Some("+do-ip-msp"),
+        0,
+    ),
     row("sccp", Gate::Always, Some("no-sccp"), 1),
     row("instcombine", Gate::Always, Some("no-instcombine"), 2),
     row("early-cse", Gate::Always, Some("no-earlycse"), 3),
@@ -403,16 +466,10 @@ pub fn parse_passes(list: &str, knobs: &Knobs) -> Result<Pipeline, String> {
         let Some(&known) = passes::NAMES.iter().find(|&&n| n == name) else {
             return Err(format!("--passes: unknown pass '{name}'"));
         };
-        let params: Vec<String> = match params {
-            Some(p) if !passes::KNOB_PARAMS.iter().any(|(n, _, _)| *n == known) => {
-                return Err(format!(
-                    "--passes: pass '{known}' takes no parameters, got '<{p}>'"
-                ));
-            }
-            Some(p) => p.split(';').map(str::to_string).collect(),
+        let params = match params {
+            Some(p) => passes::parse_params(known, p)?,
             None => vec![],
         };
-        passes::create(known, &params).map_err(|e| format!("--passes: {e}"))?;
         pm.add_pass(
             PassRef {
                 name: known,

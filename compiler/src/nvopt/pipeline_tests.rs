@@ -36,12 +36,19 @@ fn add_pass_dedups_identical_instances_and_updates_flags() {
 #[test]
 fn levels_follow_the_tier_tables() {
     assert_eq!(text(Level::O0, ""), "");
-    let t0: Vec<&str> = TIER0.iter().map(|r| r.pass).collect();
-    let tn = |tier: u32| -> Vec<&str> {
+    let shown = |r: &Row| -> String {
+        if r.params.is_empty() {
+            r.pass.to_string()
+        } else {
+            format!("{}<{}>", r.pass, r.params.join(";"))
+        }
+    };
+    let t0: Vec<String> = TIER0.iter().map(shown).collect();
+    let tn = |tier: u32| -> Vec<String> {
         TIER_N
             .iter()
             .filter(|r| r.gate != Gate::TierNot1 || tier != 1)
-            .map(|r| r.pass)
+            .map(shown)
             .collect()
     };
     for (level, tier) in [(Level::O1, 1), (Level::O2, 2), (Level::O3, 3)] {
@@ -233,4 +240,35 @@ fn integer_knobs_become_pass_parameters() {
     );
     let e = parse_passes("sink<x=1>", &k).err().unwrap();
     assert!(e.contains("takes no parameters"), "{e}");
+}
+
+#[test]
+fn memory_pass_rows_follow_their_knobs_and_levels() {
+    let o3 = text(Level::O3, "");
+    let first = "memory-space-opt<first-time;warnings>";
+    let second = "memory-space-opt<second-time;warnings>";
+    for p in ["gvn", "sroa", "dse", first, second] {
+        assert!(o3.split(',').any(|x| x == p), "{p} in {o3}");
+    }
+    let off = text(Level::O3, "-do-ip-msp=0 -no-memspaceopt-b -no-sroa -no-dse");
+    for p in ["sroa", "dse", first, second] {
+        assert!(!off.split(',').any(|x| x == p), "{p} in {off}");
+    }
+    // Ofcmax forces -memory-space-opt=0; Ofcmid and Ofcmin run it.
+    assert!(!text(Level::Ofcmax, "").contains("memory-space-opt"));
+    assert!(text(Level::Ofcmid, "").split(',').any(|x| x == first));
+    assert!(text(Level::Ofcmin, "").split(',').any(|x| x == first));
+    let k = Knobs::default();
+    assert_eq!(
+        parse_passes("memory-space-opt<second-time;no-warnings>,sroa", &k)
+            .unwrap()
+            .pm
+            .text(),
+        "memory-space-opt<second-time;no-warnings>,sroa"
+    );
+    assert_eq!(
+        parse_passes("memory-space-opt<fast>", &k).err().unwrap(),
+        "invalid MemorySpaceOpt pass parameter 'fast'"
+    );
+    assert!(parse_passes("sroa<x>", &k).is_err());
 }

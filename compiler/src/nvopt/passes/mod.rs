@@ -3,13 +3,16 @@
 //! ([`super::ir::Function`]) and says whether it changed it.
 
 pub mod dce;
+pub mod dse;
 pub mod early_cse;
+pub mod gvn;
 pub mod inst_combine;
 pub mod licm;
 pub mod loop_index_split;
 pub mod loop_simplify;
 pub mod loop_unroll;
 pub mod loop_util;
+pub mod memory_space_opt;
 pub mod nvvm_peephole;
 pub mod reassociate;
 pub mod remat;
@@ -17,6 +20,7 @@ pub mod sccp;
 pub mod simplify_cfg;
 pub mod sink;
 pub mod sinking2;
+pub mod sroa;
 pub mod util;
 
 use super::ir::Function;
@@ -48,6 +52,10 @@ pub fn by_name(name: &str) -> Option<Box<dyn Pass>> {
         "sinking2" => Box::new(sinking2::Sinking2),
         "remat" => Box::new(remat::Remat::default()),
         "nvvm-peephole-optimizer" => Box::new(nvvm_peephole::NvvmPeephole),
+        "memory-space-opt" => Box::new(memory_space_opt::MemorySpaceOpt),
+        "sroa" => Box::new(sroa::Sroa),
+        "dse" => Box::new(dse::Dse),
+        "gvn" => Box::new(gvn::Gvn),
         _ => return None,
     })
 }
@@ -69,6 +77,10 @@ pub const NAMES: &[&str] = &[
     "sinking2",
     "remat",
     "nvvm-peephole-optimizer",
+    "memory-space-opt",
+    "sroa",
+    "dse",
+    "gvn",
 ];
 
 /// The `-opt` knobs that become pass parameters: (pass, knob, parameter).
@@ -100,7 +112,9 @@ pub fn create(name: &str, params: &[String]) -> Result<Box<dyn Pass>, String> {
     let Some(pass) = by_name(name) else {
         return Err(format!("unknown pass '{name}'"));
     };
-    if params.is_empty() {
+    // MemorySpaceOpt's words (checked by `parse_params`) do not change
+    // what it does (its file).
+    if params.is_empty() || name == "memory-space-opt" {
         return Ok(pass);
     }
     let mut vals: Vec<(&str, u64)> = Vec::new();
@@ -142,5 +156,26 @@ pub fn create(name: &str, params: &[String]) -> Result<Box<dyn Pass>, String> {
 
 #[cfg(test)]
 mod loop_tests;
+
+/// Parses a pass's `<...>` parameters (`--passes=`): MemorySpaceOpt's
+/// `first-time;warnings` words, the integer `NAME=VALUE` parameters of the
+/// passes in [`KNOB_PARAMS`] (checked by [`create`]); any other pass takes
+/// none.
+pub fn parse_params(name: &str, text: &str) -> Result<Vec<String>, String> {
+    match name {
+        "memory-space-opt" => memory_space_opt::parse_params(text),
+        _ if KNOB_PARAMS.iter().any(|(n, _, _)| *n == name) => {
+            let params: Vec<String> = text.split(';').map(str::to_string).collect();
+            create(name, &params).map_err(|e| format!("--passes: {e}"))?;
+            Ok(params)
+        }
+        _ => Err(format!(
+            "--passes: pass '{name}' takes no parameters, got '<{text}>'"
+        )),
+    }
+}
+
+#[cfg(test)]
+mod mem_tests;
 #[cfg(test)]
 mod tests;
