@@ -90,7 +90,9 @@ pub struct Row {
     pub pass: &'static str,
     pub gate: Gate,
     /// The knob that disables the row when true (`no-dce`), or with a
-    /// leading `+` the knob that must be true (`+do-licm`, default true).
+    /// leading `+` the knob that must be true (`+do-licm`, default true),
+    /// or with a leading `^` a knob that must be given true (default
+    /// false).
     pub knob: Option<&'static str>,
     /// Position in the seed's list (documentation and instance identity).
     pub seed_pos: u32,
@@ -105,9 +107,21 @@ const fn row(pass: &'static str, gate: Gate, knob: Option<&'static str>, seed_po
     }
 }
 
+/// Pre-optimization (sub_12E54A0 phase 2, before the tiers), the rows
+/// nvopt implements: the extra DeadArgElim trigger (NVVMPassOptions slot
+/// 149, unnamed in the seed, off by default: `-opt -extra-deadargelim`)
+/// and the AlwaysInliner (`!no-inline-b`; the seed also tests slot 19,
+/// `no-inline-a`, whose listed default would disable it, so nvopt reads
+/// only `no-inline-b`). `seed_pos` is the order in that listing.
+pub const PRE: &[Row] = &[
+    row("deadargelim", Gate::Always, Some("^extra-deadargelim"), 2),
+    row("always-inline", Gate::Always, Some("no-inline-b"), 8),
+];
+
 /// Tier 0 (sub_12DE330), the rows nvopt implements, in the seed's order;
 /// `seed_pos` is the row number in the seed's Tier 0 table.
 pub const TIER0: &[Row] = &[
+    row("ipconstprop", Gate::Always, Some("no-ipconst"), 4),
     row("sccp", Gate::Always, Some("no-sccp"), 8),
     row("instcombine", Gate::Always, Some("no-instsimplify"), 17),
     row("adce", Gate::Always, Some("no-adce-a"), 21),
@@ -123,9 +137,11 @@ pub const TIER0: &[Row] = &[
 /// (LICM gated by the late-optimization mode, off by default) is left
 /// out with that mode.
 pub const TIER_N: &[Row] = &[
+    row("ipconstprop", Gate::Always, Some("no-ipconst"), 7),
     row("sccp", Gate::Always, Some("no-sccp"), 10),
     row("simplifycfg", Gate::TierNot1, Some("no-simplifycfg"), 14),
     row("early-cse", Gate::Always, None, 18),
+    row("inline", Gate::Always, Some("no-inline-c"), 26),
     row("instcombine", Gate::Always, Some("no-instsimplify"), 27),
     row("adce", Gate::Always, Some("no-adce-a"), 31),
     row("licm", Gate::Always, Some("+do-licm"), 32),
@@ -258,20 +274,23 @@ fn add_rows(pm: &mut PassManager, rows: &[Row], tier: u32, knobs: &Knobs, table:
         };
         let enabled = match r.knob {
             None => true,
-            Some(k) => match k.strip_prefix('+') {
-                Some(k) => knobs.bool(k, true),
-                None => !knobs.bool(k, false),
+            Some(k) => match (k.strip_prefix('+'), k.strip_prefix('^')) {
+                (Some(k), _) => knobs.bool(k, true),
+                (_, Some(k)) => knobs.bool(k, false),
+                _ => !knobs.bool(k, false),
             },
         };
         if on && enabled {
+            // A module pass: flags 0 plus the barrier bit (seed 003).
+            let module = passes::is_module_pass(r.pass);
             pm.add_pass(
                 PassRef {
                     name: r.pass,
                     params: vec![],
                     instance: table * 1000 + r.seed_pos,
                 },
-                true,
-                false,
+                !module,
+                module,
             );
         }
     }
@@ -319,6 +338,7 @@ pub fn build(level: Level, knobs: &Knobs) -> Pipeline {
         }
     };
     if let Some(t) = tier {
+        add_rows(&mut pm, PRE, t, knobs, 2);
         add_rows(&mut pm, TIER0, t, knobs, 0);
         add_rows(&mut pm, TIER_N, t, knobs, 1);
         if t == 3 && features == 0 {
@@ -371,26 +391,29 @@ pub fn parse_passes(list: &str, knobs: &Knobs) -> Result<Pipeline, String> {
                 "--passes: pass '{known}' takes no parameters, got '<{p}>'"
             ));
         }
+        let module = passes::is_module_pass(known);
         pm.add_pass(
             PassRef {
                 name: known,
                 params: vec![],
                 instance: 9_000_000 + k as u32,
             },
-            true,
-            false,
+            !module,
+            module,
         );
     }
     Ok(Pipeline { pm, features })
 }
 
 impl Pipeline {
-    /// Runs every pass in order on one function.
+    /// Runs every function pass in order on one function (module passes
+    /// need the module: [`super::two_phase::run`] runs those).
     pub fn run(&self, f: &mut Function) {
         let passes: Vec<Box<dyn Pass>> = self
             .pm
             .passes
             .iter()
+            .filter(|(_, flags)| flags & FUNCTION_PASS != 0)
             .map(|(p, _)| passes::by_name(p.name).expect("pipelines name implemented passes"))
             .collect();
         for p in &passes {

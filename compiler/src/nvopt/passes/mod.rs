@@ -3,9 +3,13 @@
 //! ([`super::ir::Function`]) and says whether it changed it.
 
 pub mod dce;
+pub mod dead_arg_elim;
 pub mod early_cse;
+pub mod inline;
 pub mod inst_combine;
+pub mod ip_const_prop;
 pub mod licm;
+pub mod module;
 pub mod sccp;
 pub mod simplify_cfg;
 pub mod util;
@@ -44,7 +48,33 @@ pub const NAMES: &[&str] = &[
     "sccp",
     "early-cse",
     "licm",
+    "always-inline",
+    "inline",
+    "ipconstprop",
+    "deadargelim",
+    "globaldce",
 ];
 
+/// Every implemented module pass ([`module::ModulePass`]), by its
+/// pipeline name; their names are in [`NAMES`] too.
+pub fn module_by_name(name: &str) -> Option<Box<dyn module::ModulePass>> {
+    Some(match name {
+        "always-inline" => Box::new(inline::AlwaysInliner),
+        "inline" => Box::new(inline::Inliner),
+        "ipconstprop" => Box::new(ip_const_prop::IpConstProp),
+        "deadargelim" => Box::new(dead_arg_elim::DeadArgElim),
+        "globaldce" => Box::new(module::GlobalDce),
+        _ => return None,
+    })
+}
+
+/// Whether a pipeline name is a module pass (AddPass records it with the
+/// module kind and the barrier bit).
+pub fn is_module_pass(name: &str) -> bool {
+    module_by_name(name).is_some()
+}
+
+#[cfg(test)]
+mod module_tests;
 #[cfg(test)]
 mod tests;
