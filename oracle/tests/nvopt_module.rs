@@ -141,7 +141,11 @@ fn thread_counts_and_split_module_give_the_same_bytes() {
         let (two, _) = print_with(&i.name, &i.ptx, &opts(2, false));
         assert!(one == two, "{}: --threads 1 and 2 differ", i.name);
         let (split, _) = print_with(&i.name, &i.ptx, &opts(2, true));
-        assert!(one == split, "{}: --split-module differs\n{one}\n---\n{split}", i.name);
+        assert!(
+            one == split,
+            "{}: --split-module differs\n{one}\n---\n{split}",
+            i.name
+        );
         phased += usize::from(was_phased);
     }
     // The multi-function modules after Phase I (what the inliner leaves).

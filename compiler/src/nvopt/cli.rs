@@ -136,3 +136,43 @@ pub fn run(args: &[String]) -> Result<(String, String), String> {
     }
     Ok((stdout, stderr))
 }
+
+/// `ptxc --nvopt=LEVEL`: the level names `O0`..`O3`, `Ofcmax`, `Ofcmid`,
+/// `Ofcmin` (a bare digit means `O<digit>`).
+pub fn level_for_ptxc(v: &str) -> Result<Level, String> {
+    let name = if v.len() == 1 && v.bytes().all(|b| b.is_ascii_digit()) {
+        format!("O{v}")
+    } else {
+        v.to_string()
+    };
+    Level::from_name(&name).ok_or_else(|| {
+        format!("Invalid value '{v}' for option --nvopt (O0..O3, Ofcmax, Ofcmid, Ofcmin)")
+    })
+}
+
+/// What `ptxc --nvopt` compiles instead of its input: the PTX text after
+/// `nvopt<level>`, and warnings (functions left unoptimized, jobserver
+/// problems). Input the front end rejects is returned unchanged, so the
+/// back end reports its diagnostics against the user's text.
+pub fn preprocess_for_ptxc(
+    path: &str,
+    text: &str,
+    level: Level,
+    threads: usize,
+) -> (String, Vec<String>) {
+    let Ok(m) = crate::ptx::parse_checked(path, text) else {
+        return (text.to_string(), Vec::new());
+    };
+    let p = pipeline::build(level, &Knobs::default());
+    let ro = super::two_phase::RunOptions {
+        threads: Some(threads.max(1)),
+        makeflags: None,
+        split_module: false,
+    };
+    let (out, report) = super::optimize_with(&m, &p, &ro);
+    let mut warnings = report.warnings;
+    for (f, why) in &out.skipped {
+        warnings.push(format!("nvopt left {f} unoptimized: {why}"));
+    }
+    (crate::ptx::printer::print(&out.module), warnings)
+}
