@@ -199,7 +199,7 @@ impl Knobs {
 }
 
 /// A named pipeline level.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Level {
     O0,
     O1,
