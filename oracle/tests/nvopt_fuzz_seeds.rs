@@ -38,10 +38,8 @@ fn nvopt_pipeline_target_on_seeds() {
                 levels += 1;
             } else {
                 lists += 1;
-                module_passes += usize::from(
-                    text.split(',')
-                        .any(|p| ptxc::nvopt::passes::is_module_pass(p)),
-                );
+                module_passes +=
+                    usize::from(text.split(',').any(ptxc::nvopt::passes::is_module_pass));
             }
         }
     }

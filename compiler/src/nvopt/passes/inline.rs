@@ -125,11 +125,8 @@ fn run(lm: &mut LiftedModule, policy: Policy) -> bool {
         let Some(slot) = func_slot(lm, caller) else {
             continue;
         };
-        loop {
-            // One call at a time: each inlining renumbers blocks.
-            let Some((b, k, callee)) = next_site(lm, &cg, slot, policy) else {
-                break;
-            };
+        // One call at a time: each inlining renumbers blocks.
+        while let Some((b, k, callee)) = next_site(lm, &cg, slot, policy) {
             let callee_slot = func_slot(lm, callee).expect("checked by next_site");
             let callee_f = lm.funcs[callee_slot].1.as_ref().unwrap().clone();
             let callee_h = header(lm, callee).unwrap().clone();

@@ -242,8 +242,8 @@ fn cyclic(refs: &FxHashMap<Sym, Vec<Sym>>) -> FxHashSet<Sym> {
                 if w == v {
                     out.insert(v);
                 }
-                if !index.contains_key(&w) {
-                    index.insert(w, (next, next));
+                if let std::collections::hash_map::Entry::Vacant(e) = index.entry(w) {
+                    e.insert((next, next));
                     next += 1;
                     stack.push(w);
                     on_stack.insert(w);
