@@ -40,6 +40,7 @@ fn threads_split_module_and_jobserver_give_the_same_bytes() {
         vec!["-O3", "--threads", "2", input],
         vec!["-O3", "--threads=4", input],
         vec!["-O3", "--threads", "2", "--split-module", input],
+        vec!["-O3", "-split-compile=3", input],
     ] {
         let (code, out, err) = nvopt(&args, None);
         assert_eq!(code, 0, "{args:?}: {err}");

@@ -4,6 +4,7 @@
 //! [--split-module] IN.ptx [-o OUT.ptx]`.
 //! `--threads N` sizes Phase II's pool (0: one per CPU); without it a
 //! GNU make jobserver in `MAKEFLAGS` does ([`super::two_phase`]).
+//! `-split-compile=N` (nvcc's spelling) is `--split-module --threads N`.
 //! Without `-o` the output goes to standard output; with
 //! `--print-pipeline-passes` and no input only the pipeline is printed.
 //! Bad input gets the front end's `file:line:col` diagnostics.
@@ -69,6 +70,16 @@ pub fn parse_args(args: &[String]) -> Result<Options, String> {
             o.threads = Some(n);
         } else if a == "--split-module" || a == "-split-module" {
             o.split_module = true;
+        } else if let Some(v) = a
+            .strip_prefix("-split-compile=")
+            .or_else(|| a.strip_prefix("--split-compile="))
+        {
+            // nvcc's spelling (seed 003): split-module mode on N threads.
+            let n: usize = v
+                .parse()
+                .map_err(|_| format!("-split-compile: expected a number, got '{v}'"))?;
+            o.split_module = true;
+            o.threads = Some(n);
         } else if a == "-o" {
             o.output = Some(value("-o")?);
         } else if a == "-h" || a == "--help" {

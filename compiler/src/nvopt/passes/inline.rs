@@ -17,7 +17,8 @@
 //! Rules (each a case where inlining could change a result, or where
 //! this pass does not model the construct; such a call stays a call):
 //! - never a function on a call-graph cycle (recursion, seed: the
-//!   inliner never inlines recursion), nor a callee nvopt did not lift;
+//!   inliner never inlines recursion), nor a callee nvopt did not lift,
+//!   nor a `.weak`/`.common` definition (another module's may replace it);
 //! - every parameter and return value is a scalar `.param` (no arrays,
 //!   no vectors) and each access to it is a full-width `ld`/`st.param
 //!   [name+0]`: a narrower access zero- or sign-extends, which a plain
@@ -45,7 +46,7 @@ use super::module::*;
 use super::util::mov_type;
 use crate::nvopt::ir::*;
 use crate::nvopt::LiftedModule;
-use crate::ptx::ast::{self, Imm, Mods, StateSpace};
+use crate::ptx::ast::{self, Imm, Linkage, Mods, StateSpace};
 use crate::ptx::intern::{Interner, Sym};
 use crate::ptx::isa::Opcode;
 use crate::ptx::modifiers::Mod;
@@ -188,6 +189,12 @@ fn next_site(
                 Policy::Threshold => n <= INLINE_THRESHOLD,
             };
             let h = header(lm, callee)?;
+            // A `.weak`/`.common` definition may be replaced at link time
+            // by another module's: its body here is not necessarily the
+            // one that runs.
+            if matches!(h.linkage, Linkage::Weak | Linkage::Common) {
+                continue;
+            }
             if wanted && plan(f, bi, k, cf, h).is_some() {
                 return Some((bi, k, callee));
             }

@@ -1,6 +1,8 @@
 //! The nvopt passes, one file each, named after seed 003's passes where
-//! the job is the same. Every pass works on one lifted function
-//! ([`super::ir::Function`]) and says whether it changed it.
+//! the job is the same. A function pass ([`Pass`]) works on one lifted
+//! function ([`super::ir::Function`]), a module pass
+//! ([`module::ModulePass`]) on the whole module; each says whether it
+//! changed something.
 
 pub mod dce;
 pub mod dead_arg_elim;

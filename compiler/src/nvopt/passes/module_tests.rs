@@ -179,6 +179,9 @@ fn recursion_and_unmodelled_shapes_stay_calls() {
          ld.param.b32 %r1, [retval0+0];\n}}\nst.global.u32 [%rd1], %r1;\nret;\n}}\n"
     );
     assert_eq!(after(&narrow, &["inline"]), after(&narrow, &[]));
+    // A `.weak` definition may be replaced at link time: stays a call.
+    let weak = add_module(".weak ");
+    assert_eq!(after(&weak, &["inline"]), after(&weak, &[]));
 }
 
 /// A body of `n` dependent adds ending in %r3.
