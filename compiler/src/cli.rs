@@ -42,6 +42,8 @@ Options (ptxas spellings; `-x v`, `-x=v`, `--long v`, `--long=v` all work):
 
 ptxc's own options:
   -E REGEX, --entry-regex REGEX   compile the entries whose name matches (repeatable)
+  --nvopt=LEVEL                   run the nvopt<LEVEL> PTX optimizer first (O0..O3,
+                                  Ofcmax, Ofcmid, Ofcmin); its passes keep PTX semantics
   --threads N                     compile functions on N threads (0: sequential, default);
                                   the output is the same for every N
   --g-tensor-memory-access-check  accepted; ignored with a warning before sm_100
@@ -71,6 +73,8 @@ pub struct Options {
     /// Testing hook (`--cancel-after N`): the cancellation callback answers
     /// yes from its N-th call on.
     pub cancel_after: Option<u64>,
+    /// `--nvopt=LEVEL`: run nvopt before the back end.
+    pub nvopt: Option<crate::nvopt::pipeline::Level>,
 }
 
 /// `(long name, short name, takes a value)`.
@@ -80,6 +84,7 @@ const FLAGS: &[(&str, &str, bool)] = &[
     ("output-file", "o", true),
     ("entry", "e", true),
     ("entry-regex", "E", true),
+    ("nvopt", "nvopt", true),
     ("maxrregcount", "maxrregcount", true),
     ("threads", "threads", true),
     ("verbose", "v", false),
@@ -210,6 +215,7 @@ pub fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
                     .map(str::to_string),
             ),
             "entry-regex" => d.entry_regexes.push(value),
+            "nvopt" => o.nvopt = Some(crate::nvopt::cli::level_for_ptxc(&value)?),
             "maxrregcount" => d.maxrregcount = Some(number(long, &value)?),
             "threads" => d.threads = number(long, &value)? as usize,
             "verbose" => d.verbose = true,
@@ -276,7 +282,15 @@ pub fn run(args: &[String]) -> Result<u8, String> {
     };
     let path = opts.input.take().ok_or("no input file")?;
     let bytes = std::fs::read(&path).map_err(|e| format!("cannot read '{path}': {e}"))?;
-    let text = String::from_utf8_lossy(&bytes);
+    let mut text = String::from_utf8_lossy(&bytes);
+    if let Some(level) = opts.nvopt {
+        let (t, warnings) =
+            crate::nvopt::cli::preprocess_for_ptxc(&path, &text, level, opts.driver.threads);
+        for w in warnings {
+            eprintln!("ptxc warning : {w}");
+        }
+        text = t.into();
+    }
     if opts.parse_only {
         let (_module, diags) = ptx::parse_and_validate_for(&text, opts.driver.arch);
         let src = SourceFile::new(&path, &text);

@@ -1,6 +1,10 @@
 //! The `nvopt` command line:
 //! `nvopt [-O0..-O3 | -Ofast-compile=max|mid|min|0] [--passes=LIST]
-//! [-opt "-knob[=v] ..."] [--print-pipeline-passes] IN.ptx [-o OUT.ptx]`.
+//! [-opt "-knob[=v] ..."] [--print-pipeline-passes] [--threads N]
+//! [--split-module] IN.ptx [-o OUT.ptx]`.
+//! `--threads N` sizes Phase II's pool (0: one per CPU); without it a
+//! GNU make jobserver in `MAKEFLAGS` does ([`super::two_phase`]).
+//! `-split-compile=N` (nvcc's spelling) is `--split-module --threads N`.
 //! Without `-o` the output goes to standard output; with
 //! `--print-pipeline-passes` and no input only the pipeline is printed.
 //! Bad input gets the front end's `file:line:col` diagnostics.
@@ -16,9 +20,11 @@ pub struct Options {
     pub print_pipeline: bool,
     pub input: Option<String>,
     pub output: Option<String>,
+    pub threads: Option<usize>,
+    pub split_module: bool,
 }
 
-pub const USAGE: &str = "usage: nvopt [-O0|-O1|-O2|-O3|-Ofast-compile=max|mid|min|0] [--passes=LIST] [-opt \"-knob[=value] ...\"] [--print-pipeline-passes] IN.ptx [-o OUT.ptx]";
+pub const USAGE: &str = "usage: nvopt [-O0|-O1|-O2|-O3|-Ofast-compile=max|mid|min|0] [--passes=LIST] [-opt \"-knob[=value] ...\"] [--print-pipeline-passes] [--threads N] [--split-module] IN.ptx [-o OUT.ptx]";
 
 pub fn parse_args(args: &[String]) -> Result<Options, String> {
     let mut o = Options::default();
@@ -53,6 +59,27 @@ pub fn parse_args(args: &[String]) -> Result<Options, String> {
             o.knobs.push(v.to_string());
         } else if a == "--print-pipeline-passes" || a == "-print-pipeline-passes" {
             o.print_pipeline = true;
+        } else if a == "--threads" || a.starts_with("--threads=") {
+            let v = match a.strip_prefix("--threads=") {
+                Some(v) => v.to_string(),
+                None => value("--threads")?,
+            };
+            let n: usize = v
+                .parse()
+                .map_err(|_| format!("--threads: expected a number, got '{v}'"))?;
+            o.threads = Some(n);
+        } else if a == "--split-module" || a == "-split-module" {
+            o.split_module = true;
+        } else if let Some(v) = a
+            .strip_prefix("-split-compile=")
+            .or_else(|| a.strip_prefix("--split-compile="))
+        {
+            // nvcc's spelling (seed 003): split-module mode on N threads.
+            let n: usize = v
+                .parse()
+                .map_err(|_| format!("-split-compile: expected a number, got '{v}'"))?;
+            o.split_module = true;
+            o.threads = Some(n);
         } else if a == "-o" {
             o.output = Some(value("-o")?);
         } else if a == "-h" || a == "--help" {
@@ -99,7 +126,15 @@ pub fn run(args: &[String]) -> Result<(String, String), String> {
     };
     let src = std::fs::read_to_string(input).map_err(|e| format!("cannot read {input}: {e}"))?;
     let m = crate::ptx::parse_checked(input, &src)?;
-    let out = super::optimize(&m, &p);
+    let ro = super::two_phase::RunOptions {
+        threads: o.threads,
+        makeflags: std::env::var("MAKEFLAGS").ok(),
+        split_module: o.split_module,
+    };
+    let (out, report) = super::optimize_with(&m, &p, &ro);
+    for w in &report.warnings {
+        stderr.push_str(&format!("nvopt: warning: {w}\n"));
+    }
     for (f, why) in &out.skipped {
         stderr.push_str(&format!("nvopt: warning: {f} left unoptimized: {why}\n"));
     }
@@ -111,4 +146,44 @@ pub fn run(args: &[String]) -> Result<(String, String), String> {
         None => stdout.push_str(&text),
     }
     Ok((stdout, stderr))
+}
+
+/// `ptxc --nvopt=LEVEL`: the level names `O0`..`O3`, `Ofcmax`, `Ofcmid`,
+/// `Ofcmin` (a bare digit means `O<digit>`).
+pub fn level_for_ptxc(v: &str) -> Result<Level, String> {
+    let name = if v.len() == 1 && v.bytes().all(|b| b.is_ascii_digit()) {
+        format!("O{v}")
+    } else {
+        v.to_string()
+    };
+    Level::from_name(&name).ok_or_else(|| {
+        format!("Invalid value '{v}' for option --nvopt (O0..O3, Ofcmax, Ofcmid, Ofcmin)")
+    })
+}
+
+/// What `ptxc --nvopt` compiles instead of its input: the PTX text after
+/// `nvopt<level>`, and warnings (functions left unoptimized, jobserver
+/// problems). Input the front end rejects is returned unchanged, so the
+/// back end reports its diagnostics against the user's text.
+pub fn preprocess_for_ptxc(
+    path: &str,
+    text: &str,
+    level: Level,
+    threads: usize,
+) -> (String, Vec<String>) {
+    let Ok(m) = crate::ptx::parse_checked(path, text) else {
+        return (text.to_string(), Vec::new());
+    };
+    let p = pipeline::build(level, &Knobs::default());
+    let ro = super::two_phase::RunOptions {
+        threads: Some(threads.max(1)),
+        makeflags: None,
+        split_module: false,
+    };
+    let (out, report) = super::optimize_with(&m, &p, &ro);
+    let mut warnings = report.warnings;
+    for (f, why) in &out.skipped {
+        warnings.push(format!("nvopt left {f} unoptimized: {why}"));
+    }
+    (crate::ptx::printer::print(&out.module), warnings)
 }

@@ -9,11 +9,13 @@
 pub mod cli;
 pub mod coalesce;
 pub mod ir;
+pub mod jobserver;
 pub mod lift;
 pub mod passes;
 pub mod pipeline;
 pub mod print;
 pub mod size;
+pub mod two_phase;
 pub mod verify;
 
 use crate::ptx::ast::{self, Item};
@@ -73,26 +75,31 @@ pub struct Optimized {
     pub skipped: Vec<(String, String)>,
 }
 
-/// Lifts, runs `pipeline` on every liftable function, and prints back.
+/// Lifts, runs `pipeline` (module passes on the module, function passes
+/// on every liftable function), and prints back; sequentially.
 pub fn optimize(m: &ast::Module, pipeline: &pipeline::Pipeline) -> Optimized {
+    optimize_with(m, pipeline, &two_phase::RunOptions::sequential()).0
+}
+
+/// [`optimize`] with two-phase options (threads, jobserver, split-module).
+pub fn optimize_with(
+    m: &ast::Module,
+    pipeline: &pipeline::Pipeline,
+    o: &two_phase::RunOptions,
+) -> (Optimized, two_phase::RunReport) {
     let mut lm = lift_module(m);
     let mut skipped = Vec::new();
-    for (k, f) in &mut lm.funcs {
-        match f {
-            Ok(f) => pipeline.run(f),
-            Err(e) => {
-                let name = match &m.items[*k] {
-                    Item::Function(f) => m.name(f.name).to_string(),
-                    _ => String::new(),
-                };
-                skipped.push((name, e.to_string()));
-            }
+    for (k, f) in &lm.funcs {
+        if let Err(e) = f {
+            let name = match &m.items[*k] {
+                Item::Function(f) => m.name(f.name).to_string(),
+                _ => String::new(),
+            };
+            skipped.push((name, e.to_string()));
         }
     }
-    Optimized {
-        module: print_module(&lm),
-        skipped,
-    }
+    let (module, report) = two_phase::run(&mut lm, pipeline, o);
+    (Optimized { module, skipped }, report)
 }
 
 #[cfg(test)]

@@ -90,7 +90,9 @@ pub struct Row {
     pub pass: &'static str,
     pub gate: Gate,
     /// The knob that disables the row when true (`no-dce`), or with a
-    /// leading `+` the knob that must be true (`+do-licm`, default true).
+    /// leading `+` the knob that must be true (`+do-licm`, default true),
+    /// or with a leading `^` a knob that must be given true (default
+    /// false).
     pub knob: Option<&'static str>,
     /// Position in the seed's list (documentation and instance identity).
     pub seed_pos: u32,
@@ -119,9 +121,21 @@ const fn row_p(
     }
 }
 
+/// Pre-optimization (sub_12E54A0 phase 2, before the tiers), the rows
+/// nvopt implements: the extra DeadArgElim trigger (NVVMPassOptions slot
+/// 149, unnamed in the seed, off by default: `-opt -extra-deadargelim`)
+/// and the AlwaysInliner (`!no-inline-b`; the seed also tests slot 19,
+/// `no-inline-a`, whose listed default would disable it, so nvopt reads
+/// only `no-inline-b`). `seed_pos` is the order in that listing.
+pub const PRE: &[Row] = &[
+    row("deadargelim", Gate::Always, Some("^extra-deadargelim"), 2),
+    row("always-inline", Gate::Always, Some("no-inline-b"), 8),
+];
+
 /// Tier 0 (sub_12DE330), the rows nvopt implements, in the seed's order;
 /// `seed_pos` is the row number in the seed's Tier 0 table.
 pub const TIER0: &[Row] = &[
+    row("ipconstprop", Gate::Always, Some("no-ipconst"), 4),
     row("gvn", Gate::Always, None, 5),
     row("sccp", Gate::Always, Some("no-sccp"), 8),
     row("sink", Gate::Always, Some("no-sink"), 12),
@@ -150,6 +164,7 @@ pub const TIER0: &[Row] = &[
 /// (LICM gated by the late-optimization mode, off by default) is left
 /// out with that mode.
 pub const TIER_N: &[Row] = &[
+    row("ipconstprop", Gate::Always, Some("no-ipconst"), 7),
     row("sccp", Gate::Always, Some("no-sccp"), 10),
     row("simplifycfg", Gate::TierNot1, Some("no-simplifycfg"), 14),
     row(
@@ -160,6 +175,7 @@ pub const TIER_N: &[Row] = &[
     ),
     row("early-cse", Gate::Always, None, 18),
     row("sink", Gate::TierNot1, Some("no-sink"), 19),
+    row("inline", Gate::Always, Some("no-inline-c"), 26),
     row("instcombine", Gate::Always, Some("no-instsimplify"), 27),
     // SROA after InstCombine (the mid listing's "InstCombine, EarlyCSE, SROA").
     row("sroa", Gate::Always, Some("no-sroa"), 28),
@@ -258,7 +274,7 @@ impl Knobs {
 }
 
 /// A named pipeline level.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Level {
     O0,
     O1,
@@ -333,12 +349,15 @@ fn add_rows(pm: &mut PassManager, rows: &[Row], tier: u32, knobs: &Knobs, table:
         };
         let enabled = match r.knob {
             None => true,
-            Some(k) => match k.strip_prefix('+') {
-                Some(k) => knobs.bool(k, true),
-                None => !knobs.bool(k, false),
+            Some(k) => match (k.strip_prefix('+'), k.strip_prefix('^')) {
+                (Some(k), _) => knobs.bool(k, true),
+                (_, Some(k)) => knobs.bool(k, false),
+                _ => !knobs.bool(k, false),
             },
         };
         if on && enabled {
+            // A module pass: flags 0 plus the barrier bit (seed 003).
+            let module = passes::is_module_pass(r.pass);
             pm.add_pass(
                 PassRef {
                     name: r.pass,
@@ -350,8 +369,8 @@ fn add_rows(pm: &mut PassManager, rows: &[Row], tier: u32, knobs: &Knobs, table:
                         .collect(),
                     instance: table * 1000 + r.seed_pos,
                 },
-                true,
-                false,
+                !module,
+                module,
             );
         }
     }
@@ -419,6 +438,7 @@ pub fn build(level: Level, knobs: &Knobs) -> Pipeline {
         }
     };
     if let Some(t) = tier {
+        add_rows(&mut pm, PRE, t, knobs, 2);
         add_rows(&mut pm, TIER0, t, knobs, 0);
         add_rows(&mut pm, TIER_N, t, knobs, 1);
         if t == 3 && features == 0 {
@@ -470,26 +490,29 @@ pub fn parse_passes(list: &str, knobs: &Knobs) -> Result<Pipeline, String> {
             Some(p) => passes::parse_params(known, p)?,
             None => vec![],
         };
+        let module = passes::is_module_pass(known);
         pm.add_pass(
             PassRef {
                 name: known,
                 params,
                 instance: 9_000_000 + k as u32,
             },
-            true,
-            false,
+            !module,
+            module,
         );
     }
     Ok(Pipeline { pm, features })
 }
 
 impl Pipeline {
-    /// Runs every pass in order on one function.
+    /// Runs every function pass in order on one function (module passes
+    /// need the module: [`super::two_phase::run`] runs those).
     pub fn run(&self, f: &mut Function) {
         let passes: Vec<Box<dyn Pass>> = self
             .pm
             .passes
             .iter()
+            .filter(|(_, flags)| flags & FUNCTION_PASS != 0)
             .map(|(p, _)| {
                 passes::create(p.name, &p.params).expect("pipelines name implemented passes")
             })

@@ -51,8 +51,15 @@ fn levels_follow_the_tier_tables() {
             .map(shown)
             .collect()
     };
+    // The pre-optimization rows on by default (a `^knob` row is off).
+    let pre: Vec<String> = PRE
+        .iter()
+        .filter(|r| !r.knob.is_some_and(|k| k.starts_with('^')))
+        .map(shown)
+        .collect();
+    assert_eq!(pre, ["always-inline"]);
     for (level, tier) in [(Level::O1, 1), (Level::O2, 2), (Level::O3, 3)] {
-        let want = [t0.clone(), tn(tier)].concat().join(",");
+        let want = [pre.clone(), t0.clone(), tn(tier)].concat().join(",");
         assert_eq!(text(level, ""), want, "{level:?}");
     }
     // Tier 1 skips the tier != 1 rows: SimplifyCFG (row 14),
@@ -60,6 +67,40 @@ fn levels_follow_the_tier_tables() {
     assert_eq!(tn(2).len(), tn(1).len() + 3);
     assert_eq!(build(Level::O3, &Knobs::default()).features, 6);
     assert_eq!(build(Level::O2, &Knobs::default()).features, 0);
+}
+
+#[test]
+fn module_passes_are_recorded_as_module_kind_with_the_barrier_bit() {
+    let p = build(Level::O3, &Knobs::default());
+    let mut modules = Vec::new();
+    for (r, flags) in &p.pm.passes {
+        let module = crate::nvopt::passes::is_module_pass(r.name);
+        assert_eq!(
+            *flags,
+            if module { BARRIER } else { FUNCTION_PASS },
+            "{}",
+            r.name
+        );
+        if module {
+            modules.push(r.name);
+        }
+    }
+    assert_eq!(
+        modules,
+        ["always-inline", "ipconstprop", "ipconstprop", "inline"]
+    );
+    let l = parse_passes("inline,dce,deadargelim", &Knobs::default()).unwrap();
+    let flags: Vec<u8> = l.pm.passes.iter().map(|(_, f)| *f).collect();
+    assert_eq!(flags, [BARRIER, FUNCTION_PASS, BARRIER]);
+    // The extra DeadArgElim trigger is off unless given; the inliner
+    // knobs drop their rows.
+    assert!(!text(Level::O2, "").contains("deadargelim"));
+    assert!(text(Level::O2, "-extra-deadargelim").starts_with("deadargelim,always-inline,"));
+    assert!(!text(Level::O2, "-no-inline-b").contains("always-inline"));
+    assert!(!text(Level::O2, "-no-inline-c")
+        .split(',')
+        .any(|p| p == "inline"));
+    assert!(!text(Level::O2, "-no-ipconst").contains("ipconstprop"));
 }
 
 #[test]

@@ -13,7 +13,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::blame::{blame, Blame};
+use super::blame::Blame;
 use super::findings::{FindingsDir, Settled};
 use super::matrix::{Compiler, Config, Matrix};
 use super::run::{run_oracle, run_ptxc, ConfigRun, OracleRun};
@@ -82,7 +82,8 @@ impl ProgramReport {
     }
 }
 
-/// Compiles and runs `p` under one configuration (ptxc or the vendor's).
+/// Compiles and runs `p` under one configuration (ptxc, the vendor's, or
+/// nvopt's).
 pub fn run_config(p: &Program, oracle: &OracleRun, cfg: &Config, limits: &RunLimits) -> ConfigRun {
     match cfg.compiler {
         Compiler::Ptxc => run_ptxc(p, oracle, cfg, limits),
@@ -90,6 +91,9 @@ pub fn run_config(p: &Program, oracle: &OracleRun, cfg: &Config, limits: &RunLim
             verdict: run_vendor(p, oracle, cfg, limits),
             fired: BTreeMap::new(),
         },
+        Compiler::NvoptPtxc(_) | Compiler::NvoptInterp(_) => {
+            super::nvopt::run_nvopt(p, oracle, cfg, limits)
+        }
     }
 }
 
@@ -140,7 +144,7 @@ pub fn check_program(p: &Program, matrix: &Matrix, opts: &Options) -> ProgramRep
                 None => {}
             }
             if opts.blame {
-                let b = blame(p, &oracle, cfg, &c.verdict, &opts.limits);
+                let b = super::nvopt::blame_any(p, &oracle, cfg, &c.verdict, &opts.limits);
                 c.signature = Some(Signature::new(&c.verdict, &b, cfg.arch));
                 if let (Some(Ok(fd)), Some(dir)) = (&findings, &c.finding) {
                     if let Err(e) = fd.add_blame(dir, &b) {

@@ -9,14 +9,22 @@
 //! |---|---|
 //! | `smoke` | sm_80 -O3, the default order |
 //! | `fuzz` | the slice the fuzz target runs per program: the oldest target at -O3 in the default order, the newest at -O3 in a seeded valid reorder |
-//! | `default` | every target at -O0 and -O3; on sm_80 -O3: three seeded reorders, each optional phase disabled, two ORI shuffles, NvOpt 0 and 5, `--maxrregcount 24`; the vendor on sm_80 |
-//! | `full` | every target x -O0..-O3 x (no limit, `--maxrregcount 24`); every target at -O3 x (six reorders, each optional phase disabled, the ORI shuffles, NvOpt 0, 1, 2, 4, 5); the vendor on every target |
+//! | `default` | every target at -O0 and -O3; on sm_80 -O3: three seeded reorders, each optional phase disabled, two ORI shuffles, NvOpt 0 and 5, `--maxrregcount 24`; the vendor on sm_80; `nvopt<O3>` checked in the interpreter and followed by ptxc sm_80 -O3 |
+//! | `full` | every target x -O0..-O3 x (no limit, `--maxrregcount 24`); every target at -O3 x (six reorders, each optional phase disabled, the ORI shuffles, NvOpt 0, 1, 2, 4, 5); the vendor on every target; every `nvopt<>` level checked in the interpreter and followed by ptxc sm_80 -O3 |
+//!
+//! The nvopt configurations ([`super::nvopt`]): `nvopt-O3+ptxc sm_80 -O3
+//! default` runs `nvopt<O3>` on the PTX, then ptxc, and judges the
+//! simulated listing against the oracle of the original PTX;
+//! `nvopt-O3+interp sm_80 -O0 default` is the PTX-only check, the
+//! interpreter on nvopt's output against the oracle (its target and level
+//! fields are placeholders that keep the label format).
 //!
 //! The vendor configurations are added only when ptxas is installed
 //! ([`super::vendor::available`]).
 
 use std::sync::Mutex;
 
+use ptxc::nvopt::pipeline::Level;
 use ptxc::phases::table::{self, Rule, PHASES};
 use ptxc::phases::PhaseOptions;
 use ptxc::targets::{SmInfo, SM_TABLE};
@@ -28,6 +36,43 @@ pub enum Compiler {
     Ptxc,
     /// NVIDIA's ptxas, its cuobjdump listing simulated.
     Vendor,
+    /// `nvopt<LEVEL>` on the PTX, then ptxc.
+    NvoptPtxc(Level),
+    /// `nvopt<LEVEL>` on the PTX, run in the PTX interpreter.
+    NvoptInterp(Level),
+}
+
+impl Compiler {
+    /// `ptxc`, `vendor`, `nvopt-O3+ptxc`, `nvopt-O3+interp`.
+    pub fn label(self) -> String {
+        match self {
+            Compiler::Ptxc => "ptxc".into(),
+            Compiler::Vendor => "vendor".into(),
+            Compiler::NvoptPtxc(l) => format!("nvopt-{}+ptxc", l.name()),
+            Compiler::NvoptInterp(l) => format!("nvopt-{}+interp", l.name()),
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Compiler> {
+        match s {
+            "ptxc" => return Some(Compiler::Ptxc),
+            "vendor" => return Some(Compiler::Vendor),
+            _ => {}
+        }
+        let rest = s.strip_prefix("nvopt-")?;
+        if let Some(l) = rest.strip_suffix("+ptxc") {
+            return Level::from_name(l).map(Compiler::NvoptPtxc);
+        }
+        Level::from_name(rest.strip_suffix("+interp")?).map(Compiler::NvoptInterp)
+    }
+
+    /// The nvopt level, for the nvopt configurations.
+    pub fn nvopt(self) -> Option<Level> {
+        match self {
+            Compiler::NvoptPtxc(l) | Compiler::NvoptInterp(l) => Some(l),
+            _ => None,
+        }
+    }
 }
 
 /// A phase-order variant (ptxc only).
@@ -110,15 +155,37 @@ impl Config {
         }
     }
 
+    /// `nvopt<level>` then ptxc on `arch` at `opt_level`.
+    pub fn nvopt_ptxc(arch: &'static SmInfo, opt_level: u8, level: Level) -> Config {
+        Config {
+            compiler: Compiler::NvoptPtxc(level),
+            ..Config::ptxc(arch, opt_level, Variant::Default)
+        }
+    }
+
+    /// `nvopt<level>` checked in the interpreter (target and -O level are
+    /// placeholders: sm_80, -O0).
+    pub fn nvopt_interp(level: Level) -> Config {
+        Config {
+            compiler: Compiler::NvoptInterp(level),
+            ..Config::ptxc(sm("sm_80"), 0, Variant::Default)
+        }
+    }
+
+    /// The ptxc configuration an `nvopt-*+ptxc` one compiles with.
+    pub fn as_ptxc(&self) -> Config {
+        Config {
+            compiler: Compiler::Ptxc,
+            ..self.clone()
+        }
+    }
+
     /// `ptxc sm_80 -O3 reorder:7 maxrreg=24`; `vendor sm_80 -O3`. Unique
     /// within a matrix, and parsed back by [`Config::parse`].
     pub fn label(&self) -> String {
         let mut s = format!(
             "{} {} -O{} {}",
-            match self.compiler {
-                Compiler::Ptxc => "ptxc",
-                Compiler::Vendor => "vendor",
-            },
+            self.compiler.label(),
             self.arch.name,
             self.opt_level,
             self.variant.label()
@@ -136,11 +203,8 @@ impl Config {
                 "configuration '{s}': expected 'COMPILER sm_XX -ON VARIANT [maxrreg=N]'"
             ));
         }
-        let compiler = match w[0] {
-            "ptxc" => Compiler::Ptxc,
-            "vendor" => Compiler::Vendor,
-            c => return Err(format!("configuration '{s}': unknown compiler '{c}'")),
-        };
+        let compiler = Compiler::parse(w[0])
+            .ok_or_else(|| format!("configuration '{s}': unknown compiler '{}'", w[0]))?;
         let arch = ptxc::targets::lookup_sm(w[1])
             .ok_or_else(|| format!("configuration '{s}': unknown target '{}'", w[1]))?;
         let opt_level = w[2]
@@ -263,6 +327,9 @@ pub const ORI_SHUFFLES: [&str; 2] = [
     "ori=shuffle,reps=4,swap3=7,swap4=1,dce2=4,cpy2=3",
 ];
 
+/// The `nvopt<>` levels of the `default` matrix.
+pub const NVOPT_DEFAULT: [Level; 1] = [Level::O3];
+
 /// A named list of configurations.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Matrix {
@@ -330,6 +397,10 @@ impl Matrix {
                 if vendor {
                     c.push(Config::vendor(sm("sm_80"), 3));
                 }
+                for l in NVOPT_DEFAULT {
+                    c.push(Config::nvopt_interp(l));
+                    c.push(Config::nvopt_ptxc(sm("sm_80"), 3, l));
+                }
             }
             "full" => {
                 for &a in &archs {
@@ -345,6 +416,10 @@ impl Matrix {
                     if vendor {
                         c.push(Config::vendor(a, 3));
                     }
+                }
+                for l in Level::ALL {
+                    c.push(Config::nvopt_interp(l));
+                    c.push(Config::nvopt_ptxc(sm("sm_80"), 3, l));
                 }
             }
             _ => {
@@ -371,7 +446,7 @@ mod tests {
                 let l = c.label();
                 assert!(seen.insert(l.clone()), "{name}: '{l}' twice");
                 assert_eq!(Config::parse(&l).unwrap(), *c, "{l}");
-                if c.compiler == Compiler::Ptxc {
+                if c.compiler != Compiler::Vendor {
                     c.plan().unwrap_or_else(|e| panic!("{l}: {e}"));
                 }
             }
@@ -414,7 +489,8 @@ mod tests {
             ["ptxc sm_70 -O3 default", "ptxc sm_90 -O3 reorder:1"]
         );
         let d = Matrix::preset("default", false).unwrap();
-        let expect = 12 + 3 + optional_phases().len() + ORI_SHUFFLES.len() + 2 + 1;
+        let expect =
+            12 + 3 + optional_phases().len() + ORI_SHUFFLES.len() + 2 + 1 + 2 * NVOPT_DEFAULT.len();
         assert_eq!(d.configs.len(), expect);
         assert_eq!(
             Matrix::preset("default", true).unwrap().configs.len(),
@@ -423,7 +499,23 @@ mod tests {
         let f = Matrix::preset("full", false).unwrap();
         assert_eq!(
             f.configs.len(),
-            6 * (8 + 6 + optional_phases().len() + ORI_SHUFFLES.len() + 5)
+            6 * (8 + 6 + optional_phases().len() + ORI_SHUFFLES.len() + 5) + 2 * Level::ALL.len()
         );
+        // The nvopt configurations: both kinds per level, labels parse back.
+        let nv: Vec<String> = d
+            .configs
+            .iter()
+            .filter(|c| c.compiler.nvopt().is_some())
+            .map(Config::label)
+            .collect();
+        assert_eq!(
+            nv,
+            [
+                "nvopt-O3+interp sm_80 -O0 default",
+                "nvopt-O3+ptxc sm_80 -O3 default"
+            ]
+        );
+        assert!(Config::parse("nvopt-O7+ptxc sm_80 -O3 default").is_err());
+        assert!(Config::parse("nvopt-O3+gcc sm_80 -O3 default").is_err());
     }
 }

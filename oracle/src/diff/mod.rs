@@ -17,6 +17,7 @@
 //! | `findings.rs` | the atomic findings writer and reader |
 //! | `json.rs` | JSON for configurations, verdicts and blames (written and read back) |
 //! | `stats.rs` | verdict counts, per-phase fired counts, feature coverage, executions per second |
+//! | `nvopt.rs` | the nvopt configurations (nvopt then ptxc; nvopt's output in the interpreter) and their per-pass blame |
 //! | `engine.rs` | [`check_program`] and the parallel [`Engine`] loop (rayon), deterministic whatever the job count |
 //!
 //! A generated program plugs in through [`Program`]: the generator's
@@ -28,6 +29,7 @@ pub mod findings;
 pub mod json;
 pub mod known;
 pub mod matrix;
+pub mod nvopt;
 pub mod run;
 pub mod signature;
 pub mod stats;

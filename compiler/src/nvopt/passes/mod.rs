@@ -1,18 +1,24 @@
 //! The nvopt passes, one file each, named after seed 003's passes where
-//! the job is the same. Every pass works on one lifted function
-//! ([`super::ir::Function`]) and says whether it changed it.
+//! the job is the same. A function pass ([`Pass`]) works on one lifted
+//! function ([`super::ir::Function`]), a module pass
+//! ([`module::ModulePass`]) on the whole module; each says whether it
+//! changed something.
 
 pub mod dce;
+pub mod dead_arg_elim;
 pub mod dse;
 pub mod early_cse;
 pub mod gvn;
+pub mod inline;
 pub mod inst_combine;
+pub mod ip_const_prop;
 pub mod licm;
 pub mod loop_index_split;
 pub mod loop_simplify;
 pub mod loop_unroll;
 pub mod loop_util;
 pub mod memory_space_opt;
+pub mod module;
 pub mod nvvm_peephole;
 pub mod reassociate;
 pub mod remat;
@@ -81,6 +87,11 @@ pub const NAMES: &[&str] = &[
     "sroa",
     "dse",
     "gvn",
+    "always-inline",
+    "inline",
+    "ipconstprop",
+    "deadargelim",
+    "globaldce",
 ];
 
 /// The `-opt` knobs that become pass parameters: (pass, knob, parameter).
@@ -177,5 +188,27 @@ pub fn parse_params(name: &str, text: &str) -> Result<Vec<String>, String> {
 
 #[cfg(test)]
 mod mem_tests;
+
+/// Every implemented module pass ([`module::ModulePass`]), by its
+/// pipeline name; their names are in [`NAMES`] too.
+pub fn module_by_name(name: &str) -> Option<Box<dyn module::ModulePass>> {
+    Some(match name {
+        "always-inline" => Box::new(inline::AlwaysInliner),
+        "inline" => Box::new(inline::Inliner),
+        "ipconstprop" => Box::new(ip_const_prop::IpConstProp),
+        "deadargelim" => Box::new(dead_arg_elim::DeadArgElim),
+        "globaldce" => Box::new(module::GlobalDce),
+        _ => return None,
+    })
+}
+
+/// Whether a pipeline name is a module pass (AddPass records it with the
+/// module kind and the barrier bit).
+pub fn is_module_pass(name: &str) -> bool {
+    module_by_name(name).is_some()
+}
+
+#[cfg(test)]
+mod module_tests;
 #[cfg(test)]
 mod tests;
