@@ -94,10 +94,8 @@ fn operand_key(o: &Operand) -> Operand {
 /// different operands with equal hashes keep their order (at worst a missed
 /// merge, never a wrong one: keys are compared whole).
 fn operand_rank(o: &Operand) -> u64 {
-    use std::hash::{BuildHasher, Hash, Hasher};
-    let mut h = rustc_hash::FxBuildHasher.build_hasher();
-    o.hash(&mut h);
-    h.finish()
+    use std::hash::BuildHasher;
+    rustc_hash::FxBuildHasher.hash_one(o)
 }
 
 /// The expression key of `inst`, or `None` when it may not be merged.
