@@ -11,9 +11,8 @@
 mod nvopt_support;
 
 use nvopt_support::*;
+use ptxc::nvopt::lift_module;
 use ptxc::nvopt::passes::{by_name, Pass};
-use ptxc::nvopt::{lift_module, print_module};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The hand-written kernels of tests/nvopt_loop_kernels/ (shapes the
 /// corpus and the generator lack: index-split candidates, signed
@@ -44,31 +43,7 @@ fn loop_kernels() -> Vec<Input> {
 fn check_with(prep: &[&str], pass: &dyn Pass) -> usize {
     let mut inputs = all_inputs();
     inputs.extend(loop_kernels());
-    let changed = AtomicUsize::new(0);
-    let prep: Vec<Box<dyn Pass>> = prep.iter().map(|p| by_name(p).unwrap()).collect();
-    let name = pass.name();
-    let t = |m: &ptxc::ptx::ast::Module| {
-        let mut lm = lift_module(m);
-        for (_, f) in &mut lm.funcs {
-            let f = f.as_mut().unwrap();
-            for p in &prep {
-                p.run(f);
-            }
-            if pass.run(f) {
-                changed.fetch_add(1, Ordering::Relaxed);
-            }
-            if let Err(e) = ptxc::nvopt::verify::verify(f) {
-                panic!("{name} broke SSA: {e}");
-            }
-        }
-        print_module(&lm)
-    };
-    let fails = check_all(&inputs, &t);
-    assert!(fails.is_empty(), "{name}: {}", fails.join("\n"));
-    let n = changed.load(Ordering::Relaxed);
-    eprintln!("{name}: changed {n} functions of {} inputs", inputs.len());
-    assert!(n > 0, "{name} changed nothing");
-    n
+    check_pass_on(&inputs, prep, pass)
 }
 
 fn check(prep: &[&str], name: &str) -> usize {

@@ -8,33 +8,6 @@
 mod nvopt_support;
 
 use nvopt_support::*;
-use ptxc::nvopt::passes::by_name;
-use ptxc::nvopt::{lift_module, print_module};
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-fn check_pass(name: &str) {
-    let inputs = all_inputs();
-    let changed = AtomicUsize::new(0);
-    let pass = by_name(name).unwrap();
-    let t = |m: &ptxc::ptx::ast::Module| {
-        let mut lm = lift_module(m);
-        for (_, f) in &mut lm.funcs {
-            let f = f.as_mut().unwrap();
-            if pass.run(f) {
-                changed.fetch_add(1, Ordering::Relaxed);
-            }
-            if let Err(e) = ptxc::nvopt::verify::verify(f) {
-                panic!("{name} broke SSA: {e}");
-            }
-        }
-        print_module(&lm)
-    };
-    let fails = check_all(&inputs, &t);
-    assert!(fails.is_empty(), "{name}: {}", fails.join("\n"));
-    let n = changed.load(Ordering::Relaxed);
-    eprintln!("{name}: changed {n} functions of {} inputs", inputs.len());
-    assert!(n > 0, "{name} changed nothing");
-}
 
 #[test]
 fn simplifycfg_preserves_results() {

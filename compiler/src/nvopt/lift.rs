@@ -562,6 +562,20 @@ pub fn remove_unreachable(f: &mut Function) {
     }
 }
 
+/// Whether block `a` dominates block `b` (`idom` from [`idoms`]; an
+/// unreachable `b` is dominated by nothing but itself).
+pub fn dominates(idom: &[Option<BlockId>], a: BlockId, mut b: BlockId) -> bool {
+    loop {
+        if a == b {
+            return true;
+        }
+        match idom[b.idx()] {
+            Some(d) if d != b => b = d,
+            _ => return false,
+        }
+    }
+}
+
 /// Immediate dominators (Cooper, Harvey, Kennedy) of the reachable
 /// blocks; the entry's idom is itself, unreachable blocks get `None`.
 pub fn idoms(f: &Function) -> Vec<Option<BlockId>> {

@@ -7,19 +7,7 @@
 //! instruction has one old value per definition, an unguarded one none.
 
 use super::ir::*;
-use super::lift::idoms;
-
-fn dominates(idom: &[Option<BlockId>], a: BlockId, mut b: BlockId) -> bool {
-    loop {
-        if a == b {
-            return true;
-        }
-        match idom[b.idx()] {
-            Some(d) if d != b => b = d,
-            _ => return false,
-        }
-    }
-}
+use super::lift::{dominates, idoms};
 
 pub fn verify(f: &Function) -> Result<(), String> {
     let n = f.blocks.len();

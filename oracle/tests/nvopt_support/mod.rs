@@ -106,3 +106,49 @@ pub fn check_all(inputs: &[Input], transform: &dyn Fn(&Module) -> Module) -> Vec
     }
     fails
 }
+
+/// The pass property check: `prep` then `pass` on every function of every
+/// input (the SSA form must still verify), the interpreter's outputs
+/// identical before and after, and at least one function changed (so the
+/// comparison ran). Returns how many functions `pass` changed.
+pub fn check_pass_on(
+    inputs: &[Input],
+    prep: &[&str],
+    pass: &dyn ptxc::nvopt::passes::Pass,
+) -> usize {
+    use ptxc::nvopt::passes::by_name;
+    use ptxc::nvopt::{lift_module, print_module};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let changed = AtomicUsize::new(0);
+    let prep: Vec<Box<dyn ptxc::nvopt::passes::Pass>> =
+        prep.iter().map(|p| by_name(p).unwrap()).collect();
+    let name = pass.name();
+    let t = |m: &Module| {
+        let mut lm = lift_module(m);
+        for (_, f) in &mut lm.funcs {
+            let f = f.as_mut().unwrap();
+            for p in &prep {
+                p.run(f);
+            }
+            if pass.run(f) {
+                changed.fetch_add(1, Ordering::Relaxed);
+            }
+            if let Err(e) = ptxc::nvopt::verify::verify(f) {
+                panic!("{name} broke SSA: {e}");
+            }
+        }
+        print_module(&lm)
+    };
+    let fails = check_all(inputs, &t);
+    assert!(fails.is_empty(), "{name}: {}", fails.join("\n"));
+    let n = changed.load(Ordering::Relaxed);
+    eprintln!("{name}: changed {n} functions of {} inputs", inputs.len());
+    assert!(n > 0, "{name} changed nothing");
+    n
+}
+
+/// [`check_pass_on`] for the pass named `name`, alone, on [`all_inputs`].
+pub fn check_pass(name: &str) -> usize {
+    let pass = ptxc::nvopt::passes::by_name(name).unwrap();
+    check_pass_on(&all_inputs(), &[], pass.as_ref())
+}

@@ -23,13 +23,10 @@
 //!   barrier or atomic in between would be a data race, which the PTX
 //!   memory model leaves without a defined result (ISA 8.10).
 
-use super::util::replace_all;
 use super::Pass;
 use crate::nvopt::ir::*;
-use crate::nvopt::lift::idoms;
 use crate::ptx::isa::Opcode;
 use crate::ptx::modifiers::{Mod, ModCat};
-use rustc_hash::FxHashMap;
 
 pub struct Gvn;
 
@@ -124,110 +121,39 @@ impl Pass for Gvn {
     }
 
     fn run(&self, f: &mut Function) -> bool {
-        let idom = idoms(f);
-        let n = f.blocks.len();
-        let mut children = vec![Vec::new(); n];
-        for (b, d) in idom.iter().enumerate().skip(1) {
-            if let Some(d) = d {
-                children[d.idx()].push(b);
-            }
-        }
-        let mut map: Vec<Option<Value>> = vec![None; f.values.len()];
-        let mut table: FxHashMap<String, Value> = FxHashMap::default();
-        let mut changed = false;
-        enum Step {
-            Enter(usize),
-            Leave(Vec<(String, Option<Value>)>),
-        }
-        let mut work = vec![Step::Enter(0)];
-        while let Some(s) = work.pop() {
-            let b = match s {
-                Step::Leave(undo) => {
-                    for (k, old) in undo.into_iter().rev() {
-                        match old {
-                            Some(v) => table.insert(k, v),
-                            None => table.remove(&k),
-                        };
+        super::numbering::run(f, key, |mem: &mut Mem, values, i, single| {
+            if let Some((p, size)) = place(i) {
+                if i.op == Opcode::Ld {
+                    let d = single.expect("a scalar load defines one register");
+                    let dt = values[d.idx()].ty;
+                    let hit = mem
+                        .vals
+                        .iter()
+                        .rev()
+                        .find(|(q, sz, v)| *q == p && *sz == size && values[v.idx()].ty == dt);
+                    let exact = dt.bits() == size * 8;
+                    match hit {
+                        Some(&(_, _, v)) if exact => return Some(v),
+                        _ if exact => mem.vals.push((p, size, d)),
+                        _ => {}
                     }
-                    continue;
+                } else {
+                    mem.clobber(p.0, Some(&(p.clone(), size)));
+                    if let Some(Opnd::Val(v)) = i.ops.get(1) {
+                        if values[v.idx()].ty.bits() == size * 8 {
+                            mem.vals.push((p, size, *v));
+                        }
+                    }
                 }
-                Step::Enter(b) => b,
-            };
-            let mut undo = Vec::new();
-            let mut mem = Mem::default();
-            let mut kill = vec![false; f.blocks[b].insts.len()];
-            for (k, killed) in kill.iter_mut().enumerate() {
-                let mut i = f.blocks[b].insts[k].clone();
-                i.for_each_use_mut(|v| {
-                    while let Some(w) = map[v.idx()] {
-                        *v = w;
-                    }
-                });
-                let single = match i.ops.first() {
-                    Some(Opnd::Val(d)) if i.defs().len() == 1 => Some(*d),
-                    _ => None,
-                };
-                if i.guard.is_none() && i.is_pure() {
-                    if let Some(d) = single {
-                        let ky = key(&i);
-                        match table.get(&ky) {
-                            Some(&e) if f.values[e.idx()].ty == f.values[d.idx()].ty => {
-                                map[d.idx()] = Some(e);
-                                *killed = true;
-                            }
-                            _ => {
-                                let old = table.insert(ky.clone(), d);
-                                undo.push((ky, old));
-                            }
-                        }
-                    }
-                } else if let Some((p, size)) = place(&i) {
-                    if i.op == Opcode::Ld {
-                        let d = single.expect("a scalar load defines one register");
-                        let dt = f.values[d.idx()].ty;
-                        let hit = mem.vals.iter().rev().find(|(q, sz, v)| {
-                            *q == p && *sz == size && f.values[v.idx()].ty == dt
-                        });
-                        let exact = dt.bits() == size * 8;
-                        match hit {
-                            Some(&(_, _, v)) if exact => {
-                                map[d.idx()] = Some(v);
-                                *killed = true;
-                            }
-                            _ if exact => mem.vals.push((p, size, d)),
-                            _ => {}
-                        }
-                    } else {
-                        mem.clobber(p.0, Some(&(p.clone(), size)));
-                        if let Some(Opnd::Val(v)) = i.ops.get(1) {
-                            if f.values[v.idx()].ty.bits() == size * 8 {
-                                mem.vals.push((p, size, *v));
-                            }
-                        }
-                    }
-                } else if i.op == Opcode::Ld && i.mods.iter().all(|m| m.cat() != ModCat::Order) {
-                    // A load this pass does not track reads only.
-                } else if i.op == Opcode::St {
-                    let space = i.mods.iter().find(|m| m.cat() == ModCat::Space);
-                    mem.clobber(space, None);
-                } else if !i.is_pure() {
-                    mem.vals.clear();
-                }
-                f.blocks[b].insts[k] = i;
+            } else if i.op == Opcode::Ld && i.mods.iter().all(|m| m.cat() != ModCat::Order) {
+                // A load this pass does not track reads only.
+            } else if i.op == Opcode::St {
+                let space = i.mods.iter().find(|m| m.cat() == ModCat::Space);
+                mem.clobber(space, None);
+            } else if !i.is_pure() {
+                mem.vals.clear();
             }
-            if kill.iter().any(|&x| x) {
-                changed = true;
-                let mut it = kill.iter();
-                f.blocks[b].insts.retain(|_| !*it.next().unwrap());
-            }
-            work.push(Step::Leave(undo));
-            for &c in children[b].iter().rev() {
-                work.push(Step::Enter(c));
-            }
-        }
-        if changed {
-            replace_all(f, &map);
-        }
-        changed
+            None
+        })
     }
 }

@@ -17,21 +17,9 @@
 use super::util::{def_sites, DefSite};
 use super::Pass;
 use crate::nvopt::ir::*;
-use crate::nvopt::lift::idoms;
+use crate::nvopt::lift::{dominates, idoms};
 
 pub struct Licm;
-
-fn dominates(idom: &[Option<BlockId>], a: BlockId, mut b: BlockId) -> bool {
-    loop {
-        if a == b {
-            return true;
-        }
-        match idom[b.idx()] {
-            Some(d) if d != b => b = d,
-            _ => return false,
-        }
-    }
-}
 
 impl Pass for Licm {
     fn name(&self) -> &'static str {

@@ -23,20 +23,7 @@ fn run(src: &str, passes: &[&dyn Pass]) -> (Function, String) {
     let f = f.clone();
     let out = crate::ptx::printer::print(&print_module(&lm));
     crate::ptx::parse_checked("out.ptx", &out).unwrap_or_else(|e| panic!("{e}\n{out}"));
-    let body = out
-        .lines()
-        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
-        .filter(|l| {
-            !l.is_empty()
-                && !l.starts_with('.')
-                && !l.starts_with('$')
-                && !l.starts_with("//")
-                && l != "{"
-                && l != "}"
-                && !l.starts_with(')')
-        })
-        .collect::<Vec<_>>()
-        .join("\n");
+    let body = super::tests::body_lines(&out);
     (f, body)
 }
 

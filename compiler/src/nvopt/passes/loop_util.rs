@@ -12,21 +12,10 @@
 use super::sccp::{eval, Lat};
 use super::util::{constants, def_sites, DefSite};
 use crate::nvopt::ir::*;
+pub use crate::nvopt::lift::dominates;
 use crate::nvopt::lift::idoms;
 use crate::ptx::isa::{Family, Opcode};
 use rustc_hash::FxHashMap;
-
-pub fn dominates(idom: &[Option<BlockId>], a: BlockId, mut b: BlockId) -> bool {
-    loop {
-        if a == b {
-            return true;
-        }
-        match idom[b.idx()] {
-            Some(d) if d != b => b = d,
-            _ => return false,
-        }
-    }
-}
 
 /// One natural loop.
 #[derive(Clone, Debug)]

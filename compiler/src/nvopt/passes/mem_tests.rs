@@ -19,19 +19,7 @@ fn body_after(src: &str, passes: &[&str]) -> String {
     }
     let out = crate::ptx::printer::print(&print_module(&lm));
     crate::ptx::parse_checked("out.ptx", &out).unwrap_or_else(|e| panic!("{e}\n{out}"));
-    out.lines()
-        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
-        .filter(|l| {
-            !l.is_empty()
-                && !l.starts_with('.')
-                && !l.starts_with('$')
-                && !l.starts_with("//")
-                && l != "{"
-                && l != "}"
-                && !l.starts_with(')')
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
+    super::tests::body_lines(&out)
 }
 
 /// A kernel with clang -O0's depot prologue (`%rd6` is the generic `%SP`)

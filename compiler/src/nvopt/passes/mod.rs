@@ -19,6 +19,7 @@ pub mod loop_unroll;
 pub mod loop_util;
 pub mod memory_space_opt;
 pub mod module;
+pub mod numbering;
 pub mod nvvm_peephole;
 pub mod reassociate;
 pub mod remat;

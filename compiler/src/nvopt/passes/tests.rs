@@ -5,19 +5,9 @@
 use super::*;
 use crate::nvopt::{lift_module, print_module};
 
-/// The instruction lines of the printed module's first function (labels
-/// and declarations dropped, whitespace normalized).
-fn body_after(src: &str, passes: &[&str]) -> String {
-    let m = crate::ptx::parse_checked("t.ptx", src).unwrap();
-    let mut lm = lift_module(&m);
-    for (_, f) in &mut lm.funcs {
-        let f = f.as_mut().unwrap();
-        for p in passes {
-            by_name(p).unwrap().run(f);
-        }
-    }
-    let out = crate::ptx::printer::print(&print_module(&lm));
-    crate::ptx::parse_checked("out.ptx", &out).unwrap_or_else(|e| panic!("{e}\n{out}"));
+/// The instruction lines of printed PTX (labels, declarations, comments and
+/// braces dropped, whitespace normalized): what the snippet tests compare.
+pub(super) fn body_lines(out: &str) -> String {
     out.lines()
         .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
         .filter(|l| {
@@ -31,6 +21,22 @@ fn body_after(src: &str, passes: &[&str]) -> String {
         })
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// The instruction lines of the printed module's first function (labels
+/// and declarations dropped, whitespace normalized).
+fn body_after(src: &str, passes: &[&str]) -> String {
+    let m = crate::ptx::parse_checked("t.ptx", src).unwrap();
+    let mut lm = lift_module(&m);
+    for (_, f) in &mut lm.funcs {
+        let f = f.as_mut().unwrap();
+        for p in passes {
+            by_name(p).unwrap().run(f);
+        }
+    }
+    let out = crate::ptx::printer::print(&print_module(&lm));
+    crate::ptx::parse_checked("out.ptx", &out).unwrap_or_else(|e| panic!("{e}\n{out}"));
+    body_lines(&out)
 }
 
 fn kernel(body: &str) -> String {
