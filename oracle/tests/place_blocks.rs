@@ -3,8 +3,8 @@
 //! a scrambled block order (`place_blocks::lay_out`, the entry kept first,
 //! fallthroughs turned into branches), and then the phase, given the
 //! source order AnalyzeControlFlow recorded, puts it back:
-//! - the scrambled IR behaves as the original (the layout keeps every
-//!   path), on reseeded inputs in the simulator;
+//! - the scrambled IR verifies and behaves as the original (the layout
+//!   keeps every path), on reseeded inputs in the simulator;
 //! - after the phase the blocks are in source order again, the IR
 //!   verifies, and it behaves as the original.
 
@@ -66,6 +66,8 @@ fn scrambled_layouts_go_back_to_source_order_and_behave_the_same() {
             "{}: the scramble moved nothing",
             case.name
         );
+        ptxc::ir::verify(&g, Some(case.sm))
+            .unwrap_or_else(|e| panic!("{}: scrambled layout: {e}", case.name));
         compare_functions(&case, &f, &g, 2, &limits)
             .unwrap_or_else(|e| panic!("{}: scrambled layout: {e}", case.name));
         let mut cx = PhaseContext::new(g, Some(case.sm));

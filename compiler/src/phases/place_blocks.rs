@@ -24,8 +24,9 @@
 
 use super::control_flow::CfgFacts;
 use super::phase::{Phase, PhaseContext, PhaseError};
-use crate::ir::cfg::{falls_through, is_indirect};
+use crate::ir::cfg::{falls_through, is_indirect, is_terminator};
 use crate::ir::{Block, Function, Op};
+use std::collections::BTreeSet;
 
 pub const INDEX: u16 = 112;
 
@@ -91,9 +92,16 @@ fn moved_blocks(order: &[usize]) -> usize {
 
 /// `f` with its blocks laid out in `order` (a permutation of the block
 /// indices, the entry first), every control path kept: see the module
-/// comment. Also the layout shuffler of the tests.
+/// comment. A block that ends in a conditional transfer (`@P0 BRA`, a
+/// guarded `EXIT`) and loses its fallthrough gets its `BRA successor` in a
+/// new block of its own right after it (the verifier's
+/// `misplaced-control`: one transfer per block, at its end). Then a block
+/// that is only `BRA next` and that no instruction names goes: laying the
+/// order out again undoes the blocks an earlier layout added. Also the
+/// layout shuffler of the tests.
 pub fn lay_out(f: &Function, order: &[usize]) -> Function {
     debug_assert_eq!(order.len(), f.blocks.len());
+    let mut fresh = f.fresh_label();
     let mut blocks: Vec<Block> = Vec::with_capacity(order.len());
     for (i, &b) in order.iter().enumerate() {
         let mut blk = f.blocks[b].clone();
@@ -101,6 +109,14 @@ pub fn lay_out(f: &Function, order: &[usize]) -> Function {
         let new_next = order.get(i + 1).map(|&n| f.blocks[n].label);
         match old_next {
             Some(to) if falls_through(blk.insts.last()) && old_next != new_next => {
+                if blk.insts.last().is_some_and(is_terminator) {
+                    blocks.push(blk);
+                    blk = Block {
+                        label: fresh,
+                        insts: Vec::new(),
+                    };
+                    fresh += 1;
+                }
                 blk.insts.push(super::loop_util::bra(to));
             }
             _ if blk.insts.len() > 1
@@ -112,9 +128,31 @@ pub fn lay_out(f: &Function, order: &[usize]) -> Function {
         }
         blocks.push(blk);
     }
+    drop_jumps_to_next(&mut blocks);
     Function {
         blocks,
         ..f.clone()
+    }
+}
+
+/// Removes the blocks (never the entry) that are one plain `BRA` to the
+/// block laid out next and that no instruction names: whatever reaches
+/// them falls through, and they only pass it on.
+fn drop_jumps_to_next(blocks: &mut Vec<Block>) {
+    let named: BTreeSet<u32> = blocks
+        .iter()
+        .flat_map(|b| b.insts.iter().flat_map(|i| i.targets()))
+        .collect();
+    let mut i = 1;
+    while i < blocks.len() {
+        let next = blocks.get(i + 1).map(|n| n.label);
+        let blk = &blocks[i];
+        if blk.insts.len() == 1 && is_plain_jump(&blk.insts[0], next) && !named.contains(&blk.label)
+        {
+            blocks.remove(i);
+        } else {
+            i += 1;
+        }
     }
 }
 
@@ -157,16 +195,20 @@ mod tests {
         let facts = CfgFacts::of(&f);
         // Scrambled: 0, 2, 1. Block 0 fell into 1, block 1 into 2.
         let g = lay_out(&f, &[0, 2, 1]);
-        assert_eq!(labels(&g), [0, 2, 1]);
-        // 0 ends in `@P0 BRA 2` and fell into 1: `BRA 1` follows; 1 fell
-        // into 2 and now ends the function: `BRA 2`.
-        let last = |b: usize| g.blocks[b].insts.last().unwrap();
-        assert_eq!((last(0).op, last(0).guard), (Op::BRA, None));
-        assert!(last(0).targets().eq([1]));
-        assert!(last(2).targets().eq([2]));
-        assert_eq!(g.blocks[1], f.blocks[2]);
+        // 0 ends in `@P0 BRA 2` and fell into 1: `BRA 1` follows in a new
+        // block 3 (one transfer per block); 1 fell into 2 and now ends the
+        // function: `BRA 2`.
+        assert_eq!(labels(&g), [0, 3, 2, 1]);
+        crate::ir::verify(&g, None).unwrap();
+        assert_eq!(g.blocks[0], f.blocks[0]);
+        assert_eq!(g.blocks[1].insts, [crate::phases::loop_util::bra(1)]);
+        assert_eq!(g.blocks[2], f.blocks[2]);
+        let last = g.blocks[3].insts.last().unwrap();
+        assert_eq!((last.op, last.guard), (Op::BRA, None));
+        assert!(last.targets().eq([2]));
+        // Block 3 is new: it travels with the entry.
         let order = source_order(&g, &facts).expect("out of order");
-        assert_eq!(order, [0, 2, 1]);
+        assert_eq!(order, [0, 1, 3, 2]);
         let h = lay_out(&g, &order);
         assert_eq!(labels(&h), [0, 1, 2]);
         // The branches the scramble added are gone again.
@@ -181,13 +223,14 @@ mod tests {
         let facts = CfgFacts::of(&f);
         // A new block 9 (say, a preheader) after block 2, and 2 before 1.
         let mut g = lay_out(&f, &[0, 2, 1]);
+        assert_eq!(labels(&g), [0, 3, 2, 1]);
         let mut new = g.blocks[2].clone();
         new.label = 9;
         new.insts = vec![crate::phases::loop_util::bra(1)];
-        g.blocks.insert(2, new);
+        g.blocks.insert(3, new);
         let order = source_order(&g, &facts).unwrap();
         let labels_in_order: Vec<u32> = order.iter().map(|&b| g.blocks[b].label).collect();
-        assert_eq!(labels_in_order, [0, 1, 2, 9]);
+        assert_eq!(labels_in_order, [0, 3, 1, 2, 9]);
     }
 
     #[test]
