@@ -3,8 +3,11 @@
 //! `ptxc::nvopt::size::instruction_count` on both sides. Prints the table
 //! (kernel, -O0 count, `nvopt<O3>` count, clang -O2 count, ratio) and the
 //! geometric mean of the ratios; the target is at most 1.3 for each kernel
-//! and for the mean. Run: `cargo bench -p ptxc --bench nvopt_size`.
+//! and for the mean. Run: `cargo bench -p ptxc --bench nvopt_size`;
+//! `NVOPT_OPT="-lang=mid"` in the environment passes `-opt` knobs (the
+//! language path, a disabled pass) to compare pipelines.
 
+use ptxc::nvopt::pipeline::Knobs;
 use ptxc::nvopt::size::{geomean, measure, table};
 use std::path::Path;
 
@@ -17,6 +20,14 @@ fn main() {
         .filter_map(|e| e.file_name().to_str().map(str::to_string))
         .collect();
     names.sort();
+    let opt = std::env::var("NVOPT_OPT").unwrap_or_default();
+    let knobs = Knobs::parse(&opt).unwrap_or_else(|e| {
+        eprintln!("NVOPT_OPT: {e}");
+        std::process::exit(2)
+    });
+    if !opt.is_empty() {
+        println!("nvopt<O3> with -opt \"{opt}\"");
+    }
     let mut rows = Vec::new();
     let mut failed = false;
     let start = std::time::Instant::now();
@@ -27,7 +38,7 @@ fn main() {
             failed = true;
             continue;
         };
-        match measure(k, &o0, &o2) {
+        match measure(k, &o0, &o2, &knobs) {
             Ok((row, _)) => rows.push(row),
             Err(e) => {
                 eprintln!("{e}");

@@ -1,5 +1,6 @@
 //! Acceptance: every corpus kernel (clang -O3, clang -O0 and nvcc PTX)
-//! through every `nvopt<>` level gives its expected results
+//! through every `nvopt<>` level (O1..O3 on the default language path,
+//! O3 also on the "ptx" and "mid" paths) gives its expected results
 //! (NAME.expected.json) in the PTX interpreter. The comparison is the one
 //! interp_corpus.rs makes, and the mismatches must be exactly those of
 //! the unoptimized input (interp_corpus.rs pins those: convert_round's
@@ -22,6 +23,18 @@ fn optimized_text(name: &str, ptx: &str, p: &pipeline::Pipeline) -> String {
 
 #[test]
 fn every_corpus_kernel_at_every_level_matches_expected() {
+    let mut pipelines: Vec<(String, pipeline::Pipeline)> = Level::ALL
+        .into_iter()
+        .map(|l| {
+            let p = pipeline::build(l, &Knobs::default());
+            (format!("nvopt<{}>", l.name()), p)
+        })
+        .collect();
+    for lang in ["ptx", "mid"] {
+        let knobs = Knobs::parse(&format!("-lang={lang}")).unwrap();
+        let p = pipeline::build(Level::O3, &knobs);
+        pipelines.push((format!("nvopt<O3> -lang={lang}"), p));
+    }
     let mut fails = Vec::new();
     let mut runs = 0;
     for k in kernel_names() {
@@ -37,16 +50,15 @@ fn every_corpus_kernel_at_every_level_matches_expected() {
             let name = format!("{k}.{variant}");
             let base = run_text(&name, &ptx, &spec).unwrap();
             let base_mismatches = format!("{:?}", compare(&expected, &base, &spec.compare));
-            for level in Level::ALL {
+            for (what, p) in &pipelines {
                 runs += 1;
-                let p = pipeline::build(level, &Knobs::default());
-                let out = optimized_text(&name, &ptx, &p);
+                let out = optimized_text(&name, &ptx, p);
                 match run_text(&name, &out, &spec) {
-                    Err(e) => fails.push(format!("{name} nvopt<{}>: {e}", level.name())),
+                    Err(e) => fails.push(format!("{name} {what}: {e}")),
                     Ok(actual) => {
                         let m = format!("{:?}", compare(&expected, &actual, &spec.compare));
                         if m != base_mismatches {
-                            fails.push(format!("{name} nvopt<{}>: {m}", level.name()));
+                            fails.push(format!("{name} {what}: {m}"));
                         }
                     }
                 }
@@ -54,12 +66,12 @@ fn every_corpus_kernel_at_every_level_matches_expected() {
         }
     }
     assert!(fails.is_empty(), "{}", fails.join("\n"));
-    // 16 kernels x (ptx, O0.ptx) + the nvcc builds, x 7 levels.
+    // 16 kernels x (ptx, O0.ptx) + the nvcc builds, x 7 levels + 2 paths.
     let nvcc = kernel_names()
         .iter()
         .filter(|k| kernels_dir().join(k).join(format!("{k}.nvcc.ptx")).exists())
         .count();
-    assert_eq!(runs, (32 + nvcc) * Level::ALL.len());
+    assert_eq!(runs, (32 + nvcc) * (Level::ALL.len() + 2));
 }
 
 #[test]

@@ -45,7 +45,7 @@ fn o3_of_every_o0_kernel_gives_expected_results() {
         let expected = OutputSet::from_file(dir.join(format!("{k}.expected.json"))).unwrap();
         let o0 = std::fs::read_to_string(dir.join(format!("{k}.O0.ptx"))).unwrap();
         let o2 = std::fs::read_to_string(dir.join(format!("{k}.ptx"))).unwrap();
-        let (row, text) = ptxc::nvopt::size::measure(k, &o0, &o2).unwrap();
+        let (row, text) = ptxc::nvopt::size::measure(k, &o0, &o2, &Default::default()).unwrap();
         assert!(row.nvopt < row.o0, "{k}: {row:?}");
         let base = run_text(k, &o0, &spec).unwrap();
         let want = format!("{:?}", compare(&expected, &base, &spec.compare));

@@ -12,7 +12,10 @@
 //!   seed's list. `nvopt<O0>` runs no pass (the seed's O0 adds only
 //!   analyses); `nvopt<O1|O2|O3>` run Tier 0 then Tier 1, 2 or 3 (tier 1
 //!   skips the `tier != 1` rows, tier 3 adds the `tier == 3` rows and the
-//!   feature escalation, recorded in [`Pipeline::features`]).
+//!   feature escalation, recorded in [`Pipeline::features`]), then the
+//!   language path's post-optimization rows ([`Lang`]: [`PATH_PTX`],
+//!   [`PATH_MID`], [`PATH_DEFAULT`]; the fast-compile levels and O0 keep
+//!   their own lists).
 //! - Knobs (`-opt "-no-dce -do-licm=0"`) use seed 003's names and its
 //!   getBoolOption rule: a value whose first character, lowercased, is
 //!   `1` or `t` is true, any other value false; a knob given without a
@@ -216,6 +219,131 @@ pub const TIER_N: &[Row] = &[
 
 /// MemorySpaceOpt's first-run parameters (seed 003's pipeline text).
 const MSO_FIRST: &[&str] = &["first-time", "warnings"];
+
+/// The language path (seed 003, phase 1 and phase 4 of the pipeline
+/// assembler: NVVMPassOptions slot 181, the language string at a4[3648]).
+/// The seed names no option for the slot; nvopt reads it from the `lang`
+/// knob (`-opt "-lang=mid"`). `ptx` and `mid` select their paths; any
+/// other string, `idn` and the default empty string included, the
+/// default path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lang {
+    Ptx,
+    Mid,
+    Default,
+}
+
+impl Lang {
+    pub fn of(knobs: &Knobs) -> Lang {
+        match knobs.value("lang").as_deref() {
+            Some("ptx") => Lang::Ptx,
+            Some("mid") => Lang::Mid,
+            _ => Lang::Default,
+        }
+    }
+
+    /// The path's post-optimization rows (phase 4).
+    pub fn rows(self) -> &'static [Row] {
+        match self {
+            Lang::Ptx => PATH_PTX,
+            Lang::Mid => PATH_MID,
+            Lang::Default => PATH_DEFAULT,
+        }
+    }
+}
+
+// The language paths' rows nvopt implements, in the seed's order;
+// `seed_pos` counts the seed's listing of the path from 1. A CGSCC
+// pipeline row (sub_1A62BF0) is the inliner when its fifth argument is 1
+// (the seed's "LLVM standard pipeline #4 (inlining)"); the others, and
+// the passes nvopt does not model (NVVMReflect, NVVMIntrinsicLowering,
+// MemCpyOpt, ConstantMerge, FunctionAttrs, TailCallElim, CVP, ...), are
+// left out. The gates are the seed's NVVMPassOptions slots by name.
+
+/// Path A, "ptx": light cleanup of already-lowered code.
+pub const PATH_PTX: &[Row] = &[
+    row("nvvm-peephole-optimizer", Gate::Always, None, 1),
+    row("dce", Gate::Always, Some("no-dce"), 7),
+    row_p(
+        "memory-space-opt",
+        MSO_FIRST,
+        Gate::Always,
+        Some("+do-ip-msp"),
+        10,
+    ),
+];
+
+/// Path B, "mid": the full path for standard CUDA compilation.
+pub const PATH_MID: &[Row] = &[
+    row("sroa", Gate::Always, None, 4),
+    row("nvvm-peephole-optimizer", Gate::Always, None, 5),
+    row("loop-simplify", Gate::Always, Some("no-loopsimplify"), 7),
+    row("gvn", Gate::Always, None, 8),
+    row("simplifycfg", Gate::Always, None, 10),
+    row("instcombine", Gate::Always, None, 11),
+    row("deadargelim", Gate::Always, None, 14),
+    row("dce", Gate::Always, Some("no-dce"), 16),
+    row("licm", Gate::Always, Some("+do-licm"), 18),
+    row_p(
+        "memory-space-opt",
+        MSO_FIRST,
+        Gate::Always,
+        Some("+do-ip-msp"),
+        20,
+    ),
+    row("reassociate", Gate::Always, Some("no-reassoc"), 21),
+    row("inline", Gate::Always, None, 22),
+    row("adce", Gate::Always, Some("no-adce-c"), 24),
+    row("instcombine", Gate::Always, Some("no-instsimplify"), 25),
+    row("deadargelim", Gate::Always, None, 26),
+    row("deadargelim", Gate::Always, None, 28),
+    row("sink", Gate::Always, None, 30),
+    row("simplifycfg", Gate::Always, Some("no-simplifycfg"), 31),
+    row("dse", Gate::Always, Some("no-dse"), 32),
+    row("sinking2", Gate::Always, Some("no-sinking2"), 33),
+    row("early-cse", Gate::Always, None, 35),
+    row("inline", Gate::Always, None, 37),
+    row("ipconstprop", Gate::Always, Some("no-ipconst"), 39),
+    row("licm", Gate::Always, Some("+do-licm"), 40),
+    row("remat", Gate::Always, Some("+do-remat"), 43),
+];
+
+/// Path C, the default (bitcode not marked "ptx" or "mid").
+pub const PATH_DEFAULT: &[Row] = &[
+    row("nvvm-peephole-optimizer", Gate::Always, None, 5),
+    row("instcombine", Gate::Always, Some("no-instsimplify"), 7),
+    row("ipconstprop", Gate::Always, Some("no-ipconst"), 9),
+    row("remat", Gate::Always, Some("+do-remat"), 12),
+    row("gvn", Gate::Always, None, 14),
+    row("sccp", Gate::Always, Some("no-sccp"), 15),
+    row("dce", Gate::Always, Some("no-dce"), 16),
+    row("deadargelim", Gate::Always, None, 18),
+    row("loop-unroll", Gate::Always, None, 21),
+    row("instcombine", Gate::Always, Some("no-instcombine"), 22),
+    row("early-cse", Gate::Always, None, 25),
+    row("instcombine", Gate::Always, None, 27),
+    row("sink", Gate::Always, None, 28),
+    row("loop-simplify", Gate::Always, Some("no-loopsimplify"), 30),
+    row("licm", Gate::Always, Some("+do-licm"), 31),
+    row("simplifycfg", Gate::Always, Some("no-simplifycfg"), 32),
+    row_p(
+        "memory-space-opt",
+        MSO_FIRST,
+        Gate::Always,
+        Some("+do-ip-msp"),
+        36,
+    ),
+    row("reassociate", Gate::Always, Some("no-reassoc"), 37),
+    row(
+        "loop-index-split",
+        Gate::Always,
+        Some("no-loopindexsplit"),
+        39,
+    ),
+    row("deadargelim", Gate::Always, None, 40),
+    row("sinking2", Gate::Always, Some("no-sinking2"), 41),
+    row("inline", Gate::Always, None, 45),
+];
 
 /// The `-opt` knobs.
 #[derive(Clone, Debug, Default)]
@@ -441,6 +569,8 @@ pub fn build(level: Level, knobs: &Knobs) -> Pipeline {
         add_rows(&mut pm, PRE, t, knobs, 2);
         add_rows(&mut pm, TIER0, t, knobs, 0);
         add_rows(&mut pm, TIER_N, t, knobs, 1);
+        let lang = Lang::of(knobs);
+        add_rows(&mut pm, lang.rows(), t, knobs, 20 + lang as u32);
         if t == 3 && features == 0 {
             features = 6;
         }

@@ -58,8 +58,12 @@ fn levels_follow_the_tier_tables() {
         .map(shown)
         .collect();
     assert_eq!(pre, ["always-inline"]);
+    // The default language path's rows close every optimizing level.
+    let path: Vec<String> = PATH_DEFAULT.iter().map(shown).collect();
     for (level, tier) in [(Level::O1, 1), (Level::O2, 2), (Level::O3, 3)] {
-        let want = [pre.clone(), t0.clone(), tn(tier)].concat().join(",");
+        let want = [pre.clone(), t0.clone(), tn(tier), path.clone()]
+            .concat()
+            .join(",");
         assert_eq!(text(level, ""), want, "{level:?}");
     }
     // Tier 1 skips the tier != 1 rows: SimplifyCFG (row 14),
@@ -85,19 +89,31 @@ fn module_passes_are_recorded_as_module_kind_with_the_barrier_bit() {
             modules.push(r.name);
         }
     }
+    // The pre-optimization and tier rows, then the default path's.
     assert_eq!(
         modules,
-        ["always-inline", "ipconstprop", "ipconstprop", "inline"]
+        [
+            "always-inline",
+            "ipconstprop",
+            "ipconstprop",
+            "inline",
+            "ipconstprop",
+            "deadargelim",
+            "deadargelim",
+            "inline"
+        ]
     );
     let l = parse_passes("inline,dce,deadargelim", &Knobs::default()).unwrap();
     let flags: Vec<u8> = l.pm.passes.iter().map(|(_, f)| *f).collect();
     assert_eq!(flags, [BARRIER, FUNCTION_PASS, BARRIER]);
     // The extra DeadArgElim trigger is off unless given; the inliner
-    // knobs drop their rows.
-    assert!(!text(Level::O2, "").contains("deadargelim"));
-    assert!(text(Level::O2, "-extra-deadargelim").starts_with("deadargelim,always-inline,"));
+    // knobs drop their rows (on the ptx path, which adds no module pass).
+    assert!(!text(Level::O2, "-lang=ptx").contains("deadargelim"));
+    assert!(
+        text(Level::O2, "-lang=ptx -extra-deadargelim").starts_with("deadargelim,always-inline,")
+    );
     assert!(!text(Level::O2, "-no-inline-b").contains("always-inline"));
-    assert!(!text(Level::O2, "-no-inline-c")
+    assert!(!text(Level::O2, "-lang=ptx -no-inline-c")
         .split(',')
         .any(|p| p == "inline"));
     assert!(!text(Level::O2, "-no-ipconst").contains("ipconstprop"));
@@ -220,8 +236,9 @@ fn bad_input_gets_a_located_diagnostic() {
 
 #[test]
 fn loop_pass_rows_follow_the_seed_tiers_and_knobs() {
-    let o1 = text(Level::O1, "");
-    let o2 = text(Level::O2, "");
+    // On the ptx path, which adds none of these passes.
+    let o1 = text(Level::O1, "-lang=ptx");
+    let o2 = text(Level::O2, "-lang=ptx");
     let count = |t: &str, p: &str| t.split(',').filter(|x| *x == p).count();
     // Tier 0 has Sink and LoopIndexSplit; tiers 2/3 add one more of each,
     // tier 1 does not (seed 003: `tier != 1`).
@@ -244,7 +261,8 @@ fn loop_pass_rows_follow_the_seed_tiers_and_knobs() {
         ("-no-sinking2", "sinking2"),
         ("-no-reassoc", "reassociate"),
     ] {
-        assert_eq!(count(&text(Level::O2, knob), p), 0, "{knob}");
+        let t = text(Level::O2, &format!("-lang=ptx {knob}"));
+        assert_eq!(count(&t, p), 0, "{knob}");
     }
     // Ofcmax: DCE and Sinking2.
     assert_eq!(text(Level::Ofcmax, ""), "dce,sinking2");
@@ -312,4 +330,55 @@ fn memory_pass_rows_follow_their_knobs_and_levels() {
         "invalid MemorySpaceOpt pass parameter 'fast'"
     );
     assert!(parse_passes("sroa<x>", &k).is_err());
+}
+
+#[test]
+fn the_language_knob_selects_the_path() {
+    let o3 = |opt: &str| text(Level::O3, opt);
+    let tiers = text(Level::O3, "-lang=ptx");
+    // The ptx path: NVVMPeephole, DCE, MemorySpaceOpt after the tiers.
+    assert!(
+        tiers.ends_with(",nvvm-peephole-optimizer,dce,memory-space-opt<first-time;warnings>"),
+        "{tiers}"
+    );
+    let base = tiers
+        .strip_suffix(",nvvm-peephole-optimizer,dce,memory-space-opt<first-time;warnings>")
+        .unwrap()
+        .to_string();
+    let with = |rows: &[Row]| -> String {
+        let names: Vec<&str> = rows.iter().map(|r| r.pass).collect();
+        names.join(",")
+    };
+    let strip = |t: String| -> String {
+        t.split(',')
+            .map(|p| p.split('<').next().unwrap().to_string())
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    let base_names = strip(base.clone());
+    assert_eq!(
+        strip(o3("-lang=mid")),
+        format!("{base_names},{}", with(PATH_MID))
+    );
+    // Any other string (idn, empty, absent) takes the default path.
+    let default = format!("{base_names},{}", with(PATH_DEFAULT));
+    for opt in ["", "-lang=idn", "-lang=", "-lang"] {
+        assert_eq!(strip(o3(opt)), default, "{opt}");
+    }
+    // The mid path starts with SROA and ends with remat; the default path
+    // ends with the inliner (the CGSCC row with inlining).
+    assert_eq!(PATH_MID.first().map(|r| r.pass), Some("sroa"));
+    assert_eq!(PATH_MID.last().map(|r| r.pass), Some("remat"));
+    assert_eq!(PATH_DEFAULT.last().map(|r| r.pass), Some("inline"));
+    // The path rows keep their gates: -no-dce removes the ptx path's DCE.
+    assert!(o3("-lang=ptx -no-dce")
+        .ends_with(",nvvm-peephole-optimizer,memory-space-opt<first-time;warnings>"));
+    // O0 and the fast-compile levels take no language path.
+    for l in [Level::O0, Level::Ofcmax, Level::Ofcmid, Level::Ofcmin] {
+        assert_eq!(text(l, "-lang=mid"), text(l, ""), "{l:?}");
+        assert!(!text(l, "").contains("nvvm-peephole-optimizer"), "{l:?}");
+    }
+    // The knob changes what runs: the paths differ.
+    assert_ne!(o3("-lang=ptx"), o3("-lang=mid"));
+    assert_ne!(o3("-lang=mid"), o3(""));
 }

@@ -47,13 +47,19 @@ impl SizeRow {
     }
 }
 
-/// Measures one kernel: parses both PTX texts, runs `nvopt<O3>` on the
-/// -O0 one. Returns the row and the `nvopt<O3>` output text.
-pub fn measure(kernel: &str, o0_ptx: &str, o2_ptx: &str) -> Result<(SizeRow, String), String> {
-    use super::pipeline::{build, Knobs, Level};
+/// Measures one kernel: parses both PTX texts, runs `nvopt<O3>` with
+/// `knobs` on the -O0 one. Returns the row and the `nvopt<O3>` output
+/// text.
+pub fn measure(
+    kernel: &str,
+    o0_ptx: &str,
+    o2_ptx: &str,
+    knobs: &super::pipeline::Knobs,
+) -> Result<(SizeRow, String), String> {
+    use super::pipeline::{build, Level};
     let o0 = crate::ptx::parse_checked(&format!("{kernel}.O0.ptx"), o0_ptx)?;
     let o2 = crate::ptx::parse_checked(&format!("{kernel}.ptx"), o2_ptx)?;
-    let out = super::optimize(&o0, &build(Level::O3, &Knobs::default()));
+    let out = super::optimize(&o0, &build(Level::O3, knobs));
     if let Some((f, why)) = out.skipped.first() {
         return Err(format!("{kernel}: nvopt left {f} unoptimized: {why}"));
     }
