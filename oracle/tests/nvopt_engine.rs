@@ -75,6 +75,13 @@ fn blame_names_the_first_pass_after_which_the_interpreter_departs() {
     );
     assert_eq!(b.stage, format!("nvopt:{}", passes[0]));
     assert_eq!(b.index, Some(0));
+    // The reducer's signature blames as the engine does, so reducing an
+    // nvopt finding keeps its blamed pass.
+    let v = Verdict::new(VerdictKind::Mismatch, "x");
+    let sig = oracle::reduce::predicate::signature_of(&p, &bad, &cfg, &v, &limits);
+    assert_eq!(sig.stage, b.stage);
+    let engine = oracle::diff::nvopt::blame_any(&p, &bad, &cfg, &v, &limits);
+    assert_eq!(engine.stage, b.stage);
 }
 
 #[test]

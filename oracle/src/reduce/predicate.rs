@@ -24,7 +24,6 @@ use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::case::Case;
-use crate::diff::blame::blame;
 use crate::diff::findings;
 use crate::diff::run::{run_oracle, OracleRun};
 use crate::diff::{run_config, Config, Program, Signature, Verdict, VerdictKind};
@@ -75,7 +74,10 @@ pub struct Target {
     pub limits: RunLimits,
 }
 
-/// The signature of a failing verdict: blamed as the engine blames.
+/// The signature of a failing verdict: blamed as the engine blames
+/// ([`crate::diff::nvopt::blame_any`]: an nvopt configuration per nvopt
+/// pass, the others per back-end phase), so a reduction keeps the
+/// finding's signature.
 pub fn signature_of(
     p: &Program,
     oracle: &OracleRun,
@@ -83,7 +85,7 @@ pub fn signature_of(
     verdict: &Verdict,
     limits: &RunLimits,
 ) -> Signature {
-    let b = blame(p, oracle, cfg, verdict, limits);
+    let b = crate::diff::nvopt::blame_any(p, oracle, cfg, verdict, limits);
     Signature::new(verdict, &b, cfg.arch)
 }
 
