@@ -76,7 +76,8 @@ fn steps(p: &Pipeline) -> Vec<Step> {
         .map(|(r, flags)| {
             if flags & FUNCTION_PASS == 0 {
                 Step::Module(
-                    passes::module_by_name(r.name).expect("pipelines name implemented passes"),
+                    passes::create_module(r.name, &r.params)
+                        .expect("pipelines name implemented passes"),
                 )
             } else {
                 // With its parameters (`loop-unroll<count=2>`), checked when

@@ -17,12 +17,20 @@
 //! Rules (each a case where inlining could change a result, or where
 //! this pass does not model the construct; such a call stays a call):
 //! - never a function on a call-graph cycle (recursion, seed: the
-//!   inliner never inlines recursion), nor a callee nvopt did not lift,
-//!   nor a `.weak`/`.common` definition (another module's may replace it);
-//! - every parameter and return value is a scalar `.param` (no arrays,
-//!   no vectors) and each access to it is a full-width `ld`/`st.param
-//!   [name+0]`: a narrower access zero- or sign-extends, which a plain
-//!   copy would not do;
+//!   inliner never inlines recursion), nor a callee nvopt did not lift;
+//! - a `.weak`/`.common` definition only when the module is the whole
+//!   program (parameter `weak=1`, the default; `-opt "-inline-weak=0"`
+//!   turns it off): with no link step, as under ptxas without `-c` or
+//!   nvcc without `-rdc`, the module's definition is the one that runs,
+//!   and clang writes every C++ inline function (`linkonce_odr`: the
+//!   CUDA headers' `__ballot_sync`, `__half2`'s constructors) as `.weak`.
+//!   Separately compiled code (`-rdc`) may link a strong definition over
+//!   a `.weak` one, so it must say `-inline-weak=0`;
+//! - every parameter and return value travels as one register: a scalar
+//!   `.param` or a byte array of 1, 2, 4 or 8 bytes (no vectors;
+//!   [`scalar_param_bits`]) and each access to it is a full-width
+//!   `ld`/`st.param [name+0]`: a narrower access zero- or sign-extends,
+//!   which a plain copy would not do;
 //! - the caller stores each argument exactly once, in the call's block
 //!   before the call, and reads each return value only in that block
 //!   after it; the call is unguarded;
@@ -58,15 +66,20 @@ pub const ALWAYS_INLINE_SIZE: usize = 8;
 /// The inliner's size bound (instructions, terminators excluded).
 pub const INLINE_THRESHOLD: usize = 400;
 
-pub struct AlwaysInliner;
-pub struct Inliner;
+/// `weak`: whether `.weak` definitions may be inlined (module doc).
+pub struct AlwaysInliner {
+    pub weak: bool,
+}
+pub struct Inliner {
+    pub weak: bool,
+}
 
 impl ModulePass for AlwaysInliner {
     fn name(&self) -> &'static str {
         "always-inline"
     }
     fn run(&self, m: &mut LiftedModule) -> bool {
-        run(m, Policy::Always)
+        run(m, Policy::Always, self.weak)
     }
 }
 
@@ -75,7 +88,7 @@ impl ModulePass for Inliner {
         "inline"
     }
     fn run(&self, m: &mut LiftedModule) -> bool {
-        run(m, Policy::Threshold)
+        run(m, Policy::Threshold, self.weak)
     }
 }
 
@@ -119,7 +132,7 @@ fn bottom_up(cg: &CallGraph) -> Vec<Sym> {
     out
 }
 
-fn run(lm: &mut LiftedModule, policy: Policy) -> bool {
+fn run(lm: &mut LiftedModule, policy: Policy, weak: bool) -> bool {
     let cg = call_graph(lm);
     let mut changed = false;
     for caller in bottom_up(&cg) {
@@ -127,7 +140,7 @@ fn run(lm: &mut LiftedModule, policy: Policy) -> bool {
             continue;
         };
         // One call at a time: each inlining renumbers blocks.
-        while let Some((b, k, callee)) = next_site(lm, &cg, slot, policy) {
+        while let Some((b, k, callee)) = next_site(lm, &cg, slot, policy, weak) {
             let callee_slot = func_slot(lm, callee).expect("checked by next_site");
             let callee_f = lm.funcs[callee_slot].1.as_ref().unwrap().clone();
             let callee_h = header(lm, callee).unwrap().clone();
@@ -162,6 +175,7 @@ fn next_site(
     cg: &CallGraph,
     slot: usize,
     policy: Policy,
+    weak: bool,
 ) -> Option<(usize, usize, Sym)> {
     let Ok(f) = &lm.funcs[slot].1 else {
         return None;
@@ -190,9 +204,9 @@ fn next_site(
             };
             let h = header(lm, callee)?;
             // A `.weak`/`.common` definition may be replaced at link time
-            // by another module's: its body here is not necessarily the
-            // one that runs.
-            if matches!(h.linkage, Linkage::Weak | Linkage::Common) {
+            // by another module's: unless the module is the whole
+            // program, its body here is not necessarily the one that runs.
+            if !weak && matches!(h.linkage, Linkage::Weak | Linkage::Common) {
                 continue;
             }
             if wanted && plan(f, bi, k, cf, h).is_some() {

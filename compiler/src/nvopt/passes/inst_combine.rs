@@ -20,6 +20,14 @@
 //! | `shl/shr x, 0`     | `x`     | zero shift                  |
 //! | `selp a, a, p`     | `a`     | both arms equal             |
 //! | `mov d, x` (same register type) | `x` | copy propagation   |
+//! | `setp.ne x, 0` where `x = selp c, 0, p`, `c != 0` | `p` | `x != 0` exactly when `p` |
+//! | `setp.eq x, 0` where `x = selp 0, c, p`, `c != 0` | `p` | `x == 0` exactly when `p` |
+//!
+//! The `setp` rule (clang -O0's bool round trip, `selp.u32 %r, 1, 0, %p;
+//! setp.ne.s32 %q, %r, 0`) needs an unguarded `setp` with one destination
+//! and no `.and/.or/.xor` combining predicate, an unguarded `selp` of the
+//! same width, and compares in the integer types only: `c` truncated to
+//! the compare's width is nonzero, so signedness does not matter.
 //!
 //! "Becomes `x`" replaces the uses of the destination by `x` when both
 //! registers have the same declared type (so no instruction sees a
@@ -43,7 +51,12 @@ enum Rw {
     Const(u64),
 }
 
-fn simplify(f: &Function, consts: &[Option<u64>], i: &Inst) -> Option<Rw> {
+fn simplify(
+    f: &Function,
+    consts: &[Option<u64>],
+    defs: &[Option<DefSite>],
+    i: &Inst,
+) -> Option<Rw> {
     if i.guard.is_some() || !i.is_pure() {
         return None;
     }
@@ -61,6 +74,9 @@ fn simplify(f: &Function, consts: &[Option<u64>], i: &Inst) -> Option<Rw> {
         return None;
     }
     let w = int_width(ty)?;
+    if i.op == Opcode::Setp {
+        return bool_round_trip(f, consts, defs, i, w).map(Rw::Copy);
+    }
     let extra: &[Mod] = if i.op == Opcode::Mul { &[Mod::Lo] } else { &[] };
     if !mods_only(i, extra) || (i.op == Opcode::Mul && !i.has(Mod::Lo)) {
         return None;
@@ -128,6 +144,52 @@ fn simplify(f: &Function, consts: &[Option<u64>], i: &Inst) -> Option<Rw> {
     }
 }
 
+/// The `setp` rule of the module doc: the predicate `selp` chose by.
+fn bool_round_trip(
+    f: &Function,
+    consts: &[Option<u64>],
+    defs: &[Option<DefSite>],
+    i: &Inst,
+    w: u32,
+) -> Option<Value> {
+    let eq = i.has(Mod::Eq);
+    if !(mods_only(i, &[Mod::Ne]) || mods_only(i, &[Mod::Eq])) || i.ops.len() != 3 {
+        return None;
+    }
+    let c = |o: &Opnd| -> Option<u64> {
+        match o {
+            Opnd::Imm(imm) => imm_bits(imm, w),
+            Opnd::Val(v) => consts[v.idx()].map(|k| truncate(k, w)),
+            _ => None,
+        }
+    };
+    let x = match (&i.ops[1], &i.ops[2]) {
+        (Opnd::Val(x), z) | (z, Opnd::Val(x)) if c(z) == Some(0) => *x,
+        _ => return None,
+    };
+    let Some(DefSite::Inst(b, k)) = defs[x.idx()] else {
+        return None;
+    };
+    let sel = &f.blocks[b.0 as usize].insts[k];
+    if sel.op != Opcode::Selp
+        || sel.guard.is_some()
+        || sel.ty().and_then(int_width) != Some(w)
+        || sel.ops.len() != 4
+    {
+        return None;
+    }
+    let (t, e) = (c(&sel.ops[1])?, c(&sel.ops[2])?);
+    let fires = if eq {
+        t == 0 && e != 0
+    } else {
+        t != 0 && e == 0
+    };
+    match &sel.ops[3] {
+        Opnd::Val(p) if fires && f.values[p.idx()].ty == ScalarType::Pred => Some(*p),
+        _ => None,
+    }
+}
+
 impl Pass for InstCombine {
     fn name(&self) -> &'static str {
         "instcombine"
@@ -135,6 +197,7 @@ impl Pass for InstCombine {
 
     fn run(&self, f: &mut Function) -> bool {
         let consts = constants(f);
+        let defs = def_sites(f);
         let mut map: Vec<Option<Value>> = vec![None; f.values.len()];
         let mut changed = false;
         for bi in 0..f.blocks.len() {
@@ -144,7 +207,7 @@ impl Pass for InstCombine {
                     continue;
                 };
                 let d = *d;
-                match simplify(f, &consts, i) {
+                match simplify(f, &consts, &defs, i) {
                     Some(Rw::Copy(x))
                         if x != d
                             && f.values[x.idx()].ty == f.values[d.idx()].ty

@@ -105,6 +105,8 @@ pub const KNOB_PARAMS: &[(&str, &str, &str)] = &[
     ("loop-unroll", "unroll-count", "count"),
     ("remat", "remat-max-live-limit", "max-live-limit"),
     ("remat", "remat-use-limit", "use-limit"),
+    ("always-inline", "inline-weak", "weak"),
+    ("inline", "inline-weak", "weak"),
 ];
 
 /// The parameters of `pass` from the knobs that are set (`value` gives a
@@ -117,19 +119,10 @@ pub fn knob_params(pass: &str, value: &dyn Fn(&str) -> Option<String>) -> Vec<St
         .collect()
 }
 
-/// A pass with parameters (`name=value` each); a pass without any takes
-/// none. Unknown passes, unknown parameters and non-integer values are
-/// errors.
-pub fn create(name: &str, params: &[String]) -> Result<Box<dyn Pass>, String> {
-    let Some(pass) = by_name(name) else {
-        return Err(format!("unknown pass '{name}'"));
-    };
-    // MemorySpaceOpt's words (checked by `parse_params`) do not change
-    // what it does (its file).
-    if params.is_empty() || name == "memory-space-opt" {
-        return Ok(pass);
-    }
-    let mut vals: Vec<(&str, u64)> = Vec::new();
+/// Parses `name=value` parameters of `name` against [`KNOB_PARAMS`]:
+/// unknown parameters and non-integer values are errors.
+fn int_params<'p>(name: &str, params: &'p [String]) -> Result<Vec<(&'p str, u64)>, String> {
+    let mut vals = Vec::new();
     for p in params {
         let (k, v) = p
             .split_once('=')
@@ -145,7 +138,28 @@ pub fn create(name: &str, params: &[String]) -> Result<Box<dyn Pass>, String> {
             .map_err(|_| format!("pass '{name}': '{k}={v}' is not an unsigned integer"))?;
         vals.push((k, v));
     }
-    let get = |k: &str, d: u64| vals.iter().rev().find(|(n, _)| *n == k).map_or(d, |x| x.1);
+    Ok(vals)
+}
+
+/// The last value given for parameter `k`, or `d`.
+fn param(vals: &[(&str, u64)], k: &str, d: u64) -> u64 {
+    vals.iter().rev().find(|(n, _)| *n == k).map_or(d, |x| x.1)
+}
+
+/// A pass with parameters (`name=value` each); a pass without any takes
+/// none. Unknown passes, unknown parameters and non-integer values are
+/// errors.
+pub fn create(name: &str, params: &[String]) -> Result<Box<dyn Pass>, String> {
+    let Some(pass) = by_name(name) else {
+        return Err(format!("unknown pass '{name}'"));
+    };
+    // MemorySpaceOpt's words (checked by `parse_params`) do not change
+    // what it does (its file).
+    if params.is_empty() || name == "memory-space-opt" {
+        return Ok(pass);
+    }
+    let vals = int_params(name, params)?;
+    let get = |k: &str, d: u64| param(&vals, k, d);
     Ok(match name {
         "loop-unroll" => {
             let d = loop_unroll::LoopUnroll::default();
@@ -178,7 +192,12 @@ pub fn parse_params(name: &str, text: &str) -> Result<Vec<String>, String> {
         "memory-space-opt" => memory_space_opt::parse_params(text),
         _ if KNOB_PARAMS.iter().any(|(n, _, _)| *n == name) => {
             let params: Vec<String> = text.split(';').map(str::to_string).collect();
-            create(name, &params).map_err(|e| format!("--passes: {e}"))?;
+            if is_module_pass(name) {
+                create_module(name, &params).map(drop)
+            } else {
+                create(name, &params).map(drop)
+            }
+            .map_err(|e| format!("--passes: {e}"))?;
             Ok(params)
         }
         _ => Err(format!(
@@ -191,15 +210,23 @@ pub fn parse_params(name: &str, text: &str) -> Result<Vec<String>, String> {
 mod mem_tests;
 
 /// Every implemented module pass ([`module::ModulePass`]), by its
-/// pipeline name; their names are in [`NAMES`] too.
+/// pipeline name, with its default parameters; their names are in
+/// [`NAMES`] too.
 pub fn module_by_name(name: &str) -> Option<Box<dyn module::ModulePass>> {
-    Some(match name {
-        "always-inline" => Box::new(inline::AlwaysInliner),
-        "inline" => Box::new(inline::Inliner),
+    create_module(name, &[]).ok()
+}
+
+/// A module pass with parameters (`name=value` each, as [`create`]).
+pub fn create_module(name: &str, params: &[String]) -> Result<Box<dyn module::ModulePass>, String> {
+    let vals = int_params(name, params)?;
+    let weak = param(&vals, "weak", 1) != 0;
+    Ok(match name {
+        "always-inline" => Box::new(inline::AlwaysInliner { weak }),
+        "inline" => Box::new(inline::Inliner { weak }),
         "ipconstprop" => Box::new(ip_const_prop::IpConstProp),
         "deadargelim" => Box::new(dead_arg_elim::DeadArgElim),
         "globaldce" => Box::new(module::GlobalDce),
-        _ => return None,
+        _ => return Err(format!("unknown pass '{name}'")),
     })
 }
 

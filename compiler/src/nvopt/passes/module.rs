@@ -307,14 +307,24 @@ pub fn header(lm: &LiftedModule, name: Sym) -> Option<&ast::Function> {
         .find(|f| f.name == name && f.body.is_some())
 }
 
-/// A scalar `.param` declaration without array dimensions or vector
-/// width: its width in bits.
+/// A `.param` declaration that can travel as one register: a scalar
+/// without vector width, or a byte array of 1, 2, 4 or 8 bytes (clang's
+/// spelling of a small struct such as `__half` or `__half2`:
+/// `.param .align 4 .b8 p[2]`): its width in bits. The passes that use
+/// this accept only full-width `[p+0]` accesses ([`param_access`]), which
+/// read or write every byte of such an array at once, exactly as a
+/// register of that width would.
 pub fn scalar_param_bits(d: &ast::VarDecl) -> Option<u32> {
-    if d.space != StateSpace::Param || d.vector.is_some() || !d.dims.is_empty() {
+    use crate::ptx::types::ScalarType;
+    if d.space != StateSpace::Param || d.vector.is_some() {
         return None;
     }
     let t = d.scalar()?;
-    (t != crate::ptx::types::ScalarType::Pred).then_some(t.bits())
+    match d.dims[..] {
+        [] => (t != ScalarType::Pred).then_some(t.bits()),
+        [Some(n @ (1 | 2 | 4 | 8))] if t.bits() == 8 => Some(8 * n as u32),
+        _ => None,
+    }
 }
 
 /// A `ld.param`/`st.param` of `[sym+0]` (no other address parts): the

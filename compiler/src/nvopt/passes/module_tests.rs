@@ -179,9 +179,44 @@ fn recursion_and_unmodelled_shapes_stay_calls() {
          ld.param.b32 %r1, [retval0+0];\n}}\nst.global.u32 [%rd1], %r1;\nret;\n}}\n"
     );
     assert_eq!(after(&narrow, &["inline"]), after(&narrow, &[]));
-    // A `.weak` definition may be replaced at link time: stays a call.
+    // A `.weak` definition may be replaced at link time: with
+    // `weak=0` (separate compilation) it stays a call; by default the
+    // module is the whole program and the call is inlined, the
+    // definition kept.
     let weak = add_module(".weak ");
-    assert_eq!(after(&weak, &["inline"]), after(&weak, &[]));
+    let m = crate::ptx::parse_checked("t.ptx", &weak).unwrap();
+    let mut lm = lift_module(&m);
+    super::create_module("inline", &["weak=0".into()])
+        .unwrap()
+        .run(&mut lm);
+    let kept = crate::ptx::printer::print(&print_module(&lm));
+    assert_eq!(kept.matches("call.uni").count(), 1, "{kept}");
+    let inlined = after(&weak, &["inline"]);
+    assert_eq!(inlined.matches("call.uni").count(), 0, "{inlined}");
+    assert!(inlined.contains(".weak .func"), "{inlined}");
+    assert!(super::create_module("inline", &["weak=x".into()]).is_err());
+    assert!(super::create_module("globaldce", &["weak=1".into()]).is_err());
+}
+
+#[test]
+fn small_byte_array_parameters_travel_as_registers() {
+    // clang's `__half` argument and result: `.b8 [2]`, read and written
+    // whole. Inlined; a byte-wise access of the same array is not.
+    let half = |access: &str| {
+        format!(
+            "{HEAD}.func (.param .align 2 .b8 fret[2]) h(.param .align 4 .b8 fa[2])\n{{\n.reg .b16 %rs<4>;\n\
+             {access}\nst.param.b16 [fret+0], %rs2;\nret;\n}}\n\
+             .visible .entry k(.param .u64 k_p)\n{{\n.reg .b16 %rs<4>;\n.reg .b64 %rd<4>;\n\
+             ld.param.u64 %rd1, [k_p];\ncvta.to.global.u64 %rd2, %rd1;\nld.global.u16 %rs1, [%rd2];\n\
+             {{\n.param .align 4 .b8 param0[2];\nst.param.b16 [param0+0], %rs1;\n\
+             .param .align 2 .b8 retval0[2];\ncall.uni (retval0), h, (param0);\nld.param.b16 %rs3, [retval0+0];\n}}\n\
+             st.global.u16 [%rd2+2], %rs3;\nret;\n}}\n"
+        )
+    };
+    let whole = half("ld.param.b16 %rs1, [fa+0];\nadd.s16 %rs2, %rs1, 1;");
+    assert_eq!(after(&whole, &["inline"]).matches("call.uni").count(), 0);
+    let bytes = half("ld.param.b8 %rs1, [fa+1];\nadd.s16 %rs2, %rs1, 1;");
+    assert_eq!(after(&bytes, &["inline"]), after(&bytes, &[]));
 }
 
 /// A body of `n` dependent adds ending in %r3.

@@ -135,6 +135,38 @@ fn instcombine_applies_identities_and_keeps_float() {
 }
 
 #[test]
+fn instcombine_folds_the_bool_round_trip_only_when_exact() {
+    // setp.ne (selp 1, 0, p), 0 is p; setp.eq (selp 0, 5, p), 0 is p.
+    let src = kernel(
+        "mov.u32 %r1, %tid.x;\nsetp.lt.u32 %p1, %r1, 4;\nselp.u32 %r2, 1, 0, %p1;\nsetp.ne.s32 %p2, %r2, 0;\n\
+         selp.u32 %r3, 0, 5, %p1;\nsetp.eq.s32 %p3, %r3, 0;\nselp.u32 %r4, %r1, %r1, %p2;\n@%p2 st.global.u32 [%rd2], %r1;\n@%p3 st.global.u32 [%rd2+4], %r1;",
+    );
+    let out = body_after(&src, &["instcombine", "dce"]);
+    assert_eq!(
+        out,
+        format!(
+            "{HEAD}\nmov.u32 %nvb32_0, %tid.x;\nsetp.lt.u32 %nvpred_0, %nvb32_0, 4;\n\
+             @%nvpred_0 st.global.u32 [%nvb64_1], %nvb32_0;\n@%nvpred_0 st.global.u32 [%nvb64_1+4], %nvb32_0;\nret;"
+        )
+    );
+    // Not folded: the compared constant is not 0, `eq` against a selp
+    // whose true arm is nonzero (that is !p), a compared value that is
+    // not the selp's (a conversion between), a combining predicate.
+    for body in [
+        "selp.u32 %r2, 1, 0, %p1;\nsetp.ne.s32 %p2, %r2, 1;",
+        "selp.u32 %r2, 1, 0, %p1;\nsetp.eq.s32 %p2, %r2, 0;",
+        "selp.u32 %r2, 65536, 0, %p1;\ncvt.u16.u32 %rs1, %r2;\nsetp.ne.s16 %p2, %rs1, 0;", // 0x10000 -> 0
+        "selp.u32 %r2, 1, 0, %p1;\nsetp.ne.and.s32 %p2, %r2, 0, %p3;",
+    ] {
+        let src = kernel(&format!(
+            ".reg .b16 %rs<2>;\nmov.u32 %r1, %tid.x;\nsetp.lt.u32 %p1, %r1, 4;\nsetp.lt.u32 %p3, %r1, 9;\n{body}\n@%p2 st.global.u32 [%rd2], %r1;"
+        ));
+        let out = body_after(&src, &["instcombine", "dce"]);
+        assert!(out.contains("selp"), "{body}\n{out}");
+    }
+}
+
+#[test]
 fn early_cse_merges_pure_ops_and_loads_but_not_across_stores() {
     let src = kernel(
         "mov.u32 %r1, %tid.x;\nadd.s32 %r2, %r1, 5;\nadd.s32 %r3, %r1, 5;\nld.global.u32 %r4, [%rd2];\nld.global.u32 %r5, [%rd2];\nst.global.u32 [%rd2+8], %r2;\nld.global.u32 %r6, [%rd2];\nadd.s32 %r7, %r3, %r4;\nadd.s32 %r8, %r5, %r6;\nst.global.u32 [%rd2], %r7;\nst.global.u32 [%rd2+4], %r8;",
