@@ -73,3 +73,29 @@ fn corpus_kernel_is_optimized_to_the_output_file() {
     .text();
     assert_eq!(listed, format!("{want}\n"));
 }
+
+#[test]
+fn weak_callees_are_inlined_unless_the_output_will_be_linked() {
+    // warp_vote_xor's clang -O0 PTX calls the CUDA headers' `.weak`
+    // `__ballot_sync` and friends.
+    let k = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../corpus/kernels/warp_vote_xor/warp_vote_xor.O0.ptx");
+    let calls = |opt: &[&str]| {
+        let out = std::env::temp_dir().join(format!(
+            "nvopt-weak-{}-{}.ptx",
+            std::process::id(),
+            opt.len()
+        ));
+        let mut args = vec!["-O3", k.to_str().unwrap(), "-o", out.to_str().unwrap()];
+        args.extend(opt);
+        let (code, _, err) = nvopt(&args);
+        assert_eq!(code, 0, "{err}");
+        let text = std::fs::read_to_string(&out).unwrap();
+        std::fs::remove_file(&out).unwrap();
+        text.matches("call.uni").count()
+    };
+    assert_eq!(calls(&[]), 0);
+    assert!(calls(&["-opt", "-inline-weak=0"]) > 0);
+    let (_, listed, _) = nvopt(&["-O3", "-opt", "-inline-weak=0", "--print-pipeline-passes"]);
+    assert!(listed.contains("inline<weak=0>"), "{listed}");
+}
