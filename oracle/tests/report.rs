@@ -164,7 +164,7 @@ fn markup_in_every_input_renders_as_text() {
     // the one <style> is the template's
     assert_eq!(doc.select(&sel("style")).count(), 1);
     let f = r.findings.last().unwrap();
-    let details = doc.select(&sel("details")).next_back().unwrap();
+    let details = doc.select(&sel("details.finding")).next_back().unwrap();
     let pre = details.select(&sel("pre.ptx")).next().unwrap();
     assert_eq!(text(pre), MARKUP_PTX);
     let dd = |class: &str| text(details.select(&sel(&format!("dd.{class}"))).next().unwrap());
@@ -243,11 +243,11 @@ fn html_structure() {
     assert_eq!(
         h2,
         [
-            "Configurations",
+            "Findings",
             "Verdicts",
             "Throughput",
             "Timings",
-            "Findings",
+            "Configurations",
             "Fired phases",
             "Generator coverage"
         ]
@@ -322,7 +322,7 @@ fn html_structure() {
         .map(|r| r.map(String::from))
     );
     // one <details> per finding, the new ones open, each with its PTX
-    let details: Vec<ElementRef> = doc.select(&sel("details")).collect();
+    let details: Vec<ElementRef> = doc.select(&sel("details.finding")).collect();
     assert_eq!(details.len(), r.findings.len());
     for (d, f) in details.iter().zip(&r.findings) {
         assert_eq!(d.attr("open").is_some(), !f.known, "{}", f.signature);

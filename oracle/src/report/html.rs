@@ -116,11 +116,21 @@ fn header(out: &mut String, r: &NightlyReport) {
     for row in rows {
         out.push_str(&format!("<tr>{row}</tr>\n"));
     }
-    out.push_str("</tbody>\n</table>\n<h2>Configurations</h2>\n<ul id=\"configs\">\n");
+    out.push_str("</tbody>\n</table>\n");
+}
+
+/// The matrix, folded: dozens of lines a reader opens only when a finding
+/// names a configuration.
+fn configurations(out: &mut String, r: &NightlyReport) {
+    out.push_str(&format!(
+        "<h2>Configurations</h2>\n<details>\n<summary>{} configuration(s) of matrix <code>{}</code></summary>\n<ul id=\"configs\">\n",
+        r.configs.len(),
+        escape_html(&r.matrix)
+    ));
     for c in &r.configs {
         out.push_str(&format!("<li><code>{}</code></li>\n", escape_html(c)));
     }
-    out.push_str("</ul>\n");
+    out.push_str("</ul>\n</details>\n");
 }
 
 fn counts(out: &mut String, r: &NightlyReport) {
@@ -295,9 +305,11 @@ pub fn to_html(r: &NightlyReport) -> String {
          <title>ptxdiff nightly {}</title>\n<style>\n{STYLE}</style>\n</head>\n<body>\n",
         escape_html(&r.date)
     ));
+    // What a reader came for first: the findings, then the counts.
     header(&mut out, r);
-    counts(&mut out, r);
     findings(&mut out, r);
+    counts(&mut out, r);
+    configurations(&mut out, r);
     maps(&mut out, r);
     out.push_str("</body>\n</html>\n");
     out
