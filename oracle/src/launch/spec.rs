@@ -717,6 +717,7 @@ fn parse_texture(ctx: &Ctx, m: &Member, field: &str) -> Result<TextureSpec, Laun
             "filter",
             "normalized_coords",
             "border_color",
+            "layers",
         ],
         &f,
     )?;
@@ -742,14 +743,44 @@ fn parse_texture(ctx: &Ctx, m: &Member, field: &str) -> Result<TextureSpec, Laun
     };
     let dims_v = ctx.require(o, "dims", &f, m.value.pos)?;
     let dims = parse_dims(ctx, dims_v, &sub(&f, "dims"))?;
-    let count = dims.iter().fold(u64::from(channels), |acc, &d| {
-        acc.saturating_mul(u64::from(d))
-    });
+    // "layers" (this project's extension, LAUNCH_SPEC.md): a layered
+    // texture of `layers` consecutive images of `dims`. Decision: at least
+    // 1 layer, and 1 or 2 dimensions (CUDA Programming Guide, "Layered
+    // Textures": "A one-dimensional or two-dimensional layered texture";
+    // PTX has `.a1d` and `.a2d` only). Missing means not layered.
+    let layers = match Ctx::get(o, "layers") {
+        Some(v) => {
+            let ff = sub(&f, "layers");
+            let n = ctx.u32(v, &ff)?;
+            if n == 0 {
+                return Err(ctx.err(v.pos, &ff, "a layered texture needs at least 1 layer"));
+            }
+            if dims.len() > 2 {
+                return Err(ctx.err(
+                    v.pos,
+                    &ff,
+                    format!(
+                        "layered textures have 1 or 2 dimensions (tex.a1d, tex.a2d), found {} in dims",
+                        dims.len()
+                    ),
+                ));
+            }
+            Some(n)
+        }
+        None => None,
+    };
+    let count = dims
+        .iter()
+        .fold(u64::from(channels), |acc, &d| {
+            acc.saturating_mul(u64::from(d))
+        })
+        .saturating_mul(u64::from(layers.unwrap_or(1)));
     if count.saturating_mul(ty.size() as u64) > TEXTURE_LIMIT {
         return Err(ctx.err(dims_v.pos, &sub(&f, "dims"), "texture larger than 1 GiB"));
     }
-    // The init covers dims[0]*dims[1]*dims[2]*channels elements, x fastest,
-    // channels interleaved (see TextureSpec::element_index).
+    // The init covers dims[0]*dims[1]*dims[2]*channels elements (times
+    // layers), x fastest, channels interleaved, layer 0 first (see
+    // TextureSpec::layer_element_index).
     let init = match Ctx::get(o, "init") {
         Some(v) => parse_init(ctx, v, &sub(&f, "init"), ty, count)?,
         None => Init::Zeros,
@@ -832,6 +863,7 @@ fn parse_texture(ctx: &Ctx, m: &Member, field: &str) -> Result<TextureSpec, Laun
         filter,
         normalized_coords,
         border_color,
+        layers,
     })
 }
 
@@ -1156,6 +1188,9 @@ fn texture_text(t: &TextureSpec) -> String {
     if let Some(c) = &t.border_color {
         let c: Vec<String> = c.iter().map(|x| json::f64_text(*x)).collect();
         s.push_str(&format!(", \"border_color\": [{}]", c.join(", ")));
+    }
+    if let Some(n) = t.layers {
+        s.push_str(&format!(", \"layers\": {n}"));
     }
     s.push('}');
     s
