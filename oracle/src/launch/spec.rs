@@ -1522,7 +1522,10 @@ mod tests {
             (r#"{"type": "f32", "dims": [4], "filter": "cubic"}"#, "<launch spec>:1:101: textures.t.filter: unknown filter \"cubic\" (expected point or linear)"),
             (r#"{"type": "f32", "dims": [4], "normalized_coords": 0}"#, "<launch spec>:1:112: textures.t.normalized_coords: expected true or false, found a number"),
             (r#"{"type": "f32", "dims": [4], "border_color": [0, 0]}"#, "<launch spec>:1:107: textures.t.border_color: expected 4 numbers, found 2"),
-            (r#"{"type": "f32", "dims": [4], "wrap": true}"#, "<launch spec>:1:91: textures.t: unknown field 'wrap' (fields of textures.t: type, channels, dims, init, address_mode, filter, normalized_coords, border_color)"),
+            (r#"{"type": "f32", "dims": [4], "wrap": true}"#, "<launch spec>:1:91: textures.t: unknown field 'wrap' (fields of textures.t: type, channels, dims, init, address_mode, filter, normalized_coords, border_color, layers)"),
+            (r#"{"type": "f32", "dims": [4], "layers": 0}"#, "<launch spec>:1:101: textures.t.layers: a layered texture needs at least 1 layer"),
+            (r#"{"type": "f32", "dims": [4, 2, 2], "layers": 3}"#, "<launch spec>:1:107: textures.t.layers: layered textures have 1 or 2 dimensions (tex.a1d, tex.a2d), found 3 in dims"),
+            (r#"{"type": "f32", "dims": [4], "layers": 2, "init": {"values": [1, 2, 3, 4]}}"#, "<launch spec>:1:123: textures.t.init.values: expected 8 numbers, found 4"),
         ] {
             assert_eq!(err(&base.replace("TEX", tex)), want, "{tex}");
         }
