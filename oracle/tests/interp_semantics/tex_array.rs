@@ -378,6 +378,9 @@ fn layering_mismatch_and_cube_fault_clearly() {
     check_eq(m.contains("is layered"), true, &m);
     let m = fault_message(&run_tex(layered, cube, &[[0; 4]]).0);
     check_eq(m.contains("cube") && m.contains("launch spec"), true, &m);
+    let ms = "\ttex.2dms.v4.f32.s32 {%h0, %h1, %h2, %h3}, [%tex, {%i0, %i1, %i2, %i3}];\n\tmov.b32 %o0, %h0;";
+    let m = fault_message(&run_tex(flat, ms, &[[0; 4]]).0);
+    check_eq(m.contains("multi-sample"), true, &m);
     // the same instructions on the matching textures complete
     check_eq(
         run_tex(layered, a2d, &[[0; 4]]).0,

@@ -1,5 +1,8 @@
 //! Texture instructions (PTX ISA 9.7.10): `tex`, `tld4`, `txq`, with the
-//! sampling model in `semantics::texture`. Surfaces (`suld`, `sust`,
+//! sampling model in `semantics::texture`. Geometries: `tex` .1d/.2d/.3d and
+//! the arrays .a1d/.a2d (on textures with `layers` in the launch spec),
+//! `tld4` .2d/.a2d; cube and multi-sample geometries fault (the launch spec
+//! has no such textures). Surfaces (`suld`, `sust`,
 //! `sured`, `suq`) have no backing in the launch spec (LAUNCH_SPEC.md defines
 //! textures only), so a kernel that uses one faults with that reason.
 
