@@ -115,7 +115,8 @@ fn coords_of(bits: &[u32], float: bool) -> [Coord; 3] {
 /// bit-size type vector or tuple containing an index into the array of
 /// textures followed by coordinates within the selected texture"; "The
 /// texture array index is a 32-bit unsigned integer"); the layer is
-/// [`texture::layer_index`] of it (clamped to the last layer, see there).
+/// [`texture::layer_index`] of it; an index past the last layer faults
+/// (its result is undocumented, see there).
 fn split_layer(i: &Inst, spec: &TextureSpec, bits: &[u32]) -> Result<(u32, Vec<u32>), Stop> {
     if !layered_geometry(i) {
         return Ok((0, bits.to_vec()));
@@ -126,7 +127,14 @@ fn split_layer(i: &Inst, spec: &TextureSpec, bits: &[u32]) -> Result<(u32, Vec<u
             i.text
         )));
     };
-    Ok((texture::layer_index(spec, index), rest.to_vec()))
+    let layer = texture::layer_index(spec, index).ok_or_else(|| {
+        Stop::fault(format!(
+            "'{}': array index {index} outside the texture's {} layer(s) (the result of an out-of-range layer is undocumented)",
+            i.text,
+            spec.layer_count()
+        ))
+    })?;
+    Ok((layer, rest.to_vec()))
 }
 
 fn write_vec(cx: &mut Ctx, o: &Opnd, vals: [u32; 4], t: ScalarType) -> Result<(), Stop> {

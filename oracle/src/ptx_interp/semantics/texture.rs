@@ -364,15 +364,14 @@ pub fn fetch(tex: &TextureImage, spec: &TextureSpec, coords: [Coord; 3], dims: u
 ///   in operand c is interpreted as an unsigned integer index (.u32) into
 ///   the texture array". So an `.s32` value of -1 is the index 0xffffffff,
 ///   above every layer, not below layer 0.
-/// * An index at or above `layers` selects the last layer (clamp to
-///   `[0, layers - 1]`). Neither the PTX ISA nor the CUDA C++ Programming
-///   Guide ("Layered Textures": "the index denotes a layer within the
-///   sequence", nothing about out-of-range indices) states this; it is the
-///   rule of OpenGL array textures (the layer is clamped to
-///   `[0, layers - 1]`) and of Direct3D texture arrays, which NVIDIA's
-///   texture units implement — UNCONFIRMED for CUDA on hardware.
-pub fn layer_index(spec: &TextureSpec, index: u32) -> u32 {
-    index.min(spec.layer_count().max(1) - 1)
+/// * An index at or above `layers` has no documented result: neither the
+///   PTX ISA nor the CUDA C++ Programming Guide ("Layered Textures": "the
+///   index denotes a layer within the sequence") says what it reads
+///   (OpenGL and Direct3D clamp to the last layer; unconfirmed for CUDA
+///   on NVIDIA hardware). The oracle does not guess: `None`, and the
+///   interpreter stops with a fault naming the index.
+pub fn layer_index(spec: &TextureSpec, index: u32) -> Option<u32> {
+    (index < spec.layer_count()).then_some(index)
 }
 
 /// [`fetch`] in layer `layer` (`< spec.layer_count()`, see [`layer_index`])
