@@ -24,6 +24,8 @@
 mod calls;
 #[path = "interp_semantics/conv.rs"]
 mod conv;
+#[path = "interp_semantics/cvt_pack.rs"]
+mod cvt_pack;
 #[path = "interp_semantics/float.rs"]
 mod float;
 #[path = "interp_semantics/harness.rs"]
@@ -34,6 +36,8 @@ mod int_ops;
 mod mem;
 #[path = "interp_semantics/misc.rs"]
 mod misc;
+#[path = "interp_semantics/tex_array.rs"]
+mod tex_array;
 #[path = "interp_semantics/ub.rs"]
 mod ub;
 #[path = "interp_semantics/warp.rs"]

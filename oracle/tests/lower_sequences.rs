@@ -411,6 +411,7 @@ fn tex_handles() {
             filter: Filter::Point,
             normalized_coords: false,
             border_color: None,
+            layers: None,
         }],
         outputs: Some(vec!["out".into()]),
         dynamic_shared_bytes: 0,
@@ -487,6 +488,7 @@ fn txq_dimensions() {
         filter: Filter::Point,
         normalized_coords: false,
         border_color: None,
+        layers: None,
     };
     // Odd sizes, one of each shape; 1-wide dimensions too.
     for shapes in [

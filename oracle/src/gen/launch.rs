@@ -123,6 +123,7 @@ impl Gen<'_, '_, '_> {
                 filter: Filter::Point,
                 normalized_coords: false,
                 border_color: self.needs.tex_border.then_some([0.5, -2.0, 0.0, 1.0]),
+                layers: None,
             });
             params.push(ParamValue::Texture { name: "t0".into() });
         }

@@ -717,6 +717,7 @@ fn parse_texture(ctx: &Ctx, m: &Member, field: &str) -> Result<TextureSpec, Laun
             "filter",
             "normalized_coords",
             "border_color",
+            "layers",
         ],
         &f,
     )?;
@@ -742,14 +743,44 @@ fn parse_texture(ctx: &Ctx, m: &Member, field: &str) -> Result<TextureSpec, Laun
     };
     let dims_v = ctx.require(o, "dims", &f, m.value.pos)?;
     let dims = parse_dims(ctx, dims_v, &sub(&f, "dims"))?;
-    let count = dims.iter().fold(u64::from(channels), |acc, &d| {
-        acc.saturating_mul(u64::from(d))
-    });
+    // "layers" (this project's extension, LAUNCH_SPEC.md): a layered
+    // texture of `layers` consecutive images of `dims`. Decision: at least
+    // 1 layer, and 1 or 2 dimensions (CUDA Programming Guide, "Layered
+    // Textures": "A one-dimensional or two-dimensional layered texture";
+    // PTX has `.a1d` and `.a2d` only). Missing means not layered.
+    let layers = match Ctx::get(o, "layers") {
+        Some(v) => {
+            let ff = sub(&f, "layers");
+            let n = ctx.u32(v, &ff)?;
+            if n == 0 {
+                return Err(ctx.err(v.pos, &ff, "a layered texture needs at least 1 layer"));
+            }
+            if dims.len() > 2 {
+                return Err(ctx.err(
+                    v.pos,
+                    &ff,
+                    format!(
+                        "layered textures have 1 or 2 dimensions (tex.a1d, tex.a2d), found {} in dims",
+                        dims.len()
+                    ),
+                ));
+            }
+            Some(n)
+        }
+        None => None,
+    };
+    let count = dims
+        .iter()
+        .fold(u64::from(channels), |acc, &d| {
+            acc.saturating_mul(u64::from(d))
+        })
+        .saturating_mul(u64::from(layers.unwrap_or(1)));
     if count.saturating_mul(ty.size() as u64) > TEXTURE_LIMIT {
         return Err(ctx.err(dims_v.pos, &sub(&f, "dims"), "texture larger than 1 GiB"));
     }
-    // The init covers dims[0]*dims[1]*dims[2]*channels elements, x fastest,
-    // channels interleaved (see TextureSpec::element_index).
+    // The init covers dims[0]*dims[1]*dims[2]*channels elements (times
+    // layers), x fastest, channels interleaved, layer 0 first (see
+    // TextureSpec::layer_element_index).
     let init = match Ctx::get(o, "init") {
         Some(v) => parse_init(ctx, v, &sub(&f, "init"), ty, count)?,
         None => Init::Zeros,
@@ -832,6 +863,7 @@ fn parse_texture(ctx: &Ctx, m: &Member, field: &str) -> Result<TextureSpec, Laun
         filter,
         normalized_coords,
         border_color,
+        layers,
     })
 }
 
@@ -1156,6 +1188,9 @@ fn texture_text(t: &TextureSpec) -> String {
     if let Some(c) = &t.border_color {
         let c: Vec<String> = c.iter().map(|x| json::f64_text(*x)).collect();
         s.push_str(&format!(", \"border_color\": [{}]", c.join(", ")));
+    }
+    if let Some(n) = t.layers {
+        s.push_str(&format!(", \"layers\": {n}"));
     }
     s.push('}');
     s
@@ -1487,7 +1522,10 @@ mod tests {
             (r#"{"type": "f32", "dims": [4], "filter": "cubic"}"#, "<launch spec>:1:101: textures.t.filter: unknown filter \"cubic\" (expected point or linear)"),
             (r#"{"type": "f32", "dims": [4], "normalized_coords": 0}"#, "<launch spec>:1:112: textures.t.normalized_coords: expected true or false, found a number"),
             (r#"{"type": "f32", "dims": [4], "border_color": [0, 0]}"#, "<launch spec>:1:107: textures.t.border_color: expected 4 numbers, found 2"),
-            (r#"{"type": "f32", "dims": [4], "wrap": true}"#, "<launch spec>:1:91: textures.t: unknown field 'wrap' (fields of textures.t: type, channels, dims, init, address_mode, filter, normalized_coords, border_color)"),
+            (r#"{"type": "f32", "dims": [4], "wrap": true}"#, "<launch spec>:1:91: textures.t: unknown field 'wrap' (fields of textures.t: type, channels, dims, init, address_mode, filter, normalized_coords, border_color, layers)"),
+            (r#"{"type": "f32", "dims": [4], "layers": 0}"#, "<launch spec>:1:101: textures.t.layers: a layered texture needs at least 1 layer"),
+            (r#"{"type": "f32", "dims": [4, 2, 2], "layers": 3}"#, "<launch spec>:1:107: textures.t.layers: layered textures have 1 or 2 dimensions (tex.a1d, tex.a2d), found 3 in dims"),
+            (r#"{"type": "f32", "dims": [4], "layers": 2, "init": {"values": [1, 2, 3, 4]}}"#, "<launch spec>:1:123: textures.t.init.values: expected 8 numbers, found 4"),
         ] {
             assert_eq!(err(&base.replace("TEX", tex)), want, "{tex}");
         }

@@ -70,7 +70,8 @@ impl Filter {
 
 /// One entry of `textures`: `{"type": "f32", "channels": 1, "dims": [w] |
 /// [w, h] | [w, h, d], "init": <init>, "address_mode": [...], "filter":
-/// "point" | "linear", "normalized_coords": false, "border_color": [0, 0, 0, 0]}`.
+/// "point" | "linear", "normalized_coords": false, "border_color": [0, 0, 0, 0],
+/// "layers": n}`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TextureSpec {
     pub name: String,
@@ -88,6 +89,11 @@ pub struct TextureSpec {
     pub normalized_coords: bool,
     /// `None` when not given (see [`TextureSpec::border_color`])
     pub border_color: Option<[f64; 4]>,
+    /// `Some(n)`: a layered (array) texture of `n >= 1` layers, each an
+    /// image of `dims` (1 or 2 dimensions), for `tex.a1d` / `tex.a2d`.
+    /// `None` (the default): not layered. This project's extension of the
+    /// launch spec (LAUNCH_SPEC.md, `layers`).
+    pub layers: Option<u32>,
 }
 
 impl TextureSpec {
@@ -100,10 +106,26 @@ impl TextureSpec {
         out
     }
 
-    pub fn texel_count(&self) -> u64 {
+    /// Texels in one layer (the whole image when not layered).
+    pub fn layer_texel_count(&self) -> u64 {
         self.dims
             .iter()
             .fold(1u64, |acc, &d| acc.saturating_mul(u64::from(d)))
+    }
+
+    /// Layers in the image: `layers`, or 1 when not layered.
+    pub fn layer_count(&self) -> u32 {
+        self.layers.unwrap_or(1)
+    }
+
+    pub fn is_layered(&self) -> bool {
+        self.layers.is_some()
+    }
+
+    /// Texels in the image, every layer included.
+    pub fn texel_count(&self) -> u64 {
+        self.layer_texel_count()
+            .saturating_mul(u64::from(self.layer_count()))
     }
 
     /// Elements (channel values) in the texture: texels times channels.
@@ -123,6 +145,22 @@ impl TextureSpec {
         }
         let texel = (u64::from(z) * u64::from(h) + u64::from(y)) * u64::from(w) + u64::from(x);
         Some(texel * u64::from(self.channels) + u64::from(c))
+    }
+
+    /// [`TextureSpec::element_index`] in layer `layer`: the layers are
+    /// consecutive images of `dims`, layer 0 first, so the index is
+    /// `layer * layer_texel_count() * channels + element_index(x, y, z, c)`.
+    /// `None` outside the texture or for `layer >= layer_count()`.
+    pub fn layer_element_index(&self, layer: u32, x: u32, y: u32, z: u32, c: u32) -> Option<u64> {
+        if layer >= self.layer_count() {
+            return None;
+        }
+        let per_layer = self
+            .layer_texel_count()
+            .checked_mul(u64::from(self.channels))?;
+        u64::from(layer)
+            .checked_mul(per_layer)?
+            .checked_add(self.element_index(x, y, z, c)?)
     }
 
     /// The border color, `[0, 0, 0, 0]` when not given.
@@ -156,7 +194,13 @@ impl TextureImage {
 
     /// The bits of channel `c` of texel `(x, y, z)`; `None` outside.
     pub fn element_bits(&self, x: u32, y: u32, z: u32, c: u32) -> Option<u64> {
-        let i = self.spec.element_index(x, y, z, c)?;
+        self.layer_element_bits(0, x, y, z, c)
+    }
+
+    /// The bits of channel `c` of texel `(x, y, z)` of layer `layer`;
+    /// `None` outside.
+    pub fn layer_element_bits(&self, layer: u32, x: u32, y: u32, z: u32, c: u32) -> Option<u64> {
+        let i = self.spec.layer_element_index(layer, x, y, z, c)?;
         self.spec.ty.read_le(&self.data, usize::try_from(i).ok()?)
     }
 }

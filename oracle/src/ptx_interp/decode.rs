@@ -798,6 +798,8 @@ fn operand_type(op: Opcode, k: usize, ty: ScalarType, ty2: ScalarType) -> Scalar
     use Opcode::*;
     match (op, k) {
         (Cvt, 1) | (Cvt, 2) => ty2,
+        // cvt.pack's c and cvt.rs's rbits are .b32
+        (Cvt, 3) => ScalarType::B32,
         (Set, 1) | (Set, 2) => ty2,
         (Slct, 3) => ty2,
         (Dp4a | Dp2a, 2) => ty2,

@@ -1,9 +1,13 @@
 //! Texture instructions (PTX ISA 9.7.10): `tex`, `tld4`, `txq`, with the
-//! sampling model in `semantics::texture`. Surfaces (`suld`, `sust`,
+//! sampling model in `semantics::texture`. Geometries: `tex` .1d/.2d/.3d and
+//! the arrays .a1d/.a2d (on textures with `layers` in the launch spec),
+//! `tld4` .2d/.a2d; cube and multi-sample geometries fault (the launch spec
+//! has no such textures). Surfaces (`suld`, `sust`,
 //! `sured`, `suq`) have no backing in the launch spec (LAUNCH_SPEC.md defines
 //! textures only), so a kernel that uses one faults with that reason.
 
 use super::{mask, Ctx};
+use crate::launch::TextureSpec;
 use crate::ptx_interp::machine::Stop;
 use crate::ptx_interp::program::{AddrBase, Inst, Opnd};
 use crate::ptx_interp::semantics::texture::{self, Coord, TexQuery};
@@ -29,6 +33,8 @@ fn image<'m>(cx: &mut Ctx<'_, 'm>, o: &Opnd) -> Result<usize, Stop> {
         .ok_or_else(|| Stop::fault(format!("0x{h:x} is not a texture handle of this launch")))
 }
 
+/// Coordinate dimensions within one image (within one layer for `.a1d` /
+/// `.a2d`).
 fn dims_of(i: &Inst) -> usize {
     if i.mods.has(Mod::D1) || i.mods.has(Mod::A1d) {
         1
@@ -39,23 +45,96 @@ fn dims_of(i: &Inst) -> usize {
     }
 }
 
-fn coords(cx: &mut Ctx, o: &Opnd, float: bool) -> Result<[Coord; 3], Stop> {
+/// Whether the instruction's geometry is a texture array (`.a1d`, `.a2d`).
+fn layered_geometry(i: &Inst) -> bool {
+    i.mods.has(Mod::A1d) || i.mods.has(Mod::A2d)
+}
+
+/// Cube textures are refused: the launch spec describes 1D, 2D and 3D
+/// images and layered 1D/2D images only (no cube faces, no cube-face
+/// selection from a direction vector).
+fn refuse_cube(i: &Inst) -> Result<(), Stop> {
+    if i.mods.has(Mod::Cube) || i.mods.has(Mod::Acube) {
+        return Err(Stop::fault(format!(
+            "'{}': cube textures are not supported: the launch spec has no cubemap textures (only 1d/2d/3d and layered 1d/2d images)",
+            i.text
+        )));
+    }
+    Ok(())
+}
+
+/// A layered instruction needs a layered texture and the reverse.
+fn check_layering(i: &Inst, spec: &TextureSpec) -> Result<(), Stop> {
+    match (layered_geometry(i), spec.layers) {
+        (true, None) => Err(Stop::fault(format!(
+            "'{}': array geometry on texture '{}', which is not layered (give it \"layers\" in the launch spec)",
+            i.text, spec.name
+        ))),
+        (false, Some(n)) => Err(Stop::fault(format!(
+            "'{}': texture '{}' is layered ({n} layers) and needs an array geometry (.a1d or .a2d)",
+            i.text, spec.name
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// The coordinate vector's elements as raw 32-bit values.
+fn coord_bits(cx: &mut Ctx, o: &Opnd) -> Result<Vec<u32>, Stop> {
     let Opnd::Addr { rest, .. } = o else {
-        unreachable!()
+        return Err(Stop::fault(
+            "texture instruction without a [handle, ...] operand",
+        ));
     };
     let Some(Opnd::Vector(v)) = rest.last() else {
         return Err(Stop::fault("texture instruction without coordinates"));
     };
-    let mut out = [Coord::Int(0); 3];
-    for (k, e) in v.iter().take(3).enumerate() {
-        let bits = mask(32, cx.get(e)?);
-        out[k] = if float {
-            Coord::Float(f32::from_bits(bits as u32))
-        } else {
-            Coord::Int(bits as u32 as i32)
-        };
+    let mut out = Vec::with_capacity(v.len());
+    for e in v.iter() {
+        out.push(mask(32, cx.get(e)?) as u32);
     }
     Ok(out)
+}
+
+/// Up to three coordinates from `bits` (missing ones 0), as `.f32` or
+/// `.s32`.
+fn coords_of(bits: &[u32], float: bool) -> [Coord; 3] {
+    let mut out = [Coord::Int(0); 3];
+    for (k, &b) in bits.iter().take(3).enumerate() {
+        out[k] = if float {
+            Coord::Float(f32::from_bits(b))
+        } else {
+            Coord::Int(b as i32)
+        };
+    }
+    out
+}
+
+/// Splits a coordinate vector into (layer, coordinates within the layer).
+/// For `.a1d` / `.a2d` (and `tld4.a2d`) the first element is the array
+/// index, a `.u32` whatever `.ctype` says (PTX ISA `tex`: "Operand c is a
+/// bit-size type vector or tuple containing an index into the array of
+/// textures followed by coordinates within the selected texture"; "The
+/// texture array index is a 32-bit unsigned integer"); the layer is
+/// [`texture::layer_index`] of it; an index past the last layer faults
+/// (its result is undocumented, see there).
+fn split_layer(i: &Inst, spec: &TextureSpec, bits: &[u32]) -> Result<(u32, Vec<u32>), Stop> {
+    if !layered_geometry(i) {
+        return Ok((0, bits.to_vec()));
+    }
+    let Some((&index, rest)) = bits.split_first() else {
+        return Err(Stop::fault(format!(
+            "'{}': array geometry without an array index",
+            i.text
+        )));
+    };
+    let layer = texture::layer_index(spec, index).ok_or_else(|| {
+        Stop::fault(format!(
+            "'{}': array index {index} outside the texture's {} layer(s) (the result of an out-of-range layer is undocumented)",
+            i.text,
+            spec.layer_count()
+        ))
+    })?;
+    Ok((layer, rest.to_vec()))
 }
 
 fn write_vec(cx: &mut Ctx, o: &Opnd, vals: [u32; 4], t: ScalarType) -> Result<(), Stop> {
@@ -83,28 +162,37 @@ fn write_vec(cx: &mut Ctx, o: &Opnd, vals: [u32; 4], t: ScalarType) -> Result<()
 pub fn exec(cx: &mut Ctx, i: &Inst) -> Result<(), Stop> {
     match i.op {
         Opcode::Tex => {
-            if i.mods.has(Mod::A1d)
-                || i.mods.has(Mod::A2d)
-                || i.mods.has(Mod::Cube)
-                || i.mods.has(Mod::Acube)
-            {
+            refuse_cube(i)?;
+            if i.mods.has(Mod::D2ms) || i.mods.has(Mod::A2dms) {
                 return Err(Stop::fault(format!(
-                    "'{}': array and cube textures are not in the launch spec",
+                    "'{}': multi-sample textures are not in the launch spec",
                     i.text
                 )));
             }
             let img = image(cx, &i.ops[1])?;
-            let c = coords(cx, &i.ops[1], i.ty2 == ScalarType::F32)?;
+            check_layering(i, &cx.m.textures[img].spec)?;
+            let bits = coord_bits(cx, &i.ops[1])?;
             let tex = &cx.m.textures[img];
-            let vals = texture::fetch(tex, &tex.spec, c, dims_of(i));
+            let (layer, rest) = split_layer(i, &tex.spec, &bits)?;
+            let c = coords_of(&rest, i.ty2 == ScalarType::F32);
+            let vals = texture::fetch_layer(tex, &tex.spec, layer, c, dims_of(i));
             write_vec(cx, &i.ops[0], vals, i.ty)
         }
         Opcode::Tld4 => {
+            refuse_cube(i)?;
+            // PTX ISA tld4: geometries .2d, .a2d, .cube, .acube.
+            if !(i.mods.has(Mod::D2) || i.mods.has(Mod::A2d)) {
+                return Err(Stop::fault(format!(
+                    "'{}': tld4 takes .2d or .a2d textures here (the ISA's other tld4 geometries are cube maps)",
+                    i.text
+                )));
+            }
             let img = image(cx, &i.ops[1])?;
-            let c = coords(cx, &i.ops[1], true)?;
-            let (Coord::Float(x), Coord::Float(y)) = (c[0], c[1]) else {
-                unreachable!()
-            };
+            check_layering(i, &cx.m.textures[img].spec)?;
+            let bits = coord_bits(cx, &i.ops[1])?;
+            let tex = &cx.m.textures[img];
+            let (layer, rest) = split_layer(i, &tex.spec, &bits)?;
+            let [x, y] = [0, 1].map(|k| f32::from_bits(rest.get(k).copied().unwrap_or(0)));
             let comp = if i.mods.has(Mod::R) {
                 0
             } else if i.mods.has(Mod::G) {
@@ -114,8 +202,7 @@ pub fn exec(cx: &mut Ctx, i: &Inst) -> Result<(), Stop> {
             } else {
                 3
             };
-            let tex = &cx.m.textures[img];
-            let vals = texture::tld4(tex, &tex.spec, comp, x, y);
+            let vals = texture::tld4_layer(tex, &tex.spec, layer, comp, x, y);
             write_vec(cx, &i.ops[0], vals, i.ty)
         }
         Opcode::Txq => {

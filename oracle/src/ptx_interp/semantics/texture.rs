@@ -290,11 +290,18 @@ enum Chan {
     Border(f64),
 }
 
-fn channel(tex: &TextureImage, spec: &TextureSpec, at: [Option<u32>; 3], c: usize) -> Chan {
+fn channel(
+    tex: &TextureImage,
+    spec: &TextureSpec,
+    layer: u32,
+    at: [Option<u32>; 3],
+    c: usize,
+) -> Chan {
     match at {
-        [Some(x), Some(y), Some(z)] => {
-            Chan::Texel(tex.element_bits(x, y, z, c as u32).unwrap_or(0))
-        }
+        [Some(x), Some(y), Some(z)] => Chan::Texel(
+            tex.layer_element_bits(layer, x, y, z, c as u32)
+                .unwrap_or(0),
+        ),
         _ => Chan::Border(spec.border_color()[c]),
     }
 }
@@ -345,6 +352,40 @@ fn out_bits(ty: ElemType, v: Chan) -> u32 {
 /// `tex.1d.v4.*.s32` with `Coord::Int` coordinates is `tex1Dfetch`: texel
 /// `[x]` with the address mode applied.
 pub fn fetch(tex: &TextureImage, spec: &TextureSpec, coords: [Coord; 3], dims: usize) -> [u32; 4] {
+    fetch_layer(tex, spec, 0, coords, dims)
+}
+
+/// The layer a layered (array) texture instruction selects with its array
+/// index `index` (the first element of the coordinate vector).
+///
+/// * The index is unsigned. PTX ISA, `tex` (#texture-instructions-tex),
+///   `tex.{a1d,a2d}`: "The texture array index is a 32-bit unsigned
+///   integer"; `tld4.a2d` (#texture-instructions-tld4): "The first element
+///   in operand c is interpreted as an unsigned integer index (.u32) into
+///   the texture array". So an `.s32` value of -1 is the index 0xffffffff,
+///   above every layer, not below layer 0.
+/// * An index at or above `layers` has no documented result: neither the
+///   PTX ISA nor the CUDA C++ Programming Guide ("Layered Textures": "the
+///   index denotes a layer within the sequence") says what it reads
+///   (OpenGL and Direct3D clamp to the last layer; unconfirmed for CUDA
+///   on NVIDIA hardware). The oracle does not guess: `None`, and the
+///   interpreter stops with a fault naming the index.
+pub fn layer_index(spec: &TextureSpec, index: u32) -> Option<u32> {
+    (index < spec.layer_count()).then_some(index)
+}
+
+/// [`fetch`] in layer `layer` (`< spec.layer_count()`, see [`layer_index`])
+/// of a layered texture: the coordinates address a texel of that layer
+/// only; filtering and the address modes never reach another layer (CUDA
+/// C++ Programming Guide, "Layered Textures": "Texture filtering ... is
+/// done only within a layer, not across layers").
+pub fn fetch_layer(
+    tex: &TextureImage,
+    spec: &TextureSpec,
+    layer: u32,
+    coords: [Coord; 3],
+    dims: usize,
+) -> [u32; 4] {
     let linear = spec.filter == Filter::Linear && spec.ty.is_float();
     let mut t: [([Tap; 2], usize); 3] = [([(None, 0); 2], 0); 3];
     for (d, slot) in t.iter_mut().enumerate() {
@@ -373,11 +414,11 @@ pub fn fetch(tex: &TextureImage, spec: &TextureSpec, coords: [Coord; 3], dims: u
     let channels = (spec.channels as usize).min(4);
     for (c, o) in out.iter_mut().enumerate().take(channels) {
         *o = if footprint.len() == 1 {
-            out_bits(spec.ty, channel(tex, spec, footprint[0].0, c))
+            out_bits(spec.ty, channel(tex, spec, layer, footprint[0].0, c))
         } else {
             let terms: Vec<(u32, u32)> = footprint
                 .iter()
-                .map(|&(at, w)| (w, out_bits(spec.ty, channel(tex, spec, at, c))))
+                .map(|&(at, w)| (w, out_bits(spec.ty, channel(tex, spec, layer, at, c))))
                 .collect();
             weighted_sum_f32(&terms)
         };
@@ -404,6 +445,19 @@ pub fn fetch(tex: &TextureImage, spec: &TextureSpec, coords: [Coord; 3], dims: u
 /// Address modes and the border apply per texel as in [`fetch`]; the filter
 /// mode is irrelevant. A `comp` the texture lacks gives zeros.
 pub fn tld4(tex: &TextureImage, spec: &TextureSpec, comp: usize, x: f32, y: f32) -> [u32; 4] {
+    tld4_layer(tex, spec, 0, comp, x, y)
+}
+
+/// [`tld4`] in layer `layer` of a layered texture (`tld4.a2d`; the layer
+/// from [`layer_index`]); the footprint stays within the layer.
+pub fn tld4_layer(
+    tex: &TextureImage,
+    spec: &TextureSpec,
+    layer: u32,
+    comp: usize,
+    x: f32,
+    y: f32,
+) -> [u32; 4] {
     let sizes = spec.dims3();
     let corner = |d: usize, v: f32| -> (i64, u32, AddressMode) {
         let n = sizes[d].max(1);
@@ -420,7 +474,7 @@ pub fn tld4(tex: &TextureImage, spec: &TextureSpec, comp: usize, x: f32, y: f32)
     }
     for (o, &(xi, yj)) in out.iter_mut().zip(order.iter()) {
         let at = [address(xi, nx, mx), address(yj, ny, my), z];
-        *o = out_bits(spec.ty, channel(tex, spec, at, comp));
+        *o = out_bits(spec.ty, channel(tex, spec, layer, at, comp));
     }
     out
 }
@@ -465,8 +519,11 @@ pub mod cl {
 ///   (clamp-to-edge) 3, border 4; the effective mode
 ///   ([`effective_address_mode`]), 0 for a dimension the texture does not
 ///   have (which reads as "wrap"; the notes' rule wins).
-/// * `.array_size`, `.num_mipmap_levels`, `.num_samples`: 0 ("For a texture
-///   array ..., 0 otherwise" etc.; the launch spec has none of these).
+/// * `.array_size` (in the ISA's `.tquery` list): the number of textures
+///   (layers) of a texture array, `layers`; 0 for a texture that is not an
+///   array (SEMANTICS_NOTES' "0 for properties that do not apply").
+/// * `.num_mipmap_levels`, `.num_samples`: 0 (the launch spec has no
+///   mipmapped or multi-sample textures).
 pub fn txq(spec: &TextureSpec, query: TexQuery) -> u32 {
     let ndims = spec.dims.len();
     let dim = |d: usize| if d < ndims { spec.dims[d] } else { 0 };
@@ -511,10 +568,8 @@ pub fn txq(spec: &TextureSpec, query: TexQuery) -> u32 {
         TexQuery::AddrMode0 => addr(0),
         TexQuery::AddrMode1 => addr(1),
         TexQuery::AddrMode2 => addr(2),
-        TexQuery::ArraySize
-        | TexQuery::NumMipmapLevels
-        | TexQuery::NumSamples
-        | TexQuery::ForceUnnormalizedCoords => 0,
+        TexQuery::ArraySize => spec.layers.unwrap_or(0),
+        TexQuery::NumMipmapLevels | TexQuery::NumSamples | TexQuery::ForceUnnormalizedCoords => 0,
     }
 }
 
@@ -732,6 +787,7 @@ mod tests {
             filter,
             normalized_coords: normalized,
             border_color: border,
+            layers: None,
         };
         let data = init_bytes(&init, ty, spec.element_count());
         T {
