@@ -21,6 +21,7 @@
 //! | `warp.rs` | shfl.sync, vote.sync, activemask, bar (incl. bar.red.{popc,and,or}), membar |
 //! | `warp_sync.rs` | match.sync any/all (b32/b64), vote.sync.uni, redux.sync: REDUX where the SM table has it (sm_80+), a SHFL expansion on sm_70/sm_75 |
 //! | `atom.rs` | atom/red on global and shared memory |
+//! | `space.rs` | isspacep: window tests on the generic address (our sequence, IADD3/ISETP) |
 //! | `call.rs` | `.func` calls and the ABI below |
 //!
 //! Per-target rules: an instruction a target lacks is never emitted
@@ -31,7 +32,7 @@
 //! expansion, done at lowering time).
 //!
 //! Not lowered (refused with "`name` is not lowered yet" or a specific
-//! message; the PTX interpreter executes them): `isspacep`, the surface
+//! message; the PTX interpreter executes them): the surface
 //! instructions `suld`/`sust`/`sured`/`suq`, `istypep`, `brx.idx` (and
 //! `.branchtargets`), `redux.sync.f32` (sm_100a: no target of the SM
 //! table has it), `txq` of fields other than width/height/depth, array
@@ -85,7 +86,12 @@
 //!   `cvta.to.*` subtracts its low word. DECISION (UNCONFIRMED offsets: no
 //!   corpus SASS converts shared or local addresses to generic): runners
 //!   place the windows there; the PTX interpreter's windows are
-//!   `0x7f00_0000_0000` and `0x7e00_0000_0000`.
+//!   `0x7f00_0000_0000` and `0x7e00_0000_0000`. `isspacep` (space.rs)
+//!   also reads the const and kernel-parameter window bases at
+//!   `c[0x0][0x30]` and `c[0x0][0x38]` (the interpreter's
+//!   `0x7d00_0000_0000`, `0x7c00_0000_0000`); every window is
+//!   [`WINDOW_SPAN`] bytes. Our DECISION as well: 32-bit isspacep and
+//!   isspacep beside a kernel's `cvta.param` are refused (space.rs).
 
 mod atom;
 mod builder;
@@ -100,6 +106,7 @@ mod int_misc;
 mod mem;
 mod operand;
 mod regs;
+mod space;
 mod template;
 mod tex;
 mod warp;
@@ -122,7 +129,7 @@ use crate::targets::{CbankLayout, SmInfo};
 
 pub use builder::Builder;
 use builder::*;
-pub use mem::{LOCAL_WINDOW, SHARED_WINDOW};
+pub use mem::{CONST_WINDOW, LOCAL_WINDOW, PARAM_WINDOW, SHARED_WINDOW, WINDOW_SPAN};
 use regs::{Binding, Scopes, Val};
 
 /// Lowering options.
@@ -940,6 +947,7 @@ impl<'m> Cx<'m> {
             O::Brkpt => Ok(()),
             O::Tex | O::Tld4 => self.lower_tex(i),
             O::Txq => self.lower_txq(i),
+            O::Isspacep => self.lower_isspacep(i),
             O::Sad | O::Dp4a | O::Dp2a | O::Bmsk | O::Szext | O::Fns => self.lower_int_misc(i),
             O::Nanosleep => {
                 let s = self.src32(&i.operands[0], crate::ptx::types::ScalarType::U32)?;
@@ -1043,6 +1051,11 @@ impl Cx<'_> {
 
     pub(crate) fn layout_const_global(&self) -> Option<u32> {
         self.layout.const_global
+    }
+
+    /// The size of constant bank 3 (the module's `.const` data).
+    pub(crate) fn layout_const_bank_len(&self) -> u32 {
+        self.layout.const_bank.len() as u32
     }
 
     /// Module-scope variable bindings (shared and const).
