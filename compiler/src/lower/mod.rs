@@ -17,7 +17,7 @@
 //! | `cvt.rs` | cvt: I2F/F2I/F2F/FRND, integer widening/narrowing |
 //! | `div.rs` | integer div/rem, div/rcp/sqrt rn for f32/f64 with slow-path subroutines |
 //! | `template.rs` | instantiates vendor SASS fragments (the slow paths) on virtual registers |
-//! | `tex.rs` | tex/tld4 with texture objects: TLD/TEX/TLD4 (slot, uniform-handle and handle-loop forms); txq dimensions: TXQ |
+//! | `tex.rs` | tex/tld4 with texture objects: TLD/TEX/TLD4 (slot, uniform-handle and handle-loop forms); txq dimensions and level count: TXQ |
 //! | `warp.rs` | shfl.sync, vote.sync, activemask, bar (incl. bar.red.{popc,and,or}), membar |
 //! | `warp_sync.rs` | match.sync any/all (b32/b64), vote.sync.uni, redux.sync: REDUX where the SM table has it (sm_80+), a SHFL expansion on sm_70/sm_75 |
 //! | `atom.rs` | atom/red on global and shared memory |
@@ -35,7 +35,8 @@
 //! message; the PTX interpreter executes them): the surface
 //! instructions `suld`/`sust`/`sured`/`suq`, `istypep`, `brx.idx` (and
 //! `.branchtargets`), `redux.sync.f32` (sm_100a: no target of the SM
-//! table has it), `txq` of fields other than width/height/depth, array
+//! table has it), `txq` of fields other than width/height/depth/
+//! num_mipmap_levels (tex.rs: no TXQ mode answers them in PTX's terms), array
 //! and cube textures. `brkpt` lowers to nothing (mod.rs `dispatch`).
 //!
 //! # Register conventions

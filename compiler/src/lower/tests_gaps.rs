@@ -203,6 +203,28 @@ fn isspacep_refusals_say_why() {
 }
 
 #[test]
+fn txq_num_mipmap_levels_is_the_dimension_query_w() {
+    // TEX_HEADER_DIMENSION's 4th component is the level count (mask 0x8;
+    // yuzu's Maxwell TXQ decoder); slot form below sm_90, `TXQ.B` on sm_90
+    // (tex.rs DECISION).
+    let src = ".version 7.8\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 t)\n{\n.reg .b64 %rd<2>;\n.reg .b32 %r<2>;\nld.param.u64 %rd1, [t];\ntxq.num_mipmap_levels.b32 %r1, [%rd1];\nret;\n}\n";
+    for (sm, want) in [
+        (
+            "sm_70",
+            "TXQ RZ, R, R, TEX_HEADER_DIMENSION, 0x0, 0x58, 0x8",
+        ),
+        (
+            "sm_80",
+            "TXQ RZ, R, R, TEX_HEADER_DIMENSION, 0x0, 0x58, 0x8",
+        ),
+        ("sm_90", "TXQ.B RZ, R, R, TEX_HEADER_DIMENSION, 0x8"),
+    ] {
+        let t = lower_text(src, sm);
+        assert!(has(&t, want), "{sm}: {want}\n{t}");
+    }
+}
+
+#[test]
 fn brkpt_is_a_no_op() {
     // ptxas emits `BPT.TRAP 0x1`; the interpreter's rule (a no-op) is
     // followed (mod.rs `dispatch`).
