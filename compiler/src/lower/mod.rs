@@ -11,7 +11,7 @@
 //! | `int.rs` | add/sub/mul/mad/neg/abs/min/max/logic/shifts, 16/32/64-bit, popc/clz/brev/bfe/bfi/bfind/prmt/lop3/shf |
 //! | `int_misc.rs` | dp4a/dp2a (IDP), sad (VABSDIFF; 64-bit sequence), bmsk (BMSK), szext (SGXT), fns (POPC binary search) |
 //! | `cmp.rs` | setp/selp/set: ISETP(.EX), FSETP, DSETP, predicate logic (PLOP3) |
-//! | `control.rs` | labels, bra, ret/exit, guards |
+//! | `control.rs` | labels, bra, ret/exit, guards, brx.idx (our compare-and-branch chain) |
 //! | `mem.rs` | ld/st/cvta/mov of addresses: LDG/STG/LDS/STS/LDL/STL/LD/ST/LDC, kernel parameters |
 //! | `float.rs` | f32/f64 add/sub/mul/fma/min/max/neg/abs, MUFU approximations, f16 |
 //! | `cvt.rs` | cvt: I2F/F2I/F2F/FRND, integer widening/narrowing |
@@ -33,8 +33,7 @@
 //!
 //! Not lowered (refused with "`name` is not lowered yet" or a specific
 //! message; the PTX interpreter executes them): the surface
-//! instructions `suld`/`sust`/`sured`/`suq`, `istypep`, `brx.idx` (and
-//! `.branchtargets`), `redux.sync.f32` (sm_100a: no target of the SM
+//! instructions `suld`/`sust`/`sured`/`suq`, `istypep`, `redux.sync.f32` (sm_100a: no target of the SM
 //! table has it), `txq` of fields other than width/height/depth/
 //! num_mipmap_levels (tex.rs: no TXQ mode answers them in PTX's terms), array
 //! and cube textures. `brkpt` lowers to nothing (mod.rs `dispatch`).
@@ -529,6 +528,8 @@ pub(crate) struct Cx<'m> {
     /// Parameters whose address is taken, copied to the frame: name ->
     /// frame offset of the copy.
     pub param_copies: FxHashMap<Sym, u32>,
+    /// The current function's `.branchtargets` tables: name -> labels.
+    pub branch_tables: FxHashMap<Sym, Vec<Sym>>,
 }
 
 fn lower_kernel(
@@ -567,6 +568,7 @@ fn lower_kernel(
         max_callee_frame: 0,
         param_handles: FxHashMap::default(),
         param_copies: FxHashMap::default(),
+        branch_tables: FxHashMap::default(),
     };
     cx.b.span = f.name_span;
     // Prologue: the stack pointer, then the global descriptor.
@@ -670,6 +672,7 @@ impl<'m> Cx<'m> {
     fn function_body(&mut self, body: &ast::Block) -> R {
         self.labels.clear();
         self.local_slots.clear();
+        self.branch_tables = control::branch_tables(body);
         self.cc = None;
         let mut frame = frame_layout(body, &mut self.local_slots);
         // Parameters whose address is taken get a frame copy (as ptxas:
@@ -767,12 +770,8 @@ impl<'m> Cx<'m> {
                 }
                 Statement::Block(inner) => self.block(inner)?,
                 Statement::Pragma(..) | Statement::Loc(..) | Statement::CallPrototype { .. } => {}
-                Statement::BranchTargets { span, .. } => {
-                    return Err(LowerError::new(
-                        *span,
-                        ".branchtargets (brx.idx) is not lowered",
-                    ))
-                }
+                // Read by `brx.idx` (control.rs `branch_tables`).
+                Statement::BranchTargets { .. } => {}
             }
         }
         self.scopes.pop();
@@ -918,6 +917,7 @@ impl<'m> Cx<'m> {
             O::Cvta => self.lower_cvta(i),
             O::Cvt => self.lower_cvt(i),
             O::Bra => self.lower_bra(i, None),
+            O::Brx => self.lower_brx(i),
             O::Ret => self.lower_ret(None),
             O::Exit => {
                 self.b.emit(Op::EXIT, &[], [])?;

@@ -122,10 +122,6 @@ fn instructions_still_refused_say_so() {
     // them; see mod.rs "Not lowered").
     for (body, want) in [
         ("istypep.texref %p2, %rd1;", "`istypep` is not lowered yet"),
-        (
-            "brx.idx %r1, T;\nT: .branchtargets A;\nA:",
-            "`brx` is not lowered yet",
-        ),
         ("suq.width.b32 %r4, [%rd1];", "`suq` is not lowered yet"),
         (
             "txq.num_samples.b32 %r4, [%rd1];",
@@ -221,6 +217,41 @@ fn txq_num_mipmap_levels_is_the_dimension_query_w() {
     ] {
         let t = lower_text(src, sm);
         assert!(has(&t, want), "{sm}: {want}\n{t}");
+    }
+}
+
+#[test]
+fn brx_idx_is_a_compare_and_branch_chain() {
+    // Our sequence (control.rs): one `ISETP.EQ.U32` + `@P BRA` per target
+    // in table order, then `BPT.TRAP 0x1` for an index past the table.
+    let body = "brx.idx %r1, T;\nT: .branchtargets A, B, A;\nA:\nadd.u32 %r4, %r1, 1;\nB:\nadd.u32 %r4, %r1, 2;";
+    for sm in ["sm_70", "sm_80", "sm_90"] {
+        let t = lower_text(&kernel(body), sm);
+        let s = shapes(&t);
+        let at = |l: &str| {
+            s.iter()
+                .position(|x| x == l)
+                .unwrap_or_else(|| panic!("{sm}: {l}\n{t}"))
+        };
+        let (k0, k1, k2) = (
+            at("ISETP.EQ.U32.AND P, PT, R, 0x0, PT"),
+            at("ISETP.EQ.U32.AND P, PT, R, 0x1, PT"),
+            at("ISETP.EQ.U32.AND P, PT, R, 0x2, PT"),
+        );
+        let trap = at("BPT.TRAP 0x1");
+        assert!(k0 < k1 && k1 < k2 && k2 < trap, "{sm}\n{t}");
+        for k in [k0, k1, k2] {
+            assert!(s[k + 1].starts_with("@P BRA "), "{sm}\n{t}");
+        }
+        // Targets 0 and 2 are the same label (`shapes` drops label numbers).
+        let labs: Vec<&str> = t
+            .lines()
+            .filter(|l| l.contains(" BRA "))
+            .filter_map(|l| l.split_whitespace().nth(2))
+            .collect();
+        assert_eq!(labs.len(), 3, "{sm}\n{t}");
+        assert_eq!(labs[0], labs[2], "{sm}\n{t}");
+        assert_ne!(labs[0], labs[1], "{sm}\n{t}");
     }
 }
 
