@@ -33,7 +33,10 @@
 //!
 //! Not lowered (refused with "`name` is not lowered yet" or a specific
 //! message; the PTX interpreter executes them): the surface
-//! instructions `suld`/`sust`/`sured`/`suq`, `istypep`, `redux.sync.f32` (sm_100a: no target of the SM
+//! instructions `suld`/`sust`/`sured`/`suq`, `istypep` (no SASS
+//! instruction tells a texture handle from another 64-bit value: the
+//! interpreter answers from the launch's texture list, which a kernel's
+//! code does not see), `redux.sync.f32` (sm_100a: no target of the SM
 //! table has it), `txq` of fields other than width/height/depth/
 //! num_mipmap_levels (tex.rs: no TXQ mode answers them in PTX's terms), array
 //! and cube textures. `brkpt` lowers to nothing (mod.rs `dispatch`).

@@ -119,7 +119,7 @@ fn match_vote_uni_bar_red_forms() {
 fn instructions_still_refused_say_so() {
     // The interpreter executes these; the lowering refuses them with a
     // message naming the instruction (none of the corpus kernels uses
-    // them; see mod.rs "Not lowered").
+    // them; see mod.rs "Not lowered" for why each is still refused).
     for (body, want) in [
         ("istypep.texref %p2, %rd1;", "`istypep` is not lowered yet"),
         ("suq.width.b32 %r4, [%rd1];", "`suq` is not lowered yet"),
