@@ -5,10 +5,24 @@
 //! instruction predicates each instruction it lowers to, or branches
 //! around a sequence that has its own predication or control flow
 //! (`Cx::instruction`).
+//!
+//! `brx.idx i, T` with `T: .branchtargets L0, L1, ...` is OUR sequence,
+//! not ptxas' (which loads a code offset from a jump table in constant
+//! memory and jumps with `BRX R, off`, switch_local; the lowering has no
+//! code-address relocations for such a table): one compare-and-branch per
+//! target, `ISETP.EQ.U32.AND P, PT, i, k, PT ; @P BRA .L_x_k`, then
+//! `BPT.TRAP 0x1` for an index outside the table (PTX ISA 9.7.12.2 leaves
+//! it undefined; the interpreter stops with a fault, the simulator on the
+//! BPT). Each lane takes the branch its own index selects, as `brx.idx`
+//! does.
 
 use crate::ir::sass_text::{Guard, Reg};
 use crate::ir::{Op, Operand};
-use crate::ptx::ast::{Instruction, OperandKind};
+use rustc_hash::FxHashMap;
+
+use crate::ptx::ast::{self, Instruction, OperandKind, Statement};
+use crate::ptx::intern::Sym;
+use crate::ptx::types::ScalarType;
 
 use super::builder::*;
 use super::Cx;
@@ -20,6 +34,35 @@ impl Cx<'_> {
             _ => return self.err("bra needs a label"),
         };
         self.branch(g, target)
+    }
+
+    pub fn lower_brx(&mut self, i: &Instruction) -> R {
+        let Some(OperandKind::Name(t)) = i.operands.get(1).map(|o| &o.kind) else {
+            return self.err("brx.idx needs a .branchtargets label");
+        };
+        let Some(targets) = self.branch_tables.get(t).cloned() else {
+            return self.err(format!(
+                "brx.idx: `{}` is not a .branchtargets list of this function",
+                self.name(*t)
+            ));
+        };
+        let idx = self.src32(&i.operands[0], ScalarType::U32)?;
+        let idx = self.in_reg(idx)?;
+        for (k, l) in targets.into_iter().enumerate() {
+            let q = self.b.vpred();
+            self.b.emit(
+                Op::ISETP,
+                &["EQ", "U32", "AND"],
+                [p(q), pt(), idx.clone(), imm(k as i64), pt()],
+            )?;
+            let target = self.label_of(l);
+            self.branch(Some(guard(q, false)), target)?;
+        }
+        // An index outside the table (undefined in PTX) traps.
+        self.b.emit(Op::BPT, &["TRAP"], [imm(1)])?;
+        let l = self.b.new_label();
+        self.b.start_block(l);
+        Ok(())
     }
 
     /// Whether the block being filled is empty and no instruction targets it.
@@ -65,4 +108,23 @@ impl Cx<'_> {
         self.b.start_block(l);
         Ok(())
     }
+}
+
+/// The `.branchtargets` tables of a function body (nested blocks
+/// included; labels are function-scoped).
+pub fn branch_tables(body: &ast::Block) -> FxHashMap<Sym, Vec<Sym>> {
+    fn walk(b: &ast::Block, out: &mut FxHashMap<Sym, Vec<Sym>>) {
+        for s in &b.stmts {
+            match s {
+                Statement::BranchTargets { label, targets, .. } => {
+                    out.insert(*label, targets.iter().map(|(t, _)| *t).collect());
+                }
+                Statement::Block(inner) => walk(inner, out),
+                _ => {}
+            }
+        }
+    }
+    let mut out = FxHashMap::default();
+    walk(body, &mut out);
+    out
 }

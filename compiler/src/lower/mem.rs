@@ -30,6 +30,14 @@ use super::Cx;
 /// Generic-window bases in constant bank 0 (64-bit each; mod.rs DECISION).
 pub const SHARED_WINDOW: u32 = 0x18;
 pub const LOCAL_WINDOW: u32 = 0x20;
+/// The constant and kernel-parameter windows (read by `isspacep` only:
+/// our `cvta.const` points into a global copy of bank 3, our `cvta.param`
+/// at a local frame copy; space.rs).
+pub const CONST_WINDOW: u32 = 0x30;
+pub const PARAM_WINDOW: u32 = 0x38;
+/// The size of each generic window (the PTX interpreter's 64-bit windows,
+/// `ptx_interp::memory::Windows::new(true).span`).
+pub const WINDOW_SPAN: u64 = 1 << 40;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Space {

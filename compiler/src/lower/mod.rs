@@ -11,16 +11,17 @@
 //! | `int.rs` | add/sub/mul/mad/neg/abs/min/max/logic/shifts, 16/32/64-bit, popc/clz/brev/bfe/bfi/bfind/prmt/lop3/shf |
 //! | `int_misc.rs` | dp4a/dp2a (IDP), sad (VABSDIFF; 64-bit sequence), bmsk (BMSK), szext (SGXT), fns (POPC binary search) |
 //! | `cmp.rs` | setp/selp/set: ISETP(.EX), FSETP, DSETP, predicate logic (PLOP3) |
-//! | `control.rs` | labels, bra, ret/exit, guards |
+//! | `control.rs` | labels, bra, ret/exit, guards, brx.idx (our compare-and-branch chain) |
 //! | `mem.rs` | ld/st/cvta/mov of addresses: LDG/STG/LDS/STS/LDL/STL/LD/ST/LDC, kernel parameters |
 //! | `float.rs` | f32/f64 add/sub/mul/fma/min/max/neg/abs, MUFU approximations, f16 |
 //! | `cvt.rs` | cvt: I2F/F2I/F2F/FRND, integer widening/narrowing |
 //! | `div.rs` | integer div/rem, div/rcp/sqrt rn for f32/f64 with slow-path subroutines |
 //! | `template.rs` | instantiates vendor SASS fragments (the slow paths) on virtual registers |
-//! | `tex.rs` | tex/tld4 with texture objects: TLD/TEX/TLD4 (slot, uniform-handle and handle-loop forms); txq dimensions: TXQ |
+//! | `tex.rs` | tex/tld4 with texture objects: TLD/TEX/TLD4 (slot, uniform-handle and handle-loop forms); txq dimensions and level count: TXQ |
 //! | `warp.rs` | shfl.sync, vote.sync, activemask, bar (incl. bar.red.{popc,and,or}), membar |
 //! | `warp_sync.rs` | match.sync any/all (b32/b64), vote.sync.uni, redux.sync: REDUX where the SM table has it (sm_80+), a SHFL expansion on sm_70/sm_75 |
 //! | `atom.rs` | atom/red on global and shared memory |
+//! | `space.rs` | isspacep: window tests on the generic address (our sequence, IADD3/ISETP) |
 //! | `call.rs` | `.func` calls and the ABI below |
 //!
 //! Per-target rules: an instruction a target lacks is never emitted
@@ -31,10 +32,13 @@
 //! expansion, done at lowering time).
 //!
 //! Not lowered (refused with "`name` is not lowered yet" or a specific
-//! message; the PTX interpreter executes them): `isspacep`, the surface
-//! instructions `suld`/`sust`/`sured`/`suq`, `istypep`, `brx.idx` (and
-//! `.branchtargets`), `redux.sync.f32` (sm_100a: no target of the SM
-//! table has it), `txq` of fields other than width/height/depth, array
+//! message; the PTX interpreter executes them): the surface
+//! instructions `suld`/`sust`/`sured`/`suq`, `istypep` (no SASS
+//! instruction tells a texture handle from another 64-bit value: the
+//! interpreter answers from the launch's texture list, which a kernel's
+//! code does not see), `redux.sync.f32` (sm_100a: no target of the SM
+//! table has it), `txq` of fields other than width/height/depth/
+//! num_mipmap_levels (tex.rs: no TXQ mode answers them in PTX's terms), array
 //! and cube textures. `brkpt` lowers to nothing (mod.rs `dispatch`).
 //!
 //! # Register conventions
@@ -85,7 +89,12 @@
 //!   `cvta.to.*` subtracts its low word. DECISION (UNCONFIRMED offsets: no
 //!   corpus SASS converts shared or local addresses to generic): runners
 //!   place the windows there; the PTX interpreter's windows are
-//!   `0x7f00_0000_0000` and `0x7e00_0000_0000`.
+//!   `0x7f00_0000_0000` and `0x7e00_0000_0000`. `isspacep` (space.rs)
+//!   also reads the const and kernel-parameter window bases at
+//!   `c[0x0][0x30]` and `c[0x0][0x38]` (the interpreter's
+//!   `0x7d00_0000_0000`, `0x7c00_0000_0000`); every window is
+//!   [`WINDOW_SPAN`] bytes. Our DECISION as well: 32-bit isspacep and
+//!   isspacep beside a kernel's `cvta.param` are refused (space.rs).
 
 mod atom;
 mod builder;
@@ -100,6 +109,7 @@ mod int_misc;
 mod mem;
 mod operand;
 mod regs;
+mod space;
 mod template;
 mod tex;
 mod warp;
@@ -122,7 +132,7 @@ use crate::targets::{CbankLayout, SmInfo};
 
 pub use builder::Builder;
 use builder::*;
-pub use mem::{LOCAL_WINDOW, SHARED_WINDOW};
+pub use mem::{CONST_WINDOW, LOCAL_WINDOW, PARAM_WINDOW, SHARED_WINDOW, WINDOW_SPAN};
 use regs::{Binding, Scopes, Val};
 
 /// Lowering options.
@@ -521,6 +531,8 @@ pub(crate) struct Cx<'m> {
     /// Parameters whose address is taken, copied to the frame: name ->
     /// frame offset of the copy.
     pub param_copies: FxHashMap<Sym, u32>,
+    /// The current function's `.branchtargets` tables: name -> labels.
+    pub branch_tables: FxHashMap<Sym, Vec<Sym>>,
 }
 
 fn lower_kernel(
@@ -559,6 +571,7 @@ fn lower_kernel(
         max_callee_frame: 0,
         param_handles: FxHashMap::default(),
         param_copies: FxHashMap::default(),
+        branch_tables: FxHashMap::default(),
     };
     cx.b.span = f.name_span;
     // Prologue: the stack pointer, then the global descriptor.
@@ -662,6 +675,7 @@ impl<'m> Cx<'m> {
     fn function_body(&mut self, body: &ast::Block) -> R {
         self.labels.clear();
         self.local_slots.clear();
+        self.branch_tables = control::branch_tables(body);
         self.cc = None;
         let mut frame = frame_layout(body, &mut self.local_slots);
         // Parameters whose address is taken get a frame copy (as ptxas:
@@ -759,12 +773,8 @@ impl<'m> Cx<'m> {
                 }
                 Statement::Block(inner) => self.block(inner)?,
                 Statement::Pragma(..) | Statement::Loc(..) | Statement::CallPrototype { .. } => {}
-                Statement::BranchTargets { span, .. } => {
-                    return Err(LowerError::new(
-                        *span,
-                        ".branchtargets (brx.idx) is not lowered",
-                    ))
-                }
+                // Read by `brx.idx` (control.rs `branch_tables`).
+                Statement::BranchTargets { .. } => {}
             }
         }
         self.scopes.pop();
@@ -910,6 +920,7 @@ impl<'m> Cx<'m> {
             O::Cvta => self.lower_cvta(i),
             O::Cvt => self.lower_cvt(i),
             O::Bra => self.lower_bra(i, None),
+            O::Brx => self.lower_brx(i),
             O::Ret => self.lower_ret(None),
             O::Exit => {
                 self.b.emit(Op::EXIT, &[], [])?;
@@ -940,6 +951,7 @@ impl<'m> Cx<'m> {
             O::Brkpt => Ok(()),
             O::Tex | O::Tld4 => self.lower_tex(i),
             O::Txq => self.lower_txq(i),
+            O::Isspacep => self.lower_isspacep(i),
             O::Sad | O::Dp4a | O::Dp2a | O::Bmsk | O::Szext | O::Fns => self.lower_int_misc(i),
             O::Nanosleep => {
                 let s = self.src32(&i.operands[0], crate::ptx::types::ScalarType::U32)?;
@@ -1043,6 +1055,11 @@ impl Cx<'_> {
 
     pub(crate) fn layout_const_global(&self) -> Option<u32> {
         self.layout.const_global
+    }
+
+    /// The size of constant bank 3 (the module's `.const` data).
+    pub(crate) fn layout_const_bank_len(&self) -> u32 {
+        self.layout.const_bank.len() as u32
     }
 
     /// Module-scope variable bindings (shared and const).

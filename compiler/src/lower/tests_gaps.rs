@@ -119,15 +119,13 @@ fn match_vote_uni_bar_red_forms() {
 fn instructions_still_refused_say_so() {
     // The interpreter executes these; the lowering refuses them with a
     // message naming the instruction (none of the corpus kernels uses
-    // them; see mod.rs "Not lowered").
+    // them; see mod.rs "Not lowered" for why each is still refused).
     for (body, want) in [
+        ("istypep.texref %p2, %rd1;", "`istypep` is not lowered yet"),
+        ("suq.width.b32 %r4, [%rd1];", "`suq` is not lowered yet"),
         (
-            "isspacep.shared %p2, %rd1;",
-            "`isspacep` is not lowered yet",
-        ),
-        (
-            "isspacep.global %p2, %rd1;",
-            "`isspacep` is not lowered yet",
+            "txq.num_samples.b32 %r4, [%rd1];",
+            "txq of a header/sampler field",
         ),
     ] {
         let e = lower_source(
@@ -139,6 +137,121 @@ fn instructions_still_refused_say_so() {
         .err()
         .unwrap_or_else(|| panic!("{body} lowered"));
         assert!(e.contains(want), "{body}: {e}");
+    }
+}
+
+#[test]
+fn isspacep_tests_the_bank0_windows() {
+    // Our sequence (space.rs): `a - c[0x0][w]` over 64 bits, its high word
+    // below 0x100 (the windows are 2^40 bytes, ptx_interp/memory.rs).
+    let body = "isspacep.shared %p2, %rd1;\nisspacep.local %p2, %rd1;\nisspacep.param %p2, %rd1;\nisspacep.const %p2, %rd1;\nisspacep.global %p3, %rd1;";
+    for sm in ["sm_70", "sm_80", "sm_90"] {
+        let t = lower_text(&kernel(body), sm);
+        for (lo, hi) in [(0x18, 0x1c), (0x20, 0x24), (0x30, 0x34), (0x38, 0x3c)] {
+            let sub = format!("IADD3 R, P, R, -c[0x0][{lo:#x}], RZ");
+            let subx = format!("IADD3.X R, R, ~c[0x0][{hi:#x}], RZ, P, !PT");
+            assert!(has(&t, &sub), "{sm} {sub}\n{t}");
+            assert!(has(&t, &subx), "{sm} {subx}\n{t}");
+        }
+        let s = shapes(&t);
+        let n = |l: &str| s.iter().filter(|x| *x == l).count();
+        // shared, local, param, const: inside one window.
+        assert_eq!(n("ISETP.LT.U32.OR P, PT, R, 0x100, !PT"), 4, "{sm}\n{t}");
+        // global: outside all four, chained.
+        assert_eq!(n("ISETP.GE.U32.AND P, PT, R, 0x100, PT"), 1, "{sm}\n{t}");
+        assert_eq!(n("ISETP.GE.U32.AND P, PT, R, 0x100, P"), 3, "{sm}\n{t}");
+        let sm_info = lookup_sm(sm).unwrap();
+        let ks = lower_source("t.ptx", &kernel(body), sm_info, &LowerOptions::default()).unwrap();
+        assert!(ks[0].function.insts().all(|i| i.op.available_on(sm_info)));
+    }
+}
+
+#[test]
+fn isspacep_const_also_tests_the_bank3_copy() {
+    // With `cvta.const`, generic constant addresses point into the global
+    // copy of bank 3 (mem.rs), whose address is in bank 4.
+    let src = ".version 7.8\n.target sm_80\n.address_size 64\n.const .b32 c[4];\n.visible .entry k()\n{\n.reg .b64 %rd<3>;\n.reg .pred %p<3>;\nmov.u64 %rd1, c;\ncvta.const.u64 %rd2, %rd1;\nisspacep.const %p1, %rd2;\nisspacep.global %p2, %rd2;\nret;\n}\n";
+    let t = lower_text(src, "sm_80");
+    assert!(has(&t, "ISETP.LT.U32.AND P, PT, R, 0x10, P"), "{t}");
+    assert!(has(&t, "ISETP.GE.U32.OR P, PT, R, 0x10, P"), "{t}");
+    let ldc = shapes(&t)
+        .iter()
+        .filter(|l| *l == "LDC.64 R, c[0x4][0x0]")
+        .count();
+    assert_eq!(
+        ldc, 3,
+        "cvta.const and both isspacep read the copy's address\n{t}"
+    );
+}
+
+#[test]
+fn isspacep_refusals_say_why() {
+    let sm = lookup_sm("sm_80").unwrap();
+    let a32 = ".version 7.8\n.target sm_80\n.address_size 32\n.visible .entry k(.param .u32 a)\n{\n.reg .b32 %r<3>;\n.reg .pred %p<3>;\nld.param.u32 %r1, [a];\nisspacep.shared %p1, %r1;\nret;\n}\n";
+    let e = lower_source("t.ptx", a32, sm, &LowerOptions::default()).unwrap_err();
+    assert!(
+        e.contains("isspacep with 32-bit addresses is not lowered"),
+        "{e}"
+    );
+    let param = ".version 7.8\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 a)\n{\n.reg .b64 %rd<3>;\n.reg .pred %p<3>;\nmov.u64 %rd1, a;\ncvta.param.u64 %rd2, %rd1;\nisspacep.param %p1, %rd2;\nret;\n}\n";
+    let e = lower_source("t.ptx", param, sm, &LowerOptions::default()).unwrap_err();
+    assert!(e.contains("cvta.param"), "{e}");
+}
+
+#[test]
+fn txq_num_mipmap_levels_is_the_dimension_query_w() {
+    // TEX_HEADER_DIMENSION's 4th component is the level count (mask 0x8;
+    // yuzu's Maxwell TXQ decoder); slot form below sm_90, `TXQ.B` on sm_90
+    // (tex.rs DECISION).
+    let src = ".version 7.8\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 t)\n{\n.reg .b64 %rd<2>;\n.reg .b32 %r<2>;\nld.param.u64 %rd1, [t];\ntxq.num_mipmap_levels.b32 %r1, [%rd1];\nret;\n}\n";
+    for (sm, want) in [
+        (
+            "sm_70",
+            "TXQ RZ, R, R, TEX_HEADER_DIMENSION, 0x0, 0x58, 0x8",
+        ),
+        (
+            "sm_80",
+            "TXQ RZ, R, R, TEX_HEADER_DIMENSION, 0x0, 0x58, 0x8",
+        ),
+        ("sm_90", "TXQ.B RZ, R, R, TEX_HEADER_DIMENSION, 0x8"),
+    ] {
+        let t = lower_text(src, sm);
+        assert!(has(&t, want), "{sm}: {want}\n{t}");
+    }
+}
+
+#[test]
+fn brx_idx_is_a_compare_and_branch_chain() {
+    // Our sequence (control.rs): one `ISETP.EQ.U32` + `@P BRA` per target
+    // in table order, then `BPT.TRAP 0x1` for an index past the table.
+    let body = "brx.idx %r1, T;\nT: .branchtargets A, B, A;\nA:\nadd.u32 %r4, %r1, 1;\nB:\nadd.u32 %r4, %r1, 2;";
+    for sm in ["sm_70", "sm_80", "sm_90"] {
+        let t = lower_text(&kernel(body), sm);
+        let s = shapes(&t);
+        let at = |l: &str| {
+            s.iter()
+                .position(|x| x == l)
+                .unwrap_or_else(|| panic!("{sm}: {l}\n{t}"))
+        };
+        let (k0, k1, k2) = (
+            at("ISETP.EQ.U32.AND P, PT, R, 0x0, PT"),
+            at("ISETP.EQ.U32.AND P, PT, R, 0x1, PT"),
+            at("ISETP.EQ.U32.AND P, PT, R, 0x2, PT"),
+        );
+        let trap = at("BPT.TRAP 0x1");
+        assert!(k0 < k1 && k1 < k2 && k2 < trap, "{sm}\n{t}");
+        for k in [k0, k1, k2] {
+            assert!(s[k + 1].starts_with("@P BRA "), "{sm}\n{t}");
+        }
+        // Targets 0 and 2 are the same label (`shapes` drops label numbers).
+        let labs: Vec<&str> = t
+            .lines()
+            .filter(|l| l.contains(" BRA "))
+            .filter_map(|l| l.split_whitespace().nth(2))
+            .collect();
+        assert_eq!(labs.len(), 3, "{sm}\n{t}");
+        assert_eq!(labs[0], labs[2], "{sm}\n{t}");
+        assert_ne!(labs[0], labs[1], "{sm}\n{t}");
     }
 }
 

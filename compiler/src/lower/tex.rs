@@ -206,7 +206,9 @@ impl Cx<'_> {
 }
 
 impl Cx<'_> {
-    /// `txq.{width,height,depth}.b32 d, [tex]` (PTX ISA 9.7.10.5). ptxas
+    /// `txq.{width,height,depth,num_mipmap_levels}.b32 d, [tex]` (PTX ISA
+    /// 9.7.10.5; the level count is TEX_HEADER_DIMENSION's component w,
+    /// mask 0x8: not a ptxas-confirmed form). ptxas
     /// 11.8 on sm_70/sm_80 (`txq.width.b32 %r1, [%rd1]` with `%rd1` loaded
     /// from the first parameter, and with `%rd1 = param + %tid.x`):
     /// `TXQ RZ, R3, R3, TEX_HEADER_DIMENSION, 0x0, 0x58, 0x1` (slot form,
@@ -216,7 +218,7 @@ impl Cx<'_> {
     /// reads the dimensions from the driver's texture header table
     /// (`ULDC.64 UR4, c[0x0][0xf0]` + `LDG.E.CONSTANT`), which no runner
     /// models: DECISION, sm_90 uses the `TXQ.B` form. The other queries
-    /// (channel type/order, sampler fields, array size, levels, samples)
+    /// (channel type/order, sampler fields, array size, samples)
     /// are such table loads on every target (`LDG.E.CONSTANT` from
     /// `c[0x0][0x70]` + offset) and are not lowered.
     pub fn lower_txq(&mut self, i: &Instruction) -> R {
@@ -226,10 +228,16 @@ impl Cx<'_> {
             2
         } else if i.has(Mod::Depth) {
             4
+        } else if i.has(Mod::NumMipmapLevels) {
+            // The dimension query's 4th component (yuzu's Maxwell TXQ
+            // decoder: mask bit 3 `needs_num_mips`; the simulator's TXQ).
+            8
         } else {
             return self.err(
-                "txq of a header/sampler field other than width/height/depth is not lowered \
-                 (ptxas reads the driver's texture header table)",
+                "txq of a header/sampler field other than width/height/depth/num_mipmap_levels \
+                 is not lowered (ptxas reads the driver's texture header table; the TXQ modes \
+                 TEX_HEADER_TEXTURE_TYPE and TEX_SAMPLER_* answer in the hardware's encodings, \
+                 not PTX's)",
             );
         };
         let OperandKind::Addr(a) = &i.operands[1].kind else {

@@ -317,6 +317,9 @@ pub fn bank0(
     let w = crate::ptx_interp::memory::Windows::new(true);
     put(&mut b, ptxc::lower::SHARED_WINDOW, &w.shared.to_le_bytes());
     put(&mut b, ptxc::lower::LOCAL_WINDOW, &w.local.to_le_bytes());
+    // `isspacep.const`/`.param` read these (ptxc::lower space.rs).
+    put(&mut b, ptxc::lower::CONST_WINDOW, &w.konst.to_le_bytes());
+    put(&mut b, ptxc::lower::PARAM_WINDOW, &w.param.to_le_bytes());
     if let Some(d) = c.global_descriptor {
         // Opaque: no instruction reads its bits except to pass it along.
         put(&mut b, d, &0x0000_0000_0000_0000u64.to_le_bytes());
