@@ -246,7 +246,9 @@ impl MemoryImage {
 
     /// The spec's outputs as typed bit patterns (see [`extract_outputs`]).
     pub fn outputs(&self, spec: &LaunchSpec) -> Result<OutputSet, LaunchError> {
-        extract_outputs(spec, |name| self.buffer(name).or_else(|| self.surface(name)))
+        extract_outputs(spec, |name| {
+            self.buffer(name).or_else(|| self.surface(name))
+        })
     }
 
     /// A surface's bytes by name.

@@ -68,7 +68,9 @@ impl SurfaceSpec {
     pub fn element_count(&self) -> u64 {
         self.dims
             .iter()
-            .fold(u64::from(self.channels), |a, &d| a.saturating_mul(u64::from(d)))
+            .fold(u64::from(self.channels), |a, &d| {
+                a.saturating_mul(u64::from(d))
+            })
             .saturating_mul(u64::from(self.layer_count()))
     }
 

@@ -97,7 +97,10 @@ fn expect(title: &str, r: &RunResult, want: &[[u32; 4]]) {
     let mut errs = Vec::new();
     for (k, w) in want.iter().enumerate() {
         if got[k] != *w {
-            errs.push(format!("[{title}] row {k}: expected {w:08x?} got {:08x?}", got[k]));
+            errs.push(format!(
+                "[{title}] row {k}: expected {w:08x?} got {:08x?}",
+                got[k]
+            ));
         }
     }
     count(want.len());
@@ -228,14 +231,29 @@ fn suld_out_of_bounds_modes_at_each_edge() {
         .map(|&(x, y, z)| [x as u32, y as u32, z as u32, 0])
         .collect();
     // .zero: loads zero
-    let r = run_surf(s, "", "\tsuld.b.3d.b32.zero %o0, [%s, {%i0, %i1, %i2, %i3}];\n\tmov.u32 %o1, 7;", &rows);
+    let r = run_surf(
+        s,
+        "",
+        "\tsuld.b.3d.b32.zero %o0, [%s, {%i0, %i1, %i2, %i3}];\n\tmov.u32 %o1, 7;",
+        &rows,
+    );
     expect(".zero", &r, &vec![[0, 7, 0, 0]; 6]);
     // .clamp: the nearest location of the access's size
-    let r = run_surf(s, "", "\tsuld.b.3d.b32.clamp %o0, [%s, {%i0, %i1, %i2, %i3}];", &rows);
+    let r = run_surf(
+        s,
+        "",
+        "\tsuld.b.3d.b32.clamp %o0, [%s, {%i0, %i1, %i2, %i3}];",
+        &rows,
+    );
     let want: Vec<[u32; 4]> = edges
         .iter()
         .map(|&(x, y, z)| {
-            [elem(x.clamp(0, 4 * w - 4), y.clamp(0, h - 1), z.clamp(0, d - 1)), 0, 0, 0]
+            [
+                elem(x.clamp(0, 4 * w - 4), y.clamp(0, h - 1), z.clamp(0, d - 1)),
+                0,
+                0,
+                0,
+            ]
         })
         .collect();
     expect(".clamp", &r, &want);
@@ -249,19 +267,47 @@ fn suld_out_of_bounds_modes_at_each_edge() {
     expect(".clamp v2", &r, &[[2, 3, 0, 0], [0, 1, 0, 0]]);
     // .trap: a fault naming the coordinates, at every edge
     for (k, &(x, y, z)) in edges.iter().enumerate() {
-        let r = run_surf(s, "", "\tsuld.b.3d.b32.trap %o0, [%s, {%i0, %i1, %i2, %i3}];", &rows[k..k + 1]);
+        let r = run_surf(
+            s,
+            "",
+            "\tsuld.b.3d.b32.trap %o0, [%s, {%i0, %i1, %i2, %i3}];",
+            &rows[k..k + 1],
+        );
         let m = fault_message(&r.outcome);
         let at = format!("x = {x} bytes, y = {y}, z = {z}");
-        check_eq(m.contains(&at) && m.contains(".trap") && m.contains("'s'"), true, &m);
+        check_eq(
+            m.contains(&at) && m.contains(".trap") && m.contains("'s'"),
+            true,
+            &m,
+        );
         count(1);
     }
     // the last in-bounds location of each dimension reads under .trap
-    let r = run_surf(s, "", "\tsuld.b.3d.b32.trap %o0, [%s, {%i0, %i1, %i2, %i3}];", &[[12, 2, 1, 0], [0, 0, 0, 0]]);
-    expect(".trap in bounds", &r, &[[elem(12, 2, 1), 0, 0, 0], [0, 0, 0, 0]]);
+    let r = run_surf(
+        s,
+        "",
+        "\tsuld.b.3d.b32.trap %o0, [%s, {%i0, %i1, %i2, %i3}];",
+        &[[12, 2, 1, 0], [0, 0, 0, 0]],
+    );
+    expect(
+        ".trap in bounds",
+        &r,
+        &[[elem(12, 2, 1), 0, 0, 0], [0, 0, 0, 0]],
+    );
     // no mode: in bounds reads, out of bounds faults (the ISA names no default)
-    let r = run_surf(s, "", "\tsuld.b.3d.b32 %o0, [%s, {%i0, %i1, %i2, %i3}];", &[[4, 1, 1, 0]]);
+    let r = run_surf(
+        s,
+        "",
+        "\tsuld.b.3d.b32 %o0, [%s, {%i0, %i1, %i2, %i3}];",
+        &[[4, 1, 1, 0]],
+    );
     expect("no mode in bounds", &r, &[[elem(4, 1, 1), 0, 0, 0]]);
-    let r = run_surf(s, "", "\tsuld.b.3d.b32 %o0, [%s, {%i0, %i1, %i2, %i3}];", &[[16, 1, 1, 0]]);
+    let r = run_surf(
+        s,
+        "",
+        "\tsuld.b.3d.b32 %o0, [%s, {%i0, %i1, %i2, %i3}];",
+        &[[16, 1, 1, 0]],
+    );
     let m = fault_message(&r.outcome);
     check_eq(m.contains("without a .trap/.clamp/.zero"), true, &m);
 }
@@ -275,29 +321,59 @@ fn sust_out_of_bounds_modes_and_final_contents() {
     let s = r#"{"type":"u32","dims":[4,2],"init":{"iota":{"start":0,"step":1}}}"#;
     let init: Vec<u64> = (0..8).collect();
     // in bounds: (x=8 bytes, y=1) is element 6
-    let r = run_surf(s, "", "\tsust.b.2d.b32.trap [%s, {%i0, %i1}], %i2;", &[[8, 1, 0xabc, 0]]);
+    let r = run_surf(
+        s,
+        "",
+        "\tsust.b.2d.b32.trap [%s, {%i0, %i1}], %i2;",
+        &[[8, 1, 0xabc, 0]],
+    );
     assert_eq!(r.outcome, Outcome::Completed);
     let mut want = init.clone();
     want[6] = 0xabc;
     check_eq(out(&r, "s"), want, "sust in bounds");
     // .zero: dropped at every edge
     for (x, y) in [(-4i32, 0i32), (16, 0), (0, -1), (0, 2)] {
-        let r = run_surf(s, "", "\tsust.b.2d.b32.zero [%s, {%i0, %i1}], %i2;", &[[x as u32, y as u32, 0x55, 0]]);
+        let r = run_surf(
+            s,
+            "",
+            "\tsust.b.2d.b32.zero [%s, {%i0, %i1}], %i2;",
+            &[[x as u32, y as u32, 0x55, 0]],
+        );
         assert_eq!(r.outcome, Outcome::Completed);
         check_eq(out(&r, "s"), init.clone(), &format!(".zero ({x}, {y})"));
     }
     // .clamp: written at the nearest element
-    for (x, y, e) in [(-4i32, 0i32, 0usize), (16, 0, 3), (1 << 20, 1, 7), (4, -1, 1), (4, 2, 5)] {
-        let r = run_surf(s, "", "\tsust.b.2d.b32.clamp [%s, {%i0, %i1}], %i2;", &[[x as u32, y as u32, 0x55, 0]]);
+    for (x, y, e) in [
+        (-4i32, 0i32, 0usize),
+        (16, 0, 3),
+        (1 << 20, 1, 7),
+        (4, -1, 1),
+        (4, 2, 5),
+    ] {
+        let r = run_surf(
+            s,
+            "",
+            "\tsust.b.2d.b32.clamp [%s, {%i0, %i1}], %i2;",
+            &[[x as u32, y as u32, 0x55, 0]],
+        );
         assert_eq!(r.outcome, Outcome::Completed);
         let mut want = init.clone();
         want[e] = 0x55;
         check_eq(out(&r, "s"), want, &format!(".clamp ({x}, {y})"));
     }
     // .trap
-    let r = run_surf(s, "", "\tsust.b.2d.b32.trap [%s, {%i0, %i1}], %i2;", &[[16, 1, 0, 0]]);
+    let r = run_surf(
+        s,
+        "",
+        "\tsust.b.2d.b32.trap [%s, {%i0, %i1}], %i2;",
+        &[[16, 1, 0, 0]],
+    );
     let m = fault_message(&r.outcome);
-    check_eq(m.contains("x = 16 bytes, y = 1") && m.contains(".trap"), true, &m);
+    check_eq(
+        m.contains("x = 16 bytes, y = 1") && m.contains(".trap"),
+        true,
+        &m,
+    );
 }
 
 /// x must be a multiple of the access size ("If an address is not properly
@@ -310,26 +386,76 @@ fn misaligned_and_undefined_accesses_fault() {
     let _c = rows_of("misaligned_and_undefined_accesses_fault");
     let s = r#"{"type":"u8","dims":[32],"init":{"iota":{"start":0,"step":1}}}"#;
     let cases: &[(&str, u32, &str)] = &[
-        ("\tsuld.b.1d.b32.clamp %o0, [%s, {%i0}];", 2, "access size (4 bytes)"),
-        ("\tsuld.b.1d.b16.zero %h0, [%s, {%i0}];", 1, "access size (2 bytes)"),
-        ("\tsuld.b.1d.v2.b32.trap {%o0, %o1}, [%s, {%i0}];", 4, "access size (8 bytes)"),
-        ("\tsuld.b.1d.v4.b32.trap {%o0, %o1, %o2, %o3}, [%s, {%i0}];", 0xffff_fff8, "access size (16 bytes)"),
-        ("\tmov.b64 %d0, 0;\n\tsust.b.1d.b64.zero [%s, {%i0}], %d0;", 12, "access size (8 bytes)"),
-        ("\tsured.b.add.1d.u32.clamp [%s, {%i0}], %i1;", 6, "access size (4 bytes)"),
+        (
+            "\tsuld.b.1d.b32.clamp %o0, [%s, {%i0}];",
+            2,
+            "access size (4 bytes)",
+        ),
+        (
+            "\tsuld.b.1d.b16.zero %h0, [%s, {%i0}];",
+            1,
+            "access size (2 bytes)",
+        ),
+        (
+            "\tsuld.b.1d.v2.b32.trap {%o0, %o1}, [%s, {%i0}];",
+            4,
+            "access size (8 bytes)",
+        ),
+        (
+            "\tsuld.b.1d.v4.b32.trap {%o0, %o1, %o2, %o3}, [%s, {%i0}];",
+            0xffff_fff8,
+            "access size (16 bytes)",
+        ),
+        (
+            "\tmov.b64 %d0, 0;\n\tsust.b.1d.b64.zero [%s, {%i0}], %d0;",
+            12,
+            "access size (8 bytes)",
+        ),
+        (
+            "\tsured.b.add.1d.u32.clamp [%s, {%i0}], %i1;",
+            6,
+            "access size (4 bytes)",
+        ),
     ];
     for &(body, x, what) in cases {
         let r = run_surf(s, "", body, &[[x, 1, 0, 0]]);
         let m = fault_message(&r.outcome);
-        check_eq(m.contains(&format!("x = {} bytes", x as i32)) && m.contains(what) && m.contains("undefined"), true, &m);
+        check_eq(
+            m.contains(&format!("x = {} bytes", x as i32))
+                && m.contains(what)
+                && m.contains("undefined"),
+            true,
+            &m,
+        );
         count(1);
     }
     // rows of 6 bytes: a 4-byte access at x = 4 is partly inside
     let s6 = r#"{"type":"u8","dims":[6]}"#;
-    let m = fault_message(&run_surf(s6, "", "\tsuld.b.1d.b32.zero %o0, [%s, {%i0}];", &[[4, 0, 0, 0]]).outcome);
+    let m = fault_message(
+        &run_surf(
+            s6,
+            "",
+            "\tsuld.b.1d.b32.zero %o0, [%s, {%i0}];",
+            &[[4, 0, 0, 0]],
+        )
+        .outcome,
+    );
     check_eq(m.contains("partly outside"), true, &m);
     // .clamp on rows of 6 bytes with a 4-byte access: nearest is misaligned
-    let m = fault_message(&run_surf(s6, "", "\tsuld.b.1d.b32.clamp %o0, [%s, {%i0}];", &[[8, 0, 0, 0]]).outcome);
-    check_eq(m.contains("not a multiple") && m.contains(".clamp"), true, &m);
+    let m = fault_message(
+        &run_surf(
+            s6,
+            "",
+            "\tsuld.b.1d.b32.clamp %o0, [%s, {%i0}];",
+            &[[8, 0, 0, 0]],
+        )
+        .outcome,
+    );
+    check_eq(
+        m.contains("not a multiple") && m.contains(".clamp"),
+        true,
+        &m,
+    );
     // array index past the last layer, in every mode
     let sa = r#"{"type":"u32","dims":[4],"layers":2}"#;
     for mode in ["trap", "clamp", "zero"] {
@@ -339,15 +465,39 @@ fn misaligned_and_undefined_accesses_fault() {
         count(1);
     }
     // geometry that does not match the surface
-    let m = fault_message(&run_surf(sa, "", "\tsuld.b.1d.b32.trap %o0, [%s, {%i1}];", &[[0; 4]]).outcome);
+    let m = fault_message(
+        &run_surf(sa, "", "\tsuld.b.1d.b32.trap %o0, [%s, {%i1}];", &[[0; 4]]).outcome,
+    );
     check_eq(m.contains("does not match surface 's'"), true, &m);
-    let m = fault_message(&run_surf(s, "", "\tsuld.b.2d.b32.trap %o0, [%s, {%i1, %i2}];", &[[0; 4]]).outcome);
+    let m = fault_message(
+        &run_surf(
+            s,
+            "",
+            "\tsuld.b.2d.b32.trap %o0, [%s, {%i1, %i2}];",
+            &[[0; 4]],
+        )
+        .outcome,
+    );
     check_eq(m.contains("does not match"), true, &m);
     // formatted forms are refused with the reason
-    let m = fault_message(&run_surf(s, "", "\tsust.p.1d.b32.trap [%s, {%i0}], %i1;", &[[0; 4]]).outcome);
-    check_eq(m.contains("sust.p") && m.contains("does not define"), true, &m);
+    let m = fault_message(
+        &run_surf(s, "", "\tsust.p.1d.b32.trap [%s, {%i0}], %i1;", &[[0; 4]]).outcome,
+    );
+    check_eq(
+        m.contains("sust.p") && m.contains("does not define"),
+        true,
+        &m,
+    );
     // a handle that is not a surface
-    let m = fault_message(&run_surf(s, "", "\tmov.u64 %d0, 1234;\n\tsuld.b.1d.b32.trap %o0, [%d0, {%i0}];", &[[0; 4]]).outcome);
+    let m = fault_message(
+        &run_surf(
+            s,
+            "",
+            "\tmov.u64 %d0, 1234;\n\tsuld.b.1d.b32.trap %o0, [%d0, {%i0}];",
+            &[[0; 4]],
+        )
+        .outcome,
+    );
     check_eq(m.contains("0x4d2 is not a surface handle"), true, &m);
 }
 
@@ -364,12 +514,24 @@ fn sured_operations() {
     let s32 = r#"{"type":"u32","dims":[3],"init":{"bits":["0x3","0x80000000","0x9"]}}"#;
     let init1: u32 = 0x8000_0000;
     let ops: Vec<(&str, u32)> = vec![
-        ("add.1d.u32", vals32.iter().fold(init1, |a, &v| a.wrapping_add(v))),
-        ("add.1d.s32", vals32.iter().fold(init1, |a, &v| a.wrapping_add(v))),
+        (
+            "add.1d.u32",
+            vals32.iter().fold(init1, |a, &v| a.wrapping_add(v)),
+        ),
+        (
+            "add.1d.s32",
+            vals32.iter().fold(init1, |a, &v| a.wrapping_add(v)),
+        ),
         ("min.1d.u32", vals32.iter().fold(init1, |a, &v| a.min(v))),
         ("max.1d.u32", vals32.iter().fold(init1, |a, &v| a.max(v))),
-        ("min.1d.s32", vals32.iter().fold(init1 as i32, |a, &v| a.min(v as i32)) as u32),
-        ("max.1d.s32", vals32.iter().fold(init1 as i32, |a, &v| a.max(v as i32)) as u32),
+        (
+            "min.1d.s32",
+            vals32.iter().fold(init1 as i32, |a, &v| a.min(v as i32)) as u32,
+        ),
+        (
+            "max.1d.s32",
+            vals32.iter().fold(init1 as i32, |a, &v| a.max(v as i32)) as u32,
+        ),
         ("and.1d.b32", vals32.iter().fold(init1, |a, &v| a & v)),
         ("or.1d.b32", vals32.iter().fold(init1, |a, &v| a | v)),
     ];
@@ -381,18 +543,50 @@ fn sured_operations() {
         count(1);
     }
     // 64-bit: surface [10, 0xffffffff, -2]; the value is %i1:%i2
-    let s64 = r#"{"type":"u64","dims":[3],"init":{"bits":["0xa","0xffffffff","0xfffffffffffffffe"]}}"#;
+    let s64 =
+        r#"{"type":"u64","dims":[3],"init":{"bits":["0xa","0xffffffff","0xfffffffffffffffe"]}}"#;
     let v64: [u64; 3] = [1, 0x1_0000_0000, 0xffff_ffff_ffff_fff0];
-    let rows: Vec<[u32; 4]> = v64.iter().map(|&v| [8, v as u32, (v >> 32) as u32, 0]).collect();
-    let rows16: Vec<[u32; 4]> = v64.iter().map(|&v| [16, v as u32, (v >> 32) as u32, 0]).collect();
+    let rows: Vec<[u32; 4]> = v64
+        .iter()
+        .map(|&v| [8, v as u32, (v >> 32) as u32, 0])
+        .collect();
+    let rows16: Vec<[u32; 4]> = v64
+        .iter()
+        .map(|&v| [16, v as u32, (v >> 32) as u32, 0])
+        .collect();
     let e1: u64 = 0xffff_ffff;
     let e2: u64 = 0xffff_ffff_ffff_fffe;
     let cases: Vec<(&str, &Vec<[u32; 4]>, usize, u64)> = vec![
-        ("add.1d.u64", &rows, 1, v64.iter().fold(e1, |a, &v| a.wrapping_add(v))),
-        ("min.1d.u64", &rows, 1, v64.iter().fold(e1, |a, &v| a.min(v))),
-        ("max.1d.u64", &rows, 1, v64.iter().fold(e1, |a, &v| a.max(v))),
-        ("min.1d.s64", &rows16, 2, v64.iter().fold(e2 as i64, |a, &v| a.min(v as i64)) as u64),
-        ("max.1d.s64", &rows16, 2, v64.iter().fold(e2 as i64, |a, &v| a.max(v as i64)) as u64),
+        (
+            "add.1d.u64",
+            &rows,
+            1,
+            v64.iter().fold(e1, |a, &v| a.wrapping_add(v)),
+        ),
+        (
+            "min.1d.u64",
+            &rows,
+            1,
+            v64.iter().fold(e1, |a, &v| a.min(v)),
+        ),
+        (
+            "max.1d.u64",
+            &rows,
+            1,
+            v64.iter().fold(e1, |a, &v| a.max(v)),
+        ),
+        (
+            "min.1d.s64",
+            &rows16,
+            2,
+            v64.iter().fold(e2 as i64, |a, &v| a.min(v as i64)) as u64,
+        ),
+        (
+            "max.1d.s64",
+            &rows16,
+            2,
+            v64.iter().fold(e2 as i64, |a, &v| a.max(v as i64)) as u64,
+        ),
     ];
     for (op, rs, k, want) in cases {
         let body = format!("\tmov.b64 %d0, {{%i1, %i2}};\n\tsured.b.{op}.trap [%s, {{%i0}}], %d0;");
@@ -405,28 +599,63 @@ fn sured_operations() {
     }
     // 2d and 3d geometries, .zero dropping and .clamp moving the reduction
     let s2 = r#"{"type":"u32","dims":[2,2],"init":{"iota":{"start":0,"step":1}}}"#;
-    let r = run_surf(s2, "", "\tsured.b.add.2d.u32.trap [%s, {%i0, %i1}], %i2;", &[[4, 1, 100, 0]]);
+    let r = run_surf(
+        s2,
+        "",
+        "\tsured.b.add.2d.u32.trap [%s, {%i0, %i1}], %i2;",
+        &[[4, 1, 100, 0]],
+    );
     check_eq(out(&r, "s"), vec![0, 1, 2, 103], "sured 2d");
-    let r = run_surf(s2, "", "\tsured.b.add.2d.u32.zero [%s, {%i0, %i1}], %i2;", &[[8, 1, 100, 0]]);
+    let r = run_surf(
+        s2,
+        "",
+        "\tsured.b.add.2d.u32.zero [%s, {%i0, %i1}], %i2;",
+        &[[8, 1, 100, 0]],
+    );
     check_eq(out(&r, "s"), vec![0, 1, 2, 3], "sured .zero");
-    let r = run_surf(s2, "", "\tsured.b.add.2d.u32.clamp [%s, {%i0, %i1}], %i2;", &[[8, 5, 100, 0]]);
+    let r = run_surf(
+        s2,
+        "",
+        "\tsured.b.add.2d.u32.clamp [%s, {%i0, %i1}], %i2;",
+        &[[8, 5, 100, 0]],
+    );
     check_eq(out(&r, "s"), vec![0, 1, 2, 103], "sured .clamp");
     let s3 = r#"{"type":"u32","dims":[1,1,2]}"#;
-    let r = run_surf(s3, "", "\tsured.b.or.3d.b32.trap [%s, {%i0, %i1, %i2, %i3}], %i3;", &[[0, 0, 1, 0x30]]);
+    let r = run_surf(
+        s3,
+        "",
+        "\tsured.b.or.3d.b32.trap [%s, {%i0, %i1, %i2, %i3}], %i3;",
+        &[[0, 0, 1, 0x30]],
+    );
     check_eq(out(&r, "s"), vec![0, 0x30], "sured 3d");
     count(5);
     // combinations the ISA does not define fault
     for (body, what) in [
-        ("\tmov.b64 %d0, 0;\n\tsured.b.add.1d.s64.trap [%s, {%i0}], %d0;", ".s64"),
+        (
+            "\tmov.b64 %d0, 0;\n\tsured.b.add.1d.s64.trap [%s, {%i0}], %d0;",
+            ".s64",
+        ),
         ("\tsured.b.and.1d.u32.trap [%s, {%i0}], %i1;", ".u32"),
         ("\tsured.b.min.1d.b32.trap [%s, {%i0}], %i1;", ".b32"),
     ] {
         let m = fault_message(&run_surf(s32, "", body, &[[0; 4]]).outcome);
-        check_eq(m.contains(&format!("does not define this operation on {what}")), true, &m);
+        check_eq(
+            m.contains(&format!("does not define this operation on {what}")),
+            true,
+            &m,
+        );
         count(1);
     }
     let sa = r#"{"type":"u32","dims":[2],"layers":2}"#;
-    let m = fault_message(&run_surf(sa, "", "\tsured.b.add.a1d.u32.trap [%s, {%i0, %i1}], %i1;", &[[0; 4]]).outcome);
+    let m = fault_message(
+        &run_surf(
+            sa,
+            "",
+            "\tsured.b.add.a1d.u32.trap [%s, {%i0, %i1}], %i1;",
+            &[[0; 4]],
+        )
+        .outcome,
+    );
     check_eq(m.contains("no array geometry"), true, &m);
 }
 
@@ -440,18 +669,46 @@ fn suq_fields() {
     let _c = rows_of("suq_fields");
     let body = "\tsuq.width.b32 %o0, [%s];\n\tsuq.height.b32 %o1, [%s];\n\
                 \tsuq.depth.b32 %o2, [%s];\n\tsuq.array_size.b32 %o3, [%s];";
-    let r = run_surf(r#"{"type":"u16","channels":2,"dims":[5,3]}"#, "", body, &[[0; 4]]);
+    let r = run_surf(
+        r#"{"type":"u16","channels":2,"dims":[5,3]}"#,
+        "",
+        body,
+        &[[0; 4]],
+    );
     expect("2d", &r, &[[5, 3, 0, 0]]);
     let r = run_surf(r#"{"type":"u8","dims":[7,6,4]}"#, "", body, &[[0; 4]]);
     expect("3d", &r, &[[7, 6, 4, 0]]);
-    let r = run_surf(r#"{"type":"u8","dims":[9],"layers":3}"#, "", body, &[[0; 4]]);
+    let r = run_surf(
+        r#"{"type":"u8","dims":[9],"layers":3}"#,
+        "",
+        body,
+        &[[0; 4]],
+    );
     expect("a1d", &r, &[[9, 0, 0, 3]]);
     let body = "\tsuq.channel_data_type.b32 %o0, [%s];\n\tsuq.channel_order.b32 %o1, [%s];";
-    let r = run_surf(r#"{"type":"u16","channels":2,"dims":[5,3]}"#, "", body, &[[0; 4]]);
+    let r = run_surf(
+        r#"{"type":"u16","channels":2,"dims":[5,3]}"#,
+        "",
+        body,
+        &[[0; 4]],
+    );
     expect("u16 rg", &r, &[[0x10DB, 0x10B2, 0, 0]]);
-    let r = run_surf(r#"{"type":"f32","channels":4,"dims":[2]}"#, "", body, &[[0; 4]]);
+    let r = run_surf(
+        r#"{"type":"f32","channels":4,"dims":[2]}"#,
+        "",
+        body,
+        &[[0; 4]],
+    );
     expect("f32 rgba", &r, &[[0x10DE, 0x10B5, 0, 0]]);
-    let m = fault_message(&run_surf(r#"{"type":"u8","dims":[2]}"#, "", "\tsuq.memory_layout.b32 %o0, [%s];", &[[0; 4]]).outcome);
+    let m = fault_message(
+        &run_surf(
+            r#"{"type":"u8","dims":[2]}"#,
+            "",
+            "\tsuq.memory_layout.b32 %o0, [%s];",
+            &[[0; 4]],
+        )
+        .outcome,
+    );
     check_eq(m.contains("memory_layout"), true, &m);
 }
 
@@ -472,7 +729,10 @@ fn store_load_round_trip_and_surfref() {
     let r = run_surf(s, "", body, &[[8, 1, 11, 0]]);
     expect("round trip", &r, &[[0x2222_1111, 0x4444_3333, 0x22, 1]]);
     let mut want = vec![0u64; 32];
-    for (k, b) in [0x11u64, 0x11, 0x22, 0x22, 0x33, 0x33, 0x44, 0x44].iter().enumerate() {
+    for (k, b) in [0x11u64, 0x11, 0x22, 0x22, 0x33, 0x33, 0x44, 0x44]
+        .iter()
+        .enumerate()
+    {
         want[16 + 8 + k] = *b;
     }
     check_eq(out(&r, "s"), want.clone(), "surface after the store");
@@ -482,7 +742,12 @@ fn store_load_round_trip_and_surfref() {
     expect("surfref", &r, &[[0x2222_1111, 0x4444_3333, 0x22, 1]]);
     check_eq(out(&r, "s"), want, "surfref surface");
     // a .surfref the spec does not define
-    let r = run_surf(s, ".global .surfref nope;", "\tsuld.b.2d.b8.trap %h0, [nope, {%i0, %i1}];", &[[0; 4]]);
+    let r = run_surf(
+        s,
+        ".global .surfref nope;",
+        "\tsuld.b.2d.b8.trap %h0, [nope, {%i0, %i1}];",
+        &[[0; 4]],
+    );
     let m = fault_message(&r.outcome);
     check_eq(m.contains("0x0 is not a surface handle"), true, &m);
 }
@@ -494,7 +759,12 @@ fn store_load_round_trip_and_surfref() {
 fn surface_outputs_through_expected_files() {
     let _c = rows_of("surface_outputs_through_expected_files");
     let s = r#"{"type":"u16","dims":[4]}"#;
-    let r = run_surf(s, "", "\tmov.b16 %h0, 0xbeef;\n\tsust.b.1d.b16.trap [%s, {%i0}], %h0;", &[[6, 0, 0, 0]]);
+    let r = run_surf(
+        s,
+        "",
+        "\tmov.b16 %h0, 0xbeef;\n\tsust.b.1d.b16.trap [%s, {%i0}], %h0;",
+        &[[6, 0, 0, 0]],
+    );
     assert_eq!(r.outcome, Outcome::Completed);
     // host expectation: element 3 (byte 6) is 0xbeef
     let text = "{\"buffers\": {\n  \"out\": {\"type\": \"u32\", \"bits\": [\"0x00000000\", \"0x00000000\", \"0x00000000\", \"0x00000000\"]},\n  \"s\": {\"type\": \"u16\", \"bits\": [\"0x0000\", \"0x0000\", \"0x0000\", \"0xbeef\"]}\n}}\n";
@@ -508,19 +778,35 @@ fn surface_outputs_through_expected_files() {
     )
     .unwrap();
     expected.check_against(&spec).unwrap();
-    check_eq(compare(&expected, &r.outputs, &CompareRule::default()), vec![], "no mismatch");
+    check_eq(
+        compare(&expected, &r.outputs, &CompareRule::default()),
+        vec![],
+        "no mismatch",
+    );
     let bad = OutputSet::from_json_str(&text.replace("0xbeef", "0xbeee")).unwrap();
     let ms = compare(&bad, &r.outputs, &CompareRule::default());
     check_eq(ms.len(), 1, "one mismatch");
-    check_eq(ms[0].to_string(), "s[3]: expected 0xbeee (48878), got 0xbeef (48879)".to_string(), "message");
+    check_eq(
+        ms[0].to_string(),
+        "s[3]: expected 0xbeee (48878), got 0xbeef (48879)".to_string(),
+        "message",
+    );
     // wrong length for the surface
     let short = OutputSet::from_json_str(&text.replace(", \"0xbeef\"", "")).unwrap();
     let e = short.check_against(&spec).unwrap_err().to_string();
-    check_eq(e.contains("buffers.s") && e.contains("3 elements but the spec's buffer has 4"), true, &e);
+    check_eq(
+        e.contains("buffers.s") && e.contains("3 elements but the spec's buffer has 4"),
+        true,
+        &e,
+    );
     // outputs missing: every buffer and surface, in name order
     let mut all = spec.clone();
     all.outputs = None;
-    check_eq(all.output_names(), vec!["in", "out", "s"], "default outputs");
+    check_eq(
+        all.output_names(),
+        vec!["in", "out", "s"],
+        "default outputs",
+    );
     count(4);
 }
 
@@ -539,12 +825,38 @@ fn launch_spec_surfaces() {
         "outputs":["b"]}"#;
     let s = parse(good).unwrap();
     let b = s.surface("b").unwrap();
-    check_eq((b.channels, b.dims.clone(), b.layers, b.element_count(), b.byte_len()), (4, vec![3, 2], Some(2), 48, 192), "b");
+    check_eq(
+        (
+            b.channels,
+            b.dims.clone(),
+            b.layers,
+            b.element_count(),
+            b.byte_len(),
+        ),
+        (4, vec![3, 2], Some(2), 48, 192),
+        "b",
+    );
     let a = s.surface("a").unwrap();
-    check_eq((a.channels, a.layers, a.row_bytes()), (1, None, 5), "a defaults");
-    check_eq(s.surface_handle("a"), Some(0x7f00_0000_0000_0000), "handle a");
-    check_eq(s.surface_handle("b"), Some(0x7f00_0000_0000_0001), "handle b");
-    check_eq(LaunchSpec::from_json_str(&s.to_json_string(), ".").unwrap(), s.clone(), "round trip");
+    check_eq(
+        (a.channels, a.layers, a.row_bytes()),
+        (1, None, 5),
+        "a defaults",
+    );
+    check_eq(
+        s.surface_handle("a"),
+        Some(0x7f00_0000_0000_0000),
+        "handle a",
+    );
+    check_eq(
+        s.surface_handle("b"),
+        Some(0x7f00_0000_0000_0001),
+        "handle b",
+    );
+    check_eq(
+        LaunchSpec::from_json_str(&s.to_json_string(), ".").unwrap(),
+        s.clone(),
+        "round trip",
+    );
     let base = r#"{"kernel":"k","grid":[1],"block":[1],"buffers":{"y":{"type":"u8","len":1}},"surfaces":{"t":SURF}}"#;
     let bad: &[(&str, &str)] = &[
         (r#"{"dims":[4]}"#, "surfaces.t: missing field 'type'"),
@@ -564,13 +876,22 @@ fn launch_spec_surfaces() {
     }
     let clash = r#"{"kernel":"k","grid":[1],"block":[1],"buffers":{"y":{"type":"u8","len":1}},"surfaces":{"y":{"type":"u8","dims":[1]}}}"#;
     let e = parse(clash).unwrap_err();
-    check_eq(e.contains("surfaces.y: 'y' is already a buffer's name"), true, &e);
-    let e = parse(r#"{"kernel":"k","grid":[1],"block":[1],"params":[{"surface":"q"}]}"#).unwrap_err();
+    check_eq(
+        e.contains("surfaces.y: 'y' is already a buffer's name"),
+        true,
+        &e,
+    );
+    let e =
+        parse(r#"{"kernel":"k","grid":[1],"block":[1],"params":[{"surface":"q"}]}"#).unwrap_err();
     check_eq(e.contains("params[0]: unknown surface 'q'"), true, &e);
     let e = parse(r#"{"kernel":"k","grid":[1],"block":[1],"params":[{"surface":"q","offset":1}],"surfaces":{"q":{"type":"u8","dims":[1]}}}"#).unwrap_err();
     check_eq(e.contains("unknown field 'offset'"), true, &e);
     let e = parse(r#"{"kernel":"k","grid":[1],"block":[1],"outputs":["q"]}"#).unwrap_err();
-    check_eq(e.contains("outputs[0]: unknown buffer or surface 'q'"), true, &e);
+    check_eq(
+        e.contains("outputs[0]: unknown buffer or surface 'q'"),
+        true,
+        &e,
+    );
     let e = parse(r#"{"kernel":"k","grid":[1],"block":[1],"surfaces":[]}"#).unwrap_err();
     check_eq(e.contains("surfaces"), true, &e);
     count(5);

@@ -46,11 +46,11 @@
 //! * Surfaces are not tracked by the race detector.
 
 use super::{mask, Ctx};
+use crate::launch::ElemType;
 use crate::launch::SurfaceSpec;
 use crate::ptx_interp::machine::Stop;
 use crate::ptx_interp::program::{AddrBase, Inst, Opnd};
 use crate::ptx_interp::semantics::texture::cl;
-use crate::launch::ElemType;
 use ptxc::ptx::isa::Opcode;
 use ptxc::ptx::modifiers::Mod;
 use ptxc::ptx::types::ScalarType;
@@ -174,7 +174,10 @@ fn locate(
         )));
     }
     let Opnd::Addr { rest, .. } = &i.ops[if i.op == Opcode::Suld { 1 } else { 0 }] else {
-        return Err(Stop::fault(format!("'{}': no [handle, coordinates] operand", i.text)));
+        return Err(Stop::fault(format!(
+            "'{}': no [handle, coordinates] operand",
+            i.text
+        )));
     };
     let Some(Opnd::Vector(v)) = rest.last() else {
         return Err(Stop::fault(format!("'{}': no coordinate vector", i.text)));
