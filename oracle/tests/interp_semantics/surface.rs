@@ -237,7 +237,7 @@ fn suld_out_of_bounds_modes_at_each_edge() {
         "\tsuld.b.3d.b32.zero %o0, [%s, {%i0, %i1, %i2, %i3}];\n\tmov.u32 %o1, 7;",
         &rows,
     );
-    expect(".zero", &r, &vec![[0, 7, 0, 0]; 6]);
+    expect(".zero", &r, &[[0, 7, 0, 0]; 6]);
     // .clamp: the nearest location of the access's size
     let r = run_surf(
         s,
