@@ -210,13 +210,14 @@ fn suld_every_geometry_size_and_vector() {
 }
 
 /// `.trap`, `.zero`, `.clamp` at each edge of x (bytes), y and z, for
-/// loads. Surface u32 dims [4, 3, 2]: rows of 16 bytes, element e = e.
+/// loads. Surface u32 dims [4, 3, 2]: rows of 16 bytes, element e = e + 1.
 #[test]
 fn suld_out_of_bounds_modes_at_each_edge() {
     let _c = rows_of("suld_out_of_bounds_modes_at_each_edge");
-    let s = r#"{"type":"u32","dims":[4,3,2],"init":{"iota":{"start":0,"step":1}}}"#;
+    // iota from 1, so that no element reads as the 0 of `.zero`
+    let s = r#"{"type":"u32","dims":[4,3,2],"init":{"iota":{"start":1,"step":1}}}"#;
     let (w, h, d) = (4i64, 3i64, 2i64);
-    let elem = |x: i64, y: i64, z: i64| ((z * h + y) * w + x / 4) as u32;
+    let elem = |x: i64, y: i64, z: i64| ((z * h + y) * w + x / 4 + 1) as u32;
     // (x bytes, y, z): every coordinate just below 0 and just past the end
     let edges: [(i64, i64, i64); 6] = [
         (-4, 1, 1),
@@ -264,7 +265,7 @@ fn suld_out_of_bounds_modes_at_each_edge() {
         "\tsuld.b.3d.v2.b32.clamp {%o0, %o1}, [%s, {%i0, %i1, %i2, %i3}];",
         &[[1000, 0, 0, 0], [0xffff_fff8, 0, 0, 0]],
     );
-    expect(".clamp v2", &r, &[[2, 3, 0, 0], [0, 1, 0, 0]]);
+    expect(".clamp v2", &r, &[[3, 4, 0, 0], [1, 2, 0, 0]]);
     // .trap: a fault naming the coordinates, at every edge
     for (k, &(x, y, z)) in edges.iter().enumerate() {
         let r = run_surf(
@@ -292,7 +293,7 @@ fn suld_out_of_bounds_modes_at_each_edge() {
     expect(
         ".trap in bounds",
         &r,
-        &[[elem(12, 2, 1), 0, 0, 0], [0, 0, 0, 0]],
+        &[[elem(12, 2, 1), 0, 0, 0], [elem(0, 0, 0), 0, 0, 0]],
     );
     // no mode: in bounds reads, out of bounds faults (the ISA names no default)
     let r = run_surf(
