@@ -742,6 +742,32 @@ fn store_load_round_trip_and_surfref() {
     let r = run_surf(s, ".global .surfref s;", &body, &[[8, 1, 11, 0]]);
     expect("surfref", &r, &[[0x2222_1111, 0x4444_3333, 0x22, 1]]);
     check_eq(out(&r, "s"), want, "surfref surface");
+    // stores into layers: a1d {index, x} and a2d {index, x, y, ignored};
+    // u16 surfaces, element e at bytes 2e..2e+2, layer-major
+    let r = run_surf(
+        r#"{"type":"u16","dims":[4],"layers":3}"#,
+        "",
+        "\tsust.b.a1d.b32.trap [%s, {%i0, %i1}], %i2;",
+        &[[2, 4, 0x0009_0008, 0]],
+    );
+    assert_eq!(r.outcome, Outcome::Completed);
+    let mut w = vec![0u64; 12];
+    // layer 2, byte 4 = element 2*4 + 2 = 10 (low half), 11 (high half)
+    w[10] = 0x0008;
+    w[11] = 0x0009;
+    check_eq(out(&r, "s"), w, "sust a1d");
+    let r = run_surf(
+        r#"{"type":"u16","dims":[2,2],"layers":2}"#,
+        "",
+        "\tmov.b16 %h0, 0x77;\n\tsust.b.a2d.b16.trap [%s, {%i0, %i1, %i2, %i3}], %h0;",
+        &[[1, 2, 1, 0xffff_ffff]],
+    );
+    assert_eq!(r.outcome, Outcome::Completed);
+    let mut w = vec![0u64; 8];
+    // layer 1, y 1, byte 2: element (1*2 + 1)*2 + 1 = 7
+    w[7] = 0x77;
+    check_eq(out(&r, "s"), w, "sust a2d");
+    count(2);
     // a .surfref the spec does not define
     let r = run_surf(
         s,
