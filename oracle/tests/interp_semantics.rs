@@ -36,6 +36,8 @@ mod int_ops;
 mod mem;
 #[path = "interp_semantics/misc.rs"]
 mod misc;
+#[path = "interp_semantics/surface.rs"]
+mod surface;
 #[path = "interp_semantics/tex_array.rs"]
 mod tex_array;
 #[path = "interp_semantics/ub.rs"]

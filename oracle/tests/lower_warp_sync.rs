@@ -204,6 +204,7 @@ fn spec(ty: &str, ops: &[WOp], block: usize, a: Vec<u64>, m: Vec<u64>) -> Launch
         params,
         buffers,
         textures: vec![],
+        surfaces: Vec::new(),
         outputs: Some(outputs),
         dynamic_shared_bytes: 0,
         compare: CompareRule::default(),

@@ -137,6 +137,7 @@ impl Gen<'_, '_, '_> {
             params,
             buffers,
             textures,
+            surfaces: Vec::new(),
             outputs: Some(outputs),
             dynamic_shared_bytes: 0,
             compare: CompareRule::default(),

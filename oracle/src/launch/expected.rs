@@ -117,9 +117,12 @@ impl OutputSet {
         let err = |field: String, m: String| LaunchError::new(ErrorKind::Outputs, field, m);
         let names = spec.output_names();
         for n in &names {
-            let b = spec
-                .buffer(n)
-                .ok_or_else(|| err("outputs".to_string(), format!("unknown buffer '{n}'")))?;
+            let b = output_shape(spec, n).ok_or_else(|| {
+                err(
+                    "outputs".to_string(),
+                    format!("unknown buffer or surface '{n}'"),
+                )
+            })?;
             let Some(got) = self.get(n) else {
                 return Err(err(
                     sub("buffers", n),
@@ -155,6 +158,30 @@ impl OutputSet {
     }
 }
 
+/// An output's type, element count and size in bytes: a buffer's, or a
+/// surface's (LAUNCH_SPEC.md "Surfaces": its channel values in layout
+/// order, compared like a buffer's elements).
+pub(super) struct OutputShape {
+    pub ty: ElemType,
+    pub len: u64,
+    pub byte_len: u64,
+}
+
+pub(super) fn output_shape(spec: &LaunchSpec, name: &str) -> Option<OutputShape> {
+    if let Some(b) = spec.buffer(name) {
+        return Some(OutputShape {
+            ty: b.ty,
+            len: b.len,
+            byte_len: b.byte_len(),
+        });
+    }
+    spec.surface(name).map(|s| OutputShape {
+        ty: s.ty,
+        len: s.element_count(),
+        byte_len: s.byte_len(),
+    })
+}
+
 /// The spec's outputs (in `outputs` order, or all buffers in name order)
 /// from the final bytes of each buffer, given by `memory(name)`. Each buffer
 /// must be exactly `len * element size` bytes.
@@ -168,15 +195,14 @@ pub fn extract_outputs<'a>(
         let err = |m: String| {
             LaunchError::new(ErrorKind::Outputs, field.clone(), m).with_file(spec.file.as_deref())
         };
-        let b = spec
-            .buffer(name)
-            .ok_or_else(|| err("not a buffer of the spec".into()))?;
+        let b = output_shape(spec, name)
+            .ok_or_else(|| err("not a buffer or surface of the spec".into()))?;
         let bytes = memory(name).ok_or_else(|| err("no final contents for this output".into()))?;
-        if bytes.len() as u64 != b.byte_len() {
+        if bytes.len() as u64 != b.byte_len {
             return Err(err(format!(
                 "{} bytes of final contents, the buffer has {}",
                 bytes.len(),
-                b.byte_len()
+                b.byte_len
             )));
         }
         let bits = (0..bytes.len() / b.ty.size())

@@ -10,6 +10,7 @@ use super::error::{ErrorKind, LaunchError};
 use super::expected::{extract_outputs, OutputSet};
 use super::init::init_bytes;
 use super::spec::{LaunchSpec, ParamValue};
+use super::surface::SurfaceImage;
 use super::types::ElemType;
 
 /// The first buffer's address.
@@ -166,10 +167,13 @@ impl GlobalLayout {
 /// Global memory at the start of a launch: the layout and every buffer's
 /// bytes. Also usable as the running memory: reads and writes by address
 /// fail (return `None` / `false`) exactly where an access is a fault.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct MemoryImage {
     layout: GlobalLayout,
     data: Vec<Vec<u8>>,
+    /// The spec's surfaces (name order), outside the global address space:
+    /// reached through their handles only (LAUNCH_SPEC.md, "Surfaces").
+    pub surfaces: Vec<SurfaceImage>,
 }
 
 impl MemoryImage {
@@ -184,7 +188,11 @@ impl MemoryImage {
                 None => Vec::new(),
             })
             .collect();
-        Ok(MemoryImage { layout, data })
+        Ok(MemoryImage {
+            layout,
+            data,
+            surfaces: SurfaceImage::all(spec),
+        })
     }
 
     pub fn layout(&self) -> &GlobalLayout {
@@ -238,7 +246,17 @@ impl MemoryImage {
 
     /// The spec's outputs as typed bit patterns (see [`extract_outputs`]).
     pub fn outputs(&self, spec: &LaunchSpec) -> Result<OutputSet, LaunchError> {
-        extract_outputs(spec, |name| self.buffer(name))
+        extract_outputs(spec, |name| {
+            self.buffer(name).or_else(|| self.surface(name))
+        })
+    }
+
+    /// A surface's bytes by name.
+    pub fn surface(&self, name: &str) -> Option<&[u8]> {
+        self.surfaces
+            .iter()
+            .find(|s| s.spec.name == name)
+            .map(|s| s.data.as_slice())
     }
 }
 

@@ -18,6 +18,7 @@
 //! | `init.rs` | the `init` kinds: zeros, iota, values, bits, random, special_mix |
 //! | `layout.rs` | buffer placement ([`GlobalLayout`]) and initial memory ([`MemoryImage`]) |
 //! | `params.rs` | parameter-space encoding against the kernel's declarations |
+//! | `surface.rs` | surface descriptions, handles and initial contents (this project's extension) |
 //! | `texture.rs` | texture descriptions, handles and initial texels |
 //! | `expected.rs` | [`OutputSet`]: `*.expected.json` reading and writing, output extraction |
 //! | `compare.rs` | the compare rules (bitwise, `nan: any`, `ulps: n`) and mismatch reports |
@@ -43,6 +44,7 @@ mod layout;
 mod params;
 mod spec;
 mod splitmix;
+mod surface;
 mod texture;
 mod types;
 
@@ -58,6 +60,7 @@ pub use layout::{
 pub use params::{encode_params, AddressSize, ParamBlock, ParamDecl};
 pub use spec::{BufferSpec, CompareRule, Init, LaunchSpec, NanRule, ParamValue, Scalar};
 pub use splitmix::splitmix64;
+pub use surface::{SurfaceImage, SurfaceSpec, SURFACE_HANDLE_BASE, SURFACE_HANDLE_MASK};
 pub use texture::{
     AddressMode, Filter, TextureImage, TextureSpec, TEXTURE_HANDLE_BASE, TEXTURE_HANDLE_MASK,
 };

@@ -180,6 +180,12 @@ pub fn encode_params(
                     .ok_or_else(|| err(field.clone(), format!("unknown texture '{name}'")))?;
                 (h, 8, "texture handle (.u64)".to_string())
             }
+            ParamValue::Surface { name } => {
+                let h = spec
+                    .surface_handle(name)
+                    .ok_or_else(|| err(field.clone(), format!("unknown surface '{name}'")))?;
+                (h, 8, "surface handle (.u64)".to_string())
+            }
         };
         if width != size {
             return Err(err(

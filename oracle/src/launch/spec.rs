@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use super::error::{ErrorKind, LaunchError};
 use super::json::{self, Kind, Member, Value};
 use super::layout::{GLOBAL_BASE, GLOBAL_LIMIT};
+use super::surface::SurfaceSpec;
 use super::texture::{AddressMode, Filter, TextureSpec};
 use super::types::ElemType;
 
@@ -63,6 +64,9 @@ pub enum ParamValue {
     Buffer { name: String, offset: u64 },
     /// `{"texture": "name"}`
     Texture { name: String },
+    /// `{"surface": "name"}`: the surface's handle, a `.u64` (this
+    /// project's extension, LAUNCH_SPEC.md "Surfaces")
+    Surface { name: String },
 }
 
 /// One entry of `buffers`.
@@ -120,7 +124,11 @@ pub struct LaunchSpec {
     pub buffers: Vec<BufferSpec>,
     /// `textures` in the order written (names are unique).
     pub textures: Vec<TextureSpec>,
-    /// `outputs` as written; `None` when missing (= all buffers).
+    /// `surfaces` in the order written (names are unique among buffers and
+    /// surfaces); this project's extension (LAUNCH_SPEC.md, "Surfaces").
+    pub surfaces: Vec<SurfaceSpec>,
+    /// `outputs` as written; `None` when missing (= all buffers and
+    /// surfaces).
     pub outputs: Option<Vec<String>>,
     pub dynamic_shared_bytes: u32,
     pub compare: CompareRule,
@@ -190,14 +198,17 @@ impl LaunchSpec {
         self.textures.iter().find(|t| t.name == name)
     }
 
-    /// The buffers compared after the run: `outputs` in the order written,
-    /// or, when `outputs` is missing, every buffer ("Missing means all
-    /// buffers"), in name order (Decision: name order, as for placement).
+    /// The buffers (and surfaces) compared after the run: `outputs` in the
+    /// order written, or, when `outputs` is missing, every buffer ("Missing
+    /// means all buffers") and every surface (Decision: surfaces are
+    /// kernel-written memory like buffers), in name order (Decision: name
+    /// order, as for placement).
     pub fn output_names(&self) -> Vec<&str> {
         match &self.outputs {
             Some(o) => o.iter().map(String::as_str).collect(),
             None => {
                 let mut v: Vec<&str> = self.buffers.iter().map(|b| b.name.as_str()).collect();
+                v.extend(self.surfaces.iter().map(|s| s.name.as_str()));
                 v.sort_unstable();
                 v
             }
@@ -867,12 +878,94 @@ fn parse_texture(ctx: &Ctx, m: &Member, field: &str) -> Result<TextureSpec, Laun
     })
 }
 
+/// Decision: at most 1 GiB per surface (as for textures).
+const SURFACE_LIMIT: u64 = 1 << 30;
+
+/// One entry of `surfaces` (this project's extension, LAUNCH_SPEC.md
+/// "Surfaces"): `{"type", "channels", "dims", "layers", "init"}`.
+fn parse_surface(ctx: &Ctx, m: &Member, field: &str) -> Result<SurfaceSpec, LaunchError> {
+    check_name(ctx, m, field)?;
+    let f = sub(field, &m.key);
+    let o = ctx.object(&m.value, &f)?;
+    ctx.only_keys(o, &["type", "channels", "dims", "layers", "init"], &f)?;
+    let ty = elem_type(
+        ctx,
+        ctx.require(o, "type", &f, m.value.pos)?,
+        &sub(&f, "type"),
+    )?;
+    // Decision: 1, 2 or 4 channels, default 1 (the element sizes a CUDA
+    // array bound to a surface has: cudaCreateChannelDesc formats of 1, 2
+    // or 4 components; 3-component arrays are refused by the CUDA runtime).
+    let channels = match Ctx::get(o, "channels") {
+        Some(v) => {
+            let c = ctx.u32(v, &sub(&f, "channels"))?;
+            if ![1, 2, 4].contains(&c) {
+                return Err(ctx.err(
+                    v.pos,
+                    &sub(&f, "channels"),
+                    format!("expected 1, 2 or 4 channels, found {c}"),
+                ));
+            }
+            c
+        }
+        None => 1,
+    };
+    let dims_v = ctx.require(o, "dims", &f, m.value.pos)?;
+    let dims = parse_dims(ctx, dims_v, &sub(&f, "dims"))?;
+    // "layers": a surface array (suld.b.a1d / .a2d), as for textures: at
+    // least 1 layer, 1 or 2 dimensions (PTX ISA 9.7.11.1 suld: ".a1d,
+    // .a2d" only). Missing means not layered.
+    let layers = match Ctx::get(o, "layers") {
+        Some(v) => {
+            let ff = sub(&f, "layers");
+            let n = ctx.u32(v, &ff)?;
+            if n == 0 {
+                return Err(ctx.err(v.pos, &ff, "a layered surface needs at least 1 layer"));
+            }
+            if dims.len() > 2 {
+                return Err(ctx.err(
+                    v.pos,
+                    &ff,
+                    format!(
+                        "layered surfaces have 1 or 2 dimensions (.a1d, .a2d), found {} in dims",
+                        dims.len()
+                    ),
+                ));
+            }
+            Some(n)
+        }
+        None => None,
+    };
+    let count = dims
+        .iter()
+        .fold(u64::from(channels), |acc, &d| {
+            acc.saturating_mul(u64::from(d))
+        })
+        .saturating_mul(u64::from(layers.unwrap_or(1)));
+    if count.saturating_mul(ty.size() as u64) > SURFACE_LIMIT {
+        return Err(ctx.err(dims_v.pos, &sub(&f, "dims"), "surface larger than 1 GiB"));
+    }
+    let init = match Ctx::get(o, "init") {
+        Some(v) => parse_init(ctx, v, &sub(&f, "init"), ty, count)?,
+        None => Init::Zeros,
+    };
+    Ok(SurfaceSpec {
+        name: m.key.clone(),
+        ty,
+        channels,
+        dims,
+        layers,
+        init,
+    })
+}
+
 fn parse_param(
     ctx: &Ctx,
     v: &Value,
     field: &str,
     buffers: &[BufferSpec],
     textures: &[TextureSpec],
+    surfaces: &[SurfaceSpec],
 ) -> Result<ParamValue, LaunchError> {
     let o = ctx.object(v, field)?;
     if Ctx::get(o, "buffer").is_some() {
@@ -917,6 +1010,17 @@ fn parse_param(
             name: name.to_string(),
         });
     }
+    if Ctx::get(o, "surface").is_some() {
+        ctx.only_keys(o, &["surface"], field)?;
+        let sv = ctx.require(o, "surface", field, v.pos)?;
+        let name = ctx.string(sv, &sub(field, "surface"))?;
+        if !surfaces.iter().any(|s| s.name == name) {
+            return Err(ctx.err(sv.pos, field, format!("unknown surface '{name}'")));
+        }
+        return Ok(ParamValue::Surface {
+            name: name.to_string(),
+        });
+    }
     if Ctx::get(o, "type").is_some() {
         ctx.only_keys(o, &["type", "bits"], field)?;
         let ty = elem_type(
@@ -933,7 +1037,7 @@ fn parse_param(
             v.pos,
             field,
             format!(
-                "expected {{\"<type>\": number}}, {{\"type\": …, \"bits\": …}}, {{\"buffer\": …}} or {{\"texture\": …}}, found {} fields",
+                "expected {{\"<type>\": number}}, {{\"type\": …, \"bits\": …}}, {{\"buffer\": …}}, {{\"texture\": …}} or {{\"surface\": …}}, found {} fields",
                 o.len()
             ),
         ));
@@ -943,7 +1047,7 @@ fn parse_param(
         return Err(ctx.err(
             m.key_pos,
             field,
-            format!("unknown parameter kind '{}' (expected a type such as \"u32\", or \"buffer\", \"texture\", \"type\")", m.key),
+            format!("unknown parameter kind '{}' (expected a type such as \"u32\", or \"buffer\", \"texture\", \"surface\", \"type\")", m.key),
         ));
     };
     let value = scalar(ctx, &m.value, &sub(field, &m.key), ty, int_range(ty))?;
@@ -968,6 +1072,7 @@ fn parse_spec(text: &str, base_dir: &Path) -> Result<LaunchSpec, LaunchError> {
             "outputs",
             "dynamic_shared_bytes",
             "textures",
+            "surfaces",
             "compare",
         ],
         "",
@@ -1024,6 +1129,21 @@ fn parse_spec(text: &str, base_dir: &Path) -> Result<LaunchSpec, LaunchError> {
             textures.push(parse_texture(&ctx, m, "textures")?);
         }
     }
+    let mut surfaces: Vec<SurfaceSpec> = Vec::new();
+    if let Some(sv) = Ctx::get(top, "surfaces") {
+        for m in ctx.object(sv, "surfaces")? {
+            // Decision: a surface's name is not also a buffer's (both are
+            // outputs, named alone in `outputs` and the expected file).
+            if buffers.iter().any(|b| b.name == m.key) {
+                return Err(ctx.err(
+                    m.key_pos,
+                    &sub("surfaces", &m.key),
+                    format!("'{}' is already a buffer's name", m.key),
+                ));
+            }
+            surfaces.push(parse_surface(&ctx, m, "surfaces")?);
+        }
+    }
     let mut params = Vec::new();
     if let Some(pv) = Ctx::get(top, "params") {
         for (i, p) in ctx.array(pv, "params")?.iter().enumerate() {
@@ -1033,6 +1153,7 @@ fn parse_spec(text: &str, base_dir: &Path) -> Result<LaunchSpec, LaunchError> {
                 &idx("params", i),
                 &buffers,
                 &textures,
+                &surfaces,
             )?);
         }
     }
@@ -1042,8 +1163,8 @@ fn parse_spec(text: &str, base_dir: &Path) -> Result<LaunchSpec, LaunchError> {
             for (i, x) in ctx.array(ov, "outputs")?.iter().enumerate() {
                 let f = idx("outputs", i);
                 let n = ctx.string(x, &f)?;
-                if !buffers.iter().any(|b| b.name == n) {
-                    return Err(ctx.err(x.pos, &f, format!("unknown buffer '{n}'")));
+                if !buffers.iter().any(|b| b.name == n) && !surfaces.iter().any(|s| s.name == n) {
+                    return Err(ctx.err(x.pos, &f, format!("unknown buffer or surface '{n}'")));
                 }
                 if names.iter().any(|m| m == n) {
                     return Err(ctx.err(x.pos, &f, format!("buffer '{n}' listed twice")));
@@ -1094,6 +1215,7 @@ fn parse_spec(text: &str, base_dir: &Path) -> Result<LaunchSpec, LaunchError> {
         params,
         buffers,
         textures,
+        surfaces,
         outputs,
         dynamic_shared_bytes,
         compare,
@@ -1159,6 +1281,7 @@ fn param_text(p: &ParamValue) -> String {
             )
         }
         ParamValue::Texture { name } => format!("{{\"texture\": {}}}", json::quote(name)),
+        ParamValue::Surface { name } => format!("{{\"surface\": {}}}", json::quote(name)),
     }
 }
 
@@ -1243,6 +1366,30 @@ fn write_spec(s: &LaunchSpec) -> String {
             .collect();
         out.push_str(&format!(
             "  \"textures\": {{\n{}\n  }},\n",
+            items.join(",\n")
+        ));
+    }
+    if !s.surfaces.is_empty() {
+        let items: Vec<String> = s
+            .surfaces
+            .iter()
+            .map(|t| {
+                let mut x = format!(
+                    "    {}: {{\"type\": \"{}\", \"channels\": {}, \"dims\": {}",
+                    json::quote(&t.name),
+                    t.ty,
+                    t.channels,
+                    dims_text(&t.dims)
+                );
+                if let Some(n) = t.layers {
+                    x.push_str(&format!(", \"layers\": {n}"));
+                }
+                x.push_str(&format!(", \"init\": {}}}", init_text(&t.init, t.ty)));
+                x
+            })
+            .collect();
+        out.push_str(&format!(
+            "  \"surfaces\": {{\n{}\n  }},\n",
             items.join(",\n")
         ));
     }
@@ -1469,12 +1616,12 @@ mod tests {
                 "<launch spec>:15:55: buffers.y.init.values: expected 3 numbers, found 2",
             ),
             ("{\"kernel\": \"k\",\n \"grid\": [1], \"block\": [1],}".to_string(), "<launch spec>:2:28: invalid JSON: expected a member name in double quotes"),
-            (mutate("\"kernel\": \"saxpy\",", "\"kernel\": \"saxpy\", \"kernal\": 1,"), "<launch spec>:3:22: unknown field 'kernal' (fields of the spec: ptx, kernel, grid, block, params, buffers, outputs, dynamic_shared_bytes, textures, compare)"),
+            (mutate("\"kernel\": \"saxpy\",", "\"kernel\": \"saxpy\", \"kernal\": 1,"), "<launch spec>:3:22: unknown field 'kernal' (fields of the spec: ptx, kernel, grid, block, params, buffers, outputs, dynamic_shared_bytes, textures, surfaces, compare)"),
             (mutate("\"kernel\": \"saxpy\",", ""), "<launch spec>:1:1: missing field 'kernel'"),
             (mutate("[4, 1, 1]", "[4, 1, 1, 1]"), "<launch spec>:4:11: grid: expected 1 to 3 dimensions, found 4"),
             (mutate("[64, 1, 1]", "[64, 0]"), "<launch spec>:5:17: block[1]: must be at least 1"),
             (mutate("[4, 1, 1]", "\"4\""), "<launch spec>:4:11: grid: expected an array, found a string"),
-            (mutate("{\"u32\": 256}", "{\"u33\": 256}"), "<launch spec>:7:6: params[0]: unknown parameter kind 'u33' (expected a type such as \"u32\", or \"buffer\", \"texture\", \"type\")"),
+            (mutate("{\"u32\": 256}", "{\"u33\": 256}"), "<launch spec>:7:6: params[0]: unknown parameter kind 'u33' (expected a type such as \"u32\", or \"buffer\", \"texture\", \"surface\", \"type\")"),
             (mutate("{\"u32\": 256}", "{\"u32\": 4294967296}"), "<launch spec>:7:13: params[0].u32: 4294967296 is out of range for u32 (-2147483648 to 4294967295)"),
             (mutate("{\"u32\": 256}", "{\"u32\": 2.5}"), "<launch spec>:7:13: params[0].u32: expected an integer, found 2.5"),
             (mutate("\"0x7fc00000\"", "\"0x17fc00000\""), "<launch spec>:11:29: params[4].bits: 0x17fc00000 does not fit in 32 bits (f32)"),
@@ -1487,7 +1634,7 @@ mod tests {
             (mutate("\"min\": -8.0, \"max\": 8.0", "\"min\": 8.0, \"max\": -8.0"), "<launch spec>:14:88: buffers.x.init.random.max: 'max' is less than 'min'"),
             (mutate("\"min\": -8.0, \"max\": 8.0", "\"min\": -8.0, \"max\": 8.0, \"mean\": 0"), "<launch spec>:14:94: buffers.x.init.random: unknown field 'mean' (fields of buffers.x.init.random: seed, min, max)"),
             (mutate("\"seed\": 1,", "\"seed\": -1,"), "<launch spec>:14:66: buffers.x.init.random.seed: -1 is out of range for an unsigned 64-bit integer (0 to 18446744073709551615)"),
-            (mutate("[\"y\", \"h\"]", "[\"y\", \"z\"]"), "<launch spec>:18:20: outputs[1]: unknown buffer 'z'"),
+            (mutate("[\"y\", \"h\"]", "[\"y\", \"z\"]"), "<launch spec>:18:20: outputs[1]: unknown buffer or surface 'z'"),
             (mutate("[\"y\", \"h\"]", "[\"y\", \"y\"]"), "<launch spec>:18:20: outputs[1]: buffer 'y' listed twice"),
             (mutate("\"bitwise\"", "\"exact\""), "<launch spec>:20:22: compare.nan: unknown rule \"exact\" (expected \"bitwise\" or \"any\")"),
             (mutate("{\"nan\": \"bitwise\"}", "{\"nan\": \"bitwise\", \"ulps\": -1}"), "<launch spec>:20:41: compare.ulps: -1 is out of range for an unsigned 64-bit integer (0 to 18446744073709551615)"),
@@ -1495,7 +1642,7 @@ mod tests {
             (mutate("\"len\": 64", "\"len\": 4611686018427387904"), "<launch spec>:16:33: buffers.h.len: 4611686018427387904 elements of u32 do not fit in 4 GiB"),
             (mutate("{\"f32\": 2.5}", "{\"f32\": 1e39999}"), "<launch spec>:8:13: params[1].f32: 1e39999 is out of the f64 range"),
             (mutate("{\"f32\": 2.5}", "{\"texture\": \"t\"}"), "<launch spec>:8:17: params[1]: unknown texture 't'"),
-            (mutate("{\"f32\": 2.5}", "{}"), "<launch spec>:8:5: params[1]: expected {\"<type>\": number}, {\"type\": …, \"bits\": …}, {\"buffer\": …} or {\"texture\": …}, found 0 fields"),
+            (mutate("{\"f32\": 2.5}", "{}"), "<launch spec>:8:5: params[1]: expected {\"<type>\": number}, {\"type\": …, \"bits\": …}, {\"buffer\": …}, {\"texture\": …} or {\"surface\": …}, found 0 fields"),
             (mutate("\"init\": \"zeros\"", "\"init\": {\"iota\": {\"start\": 0, \"step\": 1}, \"zeros\": 1}"), "<launch spec>:16:45: buffers.h.init: expected exactly one init kind, found 2 fields"),
             (mutate("\"h\": {", "\"\": {"), "<launch spec>:16:5: buffers: a name must not be empty"),
             (mutate("\"init\": \"zeros\"", "\"init\": {\"values\": [1, 2]}"), "<launch spec>:16:56: buffers.h.init.values: expected 64 numbers, found 2"),

@@ -244,7 +244,14 @@ pub fn decode(
         match (v.space, v.ty) {
             (_, VarType::Texref | VarType::Surfref | VarType::Samplerref) => {
                 let name = m.name(v.name).to_string();
-                let handle = spec.texture_handle(&name).unwrap_or(0);
+                // A module-level `.surfref` binds to the spec's surface of
+                // the same name (LAUNCH_SPEC.md "Surfaces"); an unbound one
+                // is handle 0, which every surface instruction refuses.
+                let handle = if v.ty == VarType::Surfref {
+                    spec.surface_handle(&name).unwrap_or(0)
+                } else {
+                    spec.texture_handle(&name).unwrap_or(0)
+                };
                 texrefs.push((name, handle));
                 module_scope.insert(v.name, Binding::Handle(handle));
             }

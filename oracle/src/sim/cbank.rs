@@ -277,7 +277,7 @@ pub fn param_decls(spec: &LaunchSpec) -> Vec<ParamDecl> {
         .iter()
         .map(|p| match p {
             ParamValue::Scalar { ty, .. } | ParamValue::Bits { ty, .. } => ParamDecl::scalar(*ty),
-            ParamValue::Buffer { .. } | ParamValue::Texture { .. } => {
+            ParamValue::Buffer { .. } | ParamValue::Texture { .. } | ParamValue::Surface { .. } => {
                 ParamDecl::scalar(ElemType::U64)
             }
         })

@@ -1696,6 +1696,14 @@ fn decode_inst(d: &Dec<'_>, i: &Inst) -> DResult<Kind> {
                 None => Kind::F(fi),
             }
         }
+        // Surfaces (LAUNCH_SPEC.md "Surfaces") are executed by the PTX
+        // interpreter only; a SASS surface instruction faults when reached.
+        SULD | SUST | SURED | SUATOM => {
+            return Err(
+                "surface instructions are not supported by the SASS simulator (the PTX interpreter executes suld/sust/sured/suq)"
+                    .into(),
+            )
+        }
         _ => return Err("not implemented in the simulator".into()),
     })
 }

@@ -336,6 +336,7 @@ pub fn spec(g: &[Op], inputs: &[Vec<u64>]) -> LaunchSpec {
         params,
         buffers,
         textures: vec![],
+        surfaces: Vec::new(),
         outputs: Some(outputs),
         dynamic_shared_bytes: 0,
         compare: CompareRule::default(),

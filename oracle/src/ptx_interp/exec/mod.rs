@@ -7,6 +7,7 @@ mod fast;
 mod float;
 mod int;
 mod mem;
+mod surf;
 mod tex;
 
 pub use collective::{complete_barrier, try_collective};

@@ -2,9 +2,8 @@
 //! sampling model in `semantics::texture`. Geometries: `tex` .1d/.2d/.3d and
 //! the arrays .a1d/.a2d (on textures with `layers` in the launch spec),
 //! `tld4` .2d/.a2d; cube and multi-sample geometries fault (the launch spec
-//! has no such textures). Surfaces (`suld`, `sust`,
-//! `sured`, `suq`) have no backing in the launch spec (LAUNCH_SPEC.md defines
-//! textures only), so a kernel that uses one faults with that reason.
+//! has no such textures). Surfaces (`suld`, `sust`, `sured`, `suq`) are in
+//! `exec/surf.rs`.
 
 use super::{mask, Ctx};
 use crate::launch::TextureSpec;
@@ -240,11 +239,14 @@ pub fn exec(cx: &mut Ctx, i: &Inst) -> Result<(), Stop> {
         Opcode::Istypep => {
             let h = cx.get(&i.ops[1])?;
             let is_tex = cx.m.textures.iter().any(|t| t.handle == h);
-            cx.set(&i.ops[0], u64::from(is_tex && i.mods.has(Mod::Texref)))
+            let is_surf = cx.m.global.image.surfaces.iter().any(|s| s.handle == h);
+            cx.set(
+                &i.ops[0],
+                u64::from(
+                    (is_tex && i.mods.has(Mod::Texref)) || (is_surf && i.mods.has(Mod::Surfref)),
+                ),
+            )
         }
-        _ => Err(Stop::fault(format!(
-            "'{}': surfaces are not part of the launch spec",
-            i.text
-        ))),
+        _ => super::surf::exec(cx, i),
     }
 }

@@ -51,7 +51,9 @@ fn shrink_dims(out: &mut Vec<Edit>, dims: &[u32], get: fn(&mut LaunchSpec) -> &m
 
 fn named_by_params(spec: &LaunchSpec, name: &str) -> bool {
     spec.params.iter().any(|p| match p {
-        ParamValue::Buffer { name: n, .. } | ParamValue::Texture { name: n } => n == name,
+        ParamValue::Buffer { name: n, .. }
+        | ParamValue::Texture { name: n }
+        | ParamValue::Surface { name: n } => n == name,
         _ => false,
     })
 }
