@@ -710,8 +710,8 @@ fn parse_buffer(ctx: &Ctx, m: &Member, field: &str) -> Result<BufferSpec, Launch
     })
 }
 
-/// Decision: at most 1 GiB of texels per texture.
-const TEXTURE_LIMIT: u64 = 1 << 30;
+/// Decision: at most 1 GiB per texture or surface image.
+const IMAGE_LIMIT: u64 = 1 << 30;
 
 fn parse_texture(ctx: &Ctx, m: &Member, field: &str) -> Result<TextureSpec, LaunchError> {
     check_name(ctx, m, field)?;
@@ -754,41 +754,7 @@ fn parse_texture(ctx: &Ctx, m: &Member, field: &str) -> Result<TextureSpec, Laun
     };
     let dims_v = ctx.require(o, "dims", &f, m.value.pos)?;
     let dims = parse_dims(ctx, dims_v, &sub(&f, "dims"))?;
-    // "layers" (this project's extension, LAUNCH_SPEC.md): a layered
-    // texture of `layers` consecutive images of `dims`. Decision: at least
-    // 1 layer, and 1 or 2 dimensions (CUDA Programming Guide, "Layered
-    // Textures": "A one-dimensional or two-dimensional layered texture";
-    // PTX has `.a1d` and `.a2d` only). Missing means not layered.
-    let layers = match Ctx::get(o, "layers") {
-        Some(v) => {
-            let ff = sub(&f, "layers");
-            let n = ctx.u32(v, &ff)?;
-            if n == 0 {
-                return Err(ctx.err(v.pos, &ff, "a layered texture needs at least 1 layer"));
-            }
-            if dims.len() > 2 {
-                return Err(ctx.err(
-                    v.pos,
-                    &ff,
-                    format!(
-                        "layered textures have 1 or 2 dimensions (tex.a1d, tex.a2d), found {} in dims",
-                        dims.len()
-                    ),
-                ));
-            }
-            Some(n)
-        }
-        None => None,
-    };
-    let count = dims
-        .iter()
-        .fold(u64::from(channels), |acc, &d| {
-            acc.saturating_mul(u64::from(d))
-        })
-        .saturating_mul(u64::from(layers.unwrap_or(1)));
-    if count.saturating_mul(ty.size() as u64) > TEXTURE_LIMIT {
-        return Err(ctx.err(dims_v.pos, &sub(&f, "dims"), "texture larger than 1 GiB"));
-    }
+    let (layers, count) = image_layers(ctx, o, &f, &dims, dims_v, channels, ty, "texture")?;
     // The init covers dims[0]*dims[1]*dims[2]*channels elements (times
     // layers), x fastest, channels interleaved, layer 0 first (see
     // TextureSpec::layer_element_index).
@@ -878,9 +844,6 @@ fn parse_texture(ctx: &Ctx, m: &Member, field: &str) -> Result<TextureSpec, Laun
     })
 }
 
-/// Decision: at most 1 GiB per surface (as for textures).
-const SURFACE_LIMIT: u64 = 1 << 30;
-
 /// One entry of `surfaces` (this project's extension, LAUNCH_SPEC.md
 /// "Surfaces"): `{"type", "channels", "dims", "layers", "init"}`.
 fn parse_surface(ctx: &Ctx, m: &Member, field: &str) -> Result<SurfaceSpec, LaunchError> {
@@ -912,39 +875,7 @@ fn parse_surface(ctx: &Ctx, m: &Member, field: &str) -> Result<SurfaceSpec, Laun
     };
     let dims_v = ctx.require(o, "dims", &f, m.value.pos)?;
     let dims = parse_dims(ctx, dims_v, &sub(&f, "dims"))?;
-    // "layers": a surface array (suld.b.a1d / .a2d), as for textures: at
-    // least 1 layer, 1 or 2 dimensions (PTX ISA 9.7.11.1 suld: ".a1d,
-    // .a2d" only). Missing means not layered.
-    let layers = match Ctx::get(o, "layers") {
-        Some(v) => {
-            let ff = sub(&f, "layers");
-            let n = ctx.u32(v, &ff)?;
-            if n == 0 {
-                return Err(ctx.err(v.pos, &ff, "a layered surface needs at least 1 layer"));
-            }
-            if dims.len() > 2 {
-                return Err(ctx.err(
-                    v.pos,
-                    &ff,
-                    format!(
-                        "layered surfaces have 1 or 2 dimensions (.a1d, .a2d), found {} in dims",
-                        dims.len()
-                    ),
-                ));
-            }
-            Some(n)
-        }
-        None => None,
-    };
-    let count = dims
-        .iter()
-        .fold(u64::from(channels), |acc, &d| {
-            acc.saturating_mul(u64::from(d))
-        })
-        .saturating_mul(u64::from(layers.unwrap_or(1)));
-    if count.saturating_mul(ty.size() as u64) > SURFACE_LIMIT {
-        return Err(ctx.err(dims_v.pos, &sub(&f, "dims"), "surface larger than 1 GiB"));
-    }
+    let (layers, count) = image_layers(ctx, o, &f, &dims, dims_v, channels, ty, "surface")?;
     let init = match Ctx::get(o, "init") {
         Some(v) => parse_init(ctx, v, &sub(&f, "init"), ty, count)?,
         None => Init::Zeros,
@@ -1418,6 +1349,71 @@ fn write_spec(s: &LaunchSpec) -> String {
 }
 
 // ---------------------------------------------------------------------------
+
+/// The optional `"layers"` of a texture or surface (`what`) and the
+/// image's element count, `channels * dims... * layers`. "layers" (this
+/// project's extension, LAUNCH_SPEC.md): `layers` consecutive images of
+/// `dims`. Decision: at least 1 layer, and 1 or 2 dimensions (CUDA
+/// Programming Guide, "Layered Textures": "A one-dimensional or
+/// two-dimensional layered texture"; PTX has `.a1d` and `.a2d` only, for
+/// `tex`, `tld4` and the surface instructions alike). Missing means not
+/// layered. An image over 1 GiB is refused.
+#[allow(clippy::too_many_arguments)]
+fn image_layers(
+    ctx: &Ctx,
+    o: &[Member],
+    f: &str,
+    dims: &[u32],
+    dims_v: &Value,
+    channels: u32,
+    ty: ElemType,
+    what: &str,
+) -> Result<(Option<u32>, u64), LaunchError> {
+    let layers = match Ctx::get(o, "layers") {
+        Some(v) => {
+            let ff = sub(f, "layers");
+            let n = ctx.u32(v, &ff)?;
+            if n == 0 {
+                return Err(ctx.err(
+                    v.pos,
+                    &ff,
+                    format!("a layered {what} needs at least 1 layer"),
+                ));
+            }
+            if dims.len() > 2 {
+                let ops = if what == "texture" {
+                    "tex.a1d, tex.a2d"
+                } else {
+                    ".a1d, .a2d"
+                };
+                return Err(ctx.err(
+                    v.pos,
+                    &ff,
+                    format!(
+                        "layered {what}s have 1 or 2 dimensions ({ops}), found {} in dims",
+                        dims.len()
+                    ),
+                ));
+            }
+            Some(n)
+        }
+        None => None,
+    };
+    let count = dims
+        .iter()
+        .fold(u64::from(channels), |acc, &d| {
+            acc.saturating_mul(u64::from(d))
+        })
+        .saturating_mul(u64::from(layers.unwrap_or(1)));
+    if count.saturating_mul(ty.size() as u64) > IMAGE_LIMIT {
+        return Err(ctx.err(
+            dims_v.pos,
+            &sub(f, "dims"),
+            format!("{what} larger than 1 GiB"),
+        ));
+    }
+    Ok((layers, count))
+}
 
 #[cfg(test)]
 mod tests {

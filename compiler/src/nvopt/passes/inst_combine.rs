@@ -81,13 +81,7 @@ fn simplify(
     if !mods_only(i, extra) || (i.op == Opcode::Mul && !i.has(Mod::Lo)) {
         return None;
     }
-    let c = |o: &Opnd| -> Option<u64> {
-        match o {
-            Opnd::Imm(imm) => imm_bits(imm, w),
-            Opnd::Val(v) => consts[v.idx()].map(|k| truncate(k, w)),
-            _ => None,
-        }
-    };
+    let c = |o: &Opnd| const_operand(consts, o, w);
     let val = |o: &Opnd| -> Option<Value> {
         match o {
             Opnd::Val(v) => Some(*v),
@@ -144,6 +138,16 @@ fn simplify(
     }
 }
 
+/// An operand's constant value at width `w`: an immediate, or a value
+/// whose definition is a constant.
+fn const_operand(consts: &[Option<u64>], o: &Opnd, w: u32) -> Option<u64> {
+    match o {
+        Opnd::Imm(imm) => imm_bits(imm, w),
+        Opnd::Val(v) => consts[v.idx()].map(|k| truncate(k, w)),
+        _ => None,
+    }
+}
+
 /// The `setp` rule of the module doc: the predicate `selp` chose by.
 fn bool_round_trip(
     f: &Function,
@@ -156,13 +160,7 @@ fn bool_round_trip(
     if !(mods_only(i, &[Mod::Ne]) || mods_only(i, &[Mod::Eq])) || i.ops.len() != 3 {
         return None;
     }
-    let c = |o: &Opnd| -> Option<u64> {
-        match o {
-            Opnd::Imm(imm) => imm_bits(imm, w),
-            Opnd::Val(v) => consts[v.idx()].map(|k| truncate(k, w)),
-            _ => None,
-        }
-    };
+    let c = |o: &Opnd| const_operand(consts, o, w);
     let x = match (&i.ops[1], &i.ops[2]) {
         (Opnd::Val(x), z) | (z, Opnd::Val(x)) if c(z) == Some(0) => *x,
         _ => return None,

@@ -46,11 +46,10 @@
 //! * Surfaces are not tracked by the race detector.
 
 use super::{mask, Ctx};
-use crate::launch::ElemType;
 use crate::launch::SurfaceSpec;
 use crate::ptx_interp::machine::Stop;
 use crate::ptx_interp::program::{AddrBase, Inst, Opnd};
-use crate::ptx_interp::semantics::texture::cl;
+use crate::ptx_interp::semantics::texture;
 use ptxc::ptx::isa::Opcode;
 use ptxc::ptx::modifiers::Mod;
 use ptxc::ptx::types::ScalarType;
@@ -490,24 +489,9 @@ fn suq(cx: &mut Ctx, i: &Inst) -> Result<(), Stop> {
     } else if i.mods.has(Mod::Depth) {
         dim(2)
     } else if i.mods.has(Mod::ChannelDataType) {
-        match spec.ty {
-            ElemType::U8 => cl::UNSIGNED_INT8,
-            ElemType::U16 => cl::UNSIGNED_INT16,
-            ElemType::U32 => cl::UNSIGNED_INT32,
-            ElemType::S8 => cl::SIGNED_INT8,
-            ElemType::S16 => cl::SIGNED_INT16,
-            ElemType::S32 => cl::SIGNED_INT32,
-            ElemType::F16 => cl::HALF_FLOAT,
-            ElemType::F32 => cl::FLOAT,
-            ElemType::U64 | ElemType::S64 | ElemType::F64 => 0,
-        }
+        texture::channel_data_type(spec.ty)
     } else if i.mods.has(Mod::ChannelOrder) {
-        match spec.channels {
-            1 => cl::R,
-            2 => cl::RG,
-            3 => cl::RGB,
-            _ => cl::RGBA,
-        }
+        texture::channel_order(spec.channels)
     } else if i.mods.has(Mod::ArraySize) {
         spec.layers.unwrap_or(0)
     } else {

@@ -542,24 +542,8 @@ pub fn txq(spec: &TextureSpec, query: TexQuery) -> u32 {
         TexQuery::Width => dim(0),
         TexQuery::Height => dim(1),
         TexQuery::Depth => dim(2),
-        TexQuery::ChannelDataType => match spec.ty {
-            ElemType::U8 => cl::UNSIGNED_INT8,
-            ElemType::U16 => cl::UNSIGNED_INT16,
-            ElemType::U32 => cl::UNSIGNED_INT32,
-            ElemType::S8 => cl::SIGNED_INT8,
-            ElemType::S16 => cl::SIGNED_INT16,
-            ElemType::S32 => cl::SIGNED_INT32,
-            ElemType::F16 => cl::HALF_FLOAT,
-            ElemType::F32 => cl::FLOAT,
-            ElemType::U64 | ElemType::S64 | ElemType::F64 => 0,
-        },
-        TexQuery::ChannelOrder => match spec.channels {
-            1 => cl::R,
-            2 => cl::RG,
-            3 => cl::RGB,
-            4 => cl::RGBA,
-            _ => 0,
-        },
+        TexQuery::ChannelDataType => channel_data_type(spec.ty),
+        TexQuery::ChannelOrder => channel_order(spec.channels),
         TexQuery::NormalizedCoords => u32::from(spec.normalized_coords),
         TexQuery::FilterMode => match spec.filter {
             Filter::Point => 0,
@@ -570,6 +554,35 @@ pub fn txq(spec: &TextureSpec, query: TexQuery) -> u32 {
         TexQuery::AddrMode2 => addr(2),
         TexQuery::ArraySize => spec.layers.unwrap_or(0),
         TexQuery::NumMipmapLevels | TexQuery::NumSamples | TexQuery::ForceUnnormalizedCoords => 0,
+    }
+}
+
+/// `txq.channel_data_type` / `suq.channel_data_type` of an element type:
+/// the source language's enumeration (PTX ISA), OpenCL's `CL_*` values;
+/// 0 for the 64-bit types, which no channel format has.
+pub fn channel_data_type(ty: ElemType) -> u32 {
+    match ty {
+        ElemType::U8 => cl::UNSIGNED_INT8,
+        ElemType::U16 => cl::UNSIGNED_INT16,
+        ElemType::U32 => cl::UNSIGNED_INT32,
+        ElemType::S8 => cl::SIGNED_INT8,
+        ElemType::S16 => cl::SIGNED_INT16,
+        ElemType::S32 => cl::SIGNED_INT32,
+        ElemType::F16 => cl::HALF_FLOAT,
+        ElemType::F32 => cl::FLOAT,
+        ElemType::U64 | ElemType::S64 | ElemType::F64 => 0,
+    }
+}
+
+/// `txq.channel_order` / `suq.channel_order` of a channel count (OpenCL's
+/// `CL_R` .. `CL_RGBA`; 0 for a count no format has).
+pub fn channel_order(channels: u32) -> u32 {
+    match channels {
+        1 => cl::R,
+        2 => cl::RG,
+        3 => cl::RGB,
+        4 => cl::RGBA,
+        _ => 0,
     }
 }
 
