@@ -116,8 +116,12 @@ fn run_with(
     }
     let global = GlobalMem::new(image, globals_base, prog.globals.clone());
     let block = spec.block();
+    // Surfaces are global memory too: their shadows follow the global
+    // regions' (exec/surf.rs, `Ctx::race_surface`).
     let global_shadow = shadow::GlobalShadow::new(
-        global.region_sizes(),
+        global
+            .region_sizes()
+            .chain(global.image.surfaces.iter().map(|s| s.data.len())),
         block.iter().product::<u32>() as usize,
     );
     let mut machine = Machine {

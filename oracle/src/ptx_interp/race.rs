@@ -1,6 +1,7 @@
 //! Data-race detection (issue 3): two threads touch the same byte of shared
-//! or global memory, at least one writes, they are not both strong, and no
-//! synchronization orders them.
+//! or global memory (surfaces included: `exec/mem.rs` `race_surface`), at
+//! least one writes, they are not both strong, and no synchronization
+//! orders them.
 //!
 //! Happens-before is tracked with vector clocks over the threads of a CTA
 //! (the FastTrack scheme; the clocks themselves are in `clocks`): every

@@ -923,3 +923,55 @@ fn launch_spec_surfaces() {
     check_eq(e.contains("surfaces"), true, &e);
     count(5);
 }
+
+/// Surfaces are global memory: two threads storing to one surface byte
+/// with nothing ordering them race (undefined behaviour, reported), as do a
+/// store and another thread's load; `bar.sync` between them orders them;
+/// `sured` (atomic) does not race with `sured`; threads on different
+/// locations never race. Row k is thread k: `%i0` its x in bytes.
+#[test]
+fn surface_accesses_take_part_in_race_detection() {
+    let _c = rows_of("surface_accesses_take_part_in_race_detection");
+    let s = r#"{"type":"u32","dims":[8]}"#;
+    let race = |r: &RunResult| {
+        matches!(
+            r.outcome,
+            Outcome::Ub {
+                kind: oracle::ptx_interp::UbKind::DataRace { .. },
+                ..
+            }
+        )
+    };
+    let same = [[0u32; 4], [0, 0, 0, 0]];
+    let apart = [[0u32; 4], [4, 0, 0, 0]];
+    let store = "\tsust.b.1d.b32.trap [%s, {%i0}], {%tx};";
+    let store_load = "\t@%p sust.b.1d.b32.trap [%s, {%i0}], {%tx};\n\
+                      \t@!%p suld.b.1d.b32.trap {%o0}, [%s, {%i0}];";
+    let pred = "\tsetp.eq.u32 %p, %tx, 0;\n";
+    let r = run_surf(s, "", store, &same);
+    check_eq(race(&r), true, &format!("two stores: {:?}", r.outcome));
+    let r = run_surf(s, "", &format!("{pred}{store_load}"), &same);
+    check_eq(race(&r), true, &format!("store and load: {:?}", r.outcome));
+    let r = run_surf(s, "", store, &apart);
+    check_eq(r.outcome, Outcome::Completed, "different locations");
+    let ordered = format!(
+        "{pred}\t@%p sust.b.1d.b32.trap [%s, {{%i0}}], {{%tx}};\n\tbar.sync 0;\n\
+         \t@!%p suld.b.1d.b32.trap {{%o0}}, [%s, {{%i0}}];"
+    );
+    let r = run_surf(s, "", &ordered, &same);
+    check_eq(r.outcome, Outcome::Completed, "ordered by bar.sync");
+    let red = "\tsured.b.add.1d.u32.trap [%s, {%i0}], %tx;";
+    let r = run_surf(s, "", red, &same);
+    check_eq(r.outcome, Outcome::Completed, "sured with sured");
+    let r = run_surf(
+        s,
+        "",
+        &format!("{red}\n\tsuld.b.1d.b32.trap {{%o0}}, [%s, {{%i0}}];"),
+        &same,
+    );
+    check_eq(
+        race(&r),
+        true,
+        &format!("sured then another thread's load: {:?}", r.outcome),
+    );
+}

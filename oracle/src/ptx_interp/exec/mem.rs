@@ -116,6 +116,37 @@ impl Ctx<'_, '_> {
         }
     }
 
+    /// Records an access to bytes `[off, off + n)` of surface `si` for race
+    /// detection: surfaces are global memory (PTX ISA 9.7.11), so two
+    /// unordered threads writing one byte, or one writing what the other
+    /// reads, race as in a buffer. `sured` is atomic (strong). The race's
+    /// reported address is the byte offset in the surface.
+    pub(super) fn race_surface(
+        &mut self,
+        si: usize,
+        off: usize,
+        n: usize,
+        write: bool,
+        strong: bool,
+    ) -> Result<(), Stop> {
+        let region = self.m.global.region_sizes().count() + si;
+        let cta = &mut *self.cta;
+        let me = accessor(&cta.clocks, cta.linear, self.t);
+        match self
+            .m
+            .global_shadow
+            .record(region, off, n, &me, write, strong)
+        {
+            Some((k, other)) => Err(race_ub(
+                (self.m.grid, self.m.block),
+                &me,
+                off as u64 + k,
+                other,
+            )),
+            None => Ok(()),
+        }
+    }
+
     /// A release at a place: its sync object takes this thread's clock; the
     /// thread's clock advances.
     pub fn release(&mut self, p: Place) {

@@ -313,6 +313,7 @@ fn suld(cx: &mut Ctx, i: &Inst) -> Result<(), Stop> {
         let off = spec.byte_offset(layer, xb, y, z).ok_or_else(|| {
             Stop::fault(format!("'{}': surface location outside its image", i.text))
         })? as usize;
+        cx.race_surface(si, off, size as usize, false, false)?;
         let data = &cx.m.global.image.surfaces[si].data;
         for (k, v) in vals.iter_mut().enumerate() {
             let a = off + k * es as usize;
@@ -356,6 +357,7 @@ fn sust(cx: &mut Ctx, i: &Inst) -> Result<(), Stop> {
         .byte_offset(layer, xb, y, z)
         .ok_or_else(|| Stop::fault(format!("'{}': surface location outside its image", i.text)))?
         as usize;
+    cx.race_surface(si, off, size as usize, true, false)?;
     let data = &mut cx.m.global.image.surfaces[si].data;
     for (k, v) in vals.iter().enumerate() {
         let a = off + k * es as usize;
@@ -428,6 +430,7 @@ fn sured(cx: &mut Ctx, i: &Inst) -> Result<(), Stop> {
         .byte_offset(layer, xb, y, z)
         .ok_or_else(|| Stop::fault(format!("'{}': surface location outside its image", i.text)))?
         as usize;
+    cx.race_surface(si, off, es as usize, true, true)?;
     let data = &mut cx.m.global.image.surfaces[si].data;
     let old = read_le(&data[off..off + es as usize]);
     let signed = matches!(i.ty, S32 | S64);
