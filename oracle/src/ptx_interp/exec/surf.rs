@@ -43,7 +43,8 @@
 //!   surface's.
 //! * Cache operators (`.ca .cg .cs .cv`, `.wb .cg .cs .wt`) change no
 //!   result and are ignored.
-//! * Surfaces are not tracked by the race detector.
+//! * Surfaces are global memory to the race detector: `suld`/`sust` are
+//!   weak accesses, `sured` a strong (atomic) one (`Ctx::race_surface`).
 
 use super::{mask, Ctx};
 use crate::launch::SurfaceSpec;
