@@ -738,20 +738,7 @@ fn parse_texture(ctx: &Ctx, m: &Member, field: &str) -> Result<TextureSpec, Laun
         &sub(&f, "type"),
     )?;
     // Decision: channels 1 to 4 (CUDA channel formats), default 1.
-    let channels = match Ctx::get(o, "channels") {
-        Some(v) => {
-            let c = ctx.u32(v, &sub(&f, "channels"))?;
-            if !(1..=4).contains(&c) {
-                return Err(ctx.err(
-                    v.pos,
-                    &sub(&f, "channels"),
-                    format!("expected 1 to 4 channels, found {c}"),
-                ));
-            }
-            c
-        }
-        None => 1,
-    };
+    let channels = parse_channels(ctx, o, &f, &[1, 2, 3, 4], "1 to 4")?;
     let dims_v = ctx.require(o, "dims", &f, m.value.pos)?;
     let dims = parse_dims(ctx, dims_v, &sub(&f, "dims"))?;
     let (layers, count) = image_layers(ctx, o, &f, &dims, dims_v, channels, ty, "texture")?;
@@ -859,20 +846,7 @@ fn parse_surface(ctx: &Ctx, m: &Member, field: &str) -> Result<SurfaceSpec, Laun
     // Decision: 1, 2 or 4 channels, default 1 (the element sizes a CUDA
     // array bound to a surface has: cudaCreateChannelDesc formats of 1, 2
     // or 4 components; 3-component arrays are refused by the CUDA runtime).
-    let channels = match Ctx::get(o, "channels") {
-        Some(v) => {
-            let c = ctx.u32(v, &sub(&f, "channels"))?;
-            if ![1, 2, 4].contains(&c) {
-                return Err(ctx.err(
-                    v.pos,
-                    &sub(&f, "channels"),
-                    format!("expected 1, 2 or 4 channels, found {c}"),
-                ));
-            }
-            c
-        }
-        None => 1,
-    };
+    let channels = parse_channels(ctx, o, &f, &[1, 2, 4], "1, 2 or 4")?;
     let dims_v = ctx.require(o, "dims", &f, m.value.pos)?;
     let dims = parse_dims(ctx, dims_v, &sub(&f, "dims"))?;
     let (layers, count) = image_layers(ctx, o, &f, &dims, dims_v, channels, ty, "surface")?;
@@ -1349,6 +1323,29 @@ fn write_spec(s: &LaunchSpec) -> String {
 }
 
 // ---------------------------------------------------------------------------
+
+/// The optional `"channels"` of a texture or surface: one of `allowed`
+/// (named `words` in the error), default 1.
+fn parse_channels(
+    ctx: &Ctx,
+    o: &[Member],
+    f: &str,
+    allowed: &[u32],
+    words: &str,
+) -> Result<u32, LaunchError> {
+    let Some(v) = Ctx::get(o, "channels") else {
+        return Ok(1);
+    };
+    let c = ctx.u32(v, &sub(f, "channels"))?;
+    if !allowed.contains(&c) {
+        return Err(ctx.err(
+            v.pos,
+            &sub(f, "channels"),
+            format!("expected {words} channels, found {c}"),
+        ));
+    }
+    Ok(c)
+}
 
 /// The optional `"layers"` of a texture or surface (`what`) and the
 /// image's element count, `channels * dims... * layers`. "layers" (this
