@@ -25,6 +25,7 @@
 
 pub mod cfg;
 pub mod control;
+pub mod defined;
 pub mod defuse;
 pub mod dom;
 pub mod func;

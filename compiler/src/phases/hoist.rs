@@ -1,8 +1,11 @@
 //! The loop-invariant code motion phases: OriHoistInvariantsEarly (35),
 //! OriHoistInvariantsLate (66), OriHoistInvariantsLate2 (79) and
 //! OriHoistInvariantsLate3 (88) (seed 000 names them "early/late
-//! loop-invariant hoisting"). Not the scheduling-time HoistInvariants
-//! peephole (146, seed 001).
+//! loop-invariant hoisting"), and the one hoisting core they share with
+//! the scheduling-time HoistInvariants peephole (146, seed 001,
+//! `hoist_invariants.rs`): [`hoist_loop`] applies the rules below; each
+//! phase only says which instructions are candidates ([`Movable`]), how
+//! many may leave one loop, and which loops it visits.
 //!
 //! An instruction of a loop moves to the end of the loop's preheader
 //! ([`LoopView::preheader`]; OriLoopSimplification makes one) when all of
@@ -11,8 +14,9 @@
 //!
 //! 1. it is unguarded (a guarded definition is partial: its result mixes
 //!    with the old value, so it is not a function of its operands);
-//! 2. it is pure ([`is_pure`]) or, in the late phases, a load of one of the
-//!    forms [`hoistable_load`] accepts;
+//! 2. the phase's policy calls it [`Movable::Pure`] or [`Movable::Load`]
+//!    (here: [`is_pure`], and in the late phases a load of one of the forms
+//!    [`hoistable_load`] accepts);
 //! 3. every unit it reads has no definition in the loop (or only
 //!    definitions already hoisted);
 //! 4. every unit it writes has exactly this one definition in the loop and
@@ -30,7 +34,16 @@
 //!    read it — and the value after the loop is its value either way. A
 //!    top-tested loop that may run its body zero times, or an instruction
 //!    under a condition inside the loop, keeps its instructions;
-//! 6. a load's space must not be written by any store or atomic of the
+//!    The one exception is speculation, which only HoistInvariants (146)
+//!    asks for (`speculate`; the generic phases leave it to that
+//!    peephole): a [`Movable::Pure`] instruction
+//!    without an indexed constant operand (`c[B][R+off]` may fault) may
+//!    leave a block that not every trip runs when every unit it reads is
+//!    definitely written at the preheader's end ([`Defined`], or by an
+//!    instruction hoisted before it): it cannot fault, it reads no
+//!    uninitialised register, and by rule 4 nothing can observe its
+//!    result on a path that did not run it;
+//! 6. a load's space (the [`Movable::Load`] space) must not be written by any store or atomic of the
 //!    loop that may alias it ([`may_alias`]: shared, global, local and
 //!    generic accesses; constant banks are never written), and the loop
 //!    must hold no barrier or fence unless the load reads a constant bank
@@ -62,10 +75,11 @@ use super::loop_util::{
 };
 use super::phase::{Phase, PhaseContext, PhaseError};
 use crate::ir::cfg::is_terminator;
+use crate::ir::defined::Defined;
 use crate::ir::loops::Loop;
 use crate::ir::opcode::Effects;
-use crate::ir::regs;
-use crate::ir::{Function, Inst, Op};
+use crate::ir::regs::{self, RegUnit};
+use crate::ir::{Function, Inst, Op, Operand};
 
 pub struct HoistInvariants {
     pub index: u16,
@@ -113,8 +127,49 @@ pub fn hoistable_load(inst: &Inst) -> Option<Space> {
     space_of(inst.op)
 }
 
-/// Hoists out of loop `l`; returns how many instructions moved.
-fn hoist_loop(f: &mut Function, v: &LoopView, l: &Loop, limit: usize, loads: bool) -> usize {
+/// What a phase's policy makes of an instruction (rule 2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Movable {
+    /// Stays in the loop.
+    No,
+    /// No memory access: its result is a function of its operands.
+    Pure,
+    /// A load from this space: it moves only under rule 6.
+    Load(Space),
+}
+
+/// The policy of the phases 35/66/79/88: pure instructions, and in the
+/// late phases the plain loads of [`hoistable_load`].
+fn ori_movable(inst: &Inst, loads: bool) -> Movable {
+    if is_pure(inst) {
+        return Movable::Pure;
+    }
+    match (loads, hoistable_load(inst)) {
+        (true, Some(sp)) => Movable::Load(sp),
+        _ => Movable::No,
+    }
+}
+
+/// Whether `inst` reads a constant bank at a register-indexed address
+/// (which faults out of range).
+fn indexed_const(inst: &Inst) -> bool {
+    inst.operands
+        .iter()
+        .any(|o| matches!(o, Operand::Const(c) if c.reg.is_some()))
+}
+
+/// Hoists out of loop `l` under rules 1..7, at most `limit` instructions
+/// of those `movable` accepts; returns how many moved. The caller
+/// rebuilds `v` before using it on another loop when this moved anything
+/// (liveness changes).
+pub fn hoist_loop(
+    f: &mut Function,
+    v: &LoopView,
+    l: &Loop,
+    limit: usize,
+    speculate: bool,
+    movable: &dyn Fn(&Inst) -> Movable,
+) -> usize {
     let Some(ph) = v.preheader(f, l) else {
         return 0;
     };
@@ -157,15 +212,16 @@ fn hoist_loop(f: &mut Function, v: &LoopView, l: &Loop, limit: usize, loads: boo
         .filter(|b| l.blocks.binary_search(b).is_ok())
         .collect();
     let mut moved: Vec<(usize, usize)> = Vec::new();
+    // Units written by the instructions chosen so far (all unguarded:
+    // written in the preheader before anything after them reads them).
+    let mut hoisted: Vec<RegUnit> = Vec::new();
+    let mut defined: Option<Defined> = None;
     'blocks: for &b in &rpo {
         let every_iteration = l
             .latches
             .iter()
             .chain(&exiting)
             .all(|&e| v.dom.dominates(b, e));
-        if !every_iteration {
-            continue;
-        }
         let n = f.blocks[b].insts.len();
         for (i, inst) in f.blocks[b].insts.iter().enumerate() {
             if moved.len() >= limit {
@@ -174,12 +230,22 @@ fn hoist_loop(f: &mut Function, v: &LoopView, l: &Loop, limit: usize, loads: boo
             if i + 1 == n || is_terminator(inst) || !unguarded(inst) {
                 continue;
             }
-            let ok_kind = if is_pure(inst) {
-                true
-            } else if let (true, Some(sp)) = (loads, hoistable_load(inst)) {
-                sp == Space::Constant || (!ordered && writes.iter().all(|&w| !may_alias(sp, w)))
-            } else {
-                false
+            let kind = movable(inst);
+            let ok_kind = match kind {
+                Movable::No => false,
+                Movable::Pure if every_iteration => true,
+                Movable::Pure if speculate => {
+                    let defined = defined.get_or_insert_with(|| Defined::new(f, &v.cfg));
+                    !indexed_const(inst)
+                        && regs::uses(inst)
+                            .iter()
+                            .all(|&u| hoisted.contains(&u) || defined.at_end(ph, u))
+                }
+                Movable::Pure => false,
+                Movable::Load(_) if !every_iteration => false,
+                Movable::Load(sp) => {
+                    sp == Space::Constant || (!ordered && writes.iter().all(|&w| !may_alias(sp, w)))
+                }
             };
             if !ok_kind {
                 continue;
@@ -204,6 +270,7 @@ fn hoist_loop(f: &mut Function, v: &LoopView, l: &Loop, limit: usize, loads: boo
             }
             for u in d {
                 defs.insert(u, 0);
+                hoisted.push(u);
             }
             moved.push((b, i));
         }
@@ -234,7 +301,7 @@ pub fn hoist_invariants(f: &mut Function, limit: usize, loads: bool) -> usize {
     // Hoisting changes no block, so loop k is the same loop throughout.
     for k in (0..v.loops.loops.len()).rev() {
         let l = v.loops.loops[k].clone();
-        let n = hoist_loop(f, &v, &l, limit, loads);
+        let n = hoist_loop(f, &v, &l, limit, false, &|i| ori_movable(i, loads));
         if n > 0 {
             total += n;
             v = LoopView::new(f);
@@ -380,6 +447,55 @@ mod tests {
             "{}",
             text(&g)
         );
+    }
+
+    /// The speculating policy of HoistInvariants (146) on loop 0.
+    fn hoist_loop_spec(f: &mut Function) -> usize {
+        let v = LoopView::new(f);
+        let l = v.loops.loops[0].clone();
+        hoist_loop(f, &v, &l, usize::MAX, true, &|i| ori_movable(i, true))
+    }
+
+    #[test]
+    fn pure_code_a_trip_may_skip_moves_only_with_defined_operands() {
+        // The body 3 does not run on every trip (the header exits first).
+        // The generic phases never speculate. Its address math reads %r9 and %r2:%r3, all written before the
+        // loop on every path: it is speculated into the preheader; the
+        // load stays (it may fault). With %r2 written on one path only,
+        // nothing moves (the hoisted read could be uninitialised).
+        let src = |pre: &str| {
+            func(&format!(
+                ".L_x_0:
+                 MOV %r0, RZ ;
+                 {pre}
+                 .L_x_1:
+                 MOV %r9, c[0x0][0x170] ;
+                 .L_x_2:
+                 ISETP.GE.AND %p0, PT, %r0, %r9, PT ;
+                 @%p0 BRA .L_x_4 ;
+                 .L_x_3:
+                 IMAD.WIDE %r4, %r9, 0x4, %r2 ;
+                 LDG.E %r6, [%r4.64] ;
+                 FADD %r7, %r6, %r7 ;
+                 IADD3 %r0, %r0, 0x1, RZ ;
+                 BRA .L_x_2 ;
+                 .L_x_4:
+                 EXIT ;"
+            ))
+        };
+        let mut f = src("MOV %r2, c[0x0][0x160] ;\n MOV %r3, c[0x0][0x164] ;");
+        assert_eq!(
+            hoist_invariants(&mut f, usize::MAX, true),
+            0,
+            "{}",
+            text(&f)
+        );
+        let mut h = f.clone();
+        assert_eq!(hoist_loop_spec(&mut h), 1, "{}", text(&h));
+        assert_eq!(h.blocks[1].insts.last().unwrap().op, Op::IMAD);
+        assert_eq!(h.blocks[3].insts[0].op, Op::LDG);
+        let mut g = src("MOV %r3, c[0x0][0x164] ;\n @%p5 MOV %r2, c[0x0][0x160] ;");
+        assert_eq!(hoist_loop_spec(&mut g), 0, "{}", text(&g));
     }
 
     #[test]

@@ -10,30 +10,21 @@
 //! This is the arch-specific, GEMM-aware pass; the generic LICM phases
 //! (OriHoistInvariants*) are others'.
 //!
-//! An instruction `i` in innermost loop `L` is hoisted to the preheader
-//! `P` (the one predecessor of the header outside `L`, whose one successor
-//! is the header; loops without one are left alone) when:
+//! The legality rules are the ones every hoisting phase shares
+//! ([`super::hoist::hoist_loop`], rules 1..7 there: unguarded, invariant
+//! operands, the only definition of what it writes and not live into the
+//! header, its block runs on every trip, loads never cross a possibly
+//! aliasing store, atomic, barrier or fence; loops with a call or an
+//! unmodelled instruction, or without a preheader, are left alone). This
+//! phase decides only:
 //!
-//! 1. it is unguarded and of a hoistable kind: integer/uniform/predicate
-//!    ALU without side effects (the opcode table's categories `IntAlu`,
+//! 1. which loops: the innermost ones;
+//! 2. what is a candidate ([`movable`]): integer/uniform/predicate ALU
+//!    without side effects (the opcode table's categories `IntAlu`,
 //!    `Uniform`, `Predicate` with no effects, but not `S2UR`/`R2UR`/
 //!    `P2R`/`R2P`), `MOV`, `SEL`, constant loads `LDC`/`ULDC`, and in a
 //!    GEMM loop also read-only global loads `LDG.CONSTANT`/`LD.CONSTANT`;
-//! 2. nothing in `L` defines a unit it reads (its operands are invariant);
-//!    loops holding a `CALL` are left alone (the callee's definitions are
-//!    not in the loop's blocks);
-//! 3. it is the only definition in `L` of each unit it defines, and none
-//!    of them is live on entry to the header: no read in or after the
-//!    loop can see a value other than the one `i` computes, so running it
-//!    once before the loop (even where the loop would not have reached
-//!    it) is invisible — this holds for virtual and physical registers
-//!    alike, and under guarded partial definitions elsewhere;
-//! 4. a load additionally must execute on every trip: its block dominates
-//!    every latch and every block that leaves the loop (so hoisting never
-//!    runs a possibly faulting access that a guard or branch would have
-//!    skipped); constant memory is never written, and a global load is
-//!    hoisted only when `L` has no store, atomic, barrier, fence or call
-//!    (nothing that may alias or publish what it reads).
+//! 3. how many leave one loop (below).
 //!
 //! Register pressure: outside GEMM loops at most [`PLAIN_LIMIT`]
 //! instructions leave one loop; GEMM loops have no limit. DECISION: the
@@ -43,13 +34,11 @@
 //! alone.
 
 use super::gemm;
+use super::hoist::{hoist_loop, Movable};
+use super::loop_util::{space_of, LoopView, Space};
 use super::phase::{Phase, PhaseContext, PhaseError};
-use crate::ir::cfg::{is_terminator, Cfg};
-use crate::ir::dom::DomTree;
-use crate::ir::liveness::Liveness;
-use crate::ir::loops::LoopInfo;
 use crate::ir::opcode::{Category, Effects};
-use crate::ir::{regs, Function, Inst, Op, Operand};
+use crate::ir::{Function, Inst, Op};
 
 /// Phase index (table row 146).
 pub const INDEX: u16 = 146;
@@ -57,162 +46,51 @@ pub const INDEX: u16 = 146;
 /// At most this many instructions leave one non-GEMM loop.
 pub const PLAIN_LIMIT: usize = 8;
 
-/// Whether `i` may be hoisted at all (rule 1), and whether it is a load
-/// (rule 4).
-fn kind(i: &Inst, gemm_loop: bool) -> Option<bool> {
-    if i.guard.is_some() || regs::reads_all_registers(i) {
-        return None;
-    }
+/// What this phase may move out of a loop (module rule 2).
+fn movable(i: &Inst, gemm_loop: bool) -> Movable {
     let info = i.op.info();
-    let faulting_const = i
-        .operands
-        .iter()
-        .any(|o| matches!(o, Operand::Const(c) if c.reg.is_some()));
     match i.op {
-        Op::S2UR | Op::R2UR | Op::P2R | Op::R2P => None,
-        Op::LDC => Some(true),
-        Op::ULDC => Some(faulting_const),
-        Op::LDG | Op::LD if gemm_loop && i.has_mod("CONSTANT") => Some(true),
-        Op::MOV | Op::SEL => Some(faulting_const),
+        Op::S2UR | Op::R2UR | Op::P2R | Op::R2P => Movable::No,
+        Op::LDC | Op::ULDC => Movable::Load(Space::Constant),
+        Op::LDG | Op::LD if gemm_loop && i.has_mod("CONSTANT") => {
+            space_of(i.op).map_or(Movable::No, Movable::Load)
+        }
+        Op::MOV | Op::SEL => Movable::Pure,
         _ if matches!(
             info.category,
             Category::IntAlu | Category::Uniform | Category::Predicate
         ) && info.effects == Effects::NONE =>
         {
-            Some(faulting_const)
+            Movable::Pure
         }
-        _ => None,
+        _ => Movable::No,
     }
 }
 
-/// Whether `i` may write or publish memory a global load reads.
-fn clobbers_global(i: &Inst) -> bool {
-    let e = i.op.info().effects;
-    e.intersects(
-        Effects::STORE
-            .union(Effects::ATOMIC)
-            .union(Effects::BARRIER)
-            .union(Effects::FENCE),
-    ) || i.op == Op::CALL
-        || regs::reads_all_registers(i)
-}
-
-/// One hoist: (block, index) in the loop to the end of `pre`. Returns
-/// whether something moved.
-fn hoist_one(f: &mut Function, budget: &mut Vec<(usize, usize)>) -> bool {
-    let cfg = Cfg::new(f);
-    let dom = DomTree::new(&cfg);
-    let li = LoopInfo::new(&cfg, &dom);
-    let live = Liveness::new(f, &cfg);
-    let gemms = gemm::gemm_loops_with(f, &li, &live);
-    for (k, l) in li.loops.iter().enumerate() {
-        if li.loops.iter().any(|o| o.parent == Some(k)) {
-            continue;
-        }
-        let outside: Vec<usize> = cfg.preds[l.header]
-            .iter()
-            .copied()
-            .filter(|p| !l.blocks.contains(p))
-            .collect();
-        let [pre] = outside[..] else { continue };
-        if cfg.succs[pre] != [l.header] {
-            continue;
-        }
-        let is_gemm = gemms.contains(&l.header);
-        let used = budget
-            .iter()
-            .find(|(h, _)| *h == f.blocks[l.header].label as usize)
-            .map_or(0, |x| x.1);
-        if !is_gemm && used >= PLAIN_LIMIT {
-            continue;
-        }
-        let insts = || {
-            l.blocks.iter().flat_map(|&b| {
-                f.blocks[b]
-                    .insts
-                    .iter()
-                    .enumerate()
-                    .map(move |(i, x)| (b, i, x))
-            })
-        };
-        let mut def_count: std::collections::BTreeMap<regs::RegUnit, usize> = Default::default();
-        for (_, _, i) in insts() {
-            for u in regs::defs(i) {
-                *def_count.entry(u).or_insert(0) += 1;
-            }
-        }
-        // A call's callee (blocks outside the loop) may define any
-        // register: the loop's own definitions would not tell.
-        if insts().any(|(_, _, i)| i.op == Op::CALL || regs::reads_all_registers(i)) {
-            continue;
-        }
-        let clobbered = insts().any(|(_, _, i)| clobbers_global(i));
-        let leaving: Vec<usize> = l
-            .blocks
-            .iter()
-            .copied()
-            .filter(|&b| {
-                cfg.succs[b].is_empty() || cfg.succs[b].iter().any(|s| !l.blocks.contains(s))
-            })
-            .chain(l.latches.iter().copied())
-            .collect();
-        let found = insts().find(|&(b, _, i)| {
-            // Keep every block non-empty (the verifier's invariant).
-            if f.blocks[b].insts.len() < 2 {
-                return false;
-            }
-            let Some(load) = kind(i, is_gemm) else {
-                return false;
-            };
-            if regs::uses(i).iter().any(|u| def_count.contains_key(u)) {
-                return false;
-            }
-            let d = regs::defs(i);
-            if d.is_empty()
-                || d.iter()
-                    .any(|u| def_count[u] != 1 || live.is_live_in(l.header, *u))
-            {
-                return false;
-            }
-            if load {
-                let global = matches!(i.op, Op::LDG | Op::LD);
-                if (global && clobbered) || !leaving.iter().all(|&x| dom.dominates(b, x)) {
-                    return false;
-                }
-            }
-            true
-        });
-        let Some((b, idx, _)) = found else { continue };
-        let inst = f.blocks[b].insts.remove(idx);
-        let p = &mut f.blocks[pre].insts;
-        let at = if p.last().is_some_and(is_terminator) {
-            p.len() - 1
-        } else {
-            p.len()
-        };
-        p.insert(at, inst);
-        let label = f.blocks[l.header].label as usize;
-        match budget.iter_mut().find(|(h, _)| *h == label) {
-            Some(x) => x.1 += 1,
-            None => budget.push((label, 1)),
-        }
-        return true;
-    }
-    false
-}
-
-/// Hoists until nothing more is invariant; returns the count moved.
+/// Hoists out of every innermost loop; returns the count moved.
 pub fn hoist(f: &mut Function) -> usize {
     if f.insts()
         .any(|i| i.op == Op::UNDECODED || !i.op.info().is_modelled())
     {
         return 0;
     }
-    // (header label, hoisted so far)
-    let mut budget = Vec::new();
+    let mut v = LoopView::new(f);
+    // Hoisting changes no block: the loops and the GEMM headers found
+    // here stay valid throughout.
+    let gemms = gemm::gemm_loops_with(f, &v.loops, &v.live);
     let mut n = 0;
-    while hoist_one(f, &mut budget) {
-        n += 1;
+    for k in 0..v.loops.loops.len() {
+        if v.loops.loops.iter().any(|o| o.parent == Some(k)) {
+            continue;
+        }
+        let l = v.loops.loops[k].clone();
+        let is_gemm = gemms.contains(&l.header);
+        let limit = if is_gemm { usize::MAX } else { PLAIN_LIMIT };
+        let moved = hoist_loop(f, &v, &l, limit, true, &|i| movable(i, is_gemm));
+        if moved > 0 {
+            n += moved;
+            v = LoopView::new(f);
+        }
     }
     n
 }

@@ -171,3 +171,33 @@ fn physical_registers_after_allocation_work_the_same() {
     assert_eq!(hoist(&mut f), 1);
     assert_eq!(ops(&f, 0), ["MOV", "MOV", "LEA"]);
 }
+
+#[test]
+fn address_math_a_trip_may_skip_stays() {
+    // The LEA sits in a block not every trip runs: hoisted, it would read
+    // %r7 on lanes that never read it (the shared rule 5 of hoist.rs).
+    let mut f = func(
+        ".L_x_0:
+         MOV %r5, 0x4 ;
+         .L_x_1:
+         ISETP.EQ.AND %p1, PT, %r5, 0x2, PT ;
+         @!%p1 BRA .L_x_3 ;
+         .L_x_2:
+         LEA %r10, %r7, %r20, 0x2 ;
+         STS [%r6], %r10 ;
+         .L_x_3:
+         IADD3 %r5, %r5, -0x1, RZ ;
+         ISETP.NE.AND %p0, PT, %r5, RZ, PT ;
+         @%p0 BRA .L_x_1 ;
+         .L_x_4:
+         EXIT ;",
+    );
+    assert_eq!(hoist(&mut f), 0);
+    // The same instruction on the path every trip takes moves.
+    let mut g = looped(
+        "LEA %r10, %r7, %r20, 0x2 ;
+         STS [%r6], %r10 ;",
+    );
+    assert_eq!(hoist(&mut g), 1);
+    assert_eq!(ops(&g, 0).last(), Some(&"LEA"));
+}
