@@ -6,11 +6,13 @@ mod common;
 use common::ptxc;
 use std::path::Path;
 
-/// (phase name, targeted kernel).
-const TARGETS: [(&str, &str); 3] = [
+/// (phase name, targeted kernel); tex_offsets: TexNodep's texel-offset
+/// fold.
+const TARGETS: [(&str, &str); 4] = [
     ("OptimizeNaNOrZero", "nan_zero_gemm"),
     ("HoistInvariants", "hoist_loop"),
     ("TexNodep", "tex_multi"),
+    ("TexNodep", "tex_offsets"),
 ];
 
 fn kernel(name: &str) -> String {

@@ -55,9 +55,11 @@
 //!   passing the header (it runs at most once per iteration).
 //!
 //! Why it suffices: take any execution of the increment and the last
-//! header visit before it. The path entry -> preheader -> header does not
-//! meet `S` (it is outside the loop until the header), so by dominance `S`
-//! lies between that header visit and the increment, entered from `E`
+//! header visit before it. Some path entry -> preheader avoids the loop
+//! (the header does not dominate its preheader, and the loop is entered
+//! only through the header); followed by the header and the part of the
+//! iteration up to the increment it is a path to the increment, so by
+//! dominance `S` lies between that header visit and the increment, entered from `E`
 //! along the edge on which `i < n` held. `i`'s only definition in the loop
 //! is the increment, which runs once per iteration, so `i` at the test is
 //! `i` at the increment: `i < n <= MAX` (INT_MAX signed, UINT_MAX
