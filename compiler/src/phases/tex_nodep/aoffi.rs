@@ -46,9 +46,12 @@
 //!   coordinate units, and for 2D/3D physical and aligned like the
 //!   coordinates the lowering allocates (`x_0` a multiple of 2 for 2D,
 //!   4 for 3D); with virtual registers only 1D folds (a virtual group's
-//!   alignment is the allocator's, and `x_0 + k` is no group). In practice
-//!   only 1D folds: the lowering copies each coordinate into a fresh
-//!   aligned group, so the added registers are independent values;
+//!   alignment is the allocator's, and `x_0 + k` is no group). After
+//!   allocation a 2D fetch folds when its coordinates are adds of a pair
+//!   that already stands aligned, e.g. one loaded by `ld.v2` and still live
+//!   (corpus/peephole/tex_offsets_2d: `MOV R10, 0x2f` + `TLD.SCR.LZ.AOFFI
+//!   R10, R6, R2, R10, ..., 2D`); coordinates computed separately land in
+//!   independent registers and stay;
 //! - no `x_k` is written between its definition and the fetch, no `c+k`
 //!   is read there, and no instruction there reads or writes registers
 //!   unmodelled (a call, `UNDECODED`);
