@@ -6,11 +6,14 @@ mod common;
 use common::ptxc;
 use std::path::Path;
 
-/// (phase name, targeted kernel).
-const TARGETS: [(&str, &str); 3] = [
+/// (phase name, targeted kernel); tex_offsets, tex_offsets_2d: TexNodep's
+/// texel-offset fold.
+const TARGETS: [(&str, &str); 5] = [
     ("OptimizeNaNOrZero", "nan_zero_gemm"),
     ("HoistInvariants", "hoist_loop"),
     ("TexNodep", "tex_multi"),
+    ("TexNodep", "tex_offsets"),
+    ("TexNodep", "tex_offsets_2d"),
 ];
 
 fn kernel(name: &str) -> String {

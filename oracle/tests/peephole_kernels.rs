@@ -1,5 +1,5 @@
 //! The targeted peephole kernels of `corpus/peephole/` (nan_zero_gemm,
-//! hoist_loop, tex_multi): their `NAME.expected.json` (written by `ptxdiff
+//! hoist_loop, tex_multi, tex_offsets, tex_offsets_2d): their `NAME.expected.json` (written by `ptxdiff
 //! interp`) checked against an independent host computation of what the
 //! kernel computes, and each kernel compiled by ptxc through the full -O3
 //! pipeline (the peepholes included) and run in the SM simulator for
@@ -10,7 +10,13 @@ use oracle::launch::{init_bits, ElemType, LaunchSpec, OutputSet};
 use oracle::ptx_interp::RunLimits;
 use std::path::{Path, PathBuf};
 
-const KERNELS: [&str; 3] = ["nan_zero_gemm", "hoist_loop", "tex_multi"];
+const KERNELS: [&str; 5] = [
+    "nan_zero_gemm",
+    "hoist_loop",
+    "tex_multi",
+    "tex_offsets",
+    "tex_offsets_2d",
+];
 
 fn spec_path(k: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../corpus/peephole/{k}/{k}.launch.json"))
@@ -111,6 +117,91 @@ fn tex_multi_expected_matches_the_host() {
         out[2 * i as usize] = f22 + at(&u, i);
     }
     assert_out("tex_multi", &out);
+}
+
+fn ints(spec: &LaunchSpec, name: &str) -> Vec<i32> {
+    let b = spec.buffers.iter().find(|b| b.name == name).unwrap();
+    init_bits(&b.init, b.ty, b.len)
+        .into_iter()
+        .map(|x| x as u32 as i32)
+        .collect()
+}
+
+#[test]
+fn tex_offsets_expected_matches_the_host() {
+    let spec = LaunchSpec::from_file(spec_path("tex_offsets")).unwrap();
+    let (t, t2) = (texture(&spec, "t"), texture(&spec, "t2"));
+    let (xs, ys) = (ints(&spec, "xs"), ints(&spec, "ys"));
+    // PTX add.s32 wraps; t clamps; t2 (16 x 12, row-major) clamps x and
+    // reads the border colour 0 outside y's range.
+    let at = |i: i32| t[i64::from(i).clamp(0, 99) as usize];
+    let at2 = |i: i32, j: i32| {
+        if (0..12).contains(&j) {
+            t2[j as usize * 16 + i64::from(i).clamp(0, 15) as usize]
+        } else {
+            0.0
+        }
+    };
+    let mut out = Vec::new();
+    for (&x, &y) in xs.iter().zip(&ys) {
+        let add = |v: i32| x.wrapping_add(v);
+        let row = [
+            at(add(1)),
+            at(add(-3)),
+            at(add(7)),
+            at(add(-8)),
+            at(add(9)),
+            at(y.wrapping_add(1)),
+            at2(add(-3), y.wrapping_add(2)),
+        ];
+        out.extend(row.iter().map(|f| f.to_bits()));
+        out.extend([x as u32, y as u32, 0]);
+    }
+    // The lanes at INT_MAX - 1 and beyond wrap: x+7 is texel 0, not 99.
+    assert!(xs.contains(&(i32::MAX - 1)));
+    let p = spec_path("tex_offsets").with_file_name("tex_offsets.expected.json");
+    let exp = OutputSet::from_file(&p).unwrap();
+    let bits: Vec<u32> = exp
+        .get("out")
+        .unwrap()
+        .bits
+        .iter()
+        .map(|&b| b as u32)
+        .collect();
+    assert_eq!(bits, out);
+}
+
+#[test]
+fn tex_offsets_2d_expected_matches_the_host() {
+    let spec = LaunchSpec::from_file(spec_path("tex_offsets_2d")).unwrap();
+    let t = texture(&spec, "t");
+    let xy = ints(&spec, "xy");
+    // 16 x 12, row-major; x clamps, y outside 0..12 reads the border 0.
+    let at = |i: i32, j: i32| {
+        if (0..12).contains(&j) {
+            t[j as usize * 16 + i64::from(i).clamp(0, 15) as usize]
+        } else {
+            0.0
+        }
+    };
+    let mut out = Vec::new();
+    for p in xy.chunks(2) {
+        let (x, y) = (p[0], p[1]);
+        let shifted = at(x.wrapping_add(-1), y.wrapping_add(2));
+        out.extend([shifted.to_bits(), at(x, y).to_bits(), x as u32, y as u32]);
+    }
+    // Some pairs wrap (INT_MIN - 1, INT_MAX + 2).
+    assert!(xy.contains(&i32::MIN) && xy.contains(&(i32::MAX - 1)));
+    let p = spec_path("tex_offsets_2d").with_file_name("tex_offsets_2d.expected.json");
+    let exp = OutputSet::from_file(&p).unwrap();
+    let bits: Vec<u32> = exp
+        .get("out")
+        .unwrap()
+        .bits
+        .iter()
+        .map(|&b| b as u32)
+        .collect();
+    assert_eq!(bits, out);
 }
 
 #[test]

@@ -22,11 +22,15 @@ const ARCHS: [&str; 3] = ["sm_70", "sm_80", "sm_90"];
 /// Reseeded launches per check (0 is the spec as written).
 const SEEDS: u64 = 3;
 const SEEDS_O0: u64 = 2;
-/// The peepholes and the targeted kernel of each.
-const TARGETS: [(u16, &str); 3] = [
+/// The peepholes and their targeted kernels (tex_offsets, tex_offsets_2d:
+/// TexNodep's texel-offset fold in 1D and 2D, at coordinates that wrap
+/// near INT_MIN/INT_MAX and far outside the texture).
+const TARGETS: [(u16, &str); 5] = [
     (145, "nan_zero_gemm"),
     (146, "hoist_loop"),
     (149, "tex_multi"),
+    (149, "tex_offsets"),
+    (149, "tex_offsets_2d"),
 ];
 
 fn root() -> PathBuf {
@@ -122,16 +126,17 @@ fn check_phase(index: u16) -> Vec<String> {
     changed
 }
 
-/// The check compared something: the phase changed its targeted kernel on
+/// The check compared something: the phase changed its targeted kernels on
 /// every target.
 fn assert_targets_changed(index: u16, changed: &[String]) {
-    let (_, k) = TARGETS.iter().find(|t| t.0 == index).unwrap();
-    for arch in ARCHS {
-        let name = format!("{k}.ptx {arch}");
-        assert!(
-            changed.contains(&name),
-            "{name} unchanged; changed: {changed:?}"
-        );
+    for (_, k) in TARGETS.iter().filter(|t| t.0 == index) {
+        for arch in ARCHS {
+            let name = format!("{k}.ptx {arch}");
+            assert!(
+                changed.contains(&name),
+                "{name} unchanged; changed: {changed:?}"
+            );
+        }
     }
 }
 
@@ -222,6 +227,65 @@ fn the_unsafe_cases_in_the_targeted_kernels_stay() {
                     .filter(|&&o| matches!(o, Op::TEX | Op::TLD))
                     .count();
                 assert_eq!(before, 2, "{}: a fetch crossed the store", case.name);
+            }
+            "tex_offsets_2d" => {
+                // The (x - 1, y + 2) fetch reads (x, y) with offsets 0x2f,
+                // written by the last MOV of its offsets register before it.
+                let insts: Vec<&ptxc::ir::Inst> = g.insts().collect();
+                let at: Vec<usize> = (0..insts.len())
+                    .filter(|&k| insts[k].has_mod("AOFFI"))
+                    .collect();
+                assert_eq!(at.len(), 1, "{}", case.name);
+                let f = insts[at[0]];
+                let off = &f.operands[f.ndst as usize + 1];
+                let ptxc::ir::Operand::Reg(r) = off else {
+                    panic!("{}: {off:?}", case.name)
+                };
+                let mov = insts[..at[0]]
+                    .iter()
+                    .rev()
+                    .find(|i| {
+                        matches!(i.operands.first(), Some(ptxc::ir::Operand::Reg(d)) if d.reg == r.reg)
+                    })
+                    .unwrap();
+                assert_eq!(mov.op, Op::MOV, "{}", case.name);
+                assert_eq!(
+                    mov.operands[1],
+                    ptxc::ir::Operand::Imm(0x2f),
+                    "{}",
+                    case.name
+                );
+            }
+            "tex_offsets" => {
+                // x+1, x+7, x-8, y+1 fold; x+9 (out of range) stays an add,
+                // x-3 (its sum also copied for the 2D fetch) too, and the
+                // 2D fetch keeps its plain coordinates.
+                let folded: Vec<&ptxc::ir::Inst> =
+                    g.insts().filter(|i| i.has_mod("AOFFI")).collect();
+                assert_eq!(folded.len(), 4, "{}", case.name);
+                assert!(folded.iter().all(|i| i.op == Op::TLD), "{}", case.name);
+                let imm_adds: Vec<i64> = g
+                    .insts()
+                    .filter(|i| i.op == Op::IADD3)
+                    .filter_map(|i| {
+                        i.srcs().iter().find_map(|o| match o {
+                            ptxc::ir::Operand::Imm(v) => Some(*v),
+                            _ => None,
+                        })
+                    })
+                    .collect();
+                for v in [9, -3, 2] {
+                    assert!(imm_adds.contains(&v), "{}: x{v:+} folded", case.name);
+                }
+                let two_d = g
+                    .insts()
+                    .find(|i| {
+                        i.operands
+                            .iter()
+                            .any(|o| matches!(o, ptxc::ir::Operand::TexShape(s) if s == "2D"))
+                    })
+                    .unwrap();
+                assert!(!two_d.has_mod("AOFFI"), "{}", case.name);
             }
             _ => {
                 let cfg_ = Cfg::new(&g);

@@ -12,8 +12,8 @@
 //! | `test_hooks.rs` | (feature `test-hooks`, tests only) a planted-bug slot the dispatch calls after a named phase |
 //! | `check_initial.rs`, `control_flow.rs`, `live_dead.rs`, `emit.rs` | the implemented phases |
 //! | `loop_util.rs` | what the loop phases and if-conversion share: analyses, preheaders, per-loop register facts |
-//! | `loop_simplify.rs`, `strength_reduce.rs`, `unroll.rs`, `hoist.rs`, `predication.rs` | the loop phases (18, 21, 22, 35/66/79/88) and if-conversion (63) |
-//! | `nan_or_zero.rs`, `hoist_invariants.rs`, `tex_nodep.rs` | the scheduling-time and post-allocation peepholes of seed 001 (145, 146, 149) |
+//! | `loop_simplify.rs`, `strength_reduce.rs` (with `strength_reduce/wide.rs`: 64-bit products of a counter proved not to wrap), `unroll.rs`, `hoist.rs`, `predication.rs` | the loop phases (18, 21, 22, 35/66/79/88) and if-conversion (63) |
+//! | `nan_or_zero.rs`, `hoist_invariants.rs`, `tex_nodep.rs` (with `tex_nodep/aoffi.rs`: the texel-offset fold) | the scheduling-time and post-allocation peepholes of seed 001 (145, 146, 149) |
 //! | `gemm.rs` | the CUTLASS-style GEMM detection gate they share |
 //! | `place_blocks.rs` | PlaceBlocksInSourceOrder (112): the block layout back in source order |
 //! | `sched.rs` | ScheduleInstructions and the control-code phases (algorithms in `crate::sched`) |

@@ -1,5 +1,5 @@
 //! TexNodep (149; seed 001's `sub_19938E0`, the post-allocation texture
-//! node peephole): three rewrites of texture fetches (`TEX`, `TLD`,
+//! node peephole): four rewrites of texture fetches (`TEX`, `TLD`,
 //! `TLD4`, `TXQ`) inside each block, on virtual or physical registers
 //! alike (the table puts it after register allocation; every check below
 //! is on register units, so it is sound before allocation too).
@@ -29,6 +29,16 @@
 //!    instruction, a call, or an instruction whose registers are not
 //!    modelled. The fetches keep their relative order, and their result
 //!    extraction (`MOV`s of the fetched pairs) stays behind them.
+//!
+//! 4. Texel offsets (seed: "merge texture address calculations with the
+//!    fetch instruction"): an integer-coordinate fetch (`TLD`) whose
+//!    coordinates were computed in the block by `IADD3 c, x, imm, RZ`
+//!    with `imm` in -8..7 reads `x` and takes `imm` as its `.AOFFI` texel
+//!    offset; `c` holds the packed offsets. The conditions and why it is
+//!    exact (wrapping 32-bit add before the address mode, as the
+//!    simulator's `TLD`): `tex_nodep/aoffi.rs`. Runs after rewrite 2 (so
+//!    a coordinate that reached the fetch through a copy is seen) and
+//!    before clustering.
 //!
 //! Each rewrite counts once in `--phase-stats`. Off at -O0 and NvOpt
 //! level 0.
@@ -235,27 +245,43 @@ fn cluster(insts: &mut Vec<Inst>, n: &mut usize) {
     }
 }
 
-/// Runs the three rewrites over `f`; returns the count.
+/// Removes the dead instructions with opcode in `ops` whose every
+/// definition is one of `orphaned` (only what this pass orphaned).
+fn remove_orphaned(f: &mut Function, orphaned: &[RegUnit], ops: &[Op]) {
+    if orphaned.is_empty() {
+        return;
+    }
+    let dead: Vec<(usize, usize)> = dead_instructions(f)
+        .into_iter()
+        .filter(|&(b, i)| {
+            let x = &f.blocks[b].insts[i];
+            ops.contains(&x.op) && regs::defs(x).iter().all(|u| orphaned.contains(u))
+        })
+        .collect();
+    remove_dead(f, &dead);
+}
+
+/// Runs the four rewrites over `f`; returns the count.
 pub fn tex_nodep(f: &mut Function) -> usize {
     let mut n = 0;
-    let mut orphaned = Vec::new();
+    let mut descriptors = Vec::new();
+    let mut copies = Vec::new();
     for b in &mut f.blocks {
-        share_descriptors(&mut b.insts, &mut n, &mut orphaned);
-        fold_coordinates(&mut b.insts, &mut n, &mut orphaned);
+        share_descriptors(&mut b.insts, &mut n, &mut descriptors);
+        fold_coordinates(&mut b.insts, &mut n, &mut copies);
+    }
+    // The copies rewrite 2 orphaned would read the added coordinate
+    // rewrite 4 looks at: they go first.
+    remove_orphaned(f, &copies, &[Op::MOV]);
+    let (folded, adds) = aoffi::fold_offsets(f);
+    n += folded;
+    for b in &mut f.blocks {
         cluster(&mut b.insts, &mut n);
     }
-    if !orphaned.is_empty() {
-        // Remove only the loads and copies this pass orphaned.
-        let dead: Vec<(usize, usize)> = dead_instructions(f)
-            .into_iter()
-            .filter(|&(b, i)| {
-                let x = &f.blocks[b].insts[i];
-                matches!(x.op, Op::ULDC | Op::UMOV | Op::MOV)
-                    && regs::defs(x).iter().all(|u| orphaned.contains(u))
-            })
-            .collect();
-        remove_dead(f, &dead);
-    }
+    // The descriptor loads (after clustering, as before rewrite 4 existed)
+    // and the adds of the folded second/third coordinates.
+    descriptors.extend(adds);
+    remove_orphaned(f, &descriptors, &[Op::ULDC, Op::UMOV, Op::IADD3, Op::MOV]);
     n
 }
 
@@ -277,6 +303,8 @@ impl Phase for TexNodep {
         Ok(())
     }
 }
+
+mod aoffi;
 
 #[cfg(test)]
 mod tests;

@@ -62,7 +62,7 @@ fn a_redefined_pair_is_not_shared() {
 fn a_one_d_coordinate_copy_folds_into_the_fetch() {
     let mut f = func(
         ".L_x_0:
-         IADD3 %r6, %r1, 0x1, RZ ;
+         IADD3 %r6, %r1, %r2, RZ ;
          MOV %r78, %r6 ;
          TLD.SCR.LZ RZ, %r80, %r78, 0x0, 0x58, 1D, 0x1 ;
          STG.E [%r8.64], %r80 ;
@@ -70,6 +70,18 @@ fn a_one_d_coordinate_copy_folds_into_the_fetch() {
     );
     assert_eq!(tex_nodep(&mut f), 1);
     assert_eq!(ops(&f), ["IADD3", "TLD", "STG", "EXIT"]);
+    // A copy of an add-immediate: the copy folds (rewrite 2), then the add
+    // into the texel offset (rewrite 4).
+    let mut h = func(
+        ".L_x_0:
+         IADD3 %r6, %r1, 0x1, RZ ;
+         MOV %r78, %r6 ;
+         TLD.SCR.LZ RZ, %r80, %r78, 0x0, 0x58, 1D, 0x1 ;
+         STG.E [%r8.64], %r80 ;
+         EXIT ;",
+    );
+    assert_eq!(tex_nodep(&mut h), 2);
+    assert_eq!(ops(&h), ["MOV", "TLD", "STG", "EXIT"]);
     // The copy's source redefined in between: no fold.
     let mut g = func(
         ".L_x_0:
@@ -122,7 +134,23 @@ fn a_fetch_does_not_move_above_its_coordinate() {
          STG.E [%r8.64], %r14 ;
          EXIT ;",
     );
-    assert_eq!(tex_nodep(&mut f), 0);
+    // The add folds into the second fetch's texel offset (one rewrite),
+    // which still reads the first fetch's result (%r10) and stays below it.
+    assert_eq!(tex_nodep(&mut f), 1);
+    assert_eq!(ops(&f), ["TLD", "MOV", "TLD", "STG", "EXIT"]);
+    let second = &f.blocks[0].insts[2];
+    assert!(matches!(&second.operands[2], Operand::Reg(r) if r.reg == Reg::V(10)));
+    // With the sum read again later there is no fold, and nothing moves.
+    let mut g = func(
+        ".L_x_0:
+         TLD.SCR.LZ RZ, %r10, %r2, 0x0, 0x58, 1D, 0x1 ;
+         IADD3 %r3, %r10, 0x1, RZ ;
+         TLD.SCR.LZ RZ, %r14, %r3, 0x0, 0x58, 1D, 0x1 ;
+         STG.E [%r8.64], %r14 ;
+         STG.E [%r8.64+0x4], %r3 ;
+         EXIT ;",
+    );
+    assert_eq!(tex_nodep(&mut g), 0);
 }
 
 #[test]
@@ -160,5 +188,154 @@ fn physical_registers_after_allocation_work_the_same() {
     assert_eq!(fetches, [Reg::Ur(4), Reg::Ur(4), Reg::Ur(8)]);
     // One shared pair; the second fetch clusters up to the first.
     assert_eq!(n, 2);
+    crate::ir::verify(&f, None).unwrap();
+}
+
+/// The instruction with opcode `op` (the first one).
+fn find(f: &Function, op: Op) -> Inst {
+    f.insts().find(|i| i.op == op).unwrap().clone()
+}
+
+/// A 1D fetch at `x + imm` after `prefix`; `x` (%r1) stays live.
+fn offset_kernel(prefix: &str, imm: &str, between: &str) -> String {
+    format!(
+        ".L_x_0:
+         {prefix}IADD3 %r6, %r1, {imm}, RZ ;
+         {between}
+         TLD.SCR.LZ RZ, %r80, %r6, 0x0, 0x58, 1D, 0x1 ;
+         STG.E [%r8.64], %r80 ;
+         STG.E [%r8.64+0x4], %r1 ;
+         EXIT ;"
+    )
+}
+
+#[test]
+fn an_add_immediate_coordinate_folds_into_texel_offsets() {
+    for (imm, packed) in [("-0x3", 0xd), ("0x1", 0x1), ("0x7", 0x7), ("-0x8", 0x8)] {
+        let mut f = func(&offset_kernel("", imm, ""));
+        assert_eq!(tex_nodep(&mut f), 1, "{imm}");
+        assert_eq!(ops(&f), ["MOV", "TLD", "STG", "STG", "EXIT"]);
+        // `c` now holds the packed offset; the fetch reads x and it.
+        let mov = find(&f, Op::MOV);
+        assert_eq!(mov.operands[1], Operand::Imm(packed), "{imm}");
+        let t = find(&f, Op::TLD);
+        assert!(t.has_mod("AOFFI"));
+        assert!(matches!(&t.operands[2], Operand::Reg(r) if r.reg == Reg::V(1)));
+        assert!(matches!(&t.operands[3], Operand::Reg(r) if r.reg == Reg::V(6)));
+        crate::ir::verify(&f, None).unwrap();
+    }
+    // A 32-bit immediate spelled unsigned (-3) folds alike.
+    let mut f = func(&offset_kernel("", "0xfffffffd", ""));
+    assert_eq!(tex_nodep(&mut f), 1);
+    assert_eq!(find(&f, Op::MOV).operands[1], Operand::Imm(0xd));
+}
+
+#[test]
+fn texel_offsets_refuse_what_they_cannot_prove() {
+    let refuses = |text: &str| {
+        let mut f = func(text);
+        let before = f.clone();
+        tex_nodep(&mut f);
+        assert!(!f.insts().any(|i| i.has_mod("AOFFI")), "folded:\n{text}");
+        assert_eq!(f, before, "changed:\n{text}");
+    };
+    // Out of the signed 4-bit range.
+    refuses(&offset_kernel("", "0x8", ""));
+    refuses(&offset_kernel("", "-0x9", ""));
+    // x redefined between the add and the fetch.
+    refuses(&offset_kernel("", "0x1", "IADD3 %r1, %r1, 0x2, RZ ;"));
+    // c read by something else between.
+    refuses(&offset_kernel("", "0x1", "STG.E [%r8.64+0x8], %r6 ;"));
+    // A guarded add (the old c survives where P0 is false).
+    refuses(
+        ".L_x_0:
+         MOV %r6, %r2 ;
+         @P0 IADD3 %r6, %r1, 0x1, RZ ;
+         TLD.SCR.LZ RZ, %r80, %r6, 0x0, 0x58, 1D, 0x1 ;
+         STG.E [%r8.64], %r80 ;
+         STG.E [%r8.64+0x4], %r1 ;
+         EXIT ;",
+    );
+    // c still live after the fetch.
+    refuses(
+        ".L_x_0:
+         IADD3 %r6, %r1, 0x1, RZ ;
+         TLD.SCR.LZ RZ, %r80, %r6, 0x0, 0x58, 1D, 0x1 ;
+         STG.E [%r8.64], %r80 ;
+         STG.E [%r8.64+0x4], %r6 ;
+         EXIT ;",
+    );
+    // A carry out, or a register + register add.
+    refuses(
+        ".L_x_0:
+         IADD3 %r6, P1, %r1, 0x1, RZ ;
+         TLD.SCR.LZ RZ, %r80, %r6, 0x0, 0x58, 1D, 0x1 ;
+         STG.E [%r8.64], %r80 ;
+         EXIT ;",
+    );
+    refuses(
+        ".L_x_0:
+         IADD3 %r6, %r1, %r2, RZ ;
+         TLD.SCR.LZ RZ, %r80, %r6, 0x0, 0x58, 1D, 0x1 ;
+         STG.E [%r8.64], %r80 ;
+         EXIT ;",
+    );
+    // The add in another block.
+    refuses(
+        ".L_x_0:
+         IADD3 %r6, %r1, 0x1, RZ ;
+        .L_x_1:
+         TLD.SCR.LZ RZ, %r80, %r6, 0x0, 0x58, 1D, 0x1 ;
+         STG.E [%r8.64], %r80 ;
+         EXIT ;",
+    );
+}
+
+#[test]
+fn a_consecutive_pair_of_adds_folds_a_two_d_fetch() {
+    let text = |src: &str| {
+        format!(
+            ".L_x_0:
+             IADD3 R4, R2, -0x1, RZ ;
+             IADD3 R5, {src}, 0x2, RZ ;
+             TLD.LZ RZ, R8, R4, UR4, 0x0, 2D, 0x1 ;
+             STG.E [R10.64], R8 ;
+             STG.E [R10.64+0x4], R2 ;
+             STG.E [R10.64+0x8], R3 ;
+             STG.E [R10.64+0xc], R7 ;
+             EXIT ;"
+        )
+    };
+    let mut f = func(&text("R3"));
+    assert_eq!(tex_nodep(&mut f), 1);
+    // y's add is gone, x's became the packed offsets (-1, +2).
+    assert_eq!(ops(&f), ["MOV", "TLD", "STG", "STG", "STG", "STG", "EXIT"]);
+    assert_eq!(find(&f, Op::MOV).operands[1], Operand::Imm(0x2f));
+    let t = find(&f, Op::TLD);
+    assert!(matches!(&t.operands[2], Operand::Reg(r) if r.reg == Reg::R(2)));
+    assert!(matches!(&t.operands[3], Operand::Reg(r) if r.reg == Reg::R(4)));
+    crate::ir::verify(&f, None).unwrap();
+    // The sources are no consecutive pair: no fold.
+    let mut g = func(&text("R7"));
+    assert_eq!(tex_nodep(&mut g), 0);
+}
+
+#[test]
+fn a_fetch_that_overwrites_its_coordinate_still_folds() {
+    // The sm_90 shape: the fetch's result lands in the coordinate register
+    // (read afterwards: the fetch's value, not the sum).
+    let mut f = func(
+        ".L_x_0:
+         IADD3 R12, R2, 0x1, RZ ;
+         TLD.LZ R20, R12, R12, UR4, 0x0, 1D, 0xf ;
+         STG.E [R10.64], R12 ;
+         STG.E [R10.64+0x4], R2 ;
+         EXIT ;",
+    );
+    assert_eq!(tex_nodep(&mut f), 1);
+    let t = find(&f, Op::TLD);
+    assert!(matches!(&t.operands[2], Operand::Reg(r) if r.reg == Reg::R(2)));
+    assert!(matches!(&t.operands[3], Operand::Reg(r) if r.reg == Reg::R(12)));
+    assert!(matches!(&t.operands[4], Operand::Reg(r) if r.reg == Reg::Ur(4)));
     crate::ir::verify(&f, None).unwrap();
 }
