@@ -257,17 +257,30 @@ pub fn has_virtual_registers(f: &Function) -> bool {
         .any(|i| regs::mentioned(i).iter().any(|u| u.is_virtual()))
 }
 
+/// The next unused number among the units `number` picks out.
+fn fresh(f: &Function, number: impl Fn(RegUnit) -> Option<u32>) -> u32 {
+    f.insts()
+        .flat_map(regs::mentioned)
+        .filter_map(number)
+        .map(|n| n + 1)
+        .max()
+        .unwrap_or(0)
+}
+
 /// The next unused virtual general register number.
 pub fn fresh_vreg(f: &Function) -> u32 {
-    let mut next = 0;
-    for i in f.insts() {
-        for u in regs::mentioned(i) {
-            if let RegUnit::VR(n) = u {
-                next = next.max(n + 1);
-            }
-        }
-    }
-    next
+    fresh(f, |u| match u {
+        RegUnit::VR(n) => Some(n),
+        _ => None,
+    })
+}
+
+/// The next unused virtual predicate number.
+pub fn fresh_vpred(f: &Function) -> u32 {
+    fresh(f, |u| match u {
+        RegUnit::VP(n) => Some(n),
+        _ => None,
+    })
 }
 
 /// `BRA label`.

@@ -304,7 +304,7 @@ fn reduce_wide(
     }
     let ph = v.preheader(f, l)?;
     let t = fresh_vreg(f).next_multiple_of(2);
-    let [add, addx] = wide::bump(t, wide::fresh_vpred(f), w.delta)?;
+    let [add, addx] = wide::bump(t, super::loop_util::fresh_vpred(f), w.delta)?;
     let mut init = inst.clone();
     init.operands[0] = reg_op(Reg::V(t));
     init.encoding = None;

@@ -229,16 +229,3 @@ pub(super) fn bump(t: u32, p: u32, delta: u64) -> Option<[Inst; 2]> {
         .ok()?,
     ])
 }
-
-/// The next unused virtual predicate number.
-pub(super) fn fresh_vpred(f: &Function) -> u32 {
-    let mut next = 0;
-    for i in f.insts() {
-        for u in regs::mentioned(i) {
-            if let RegUnit::VP(n) = u {
-                next = next.max(n + 1);
-            }
-        }
-    }
-    next
-}
