@@ -12,7 +12,7 @@
 //! | `undefined-label` | every label operand names a block of the function |
 //! | `misplaced-control` | a control transfer (`BRA`, `BRX`, `JMP`, `JMX`, `EXIT`, `RET`, `KILL`, `RTT`, `BPT`) is the last instruction of its block; `CALL` returns to the next instruction and may stand anywhere |
 //! | `falls-off-end` | control cannot run past the last block when that block is reachable |
-//! | `misaligned-pair` | a 64-bit register operand starts at an even register, a 128-bit one at a multiple of 4 (widths from [`regs::operand_width`]; virtual registers pair the same way) |
+//! | `misaligned-pair` | a 64-bit register operand starts at an even register, a 96- or 128-bit one at a multiple of 4 ([`regs::alignment`]; widths from [`regs::operand_width`]; virtual registers pair the same way) |
 //! | `register-range` | physical numbers in range, the whole pair or quad included: `R0..R254`, `UR0..UR62`, `P0..P6`, `UP0..UP6`, `B0..B15`; virtual numbers up to [`MAX_VIRTUAL`] |
 //! | `unavailable-opcode` | on a given SM, the opcode exists there ([`Op::available_on`]) |
 //! | `no-uniform-registers` | on a given SM without a uniform datapath, no uniform register or predicate appears |
@@ -230,11 +230,12 @@ fn check_inst(
             Reg::V(n) | Reg::Uv(n) => (n, MAX_VIRTUAL),
             Reg::Rz | Reg::Urz => continue,
         };
-        if w > 1 && num % w != 0 {
+        let a = regs::alignment(w as u8);
+        if num % a != 0 {
             err(
                 Invariant::MisalignedPair,
                 format!(
-                    "{r} holds a {}-bit value: it must be a multiple of {w}",
+                    "{r} holds a {}-bit value: it must be a multiple of {a}",
                     32 * w
                 ),
             );

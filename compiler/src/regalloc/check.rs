@@ -54,8 +54,8 @@ pub fn verify_allocated(
                 }
             }
             for (k, o) in inst.operands.iter().enumerate() {
-                let w = u32::from(regs::operand_width(inst, k));
-                if w != 2 && w != 4 {
+                let w = regs::alignment(regs::operand_width(inst, k));
+                if w == 1 {
                     continue;
                 }
                 let check = |r: Reg| -> Result<(), String> {

@@ -254,11 +254,7 @@ pub fn build(f: &Function, temps: &TempSet) -> Result<Nodes, AllocError> {
     for &(c, lo, w) in &all {
         let k = of_unit[&(c, lo)];
         let n = &mut nodes[k];
-        let a = match w {
-            2 => 2,
-            4 => 4,
-            _ => 1,
-        };
+        let a = regs::alignment(w as u8);
         if !(lo - n.lo).is_multiple_of(a) || (n.align > a && !n.align.is_multiple_of(a)) {
             return Err(AllocError(format!(
                 "virtual run {}{lo}..+{w} is misaligned in its group starting at {}",
