@@ -65,19 +65,30 @@ impl Cx<'_> {
         Ok(())
     }
 
-    /// Whether the block being filled is empty and no instruction targets it.
+    /// Whether the block being filled is unreachable: it is empty, and
+    /// neither a branch, a PTX label nor fallthrough reaches it (a run of
+    /// empty blocks before it counts as one: consecutive labels). A block
+    /// after a guarded `BRA` is reached by fallthrough: `@%p bra L; ret;`
+    /// keeps its `ret`.
     fn at_dead_end(&self) -> bool {
-        let b = self.b.blocks.last().expect("a block");
-        if !b.insts.is_empty() {
+        let blocks = &self.b.blocks;
+        let mut k = blocks.len();
+        while k > 0 && blocks[k - 1].insts.is_empty() {
+            let l = blocks[k - 1].label;
+            let targeted = blocks
+                .iter()
+                .any(|blk| blk.insts.iter().any(|i| i.targets().any(|t| t == l)))
+                || self.labels.values().any(|&x| x == l);
+            if targeted {
+                return false;
+            }
+            k -= 1;
+        }
+        if k == blocks.len() {
             return false;
         }
-        let l = b.label;
-        !self
-            .b
-            .blocks
-            .iter()
-            .any(|blk| blk.insts.iter().any(|i| i.targets().any(|t| t == l)))
-            && !self.labels.values().any(|&x| x == l)
+        // `blocks[k - 1]` is the last block with code; none: the entry.
+        k > 0 && !crate::ir::cfg::falls_through(blocks[k - 1].insts.last())
     }
 
     /// `ret` (also the implicit one at the end of a body).

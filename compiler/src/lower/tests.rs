@@ -536,3 +536,33 @@ fn texture_handle_forms() {
     let t = text("sm_90");
     assert!(t.contains("ULDC %ur") && t.contains("c[0x0][0x210]"), "{t}");
 }
+
+/// A `ret` after a guarded branch is reached by fallthrough: it stays
+/// (it was once dropped as dead code, and the body then ran off its end).
+/// A `ret` after an unconditional branch is unreachable and adds nothing.
+#[test]
+fn ret_after_guarded_branch_is_kept() {
+    let body = |br: &str| {
+        format!(".version 7.5\n.target sm_70\n.address_size 64\n.visible .entry k()\n{{\n.reg .pred %p<2>;\n.reg .b32 %r<3>;\nmov.u32 %r1, 0;\nLOOP:\nadd.u32 %r1, %r1, 1;\nsetp.lt.u32 %p1, %r1, 10;\n{br} bra LOOP;\nret;\n}}\n")
+    };
+    for sm in ["sm_70", "sm_90"] {
+        let guarded = lower_text(&body("@%p1"), sm);
+        let last = guarded.lines().last().unwrap();
+        assert!(last.starts_with("EXIT"), "{sm}: ends `{last}`:\n{guarded}");
+        let ks = lower_source(
+            "t.ptx",
+            &body("@%p1"),
+            lookup_sm(sm).unwrap(),
+            &LowerOptions::default(),
+        )
+        .unwrap();
+        crate::ir::verify::verify(&ks[0].function, lookup_sm(sm))
+            .unwrap_or_else(|e| panic!("{sm}: {e:?}"));
+        let plain = lower_text(&body(""), sm);
+        assert_eq!(
+            plain.matches("EXIT").count(),
+            0,
+            "{sm}: unreachable ret lowered:\n{plain}"
+        );
+    }
+}
