@@ -208,7 +208,11 @@ pub fn red_defined(op: RedOp, bits: u32, signed: bool) -> bool {
 /// The new value of a `sured.b` location: `old op c` on `bits` bits
 /// (32 or 64), min/max signed when `signed`.
 pub fn reduce(op: RedOp, bits: u32, signed: bool, old: u64, c: u64) -> u64 {
-    let m = if bits >= 64 { u64::MAX } else { (1u64 << bits) - 1 };
+    let m = if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    };
     let (old, c) = (old & m, c & m);
     let sx = |v: u64| -> i64 {
         if bits == 32 {
@@ -288,7 +292,9 @@ mod tests {
         assert!(at(Oob::Zero, 2, 0, 4).unwrap_err().contains("misaligned"));
         // 8 bytes at x = 12 of a 16-byte row: partly outside.
         assert!(at(Oob::Zero, 8, 0, 16).unwrap_err().contains("partly"));
-        assert!(at(Oob::Unspecified, 0, 3, 4).unwrap_err().contains("without"));
+        assert!(at(Oob::Unspecified, 0, 3, 4)
+            .unwrap_err()
+            .contains("without"));
         // Geometry mismatch.
         assert!(locate(&s, false, 1, Oob::Zero, &[0], 4).is_err());
         // Clamp with rows not a multiple of the size (12-byte rows, 8-byte access).

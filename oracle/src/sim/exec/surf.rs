@@ -193,7 +193,10 @@ pub fn find(ctx: &Ctx<'_>, w: &Warp, t: TexRef, lane: u32) -> Result<Option<usiz
 fn resolve(ctx: &Ctx<'_>, w: &Warp, t: TexRef, lane: u32) -> Result<usize, Stop> {
     find(ctx, w, t, lane)?.ok_or_else(|| {
         let h = handle(ctx, w, t, lane).unwrap_or(0);
-        Stop::fault(lane, format!("surface handle {h:#x} names no surface of the launch"))
+        Stop::fault(
+            lane,
+            format!("surface handle {h:#x} names no surface of the launch"),
+        )
     })
 }
 
@@ -234,8 +237,15 @@ pub fn exec(ctx: &mut Ctx<'_>, w: &mut Warp, m: u32, si: &SurfInst) -> Result<()
         let s = resolve(ctx, w, si.surf, l)?;
         let coords: Vec<u32> = (0..si.dims as usize).map(|k| cv[k][li]).collect();
         let spec = &ctx.surfaces[s].spec;
-        let loc = rules::locate(spec, false, si.dims as usize, si.oob, &coords, u64::from(si.size))
-            .map_err(|e| Stop::fault(l, e))?;
+        let loc = rules::locate(
+            spec,
+            false,
+            si.dims as usize,
+            si.oob,
+            &coords,
+            u64::from(si.size),
+        )
+        .map_err(|e| Stop::fault(l, e))?;
         let Some(loc) = loc else {
             continue; // .IGN: loads give zeros, stores are dropped
         };
