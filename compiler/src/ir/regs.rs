@@ -675,4 +675,32 @@ mod tests {
         assert_eq!(operand_width(&i, 2), 0);
         assert_eq!(operand_width(&i, 3), 2);
     }
+
+    #[test]
+    fn surface_accesses() {
+        // ptxas 11.8 (oracle/tests/surf_vendor/surf_ld.sm_80.sass):
+        // `.128` data is a quad, 3D coordinates three registers.
+        let i = inst("SULD.D.BA.3D.128.STRONG.SM.IGN R4, [R8], R12 ;");
+        assert_eq!(names(&defs(&i)), ["R4", "R5", "R6", "R7"]);
+        assert_eq!(names(&uses(&i)), ["R10", "R12", "R8", "R9"]);
+        let i = inst("SULD.D.BA.2D.U8.STRONG.SM.IGN R8, [R8], 0x0, 0x58 ;");
+        assert_eq!(names(&defs(&i)), ["R8"]);
+        assert_eq!(names(&uses(&i)), ["R8", "R9"]);
+        let i = inst("SUST.D.BA.2D.64.STRONG.SM [R18], R8, UR6, 0x0 ;");
+        assert!(defs(&i).is_empty());
+        assert_eq!(names(&uses(&i)), ["R18", "R19", "R8", "R9", "UR6"]);
+        let i = inst("SURED.D.BA.1D.ADD.U64.STRONG.SYS.TRAP [R3], R12, 0x0, 0x58 ;");
+        assert_eq!(names(&uses(&i)), ["R12", "R13", "R3"]);
+        let i = inst("SURED.D.BA.1D.ADD.STRONG.SYS.TRAP [R7], R0, R8 ;");
+        assert_eq!(names(&uses(&i)), ["R0", "R7", "R8"]);
+        // 3-register coordinate groups sit at a multiple of 4.
+        assert_eq!(
+            alignment(operand_width(
+                &inst("SUST.D.BA.3D.128.STRONG.SM.IGN [R12], R8, UR6, 0x0 ;"),
+                0
+            )),
+            4
+        );
+        assert!(!reads_all_registers(&i));
+    }
 }

@@ -126,6 +126,8 @@ mod warp_sync;
 mod tests;
 #[cfg(test)]
 mod tests_gaps;
+#[cfg(test)]
+mod tests_surf;
 
 use rustc_hash::FxHashMap;
 
