@@ -290,8 +290,11 @@ mod tests {
         assert_eq!(at(Oob::Zero, 16, 0, 4), Ok(None));
         assert!(at(Oob::Trap, 16, 0, 4).unwrap_err().contains(".trap"));
         assert!(at(Oob::Zero, 2, 0, 4).unwrap_err().contains("misaligned"));
-        // 8 bytes at x = 12 of a 16-byte row: partly outside.
-        assert!(at(Oob::Zero, 8, 0, 16).unwrap_err().contains("partly"));
+        // 8 bytes at x = 8 of a 12-byte row: partly outside.
+        let r12 = spec(&[3]);
+        assert!(locate(&r12, false, 1, Oob::Zero, &[8], 8)
+            .unwrap_err()
+            .contains("partly"));
         assert!(at(Oob::Unspecified, 0, 3, 4)
             .unwrap_err()
             .contains("without"));
