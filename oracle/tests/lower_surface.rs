@@ -654,3 +654,80 @@ fn vendor_surf_copy_runs_in_the_simulator() {
         }
     }
 }
+
+/// The lowered code after the whole `-O3` phase plan (scheduling,
+/// register allocation, the optimizations): surface stores, reductions and
+/// loads of the same location must keep their order, and the allocated
+/// register groups must hold. One thread walks in-bounds items: store a
+/// value, load it back, add to it, load again; both loads go to `out`.
+#[test]
+fn full_pipeline_keeps_surface_order() {
+    let mut fails = Vec::new();
+    let mut total = 0;
+    for g in 1..=3 {
+        let geom = ["1d", "2d", "3d"][g - 1];
+        let c = ["{%r10}", "{%r10, %r11}", "{%r10, %r11, %r12, %r13}"][g - 1];
+        let src = format!(
+            r#".version 7.8
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 sa, .param .u64 sb, .param .u64 crd, .param .u64 val, .param .u64 out, .param .u32 n)
+{{
+.reg .b32 %r<40>; .reg .b64 %rd<40>; .reg .pred %p<4>;
+ld.param.u64 %rd1, [sa]; ld.param.u64 %rd3, [crd]; ld.param.u64 %rd4, [val]; ld.param.u64 %rd5, [out];
+ld.param.u32 %r1, [n];
+mov.u32 %r2, 0;
+LOOP:
+setp.ge.u32 %p2, %r2, %r1;
+@%p2 bra DONE;
+mul.wide.u32 %rd7, %r2, 16; add.s64 %rd8, %rd3, %rd7;
+ld.global.v4.u32 {{%r10, %r11, %r12, %r13}}, [%rd8];
+mul.wide.u32 %rd9, %r2, 8; add.s64 %rd10, %rd4, %rd9;
+ld.global.u32 %r20, [%rd10];
+sust.b.{geom}.b32.trap [%rd1, {c}], %r20;
+suld.b.{geom}.b32.trap %r21, [%rd1, {c}];
+sured.b.add.{geom}.u32.trap [%rd1, {c}], %r21;
+suld.b.{geom}.v2.b32.clamp {{%r22, %r23}}, [%rd1, {c}];
+mul.wide.u32 %rd11, %r2, 16; add.s64 %rd12, %rd5, %rd11;
+st.global.u32 [%rd12], %r21;
+st.global.v2.u32 [%rd12+8], {{%r22, %r23}};
+add.u32 %r2, %r2, 1;
+bra LOOP;
+DONE:
+ret;
+}}
+"#
+        );
+        // 8-byte aligned in-bounds coordinates (the .v2 load).
+        let items: Vec<[i32; 4]> = coords(g, 8, true, 77 + g as u64);
+        let spec = launch(g, &items, 2, 1, 21);
+        let want = interp(&src, &spec);
+        let m = ptxc::ptx::parse_checked("surf", &src).unwrap();
+        for arch in ARCHS {
+            total += 1;
+            let sm = ptxc::targets::lookup_sm(arch).unwrap();
+            let ks = lower_module(&m, sm, &LowerOptions::default()).unwrap();
+            let kern = ks.into_iter().find(|x| x.name == "k").unwrap();
+            let phased = ptxc::phases::run(
+                &ptxc::phases::Plan::default(),
+                kern.function.clone(),
+                Some(sm),
+            )
+            .unwrap_or_else(|e| panic!("{arch}: {e}"));
+            let f = phased.cx.function;
+            ptxc::ir::verify(&f, Some(sm)).unwrap_or_else(|e| panic!("{arch}: invalid IR: {e}"));
+            let got = oracle::sim::run(
+                &f,
+                sm,
+                &spec,
+                &SimInputs::from_lowered(&kern),
+                &RunLimits::default(),
+            )
+            .unwrap_or_else(|e| panic!("{arch}: setup: {e}"));
+            if let Some(d) = agree(&want, &got, false) {
+                fails.push(format!("{geom} -O3 on {arch}: {d}"));
+            }
+        }
+    }
+    finish(fails, total);
+}
