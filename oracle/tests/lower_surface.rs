@@ -163,6 +163,21 @@ enum Access {
 /// `crd[4i..4i+4]`, its values `val[i*n + k]`, its loaded values go to
 /// `out[i*n + k]`.
 fn kernel(acc: Access, g: usize, bits: u32, n: usize, mode: &str, divergent: bool) -> String {
+    kernel_g(acc, g, bits, n, mode, divergent, false)
+}
+
+/// [`kernel`]; `guarded`: the surface instruction runs under `@%p3`
+/// (odd items only); loaded elements start at 0.
+fn kernel_g(
+    acc: Access,
+    g: usize,
+    bits: u32,
+    n: usize,
+    mode: &str,
+    divergent: bool,
+    guarded: bool,
+) -> String {
+    let gd = if guarded { "@%p3 " } else { "" };
     let geom = ["1d", "2d", "3d"][g - 1];
     let c = ["{%r10}", "{%r10, %r11}", "{%r10, %r11, %r12, %r13}"][g - 1];
     let handle = if divergent { "%rd6" } else { "%rd1" };
@@ -190,8 +205,18 @@ fn kernel(acc: Access, g: usize, bits: u32, n: usize, mode: &str, divergent: boo
     };
     match acc {
         Access::Ld => {
+            if guarded {
+                let z = match bits {
+                    64 => "mov.b64",
+                    32 => "mov.b32",
+                    _ => "mov.b16",
+                };
+                for k in 0..n {
+                    body.push_str(&format!("{z} {}, 0;\n", elem(k)));
+                }
+            }
             body.push_str(&format!(
-                "suld.b.{geom}{vec}.b{bits}.{mode} {data}, [{handle}, {c}];\n"
+                "{gd}suld.b.{geom}{vec}.b{bits}.{mode} {data}, [{handle}, {c}];\n"
             ));
             for k in 0..n {
                 body.push_str(&addr(k, "%rd5"));
@@ -209,23 +234,27 @@ fn kernel(acc: Access, g: usize, bits: u32, n: usize, mode: &str, divergent: boo
                 body.push_str(&format!("ld.global.{ld_ty} {}, [%rd10];\n", elem(k)));
             }
             body.push_str(&format!(
-                "sust.b.{geom}{vec}.b{bits}.{mode} [{handle}, {c}], {data};\n"
+                "{gd}sust.b.{geom}{vec}.b{bits}.{mode} [{handle}, {c}], {data};\n"
             ));
         }
         Access::Red(op, ty) => {
             body.push_str(&addr(0, "%rd4"));
             body.push_str(&format!("ld.global.{ld_ty} {}, [%rd10];\n", elem(0)));
             body.push_str(&format!(
-                "sured.b.{op}.{geom}.{ty}.{mode} [{handle}, {c}], {};\n",
+                "{gd}sured.b.{op}.{geom}.{ty}.{mode} [{handle}, {c}], {};\n",
                 elem(0)
             ));
         }
     }
-    let pick = if divergent {
+    let mut pick = String::from(if divergent {
         "and.b32 %r4, %r2, 1; setp.eq.u32 %p1, %r4, 1; selp.b64 %rd6, %rd2, %rd1, %p1;\n"
     } else {
         ""
-    };
+    });
+    if guarded {
+        // Odd items, crossed with the handle choice (tid & 1) by bit 1.
+        pick.push_str("and.b32 %r6, %r2, 2; setp.eq.u32 %p3, %r6, 2;\n");
+    }
     format!(
         r#".version 7.8
 .target sm_80
@@ -430,7 +459,8 @@ fn sust_all_shapes_modes_and_geometries() {
 }
 
 /// Distinct in-bounds locations, one per lane, the lanes choosing between
-/// two surfaces (the register form and the sm_90 handle loop).
+/// two surfaces (the register form and the sm_90 handle loop), with and
+/// without a guard predicate that differs from the handle choice.
 #[test]
 fn sust_and_suld_with_divergent_handles() {
     let mut fails = Vec::new();

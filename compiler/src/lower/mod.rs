@@ -460,7 +460,9 @@ fn uses_cvta_const(m: &Module) -> bool {
 
 /// The bytes of a `.const` variable's initializer (zeros without one).
 fn init_bytes(v: &ast::VarDecl, size: u32) -> Result<Vec<u8>, String> {
-    let ty = v.scalar().ok_or("a .const variable of opaque type")?;
+    let ty = v.scalar().ok_or(
+        "a module variable of opaque type (.texref, .surfref, .samplerref) is not lowered",
+    )?;
     let elem = ty.bytes() as usize;
     let mut out = Vec::with_capacity(size as usize);
     fn flat<'a>(i: &'a ast::Init, out: &mut Vec<&'a ast::Init>) {

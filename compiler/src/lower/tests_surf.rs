@@ -249,10 +249,28 @@ fn refusals_name_the_instruction() {
             "suq.memory_layout.b32 %r4, [%rd1];",
             "suq of channel_data_type",
         ),
+        (
+            "suld.b.1d.b32.trap %r4, [%r2, {%r1}];",
+            "suld: handle `%r2` is not a 64-bit register",
+        ),
     ] {
         let e = super::lower_source("t.ptx", &kernel(body), sm, &super::LowerOptions::default())
             .err()
             .unwrap_or_else(|| panic!("{body} lowered"));
         assert!(e.contains(want), "{body}: {e}");
     }
+}
+
+#[test]
+fn surfref_is_refused_naming_the_instruction() {
+    // A module-level `.surfref`: the launch binds it by name, which no SASS
+    // operand carries; the declaration is refused (mod.rs `init_bytes`),
+    // and an access through any other non-handle name names the
+    // instruction (handle.rs).
+    let src = ".version 7.8\n.target sm_80\n.address_size 64\n.global .surfref sr;\n.visible .entry k(.param .u32 x)\n{\n.reg .b32 %r<5>;\nld.param.u32 %r1, [x];\nsuld.b.1d.b32.trap %r2, [sr, {%r1}];\nret;\n}\n";
+    let sm = crate::targets::lookup_sm("sm_80").unwrap();
+    let e = super::lower_source("t.ptx", src, sm, &super::LowerOptions::default())
+        .err()
+        .expect("a .surfref access was lowered");
+    assert!(e.contains("opaque type (.texref, .surfref"), "{e}");
 }
