@@ -269,8 +269,8 @@ fn surfref_is_refused_naming_the_instruction() {
     // instruction (handle.rs).
     let src = ".version 7.8\n.target sm_80\n.address_size 64\n.global .surfref sr;\n.visible .entry k(.param .u32 x)\n{\n.reg .b32 %r<5>;\nld.param.u32 %r1, [x];\nsuld.b.1d.b32.trap %r2, [sr, {%r1}];\nret;\n}\n";
     let sm = crate::targets::lookup_sm("sm_80").unwrap();
-    let e = super::lower_source("t.ptx", src, sm, &super::LowerOptions::default())
-        .err()
-        .expect("a .surfref access was lowered");
+    let Err(e) = super::lower_source("t.ptx", src, sm, &super::LowerOptions::default()) else {
+        panic!("a .surfref access was lowered");
+    };
     assert!(e.contains("opaque type (.texref, .surfref"), "{e}");
 }
