@@ -174,7 +174,7 @@ fn mem_is_wide(inst: &Inst, base_wide: bool) -> bool {
 /// The coordinate registers of a surface access's `[Rc]`: `x` (bytes),
 /// then `y`, `z` for `.2D`/`.3D` (ptxas 11.8: `SULD.D.BA.3D.128.STRONG.SM.IGN
 /// R4, [R4], R12` after `MOV R4, R2 ; MOV R5, R3 ; MOV R6, R3`,
-/// oracle/tests/surf_vendor/surf_ld.sm_80.sass).
+/// oracle/tests/surf_vendor/surf_ld.O0.sm_80.sass).
 fn surface_dims(inst: &Inst) -> u8 {
     if inst.has_mod("3D") {
         3
@@ -266,8 +266,9 @@ fn w64(t: Option<&str>) -> u8 {
 /// The register alignment of a `width`-register operand: a pair starts at
 /// an even register, a 3- or 4-register group (128-bit values, 3-component
 /// texture/surface data) at a multiple of 4, as every ptxas 11.8 listing in
-/// the corpus places them (`STG.E.128 [R2], R4`, `SUST.D.BA.3D.B128 ...,
-/// R8`). The verifier, the register allocator and its checker all ask this.
+/// the corpus places them (`STG.E.128 [R2], R4`; surfaces:
+/// `SUST.D.BA.3D.128.STRONG.SM.IGN [R12], R8, UR6, 0x0`, the 3D coordinates
+/// at R12, oracle/tests/surf_vendor/surf_st.sm_90.sass). The verifier, the register allocator and its checker all ask this.
 pub fn alignment(width: u8) -> u32 {
     match width {
         0 | 1 => 1,
@@ -678,7 +679,8 @@ mod tests {
 
     #[test]
     fn surface_accesses() {
-        // ptxas 11.8 (oracle/tests/surf_vendor/surf_ld.sm_80.sass):
+        // ptxas 11.8 spellings (oracle/tests/surf_vendor/surf_ld.O0.sm_80.sass,
+        // surf_st.sm_90.sass, surf_st.sm_70.sass):
         // `.128` data is a quad, 3D coordinates three registers.
         let i = inst("SULD.D.BA.3D.128.STRONG.SM.IGN R4, [R8], R12 ;");
         assert_eq!(names(&defs(&i)), ["R4", "R5", "R6", "R7"]);

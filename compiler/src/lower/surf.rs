@@ -16,7 +16,7 @@
 //!   2 `.U16`, 4 nothing, 8 `.64`, 16 `.128`; more than 16 bytes
 //!   (`.v4.b64`) is refused. Narrower vectors travel packed in one wide
 //!   access (`suld.b.1d.v4.b8` is one 4-byte `SULD` + `PRMT 0x777k` per
-//!   byte, k5 in the notes of surf_ld.ptx), and a `.U8`/`.U16` result is
+//!   byte, surf_narrow.sm_80.sass), and a `.U8`/`.U16` result is
 //!   masked too (ptxas: `LOP3.LUT R0, R3, 0xff, R8, 0x78` after `SULD.U8`,
 //!   surf_copy.sm_80.sass), so the lowering never relies on the bits above.
 //! - Out-of-bounds mode: `.trap` `.TRAP`, `.zero` `.IGN`, `.clamp` nothing;
@@ -30,7 +30,7 @@
 //!   operation '.max' in instruction 'sured.b'").
 //! - Coordinates: consecutive registers, `x` (bytes) first, in an aligned
 //!   group (a pair for 2d, four for 3d: `SULD.D.BA.3D.128 ... R4, [R4]`
-//!   after `MOV R4, R2; MOV R5, R3; MOV R6, R3`, surf_ld -O0).
+//!   after `MOV R4, R2; MOV R5, R3; MOV R6, R3`, surf_ld.O0.sm_80.sass).
 //! - Handle (handle.rs): slot form `0x0, slot` for a kernel parameter below
 //!   sm_90, `ULDC UR, c[0x0][param]` + `UR, 0x0` on sm_90; another register's
 //!   low word names the surface directly below sm_90 (`[R7], R8`); on

@@ -83,7 +83,7 @@ fn suld_slot_form_sizes_and_modes() {
 
 #[test]
 fn narrow_elements_are_extracted_with_prmt() {
-    // k5 (ptxas 11.8 sm_80): one 4-byte SULD for `.v4.b8`, then `PRMT R4,
+    // surf_narrow.sm_80.sass: one 4-byte SULD for `.v4.b8`, then `PRMT R4,
     // R8, 0x7772, RZ`-style byte extraction; `.b16` halves 0x7710/0x7732.
     let body = "suld.b.1d.v4.b8.trap {%h1, %h2, %h3, %h4}, [%rd1, {%r1}];";
     for sel in ["0x7770", "0x7771", "0x7772", "0x7773"] {
