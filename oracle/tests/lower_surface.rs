@@ -689,7 +689,9 @@ fn vendor_surf_copy_runs_in_the_simulator() {
 /// register allocation, the optimizations): surface stores, reductions and
 /// loads of the same location must keep their order, and the allocated
 /// register groups must hold. One thread walks in-bounds items: store a
-/// value, load it back, add to it, load again; both loads go to `out`.
+/// value, load it back, add to it, load a pair; store those as a `.v2.b64`
+/// to the 16-byte aligned location of the other surface and load it back as
+/// a `.v4.b32` (quads, 3D coordinate groups); all loads go to `out`.
 #[test]
 fn full_pipeline_keeps_surface_order() {
     let mut fails = Vec::new();
@@ -704,7 +706,7 @@ fn full_pipeline_keeps_surface_order() {
 .visible .entry k(.param .u64 sa, .param .u64 sb, .param .u64 crd, .param .u64 val, .param .u64 out, .param .u32 n)
 {{
 .reg .b32 %r<40>; .reg .b64 %rd<40>; .reg .pred %p<4>;
-ld.param.u64 %rd1, [sa]; ld.param.u64 %rd3, [crd]; ld.param.u64 %rd4, [val]; ld.param.u64 %rd5, [out];
+ld.param.u64 %rd1, [sa]; ld.param.u64 %rd2, [sb]; ld.param.u64 %rd3, [crd]; ld.param.u64 %rd4, [val]; ld.param.u64 %rd5, [out];
 ld.param.u32 %r1, [n];
 mov.u32 %r2, 0;
 LOOP:
@@ -718,9 +720,15 @@ sust.b.{geom}.b32.trap [%rd1, {c}], %r20;
 suld.b.{geom}.b32.trap %r21, [%rd1, {c}];
 sured.b.add.{geom}.u32.trap [%rd1, {c}], %r21;
 suld.b.{geom}.v2.b32.clamp {{%r22, %r23}}, [%rd1, {c}];
-mul.wide.u32 %rd11, %r2, 16; add.s64 %rd12, %rd5, %rd11;
+and.b32 %r10, %r10, -16;
+mov.b64 %rd20, {{%r21, %r22}};
+mov.b64 %rd21, {{%r23, %r20}};
+sust.b.{geom}.v2.b64.trap [%rd2, {c}], {{%rd20, %rd21}};
+suld.b.{geom}.v4.b32.zero {{%r24, %r25, %r26, %r27}}, [%rd2, {c}];
+mul.wide.u32 %rd11, %r2, 32; add.s64 %rd12, %rd5, %rd11;
 st.global.u32 [%rd12], %r21;
 st.global.v2.u32 [%rd12+8], {{%r22, %r23}};
+st.global.v4.u32 [%rd12+16], {{%r24, %r25, %r26, %r27}};
 add.u32 %r2, %r2, 1;
 bra LOOP;
 DONE:
@@ -730,7 +738,7 @@ ret;
         );
         // 8-byte aligned in-bounds coordinates (the .v2 load).
         let items: Vec<[i32; 4]> = coords(g, 8, true, 77 + g as u64);
-        let spec = launch(g, &items, 2, 1, 21);
+        let spec = launch(g, &items, 4, 1, 21);
         let want = interp(&src, &spec);
         let m = ptxc::ptx::parse_checked("surf", &src).unwrap();
         for arch in ARCHS {
