@@ -7,7 +7,8 @@
 //! The access rules (byte addressing, alignment, `.trap`/`.clamp`/`.zero`,
 //! the ambiguous cases that fault, the `sured` operations, `suq`
 //! dimensions) live in `semantics/surface.rs`, shared with the SASS
-//! simulator; this file reads the operands and applies them.
+//! simulator; this file reads the operands and applies them. Also:
+//!
 //! * Cache operators (`.ca .cg .cs .cv`, `.wb .cg .cs .wt`) change no
 //!   result and are ignored.
 //! * Surfaces are global memory to the race detector: `suld`/`sust` are
