@@ -637,9 +637,10 @@ ret;
 }
 
 /// ptxas 11.8's SASS of surf_copy (slot form; TXQ for suq) in the
-/// simulator against the interpreter. sm_90 is left out: ptxas reads suq's
-/// answer there from the driver's header table (`LDC.64 R2,
-/// c[0x0][0x100]` + `LDG.E.CONSTANT`), which no runner models.
+/// simulator against the interpreter. On sm_90 ptxas reads suq's answer
+/// from the driver's header table (`LDC.64 R2, c[0x0][0x100]` +
+/// `LDG.E.CONSTANT`), which no runner models: there the kernel without
+/// suq (surf_copy_nq) runs.
 #[test]
 fn vendor_surf_copy_runs_in_the_simulator() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/surf_vendor");
@@ -682,6 +683,28 @@ fn vendor_surf_copy_runs_in_the_simulator() {
         if let Some(d) = agree(&want, &ours, false) {
             panic!("lowered surf_copy on {arch}: {d}");
         }
+    }
+    // sm_90: surf_copy_nq, the same kernel with suq's answers as constants
+    // (ULDC of the handle's low word + `SULD ..., UR4, 0x0`).
+    let src = std::fs::read_to_string(dir.join("surf_copy_nq.ptx")).unwrap();
+    let json = json.replace("\"surf_copy\"", "\"surf_copy_nq\"");
+    let spec = LaunchSpec::from_json_str(&json, std::path::Path::new(".")).unwrap();
+    let want_nq = interp(&src, &spec);
+    // The constants are the dimensions suq gave: the outputs agree.
+    assert_eq!(want_nq.outputs, want.outputs);
+    let text = std::fs::read_to_string(dir.join("surf_copy_nq.sm_90.sass")).unwrap();
+    let got = run_sass(
+        &spec,
+        &text,
+        "surf_copy_nq",
+        "sm_90",
+        None,
+        &SimInputs::default(),
+        &RunLimits::default(),
+    )
+    .unwrap_or_else(|e| panic!("sm_90: {e}"));
+    if let Some(d) = agree(&want_nq, &got, false) {
+        panic!("vendor surf_copy_nq on sm_90: {d}");
     }
 }
 
