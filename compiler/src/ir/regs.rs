@@ -171,6 +171,20 @@ fn mem_is_wide(inst: &Inst, base_wide: bool) -> bool {
             ))
 }
 
+/// The coordinate registers of a surface access's `[Rc]`: `x` (bytes),
+/// then `y`, `z` for `.2D`/`.3D` (ptxas 11.8: `SULD.D.BA.3D.128.STRONG.SM.IGN
+/// R4, [R4], R12` after `MOV R4, R2 ; MOV R5, R3 ; MOV R6, R3`,
+/// oracle/tests/surf_vendor/surf_ld.O0.sm_80.sass).
+fn surface_dims(inst: &Inst) -> u8 {
+    if inst.has_mod("3D") {
+        3
+    } else if inst.has_mod("2D") {
+        2
+    } else {
+        1
+    }
+}
+
 /// The number of channels a texture instruction returns: the popcount of
 /// its last integer immediate (the channel mask, `0x1` = R, `0xf` = RGBA).
 fn tex_channels(inst: &Inst) -> u8 {
@@ -247,12 +261,14 @@ fn w64(t: Option<&str>) -> u8 {
 /// | `CS2R` | destination 64-bit unless `.32` |
 /// | `BRX`, `JMX` | the target register is 64-bit: ptxas sign-extends the offset into the odd register right before each `BRX` (`SHF.R.S32.HI R3, RZ, 0x1f, R2` + `BRX R2 -0x830`, switch_local) |
 /// | `RET` | the return-address register is a 64-bit pair: the caller writes only the low half (`MOV R4, 0xc0` + `CALL.REL.NOINC`), and the callee zeroes the high half right before returning (`IMAD.MOV.U32 R5, RZ, RZ, 0x0` + `RET.REL.NODEC R4 0x0`, double_noinline, i64_hash, saxpy_div, sort_scan) |
+/// | `SULD`, `SUST`, `SURED` | the data (destination of SULD, first source of SUST/SURED) by size (`.64`/`.U64` pair, `.128` quad); the address `[Rc]` holds 1, 2 or 3 coordinates by `.1D`/`.2D`/`.3D`; the handle register is one word |
 /// | `TEX`, `TLD`, `TLD4`, `TXQ` | destinations: the mask (last immediate) gives the channel count c; each non-`RZ` destination receives up to two channels, one register each, the first destination first; only `TLD.LZ RZ, Rd, ...` with mask `0x1` occurs in the corpus (Rd holds the texel: it is read next). Sources: the first general register covers the shape's coordinate count (1D: 1, 2D: 2, 3D: 3, the safe over-estimate), the second one with `.LL` is the one-word level of detail (with `.AOFFI` the one-word packed texel offsets), a uniform register is the 64-bit bindless handle (`UMOV UR6, UR4` + `UMOV UR7, URZ` before `TLD.LZ .., UR6`, tex_stencil.sm_90) |
 /// The register alignment of a `width`-register operand: a pair starts at
 /// an even register, a 3- or 4-register group (128-bit values, 3-component
 /// texture/surface data) at a multiple of 4, as every ptxas 11.8 listing in
-/// the corpus places them (`STG.E.128 [R2], R4`, `SUST.D.BA.3D.B128 ...,
-/// R8`). The verifier, the register allocator and its checker all ask this.
+/// the corpus places them (`STG.E.128 [R2], R4`; surfaces:
+/// `SUST.D.BA.3D.128.STRONG.SM.IGN [R12], R8, UR6, 0x0`, the 3D coordinates
+/// at R12, oracle/tests/surf_vendor/surf_st.sm_90.sass). The verifier, the register allocator and its checker all ask this.
 pub fn alignment(width: u8) -> u32 {
     match width {
         0 | 1 => 1,
@@ -269,6 +285,9 @@ pub fn operand_width(inst: &Inst, idx: usize) -> u8 {
     // Position among the sources (0-based) when a source.
     let src = idx.wrapping_sub(inst.ndst as usize);
     let r = match o {
+        Operand::Mem(_) if matches!(inst.op, Op::SULD | Op::SUST | Op::SURED) => {
+            return surface_dims(inst);
+        }
         Operand::Mem(m) => {
             return if mem_is_wide(inst, m.base.is_some_and(|b| b.wide)) {
                 2
@@ -313,6 +332,11 @@ pub fn operand_width(inst: &Inst, idx: usize) -> u8 {
         Op::LDC | Op::ULDC | Op::LDS | Op::LDG | Op::LDL | Op::LD if is_dst => size_width(inst),
         Op::STS | Op::STG | Op::STL | Op::ST => size_width(inst),
         Op::ATOM | Op::ATOMG | Op::ATOMS | Op::RED | Op::REDG => size_width(inst).min(2),
+        // `SULD ... Rd, [Rc], Rh` / `SUST ... [Rc], Rs, Rh`: the data by the
+        // size modifier (none, `.U8`, `.U16`: one register; `.64` a pair;
+        // `.128` a quad), the handle one register (its low word).
+        Op::SULD if is_dst => size_width(inst),
+        Op::SUST | Op::SURED if src == 1 => size_width(inst),
         Op::CS2R => {
             if inst.has_mod("32") {
                 1
@@ -651,5 +675,34 @@ mod tests {
         assert_eq!(operand_width(&i, 1), 1);
         assert_eq!(operand_width(&i, 2), 0);
         assert_eq!(operand_width(&i, 3), 2);
+    }
+
+    #[test]
+    fn surface_accesses() {
+        // ptxas 11.8 spellings (oracle/tests/surf_vendor/surf_ld.O0.sm_80.sass,
+        // surf_st.sm_90.sass, surf_st.sm_70.sass):
+        // `.128` data is a quad, 3D coordinates three registers.
+        let i = inst("SULD.D.BA.3D.128.STRONG.SM.IGN R4, [R8], R12 ;");
+        assert_eq!(names(&defs(&i)), ["R4", "R5", "R6", "R7"]);
+        assert_eq!(names(&uses(&i)), ["R10", "R12", "R8", "R9"]);
+        let i = inst("SULD.D.BA.2D.U8.STRONG.SM.IGN R8, [R8], 0x0, 0x58 ;");
+        assert_eq!(names(&defs(&i)), ["R8"]);
+        assert_eq!(names(&uses(&i)), ["R8", "R9"]);
+        let i = inst("SUST.D.BA.2D.64.STRONG.SM [R18], R8, UR6, 0x0 ;");
+        assert!(defs(&i).is_empty());
+        assert_eq!(names(&uses(&i)), ["R18", "R19", "R8", "R9", "UR6"]);
+        let i = inst("SURED.D.BA.1D.ADD.U64.STRONG.SYS.TRAP [R3], R12, 0x0, 0x58 ;");
+        assert_eq!(names(&uses(&i)), ["R12", "R13", "R3"]);
+        let i = inst("SURED.D.BA.1D.ADD.STRONG.SYS.TRAP [R7], R0, R8 ;");
+        assert_eq!(names(&uses(&i)), ["R0", "R7", "R8"]);
+        // 3-register coordinate groups sit at a multiple of 4.
+        assert_eq!(
+            alignment(operand_width(
+                &inst("SUST.D.BA.3D.128.STRONG.SM.IGN [R12], R8, UR6, 0x0 ;"),
+                0
+            )),
+            4
+        );
+        assert!(!reads_all_registers(&i));
     }
 }

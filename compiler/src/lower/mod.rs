@@ -18,6 +18,8 @@
 //! | `div.rs` | integer div/rem, div/rcp/sqrt rn for f32/f64 with slow-path subroutines |
 //! | `template.rs` | instantiates vendor SASS fragments (the slow paths) on virtual registers |
 //! | `tex.rs` | tex/tld4 with texture objects: TLD/TEX/TLD4 (slot, uniform-handle and handle-loop forms); txq dimensions and level count: TXQ |
+//! | `surf.rs` | suld.b/sust.b/sured.b on 1d/2d/3d surface objects: SULD/SUST/SURED (slot, uniform-handle, register and handle-loop forms); suq width/height/depth: TXQ (through tex.rs) |
+//! | `handle.rs` | where a surface handle comes from: a kernel parameter's constant-bank slot or a register |
 //! | `warp.rs` | shfl.sync, vote.sync, activemask, bar (incl. bar.red.{popc,and,or}), membar |
 //! | `warp_sync.rs` | match.sync any/all (b32/b64), vote.sync.uni, redux.sync: REDUX where the SM table has it (sm_80+), a SHFL expansion on sm_70/sm_75 |
 //! | `atom.rs` | atom/red on global and shared memory |
@@ -32,8 +34,11 @@
 //! expansion, done at lowering time).
 //!
 //! Not lowered (refused with "`name` is not lowered yet" or a specific
-//! message; the PTX interpreter executes them): the surface
-//! instructions `suld`/`sust`/`sured`/`suq`, `istypep` (no SASS
+//! message; the PTX interpreter executes them): of the surface
+//! instructions (surf.rs), the `.p` forms, array geometries (`.a1d`,
+//! `.a2d`), module-level `.surfref` surfaces, accesses over 16 bytes
+//! (`.v4.b64`), 64-bit `sured` min/max (ptxas refuses them) and `suq`
+//! fields other than width/height/depth; `istypep` (no SASS
 //! instruction tells a texture handle from another 64-bit value: the
 //! interpreter answers from the launch's texture list, which a kernel's
 //! code does not see), `redux.sync.f32` (sm_100a: no target of the SM
@@ -104,12 +109,14 @@ mod control;
 mod cvt;
 mod div;
 mod float;
+mod handle;
 mod int;
 mod int_misc;
 mod mem;
 mod operand;
 mod regs;
 mod space;
+mod surf;
 mod template;
 mod tex;
 mod warp;
@@ -119,6 +126,8 @@ mod warp_sync;
 mod tests;
 #[cfg(test)]
 mod tests_gaps;
+#[cfg(test)]
+mod tests_surf;
 
 use rustc_hash::FxHashMap;
 
@@ -451,7 +460,9 @@ fn uses_cvta_const(m: &Module) -> bool {
 
 /// The bytes of a `.const` variable's initializer (zeros without one).
 fn init_bytes(v: &ast::VarDecl, size: u32) -> Result<Vec<u8>, String> {
-    let ty = v.scalar().ok_or("a .const variable of opaque type")?;
+    let ty = v.scalar().ok_or(
+        "a module variable of opaque type (.texref, .surfref, .samplerref) is not lowered",
+    )?;
     let elem = ty.bytes() as usize;
     let mut out = Vec::with_capacity(size as usize);
     fn flat<'a>(i: &'a ast::Init, out: &mut Vec<&'a ast::Init>) {
@@ -951,6 +962,8 @@ impl<'m> Cx<'m> {
             O::Brkpt => Ok(()),
             O::Tex | O::Tld4 => self.lower_tex(i),
             O::Txq => self.lower_txq(i),
+            O::Suld | O::Sust | O::Sured => self.lower_surf(i),
+            O::Suq => self.lower_suq(i),
             O::Isspacep => self.lower_isspacep(i),
             O::Sad | O::Dp4a | O::Dp2a | O::Bmsk | O::Szext | O::Fns => self.lower_int_misc(i),
             O::Nanosleep => {

@@ -122,7 +122,10 @@ fn instructions_still_refused_say_so() {
     // them; see mod.rs "Not lowered" for why each is still refused).
     for (body, want) in [
         ("istypep.texref %p2, %rd1;", "`istypep` is not lowered yet"),
-        ("suq.width.b32 %r4, [%rd1];", "`suq` is not lowered yet"),
+        (
+            "suq.channel_order.b32 %r4, [%rd1];",
+            "suq of channel_data_type/channel_order",
+        ),
         (
             "txq.num_samples.b32 %r4, [%rd1];",
             "txq of a header/sampler field",

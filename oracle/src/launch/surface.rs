@@ -17,10 +17,15 @@ use super::types::ElemType;
 /// index`, where `index` is the surface's position in name order among the
 /// spec's surfaces. Decision (the handle is opaque, as for textures):
 /// distinct from every texture handle ([`super::TEXTURE_HANDLE_BASE`]) and
-/// every buffer address.
-pub const SURFACE_HANDLE_BASE: u64 = 0x7f00_0000_0000_0000;
+/// every buffer address — in its low word too (bit 31 set; texture low
+/// words are their index): SASS names a surface by the handle's low word
+/// only (`SULD ... [R7], R8`; sm_90 `ULDC UR9, c[0x0][0x210]` of the low
+/// word), and ptxas 11.8 asks a surface's size with the texture header
+/// query (`suq.width` is `TXQ ... TEX_HEADER_DIMENSION`), so textures and
+/// surfaces share one numbering (oracle/tests/surf_vendor/).
+pub const SURFACE_HANDLE_BASE: u64 = 0x7f00_0000_8000_0000;
 /// The bits of a handle that hold the index.
-pub const SURFACE_HANDLE_MASK: u64 = 0xffff_ffff;
+pub const SURFACE_HANDLE_MASK: u64 = 0x7fff_ffff;
 
 /// One entry of `surfaces`: `{"type": "u32", "channels": 1, "dims": [w] |
 /// [w, h] | [w, h, d], "layers": n, "init": <init>}`.
@@ -149,8 +154,8 @@ mod tests {
             "",
         )
         .unwrap();
-        assert_eq!(s.surface_handle("a"), Some(0x7f00_0000_0000_0000));
-        assert_eq!(s.surface_handle("zz"), Some(0x7f00_0000_0000_0001));
+        assert_eq!(s.surface_handle("a"), Some(0x7f00_0000_8000_0000));
+        assert_eq!(s.surface_handle("zz"), Some(0x7f00_0000_8000_0001));
         assert_eq!(s.surface_handle("q"), None);
         let imgs = SurfaceImage::all(&s);
         let zz = &imgs[1];

@@ -598,6 +598,8 @@ pub enum Kind {
         mask: u8,
     },
     F(FInst),
+    /// `SULD`/`SUST`/`SURED` (exec/surf.rs).
+    Surf(Box<super::exec::surf::SurfInst>),
 }
 
 /// One instruction ready to run.
@@ -1696,14 +1698,9 @@ fn decode_inst(d: &Dec<'_>, i: &Inst) -> DResult<Kind> {
                 None => Kind::F(fi),
             }
         }
-        // Surfaces (LAUNCH_SPEC.md "Surfaces") are executed by the PTX
-        // interpreter only; a SASS surface instruction faults when reached.
-        SULD | SUST | SURED | SUATOM => {
-            return Err(
-                "surface instructions are not supported by the SASS simulator (the PTX interpreter executes suld/sust/sured/suq)"
-                    .into(),
-            )
-        }
+        // Surfaces (LAUNCH_SPEC.md "Surfaces"): exec/surf.rs.
+        SULD | SUST | SURED => Kind::Surf(Box::new(super::exec::surf::decode(d, i, dsts, s)?)),
+        SUATOM => return Err("SUATOM is not modelled by the SASS simulator".into()),
         _ => return Err("not implemented in the simulator".into()),
     })
 }

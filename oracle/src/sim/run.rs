@@ -37,7 +37,7 @@ use super::memory::{global_bytes, place_globals, CtaMem, GlobalMem, LOCAL_BYTES}
 use super::program::{decode, BarKind, Program};
 use super::reloc;
 use super::warp::{Group, Stop, StopKind, Wait, WaitKind, Warp};
-use crate::launch::{LaunchSpec, MemoryImage, OutputSet, TextureImage};
+use crate::launch::{LaunchSpec, MemoryImage, OutputSet, SurfaceImage, TextureImage};
 use crate::ptx_interp::{Location, Outcome, RunLimits, RunResult, SetupError, UbKind};
 use ptxc::ir::Function;
 use ptxc::targets::SmInfo;
@@ -57,7 +57,7 @@ pub fn run(
     extra: &SimInputs,
     limits: &RunLimits,
 ) -> Result<RunResult, SetupError> {
-    let image = MemoryImage::new(spec).map_err(|e| SetupError(e.to_string()))?;
+    let mut image = MemoryImage::new(spec).map_err(|e| SetupError(e.to_string()))?;
     let cb = sm.cbank.ok_or_else(|| {
         SetupError(format!(
             "{}: no constant-bank layout in the SM table",
@@ -121,6 +121,7 @@ pub fn run(
         global,
         banks: &banks,
         textures: TextureImage::all(spec),
+        surfaces: std::mem::take(&mut image.surfaces),
         inputs: extra,
         limits: *limits,
         executed: 0,
@@ -129,7 +130,7 @@ pub fn run(
         shared_base: cb.shared_base,
     };
     let outcome = m.run_grid();
-    let mut image = image;
+    image.surfaces = std::mem::take(&mut m.surfaces);
     m.global.store_into(&mut image);
     let outputs = image.outputs(spec).unwrap_or_else(|_| OutputSet::default());
     Ok(RunResult {
@@ -171,6 +172,7 @@ struct Machine<'a> {
     global: GlobalMem,
     banks: &'a Banks,
     textures: Vec<TextureImage>,
+    surfaces: Vec<SurfaceImage>,
     inputs: &'a SimInputs,
     limits: RunLimits,
     executed: u64,
@@ -396,6 +398,7 @@ impl Machine<'_> {
             cta,
             banks: self.banks,
             textures: &self.textures,
+            surfaces: &mut self.surfaces,
             spec: self.spec,
             inputs: self.inputs,
             ctaid,

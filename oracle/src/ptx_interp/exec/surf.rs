@@ -4,43 +4,11 @@
 //! quotes its ISA section; where the ISA leaves a case undefined or
 //! ambiguous the instruction faults, saying why, rather than guess.
 //!
-//! Rules common to `suld.b` / `sust.b` / `sured.b`:
-//! * Operand `b` (9.7.11.1 suld, 9.7.11.2 sust, 9.7.11.3 sured): "a scalar
-//!   or singleton tuple for 1d surfaces; is a two-element vector for 2d
-//!   surfaces; and is a four-element vector for 3d surfaces, where the
-//!   fourth element is ignored. Coordinate elements are of type .s32."
-//!   For `.a1d` / `.a2d` (suld, sust): "The first element is interpreted as
-//!   an unsigned integer index (.u32) into the surface array", then the 1d
-//!   or 2d coordinates (`.a2d`: "The fourth element is ignored").
-//! * Byte addressing (suld, sust, sured `.b`): "The lowest dimension
-//!   coordinate represents a byte offset into the surface and is not
-//!   scaled, and the size of the data transfer matches the size of
-//!   destination operand d" (sust: "of source operand c").
-//! * Alignment (all three): "the address given by the coordinate vector
-//!   must be naturally aligned to a multiple of the access size. If an
-//!   address is not properly aligned, the resulting behavior is undefined"
-//!   -> a fault naming x and the access size.
-//! * Out of bounds, the `.clamp` field (suld): "`.trap` causes an
-//!   execution trap on out-of-bounds addresses; `.clamp` loads data at the
-//!   nearest surface location (sized appropriately); `.zero` loads zero for
-//!   out-of-bounds addresses"; (sust, sured): "`.clamp` stores data at the
-//!   nearest surface location (sized appropriately); `.zero` drops stores
-//!   to out-of-bounds addresses". Here: `.trap` is a fault naming the
-//!   coordinates; `.zero` loads zeros / drops the store or reduction;
-//!   `.clamp` moves x into `[0, row_bytes - size]` and y, z into
-//!   `[0, h-1]`, `[0, d-1]` (the nearest in-bounds location of the access's
-//!   size).
-//! * Ambiguous, so a fault (Decision): no `.clamp` field on an
-//!   out-of-bounds access (the ISA syntax lists the field and names no
-//!   default); an access partly inside a row (x inside, x + size past the
-//!   row's end: the ISA does not say whether it is out of bounds, nor
-//!   what `.zero` / `.clamp` do with the part inside); `.clamp` where the
-//!   row's byte size is not a multiple of the access size (the nearest
-//!   location would be misaligned); an array index at or past the layer
-//!   count, in any mode (the ISA does not say whether `.clamp`/`.zero`
-//!   apply to the layer; the texture precedent in `exec/tex.rs` faults
-//!   too); a geometry whose dimensions or layering differ from the
-//!   surface's.
+//! The access rules (byte addressing, alignment, `.trap`/`.clamp`/`.zero`,
+//! the ambiguous cases that fault, the `sured` operations, `suq`
+//! dimensions) live in `semantics/surface.rs`, shared with the SASS
+//! simulator; this file reads the operands and applies them. Also:
+//!
 //! * Cache operators (`.ca .cg .cs .cv`, `.wb .cg .cs .wt`) change no
 //!   result and are ignored.
 //! * Surfaces are global memory to the race detector: `suld`/`sust` are
@@ -50,6 +18,7 @@ use super::{mask, Ctx};
 use crate::launch::SurfaceSpec;
 use crate::ptx_interp::machine::Stop;
 use crate::ptx_interp::program::{AddrBase, Inst, Opnd};
+use crate::ptx_interp::semantics::surface::{self as rules, Dim, Oob, RedOp};
 use crate::ptx_interp::semantics::texture;
 use ptxc::ptx::isa::Opcode;
 use ptxc::ptx::modifiers::Mod;
@@ -84,16 +53,6 @@ fn surface(cx: &mut Ctx, i: &Inst, o: &Opnd) -> Result<usize, Stop> {
                 i.text
             ))
         })
-}
-
-/// How out-of-bounds accesses are handled (the `.clamp` field).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Oob {
-    Trap,
-    Clamp,
-    Zero,
-    /// no field given
-    Unspecified,
 }
 
 fn oob_mode(i: &Inst) -> Oob {
@@ -154,25 +113,16 @@ fn b_size(i: &Inst) -> Result<u64, Stop> {
     }
 }
 
-/// The location one access reaches: `Some((layer, x_byte, y, z))`, or
-/// `None` for an out-of-bounds access under `.zero` (load zeros, drop the
-/// store).
+/// The location one access reaches (`surface::locate`): `Some((layer,
+/// x_byte, y, z))`, or `None` for an out-of-bounds access under `.zero`
+/// (load zeros, drop the store).
 fn locate(
     i: &Inst,
     spec: &SurfaceSpec,
     cx: &mut Ctx,
     size: u64,
-) -> Result<Option<(u32, u64, u32, u32)>, Stop> {
+) -> Result<Option<rules::Loc>, Stop> {
     let (layered, ndims) = geometry(i)?;
-    if layered != spec.layers.is_some() || ndims != spec.dims.len() {
-        return Err(Stop::fault(format!(
-            "'{}': the geometry does not match surface '{}' ({}{} dimension(s)); the ISA does not define access through another geometry",
-            i.text,
-            spec.name,
-            if spec.layers.is_some() { "layered, " } else { "" },
-            spec.dims.len()
-        )));
-    }
     let Opnd::Addr { rest, .. } = &i.ops[if i.op == Opcode::Suld { 1 } else { 0 }] else {
         return Err(Stop::fault(format!(
             "'{}': no [handle, coordinates] operand",
@@ -186,99 +136,13 @@ fn locate(
     for e in v.iter() {
         bits.push(mask(32, cx.get(e)?) as u32);
     }
-    // Array index first (.u32), then .s32 coordinates.
-    let (layer, coords) = if layered {
-        let idx = bits[0];
-        if idx >= spec.layer_count() {
-            return Err(Stop::fault(format!(
-                "'{}': array index {idx} outside surface '{}' ({} layer(s)); the ISA does not say what an out-of-range layer does, in any .clamp mode",
-                i.text,
-                spec.name,
-                spec.layer_count()
-            )));
-        }
-        (idx, &bits[1..])
-    } else {
-        (0, &bits[..])
-    };
-    let c = |k: usize| -> i64 {
-        if k < ndims {
-            i64::from(coords.get(k).copied().unwrap_or(0) as i32)
-        } else {
-            0
-        }
-    };
-    let (x, y, z) = (c(0), c(1), c(2));
-    // Alignment (9.7.11.1 suld / 9.7.11.2 sust / 9.7.11.3 sured: "must be
-    // naturally aligned to a multiple of the access size ... undefined").
-    if x.rem_euclid(size as i64) != 0 {
-        return Err(Stop::fault(format!(
-            "'{}': x = {x} bytes is not a multiple of the access size ({size} bytes): a misaligned surface address is undefined (PTX ISA 9.7.11)",
-            i.text
-        )));
-    }
-    let [_, h, d] = spec.dims3();
-    let row = spec.row_bytes() as i64;
-    let s = size as i64;
-    let x_in = x >= 0 && x + s <= row;
-    let y_in = (0..i64::from(h)).contains(&y);
-    let z_in = (0..i64::from(d)).contains(&z);
-    let at = || {
-        let mut t = format!("x = {x} bytes");
-        if ndims > 1 {
-            t.push_str(&format!(", y = {y}"));
-        }
-        if ndims > 2 {
-            t.push_str(&format!(", z = {z}"));
-        }
-        if layered {
-            t.push_str(&format!(", layer {layer}"));
-        }
-        t
-    };
-    if x_in && y_in && z_in {
-        return Ok(Some((layer, x as u64, y as u32, z as u32)));
-    }
-    if x >= 0 && x < row && x + s > row {
-        return Err(Stop::fault(format!(
-            "'{}': the {size}-byte access at {} is partly outside surface '{}' (rows of {row} bytes); the ISA does not define a partly out-of-bounds access",
-            i.text,
-            at(),
-            spec.name
-        )));
-    }
-    match oob_mode(i) {
-        Oob::Trap => Err(Stop::fault(format!(
-            "'{}': out-of-bounds surface access at {} on surface '{}' ({} x {} x {} elements, rows of {row} bytes): .trap",
-            i.text,
-            at(),
-            spec.name,
-            spec.dims3()[0],
-            h,
-            d
-        ))),
-        Oob::Unspecified => Err(Stop::fault(format!(
-            "'{}': out-of-bounds surface access at {} on surface '{}' without a .trap/.clamp/.zero field (the ISA names no default)",
-            i.text,
-            at(),
-            spec.name
-        ))),
-        Oob::Zero => Ok(None),
-        Oob::Clamp => {
-            if row < s || row % s != 0 {
-                return Err(Stop::fault(format!(
-                    "'{}': .clamp at {}: rows of surface '{}' are {row} bytes, not a multiple of the {size}-byte access, so the nearest location is not aligned (undefined)",
-                    i.text,
-                    at(),
-                    spec.name
-                )));
-            }
-            let xc = x.clamp(0, row - s) as u64;
-            let yc = y.clamp(0, i64::from(h) - 1) as u32;
-            let zc = z.clamp(0, i64::from(d) - 1) as u32;
-            Ok(Some((layer, xc, yc, zc)))
-        }
-    }
+    rules::locate(spec, layered, ndims, oob_mode(i), &bits, size)
+        .map_err(|e| Stop::fault(format!("'{}': {e}", i.text)))
+}
+
+/// The byte offset of a location.
+fn offset(i: &Inst, spec: &SurfaceSpec, loc: rules::Loc) -> Result<usize, Stop> {
+    rules::offset(spec, loc).map_err(|e| Stop::fault(format!("'{}': {e}", i.text)))
 }
 
 /// The vector elements of the data operand (one for a scalar).
@@ -287,12 +151,6 @@ fn data_elems(o: &Opnd) -> Vec<Opnd> {
         Opnd::Vector(v) => v.to_vec(),
         other => vec![other.clone()],
     }
-}
-
-fn read_le(bytes: &[u8]) -> u64 {
-    let mut b = [0u8; 8];
-    b[..bytes.len()].copy_from_slice(bytes);
-    u64::from_le_bytes(b)
 }
 
 /// `suld.b` (9.7.11.1).
@@ -310,16 +168,11 @@ fn suld(cx: &mut Ctx, i: &Inst) -> Result<(), Stop> {
     let spec = cx.m.global.image.surfaces[si].spec.clone();
     let loc = locate(i, &spec, cx, size)?;
     let mut vals = vec![0u64; elems.len()];
-    if let Some((layer, xb, y, z)) = loc {
-        let off = spec.byte_offset(layer, xb, y, z).ok_or_else(|| {
-            Stop::fault(format!("'{}': surface location outside its image", i.text))
-        })? as usize;
+    if let Some(loc) = loc {
+        let off = offset(i, &spec, loc)?;
         cx.race_surface(si, off, size as usize, false, false)?;
         let data = &cx.m.global.image.surfaces[si].data;
-        for (k, v) in vals.iter_mut().enumerate() {
-            let a = off + k * es as usize;
-            *v = read_le(&data[a..a + es as usize]);
-        }
+        vals = rules::read(data, off, es as usize, elems.len());
     }
     for (e, v) in elems.iter().zip(vals) {
         cx.set_typed(e, i.ty, v)?;
@@ -351,29 +204,14 @@ fn sust(cx: &mut Ctx, i: &Inst) -> Result<(), Stop> {
         vals.push(mask(es as u32 * 8, cx.get(e)?));
     }
     let spec = cx.m.global.image.surfaces[si].spec.clone();
-    let Some((layer, xb, y, z)) = locate(i, &spec, cx, size)? else {
+    let Some(loc) = locate(i, &spec, cx, size)? else {
         return Ok(()); // .zero: "drops stores to out-of-bounds addresses"
     };
-    let off = spec
-        .byte_offset(layer, xb, y, z)
-        .ok_or_else(|| Stop::fault(format!("'{}': surface location outside its image", i.text)))?
-        as usize;
+    let off = offset(i, &spec, loc)?;
     cx.race_surface(si, off, size as usize, true, false)?;
     let data = &mut cx.m.global.image.surfaces[si].data;
-    for (k, v) in vals.iter().enumerate() {
-        let a = off + k * es as usize;
-        data[a..a + es as usize].copy_from_slice(&v.to_le_bytes()[..es as usize]);
-    }
+    rules::write(data, off, es as usize, &vals);
     Ok(())
-}
-
-#[derive(Clone, Copy)]
-enum RedOp {
-    Add,
-    Min,
-    Max,
-    And,
-    Or,
 }
 
 /// `sured.b` (9.7.11.3): "Operation add applies to .u32, .u64, and .s32
@@ -400,12 +238,11 @@ fn sured(cx: &mut Ctx, i: &Inst) -> Result<(), Stop> {
         RedOp::Or
     };
     use ScalarType::*;
-    let ok = matches!(
-        (op, i.ty),
-        (RedOp::Add, U32 | U64 | S32)
-            | (RedOp::Min | RedOp::Max, U32 | S32 | U64 | S64)
-            | (RedOp::And | RedOp::Or, B32)
-    );
+    let signed = matches!(i.ty, S32 | S64);
+    let bits = if matches!(i.ty, U64 | S64) { 64 } else { 32 };
+    let ok = matches!(i.ty, U32 | S32 | U64 | S64 | B32)
+        && (i.ty == B32) == matches!(op, RedOp::And | RedOp::Or)
+        && rules::red_defined(op, bits, signed);
     if !ok {
         return Err(Stop::fault(format!(
             "'{}': sured.b does not define this operation on .{} (PTX ISA 9.7.11.3: add on .u32/.u64/.s32, min/max on .u32/.s32/.u64/.s64, and/or on .b32)",
@@ -419,52 +256,19 @@ fn sured(cx: &mut Ctx, i: &Inst) -> Result<(), Stop> {
             i.text
         )));
     }
-    let es: u64 = if matches!(i.ty, U64 | S64) { 8 } else { 4 };
-    let bits = es as u32 * 8;
+    let es = u64::from(bits / 8);
     let si = surface(cx, i, &i.ops[0])?;
     let c = mask(bits, cx.get(&data_elems(&i.ops[1])[0])?);
     let spec = cx.m.global.image.surfaces[si].spec.clone();
-    let Some((layer, xb, y, z)) = locate(i, &spec, cx, es)? else {
+    let Some(loc) = locate(i, &spec, cx, es)? else {
         return Ok(()); // .zero: "drops stores to out-of-bounds addresses"
     };
-    let off = spec
-        .byte_offset(layer, xb, y, z)
-        .ok_or_else(|| Stop::fault(format!("'{}': surface location outside its image", i.text)))?
-        as usize;
+    let off = offset(i, &spec, loc)?;
     cx.race_surface(si, off, es as usize, true, true)?;
     let data = &mut cx.m.global.image.surfaces[si].data;
-    let old = read_le(&data[off..off + es as usize]);
-    let signed = matches!(i.ty, S32 | S64);
-    let sx = |v: u64| -> i64 {
-        if bits == 32 {
-            i64::from(v as u32 as i32)
-        } else {
-            v as i64
-        }
-    };
-    let new = match op {
-        RedOp::Add => old.wrapping_add(c),
-        RedOp::And => old & c,
-        RedOp::Or => old | c,
-        RedOp::Min if signed => {
-            if sx(c) < sx(old) {
-                c
-            } else {
-                old
-            }
-        }
-        RedOp::Max if signed => {
-            if sx(c) > sx(old) {
-                c
-            } else {
-                old
-            }
-        }
-        RedOp::Min => old.min(c),
-        RedOp::Max => old.max(c),
-    };
-    let new = mask(bits, new);
-    data[off..off + es as usize].copy_from_slice(&new.to_le_bytes()[..es as usize]);
+    let old = rules::read(data, off, es as usize, 1)[0];
+    let new = rules::reduce(op, bits, signed, old, c);
+    rules::write(data, off, es as usize, &[new]);
     Ok(())
 }
 
@@ -485,13 +289,12 @@ fn sured(cx: &mut Ctx, i: &Inst) -> Result<(), Stop> {
 fn suq(cx: &mut Ctx, i: &Inst) -> Result<(), Stop> {
     let si = surface(cx, i, &i.ops[1])?;
     let spec = &cx.m.global.image.surfaces[si].spec;
-    let dim = |k: usize| spec.dims.get(k).copied().unwrap_or(0);
     let v = if i.mods.has(Mod::Width) {
-        dim(0)
+        rules::dimension(spec, Dim::Width)
     } else if i.mods.has(Mod::Height) {
-        dim(1)
+        rules::dimension(spec, Dim::Height)
     } else if i.mods.has(Mod::Depth) {
-        dim(2)
+        rules::dimension(spec, Dim::Depth)
     } else if i.mods.has(Mod::ChannelDataType) {
         texture::channel_data_type(spec.ty)
     } else if i.mods.has(Mod::ChannelOrder) {

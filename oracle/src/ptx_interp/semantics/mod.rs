@@ -4,5 +4,6 @@
 
 pub mod atomic;
 pub mod int;
+pub mod surface;
 pub mod texture;
 pub mod warp;

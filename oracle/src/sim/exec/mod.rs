@@ -12,6 +12,7 @@ pub mod float;
 pub mod int;
 pub mod logic;
 pub mod mem;
+pub mod surf;
 pub mod tex;
 pub mod uniform;
 pub mod warp_ops;
@@ -20,7 +21,7 @@ use super::cbank::{Banks, SimInputs};
 use super::memory::{CtaMem, GlobalMem};
 use super::program::{Kind, Program};
 use super::warp::{Stop, WaitKind, Warp};
-use crate::launch::{LaunchSpec, TextureImage};
+use crate::launch::{LaunchSpec, SurfaceImage, TextureImage};
 
 pub const ALL: u32 = u32::MAX;
 
@@ -31,6 +32,9 @@ pub struct Ctx<'a> {
     pub cta: &'a mut CtaMem,
     pub banks: &'a Banks,
     pub textures: &'a [TextureImage],
+    /// The launch's surfaces (name order), read and written by
+    /// `SULD`/`SUST`/`SURED`; written back as outputs after the run.
+    pub surfaces: &'a mut [SurfaceImage],
     pub spec: &'a LaunchSpec,
     pub inputs: &'a SimInputs,
     pub ctaid: [u32; 3],
@@ -280,6 +284,7 @@ pub fn step(ctx: &mut Ctx<'_>, w: &mut Warp, pc: u32, gmask: u32) -> Result<Flow
             tex,
             mask,
         } => tex::txq(ctx, w, m, *d0, *d1, *lod, *tex, *mask)?,
+        Surf(si) => surf::exec(ctx, w, m, si)?,
         F(fi) => float::exec(w, m, fi)?,
         _ => return control::exec(ctx, w, pc, gmask, m, &inst.kind),
     }

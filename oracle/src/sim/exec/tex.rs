@@ -179,14 +179,20 @@ pub fn txq(
                 format!("TXQ at texture level {} is not modelled", lv[l]),
             ));
         }
-        let img = resolve(ctx, w, t, l as u32)?;
-        let vals = [
-            TexQuery::Width,
-            TexQuery::Height,
-            TexQuery::Depth,
-            TexQuery::NumMipmapLevels,
-        ]
-        .map(|q| query(&img.spec, q));
+        // `suq` lowers to TXQ too (compiler lower/surf.rs): a surface handle.
+        let vals = match super::surf::find(ctx, w, t, l as u32)? {
+            Some(s) => super::surf::txq_values(ctx, s, mask, l as u32)?,
+            None => {
+                let img = resolve(ctx, w, t, l as u32)?;
+                [
+                    TexQuery::Width,
+                    TexQuery::Height,
+                    TexQuery::Depth,
+                    TexQuery::NumMipmapLevels,
+                ]
+                .map(|q| query(&img.spec, q))
+            }
+        };
         let mut k = 0;
         for (c, v) in vals.iter().enumerate() {
             if mask >> c & 1 != 0 {

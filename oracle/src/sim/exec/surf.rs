@@ -1,0 +1,303 @@
+//! Surface accesses (`SULD`, `SUST`, `SURED`) on the launch spec's
+//! surfaces, through the rules the PTX interpreter uses
+//! (`ptx_interp::semantics::surface`), and the surface a handle names
+//! (also for `TXQ` on a surface handle: tex.rs asks [`find`]).
+//!
+//! Operands (ptxas 11.8, oracle/tests/surf_vendor/*.sass):
+//! `SULD.D.BA.2D.64.STRONG.SM.TRAP R6, [R2], 0x0, 0x58` — data registers
+//! `R6..`, coordinates `R2` (x in bytes), `R3` (y), `R4` (z for 3D), then
+//! the surface: slot `0x58` (the handle in c[0x0][0x160]), or a uniform
+//! register holding the handle's low word (`UR9, 0x0`, sm_90), or a general
+//! register holding it (`[R7], R8`). `SUST`/`SURED`: `[Rc], Rdata, handle`.
+//!
+//! Modifiers: the access size `.U8` `.U16` (zero-extended into one
+//! register), none (4 bytes), `.64` (a pair), `.128` (four registers);
+//! the out-of-bounds mode `.TRAP` (PTX `.trap`), `.IGN` (`.zero`), none
+//! (`.clamp`) — the spellings ptxas prints for each PTX mode, so these
+//! meanings are the PTX ISA's (9.7.11); `SURED` `.ADD`/`.MIN`/`.MAX` (u32;
+//! `.S32` signed, `.U64` 64-bit), `.AND`, `.OR`. The memory-order
+//! modifiers (`.STRONG.CTA/.SM/.SYS`) change nothing in a sequential
+//! simulator. Sub-word `.U8`/`.U16` loads are zero-extended (DECISION:
+//! ptxas masks the result itself, `LOP3.LUT ... 0xff` after `SULD.U8` in
+//! surf_copy.sm_80.sass, so no vendor code depends on the upper bits).
+//!
+//! Handles: which surface a handle names is decided by its low word alone
+//! (the SASS operands carry no more on the register and sm_90 forms); the
+//! launch gives every surface a low word no texture has
+//! (`launch::SURFACE_HANDLE_BASE`).
+
+use super::super::program::{Dst, Src, TexRef};
+use super::super::warp::{Stop, Warp};
+use super::Ctx;
+use crate::ptx_interp::semantics::surface::{self as rules, Oob, RedOp};
+use ptxc::ir::sass_text::Reg;
+use ptxc::ir::{Inst, Op, Operand};
+
+/// What a surface instruction does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SurfOp {
+    Load,
+    Store,
+    /// `SURED`: operation, bits (32/64), signed
+    Red(RedOp, u32, bool),
+}
+
+/// A decoded `SULD`/`SUST`/`SURED`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SurfInst {
+    pub op: SurfOp,
+    /// `SULD`'s destination, `Dst::None` otherwise
+    pub d: Dst,
+    /// `SUST`/`SURED`'s first data register
+    pub data: Src,
+    /// the x coordinate register (y, z follow)
+    pub coords: Src,
+    pub dims: u8,
+    /// access bytes: 1, 2, 4, 8, 16
+    pub size: u8,
+    pub oob: Oob,
+    pub surf: TexRef,
+}
+
+fn has(i: &Inst, m: &str) -> bool {
+    i.has_mod(m)
+}
+
+/// Decodes a surface instruction (`dsts`: its destinations, `s`: its
+/// sources, as the opcode table's shapes split them).
+pub fn decode(
+    d: &super::super::program::Dec<'_>,
+    i: &Inst,
+    dsts: &[Operand],
+    s: &[Operand],
+) -> Result<SurfInst, String> {
+    if has(i, "P") || !has(i, "BA") {
+        return Err("only byte-addressed surface accesses (.D.BA) are modelled".into());
+    }
+    let dims = if has(i, "3D") {
+        3
+    } else if has(i, "2D") {
+        2
+    } else if has(i, "1D") {
+        1
+    } else {
+        return Err("surface geometry other than 1D/2D/3D is not modelled".into());
+    };
+    let oob = if has(i, "TRAP") {
+        Oob::Trap
+    } else if has(i, "IGN") {
+        Oob::Zero
+    } else {
+        Oob::Clamp
+    };
+    let op = match i.op {
+        Op::SULD => SurfOp::Load,
+        Op::SUST => SurfOp::Store,
+        Op::SURED => {
+            let bits = if has(i, "U64") { 64 } else { 32 };
+            let signed = has(i, "S32");
+            let r = if has(i, "ADD") {
+                RedOp::Add
+            } else if has(i, "MIN") {
+                RedOp::Min
+            } else if has(i, "MAX") {
+                RedOp::Max
+            } else if has(i, "AND") {
+                RedOp::And
+            } else if has(i, "OR") {
+                RedOp::Or
+            } else {
+                return Err("SURED operation is not modelled".into());
+            };
+            if !rules::red_defined(r, bits, signed) {
+                return Err("SURED operation on this type is not modelled".into());
+            }
+            SurfOp::Red(r, bits, signed)
+        }
+        _ => return Err("not a surface access".into()),
+    };
+    let size: u8 = match op {
+        SurfOp::Red(_, 64, _) => 8,
+        SurfOp::Red(..) => 4,
+        _ if has(i, "128") => 16,
+        _ if has(i, "64") => 8,
+        _ if has(i, "U16") => 2,
+        _ if has(i, "U8") => 1,
+        _ => 4,
+    };
+    let Some(Operand::Mem(m)) = s.first() else {
+        return Err("surface access without a [coordinates] operand".into());
+    };
+    if m.offset.unwrap_or(0) != 0 || m.index.is_some() || m.desc.is_some() {
+        return Err("surface coordinates must be a plain [Rc]".into());
+    }
+    let coords = m.base.map_or(Src::Imm(0), |b| d.reg_src(b.reg));
+    let (data, rest) = match op {
+        SurfOp::Load => (Src::Imm(0), &s[1..]),
+        _ => (d.plain(s.get(1).ok_or("no data operand")?)?, &s[2..]),
+    };
+    let surf = match rest {
+        [Operand::Imm(_), Operand::Imm(slot)] => TexRef::Slot(*slot as u32),
+        [Operand::Reg(r), ..] => match d.reg_src(r.reg) {
+            Src::U(u) if matches!(r.reg, Reg::Ur(_) | Reg::Uv(_)) => TexRef::Handle(u),
+            Src::R(x) => TexRef::Reg(x),
+            _ => return Err("the surface handle register is RZ".into()),
+        },
+        _ => return Err("no surface operand (slot, or handle register)".into()),
+    };
+    let dst = match op {
+        SurfOp::Load => d.dst(dsts.first().ok_or("SULD without a destination")?)?,
+        _ => Dst::None,
+    };
+    Ok(SurfInst {
+        op,
+        d: dst,
+        data,
+        coords,
+        dims,
+        size,
+        oob,
+        surf,
+    })
+}
+
+/// The 64-bit handle a surface operand gives lane `lane`.
+fn handle(ctx: &Ctx<'_>, w: &Warp, t: TexRef, lane: u32) -> Result<u64, Stop> {
+    Ok(match t {
+        TexRef::Slot(s) => ctx
+            .banks
+            .read(0, i64::from(s) * 4, 8)
+            .map_err(|e| Stop::fault(lane, format!("surface slot {s:#x}: {e}")))?,
+        TexRef::Reg(r) => u64::from(w.read1(Src::R(r), lane)?),
+        TexRef::Handle(u) => u64::from(w.read1(Src::U(u), lane)?),
+    })
+}
+
+/// The surface (index into `ctx.surfaces`) lane `lane`'s handle names,
+/// by its low word; `None` when it names none.
+pub fn find(ctx: &Ctx<'_>, w: &Warp, t: TexRef, lane: u32) -> Result<Option<usize>, Stop> {
+    if let TexRef::Slot(s) = t {
+        // A banks file's texture slot, or a slot outside bank 0: a texture
+        // (tex.rs reports its own errors).
+        if ctx.inputs.textures.contains_key(&s) || ctx.banks.read(0, i64::from(s) * 4, 8).is_err() {
+            return Ok(None);
+        }
+    }
+    let h = handle(ctx, w, t, lane)?;
+    Ok(ctx
+        .surfaces
+        .iter()
+        .position(|s| s.handle as u32 == h as u32))
+}
+
+fn resolve(ctx: &Ctx<'_>, w: &Warp, t: TexRef, lane: u32) -> Result<usize, Stop> {
+    find(ctx, w, t, lane)?.ok_or_else(|| {
+        let h = handle(ctx, w, t, lane).unwrap_or(0);
+        Stop::fault(
+            lane,
+            format!("surface handle {h:#x} names no surface of the launch"),
+        )
+    })
+}
+
+fn reg(s: Src, k: u32) -> Src {
+    match s {
+        Src::R(i) => Src::R(i + k),
+        other => other,
+    }
+}
+
+/// Executes a surface access for the lanes `m`, lowest lane first.
+pub fn exec(ctx: &mut Ctx<'_>, w: &mut Warp, m: u32, si: &SurfInst) -> Result<(), Stop> {
+    if m == 0 {
+        return Ok(());
+    }
+    let words = u32::from(si.size).div_ceil(4);
+    let mut cv = [[0u32; 32]; 3];
+    for (k, c) in cv.iter_mut().enumerate().take(si.dims as usize) {
+        *c = w.read(reg(si.coords, k as u32), m)?;
+    }
+    let mut data = [[0u32; 32]; 4];
+    if si.op != SurfOp::Load {
+        for (k, dv) in data.iter_mut().enumerate().take(words as usize) {
+            *dv = w.read(reg(si.data, k as u32), m)?;
+        }
+    }
+    let (es, n) = if si.size >= 4 {
+        (4usize, words as usize)
+    } else {
+        (si.size as usize, 1)
+    };
+    let mut out = [[0u32; 32]; 4];
+    let mut mm = m;
+    while mm != 0 {
+        let l = mm.trailing_zeros();
+        mm &= mm - 1;
+        let li = l as usize;
+        let s = resolve(ctx, w, si.surf, l)?;
+        let coords: Vec<u32> = (0..si.dims as usize).map(|k| cv[k][li]).collect();
+        let spec = &ctx.surfaces[s].spec;
+        let loc = rules::locate(
+            spec,
+            false,
+            si.dims as usize,
+            si.oob,
+            &coords,
+            u64::from(si.size),
+        )
+        .map_err(|e| Stop::fault(l, e))?;
+        let Some(loc) = loc else {
+            continue; // .IGN: loads give zeros, stores are dropped
+        };
+        let off = rules::offset(spec, loc).map_err(|e| Stop::fault(l, e))?;
+        let bytes = &mut ctx.surfaces[s].data;
+        match si.op {
+            SurfOp::Load => {
+                for (k, v) in rules::read(bytes, off, es, n).into_iter().enumerate() {
+                    out[k][li] = v as u32;
+                }
+            }
+            SurfOp::Store => {
+                let vals: Vec<u64> = (0..n).map(|k| u64::from(data[k][li])).collect();
+                rules::write(bytes, off, es, &vals);
+            }
+            SurfOp::Red(op, bits, signed) => {
+                let c = if bits == 64 {
+                    u64::from(data[0][li]) | u64::from(data[1][li]) << 32
+                } else {
+                    u64::from(data[0][li])
+                };
+                let eb = bits as usize / 8;
+                let old = rules::read(bytes, off, eb, 1)[0];
+                let new = rules::reduce(op, bits, signed, old, c);
+                rules::write(bytes, off, eb, &[new]);
+            }
+        }
+    }
+    if si.op == SurfOp::Load {
+        for (k, o) in out.iter().enumerate().take(words as usize) {
+            w.write_at(si.d, k as u32, m, o);
+        }
+    }
+    Ok(())
+}
+
+/// `TXQ ..., TEX_HEADER_DIMENSION, mask` on surface `s`: components x, y,
+/// z are its width, height and depth in elements (`suq`, the interpreter's
+/// rule in semantics/surface.rs); the level count (w) is not asked for a
+/// surface by the lowering and faults.
+pub fn txq_values(ctx: &Ctx<'_>, s: usize, mask: u8, lane: u32) -> Result<[u32; 4], Stop> {
+    if mask & 0x8 != 0 {
+        return Err(Stop::fault(
+            lane,
+            "TXQ level count of a surface is not modelled",
+        ));
+    }
+    let spec = &ctx.surfaces[s].spec;
+    Ok([
+        rules::dimension(spec, rules::Dim::Width),
+        rules::dimension(spec, rules::Dim::Height),
+        rules::dimension(spec, rules::Dim::Depth),
+        0,
+    ])
+}
