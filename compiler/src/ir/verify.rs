@@ -677,14 +677,20 @@ mod tests {
              IMAD.U32 %r2, RZ, RZ, %ur0 ;
              EXIT ;",
         );
-        assert_eq!(first(&ur, Some("sm_70"), before), Some("no-uniform-registers"));
+        assert_eq!(
+            first(&ur, Some("sm_70"), before),
+            Some("no-uniform-registers")
+        );
         // An opcode without an expansion stays refused.
         let f2fp = func(
             ".L_x_0:
              F2FP.PACK_AB R0, R1, R2 ;
              EXIT ;",
         );
-        assert_eq!(first(&f2fp, Some("sm_75"), before), Some("unavailable-opcode"));
+        assert_eq!(
+            first(&f2fp, Some("sm_75"), before),
+            Some("unavailable-opcode")
+        );
         // sm_90 has both: nothing to accept specially.
         assert_eq!(first(&redux, Some("sm_90"), VerifyOptions::default()), None);
     }

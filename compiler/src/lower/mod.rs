@@ -277,8 +277,12 @@ pub fn lower_target(
 ) -> Result<Vec<LoweredKernel>, LowerError> {
     let mut ks = lower_module(m, sm, opts)?;
     for k in &mut ks {
-        crate::phases::convert_unsupported::convert(&mut k.function, sm)
-            .map_err(|e| LowerError::new(Span::DUMMY, format!("{}: ConvertUnsupportedOps: {e}", k.name)))?;
+        crate::phases::convert_unsupported::convert(&mut k.function, sm).map_err(|e| {
+            LowerError::new(
+                Span::DUMMY,
+                format!("{}: ConvertUnsupportedOps: {e}", k.name),
+            )
+        })?;
     }
     Ok(ks)
 }

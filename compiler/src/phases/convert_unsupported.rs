@@ -139,8 +139,18 @@ impl Seq {
 /// Replaces every instruction of `f` that `sm` lacks by its expansion;
 /// the number replaced. An unavailable opcode without an expansion, or a
 /// replacement that does not fit, is an error naming the opcode and the
-/// target.
+/// target; `f` is then left as it was.
 pub fn convert(f: &mut Function, sm: &SmInfo) -> Result<u64, String> {
+    if f.insts().all(|i| sm.has_opcode(i.op)) {
+        return Ok(0);
+    }
+    let mut g = f.clone();
+    let n = convert_all(&mut g, sm)?;
+    *f = g;
+    Ok(n)
+}
+
+fn convert_all(f: &mut Function, sm: &SmInfo) -> Result<u64, String> {
     let mut seq = Seq {
         blocks: Vec::new(),
         next_v: fresh_vreg(f),
@@ -253,7 +263,9 @@ fn rename_reads(f: &mut Function, from: Reg, to: Reg, sm: &SmInfo) -> Result<(),
                     x.reg = to;
                     hit = true;
                 }
-                Operand::Mem(m) if m.desc == Some(from) || m.base.is_some_and(|b| b.reg == from) => {
+                Operand::Mem(m)
+                    if m.desc == Some(from) || m.base.is_some_and(|b| b.reg == from) =>
+                {
                     return Err(format!(
                         "{from} (REDUX's destination) addresses memory in {}: no general register can replace it on {}",
                         i.op, sm.name
@@ -335,7 +347,14 @@ const LUT_XOR: i64 = 0x3c;
 const LUT_AND_NOT: i64 = 0x30;
 
 /// `acc = op(x, y)` (one reduction step).
-fn redux_step(s: &mut Seq, op: ReduxOp, signed: bool, acc: u32, x: Operand, y: Operand) -> Result<(), String> {
+fn redux_step(
+    s: &mut Seq,
+    op: ReduxOp,
+    signed: bool,
+    acc: u32,
+    x: Operand,
+    y: Operand,
+) -> Result<(), String> {
     let lut = |l| [r(acc), x.clone(), y.clone(), rz(), imm(l), npt()];
     match op {
         ReduxOp::Add => s.emit(Op::IADD3, &[], [r(acc), x, y, rz()]),

@@ -45,7 +45,7 @@ fn redux_on_sm_75_and_sm_70_becomes_shfl_code() {
         assert_eq!(count(&f, Op::FLO, ""), 1, "{target}:\n{t}");
         assert_eq!(count(&f, Op::VOTE, "ANY"), 1, "{target}:\n{t}");
         // Signed min: IMNMX without .U32, PT selecting the minimum.
-        assert_eq!(count(&f, Op::IMNMX, ""), 2, "{target}:\n{t}");
+        assert_eq!(count(&f, Op::IMNMX, ""), 6, "{target}:\n{t}");
         assert_eq!(count(&f, Op::IMNMX, "U32"), 0, "{target}:\n{t}");
         // No uniform register is left: the reader reads a general one.
         assert!(!t.contains("%ur"), "{target}:\n{t}");
@@ -107,7 +107,11 @@ fn a_guarded_redux_is_branched_around() {
     let g = bra.guard.expect("a guarded branch");
     assert!(g.negated, "{}", text(&f));
     // The reader keeps its guard.
-    assert!(text(&f).contains("@%p0 IMAD.U32 %r2, RZ, RZ, %r"), "{}", text(&f));
+    assert!(
+        text(&f).contains("@%p0 IMAD.U32 %r2, RZ, RZ, %r"),
+        "{}",
+        text(&f)
+    );
     verify_with(&f, Some(sm("sm_75")), VerifyOptions::default()).unwrap();
 }
 
@@ -180,8 +184,10 @@ fn an_opcode_without_an_expansion_is_an_error_naming_it_and_the_target() {
          EXIT ;",
     );
     assert!(!expands(Op::F2FP));
+    let before = f.clone();
     let e = convert(&mut f, sm("sm_75")).unwrap_err();
     assert_eq!(e, "F2FP does not exist on sm_75 and has no expansion");
+    assert_eq!(f, before, "a failed conversion leaves the function alone");
     // Through the phase: the error names the phase.
     let mut cx = PhaseContext::new(f, Some(sm("sm_75")));
     let e = ConvertUnsupportedOps.execute(&mut cx).unwrap_err();
@@ -232,7 +238,10 @@ fn the_phase_runs_in_the_pipeline_and_counts_its_rewrites() {
     }
     .plan(3)
     .unwrap_err();
-    assert!(e.contains("`required`") && e.contains("ConvertUnsupportedOps"), "{e}");
+    assert!(
+        e.contains("`required`") && e.contains("ConvertUnsupportedOps"),
+        "{e}"
+    );
     // No target: nothing to convert.
     let mut cx = PhaseContext::new(f.clone(), None);
     ConvertUnsupportedOps.execute(&mut cx).unwrap();

@@ -382,7 +382,7 @@ mod tests {
     fn violations_name_the_constraint() {
         let e = |o: &[u16]| check_order(o).unwrap_err().0;
         assert_eq!(
-            e(&[16, 0, 157]),
+            e(&[16, 0, 5, 157]),
             "phase order violates constraint `verify-first`: OriCheckInitialProgram (0) must run first"
         );
         assert_eq!(
