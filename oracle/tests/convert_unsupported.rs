@@ -204,7 +204,7 @@ fn member_mask(w: usize, rng: &mut Rng) -> u32 {
         3 => 0xffff_0000,
         4 => 0x5555_5555,
         5 => 1 << (rng.next() % 32),
-        6 => u32::MAX & !(1 << (rng.next() % 32)),
+        6 => !(1 << (rng.next() % 32)),
         _ => rng.next() as u32,
     };
     if m == 0 {

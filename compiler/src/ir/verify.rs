@@ -277,7 +277,9 @@ fn check_inst(
         }
     }
     if let Some(sm) = sm {
-        if !inst.op.available_on(sm) && !(opts.before_conversion && to_convert(inst, sm)) {
+        let available =
+            inst.op.available_on(sm) || (opts.before_conversion && to_convert(inst, sm));
+        if !available {
             err(
                 Invariant::UnavailableOpcode,
                 format!("{} does not exist on {}", inst.op, sm.name),
