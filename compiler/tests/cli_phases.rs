@@ -150,11 +150,12 @@ fn dumps_before_and_after_a_phase_by_name() {
 fn phase_order_lists_files_and_constraint_violations() {
     let k = kernel("saxpy_div");
     let full = ok(&["-arch=sm_80", &k]).stdout;
-    // The minimal order: verify and emit, nothing removed.
+    // The minimal order: verify, convert (required) and emit, nothing
+    // removed.
     let min = ok(&[
         "-arch=sm_80",
         "--phase-order",
-        "OriCheckInitialProgram,157",
+        "OriCheckInitialProgram,ConvertUnsupportedOps,157",
         &k,
     ])
     .stdout;
@@ -162,7 +163,7 @@ fn phase_order_lists_files_and_constraint_violations() {
     // The same order from a file, with comments.
     let d = tempfile::tempdir().unwrap();
     let f = d.path().join("order.txt");
-    std::fs::write(&f, "# verify, then emit\n0\nEmitSassListing\n").unwrap();
+    std::fs::write(&f, "# verify, convert, then emit\n0\n5\nEmitSassListing\n").unwrap();
     let arg = format!("@{}", f.display());
     assert_eq!(ok(&["-arch=sm_80", "--phase-order", &arg, &k]).stdout, min);
     // The default order spelled out gives the default listing.
@@ -176,16 +177,28 @@ fn phase_order_lists_files_and_constraint_violations() {
         full
     );
     fatal(
-        &["--phase-order", "16,0,157", &k],
+        &["--phase-order", "16,0,5,157", &k],
         "phase order violates constraint `verify-first`: OriCheckInitialProgram (0) must run first",
     );
     fatal(
-        &["--phase-order", "0,AllocateRegisters,OriSplitLiveRanges,157", &k],
+        &["--phase-order", "0,5,AllocateRegisters,OriSplitLiveRanges,157", &k],
         "phase order violates constraint `regalloc-after-vreg-creators`: AllocateRegisters (148) must run after OriSplitLiveRanges (19), which creates virtual registers",
     );
     fatal(
-        &["--phase-order", "0,16", &k],
+        &["--phase-order", "0,5,16", &k],
         "phase order violates constraint `required`: EmitSassListing (157) is missing from the order",
+    );
+    fatal(
+        &["--phase-order", "0,157", &k],
+        "phase order violates constraint `required`: ConvertUnsupportedOps (5) is missing from the order",
+    );
+    fatal(
+        &["--phase-order", "0,16,5,157", &k],
+        "phase order violates constraint `target-code`: ConvertUnsupportedOps (5) must run before OriPerformLiveDeadFirst (16)",
+    );
+    fatal(
+        &["--disable-phase", "ConvertUnsupportedOps", &k],
+        "cannot disable ConvertUnsupportedOps (5): constraint `required`",
     );
     fatal(
         &["--phase-order", "0,bogus,157", &k],
@@ -276,13 +289,13 @@ fn knobs_nvopt_levels_hooks_and_ori() {
     let hooked = ok(&[
         "-arch=sm_80",
         "--phase-order",
-        "0,AdvancedPhaseAllocReg,157",
+        "0,5,AdvancedPhaseAllocReg,157",
         "--knob",
         "AdvancedPhaseAllocReg=OriPerformLiveDead,NvOptLevel=5",
         "--phase-stats",
         &k,
     ]);
-    let min = ok(&["-arch=sm_80", "--phase-order", "0,157", &k]).stdout;
+    let min = ok(&["-arch=sm_80", "--phase-order", "0,5,157", &k]).stdout;
     assert!(count_insts(&hooked.stdout) < count_insts(&min));
     // ORI: a shuffled sequence is reported as modified and compiles.
     let r = ok(&[
@@ -335,13 +348,14 @@ fn knobs_nvopt_levels_hooks_and_ori() {
 fn o0_runs_no_dead_code_phase() {
     let k = kernel("saxpy_div");
     let o0 = ok(&["-arch=sm_80", "-O0", &k]).stdout;
-    // The verifier, register allocation (148, 154, 155: at every level),
+    // The verifier, the conversion (5, required), register allocation
+    // (148, 154, 155: at every level),
     // the control codes (151..153) and emission.
     let min = ok(&[
         "-arch=sm_80",
         "-O0",
         "--phase-order",
-        "0,148,151,152,153,154,155,157",
+        "0,5,148,151,152,153,154,155,157",
         &k,
     ])
     .stdout;

@@ -57,6 +57,7 @@ fn every_listing_verifies() {
         // Vendor code is register-allocated: physical registers only.
         let phys = VerifyOptions {
             physical_only: true,
+            ..Default::default()
         };
         assert_eq!(verify_with(&l.f, Some(l.sm), phys), Ok(()));
     }

@@ -12,7 +12,7 @@
 use std::path::Path;
 
 use ptxc::ir::Function;
-use ptxc::lower::{lower_module, LowerOptions, LoweredKernel};
+use ptxc::lower::{lower_target, LowerOptions, LoweredKernel};
 use ptxc::phases::{phase, PhaseConfig, PhaseContext, Plan};
 use ptxc::targets::SmInfo;
 
@@ -32,7 +32,10 @@ pub struct Case {
 }
 
 impl Case {
-    /// Lowers the kernel `spec` names from the parsed module `m` for `sm`;
+    /// Lowers the kernel `spec` names from the parsed module `m` for `sm`
+    /// with phase 5 ConvertUnsupportedOps applied (`ptxc::lower::
+    /// lower_target`): the case's IR is target code the simulator can run
+    /// (the lowering's REDUX/I2FP would fault on a target that lacks them);
     /// `file` names the case in messages (`FILE sm_XX`).
     pub fn lower(
         file: &str,
@@ -40,7 +43,7 @@ impl Case {
         sm: &'static SmInfo,
         spec: &LaunchSpec,
     ) -> Result<Case, String> {
-        let kernel = lower_module(m, sm, &LowerOptions::default())
+        let kernel = lower_target(m, sm, &LowerOptions::default())
             .map_err(|e| format!("{file} {}: {}", sm.name, e.msg))?
             .into_iter()
             .find(|x| x.name == spec.kernel)

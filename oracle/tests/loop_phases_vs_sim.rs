@@ -22,7 +22,7 @@ use oracle::phase_check::{
 };
 use oracle::ptx_interp::{Outcome, RunLimits};
 use ptxc::ir::Function;
-use ptxc::lower::{lower_module, LowerOptions};
+use ptxc::lower::{lower_target, LowerOptions};
 use ptxc::phases::{table, PhaseConfig, Plan};
 
 const ARCHS: [&str; 3] = ["sm_70", "sm_80", "sm_90"];
@@ -75,7 +75,7 @@ fn targeted_cases() -> Vec<Case> {
         let m = ptxc::ptx::parse_checked(&k, &src).unwrap_or_else(|e| panic!("{k}: {e}"));
         for arch in ARCHS {
             let sm = ptxc::targets::lookup_sm(arch).unwrap();
-            let kernel = lower_module(&m, sm, &LowerOptions::default())
+            let kernel = lower_target(&m, sm, &LowerOptions::default())
                 .unwrap_or_else(|e| panic!("{k} {arch}: {}", e.msg))
                 .into_iter()
                 .find(|x| x.name == spec.kernel)

@@ -9,7 +9,7 @@ mod seq_harness;
 
 use oracle::ptx_interp::{self, Outcome, RunLimits};
 use oracle::sim::SimInputs;
-use ptxc::lower::{lower_module, LowerOptions};
+use ptxc::lower::{lower_target, LowerOptions};
 use seq_harness::*;
 
 const ARCHS: [&str; 3] = ["sm_70", "sm_80", "sm_90"];
@@ -126,7 +126,7 @@ fn brx_idx_out_of_range_stops_both_runners() {
     assert_ne!(want.outcome, Outcome::Completed, "interpreter");
     for arch in ARCHS {
         let sm = ptxc::targets::lookup_sm(arch).unwrap();
-        let ks = lower_module(&m, sm, &LowerOptions::default()).unwrap();
+        let ks = lower_target(&m, sm, &LowerOptions::default()).unwrap();
         let inputs = SimInputs::from_lowered(&ks[0]);
         let got = oracle::sim::run(&ks[0].function, sm, &sp, &inputs, &limits).unwrap();
         assert_ne!(got.outcome, Outcome::Completed, "{arch}");

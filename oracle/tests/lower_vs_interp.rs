@@ -1,5 +1,6 @@
 //! The lowering, executed: every corpus kernel (`NAME.ptx` and
-//! `NAME.O0.ptx`) lowered by `ptxc::lower` for sm_70..sm_90, run as IR
+//! `NAME.O0.ptx`) lowered by `ptxc::lower::lower_target` (lowering, then
+//! phase 5 ConvertUnsupportedOps) for sm_70..sm_90, run as IR
 //! (virtual registers) in the SM simulator and compared with
 //! `NAME.expected.json`. The table of results is printed; the test fails
 //! when a pair outside the known list does not pass, and when a known
@@ -8,7 +9,7 @@
 use oracle::launch::{compare, LaunchSpec, OutputSet};
 use oracle::ptx_interp::{self, Outcome, RunLimits};
 use oracle::sim::SimInputs;
-use ptxc::lower::{lower_module, LowerOptions};
+use ptxc::lower::{lower_target, LowerOptions};
 use std::path::{Path, PathBuf};
 
 const ARCHS: [&str; 6] = ["sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90"];
@@ -41,7 +42,7 @@ fn lowered_corpus_runs_in_the_simulator() {
             for arch in ARCHS {
                 total += 1;
                 let sm = ptxc::targets::lookup_sm(arch).unwrap();
-                let status = match lower_module(&m, sm, &LowerOptions::default()) {
+                let status = match lower_target(&m, sm, &LowerOptions::default()) {
                     Err(e) => format!("LOWER: {}", e.msg),
                     Ok(ks) => {
                         let kern = ks.iter().find(|x| x.name == spec.kernel).unwrap();

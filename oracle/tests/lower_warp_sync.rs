@@ -1,5 +1,7 @@
 //! The lowering of `redux.sync`, `match.sync`, `vote.sync.uni` and
-//! `bar.red` (compiler/src/lower/warp_sync.rs, warp.rs), executed: a
+//! `bar.red` (compiler/src/lower/warp_sync.rs, warp.rs; REDUX's expansion
+//! on sm_70/sm_75 by phase 5, compiler/src/phases/convert_unsupported.rs,
+//! applied with `lower_target`), executed: a
 //! kernel gives each thread a value and its warp's member mask; the lanes
 //! outside the mask branch around the instruction (divergence), the
 //! members execute it; every thread stores its result. The PTX
@@ -211,11 +213,12 @@ fn spec(ty: &str, ops: &[WOp], block: usize, a: Vec<u64>, m: Vec<u64>) -> Launch
     }
 }
 
-/// Every instruction of `src` lowered for `arch` exists there (SM table).
+/// Every instruction of `src` lowered for `arch` and converted by phase 5
+/// (`lower_target`) exists there (SM table).
 fn all_available(src: &str, arch: &str) {
     let m = ptxc::ptx::parse_checked("warp", src).unwrap();
     let sm = ptxc::targets::lookup_sm(arch).unwrap();
-    let ks = ptxc::lower::lower_module(&m, sm, &ptxc::lower::LowerOptions::default())
+    let ks = ptxc::lower::lower_target(&m, sm, &ptxc::lower::LowerOptions::default())
         .unwrap_or_else(|e| panic!("lower for {arch}: {e}"));
     for k in &ks {
         for i in k.function.insts() {

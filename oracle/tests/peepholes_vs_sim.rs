@@ -13,7 +13,7 @@ use oracle::launch::LaunchSpec;
 use oracle::phase_check::{before_phase, check_alone, corpus_cases, Case};
 use oracle::ptx_interp::RunLimits;
 use ptxc::ir::Function;
-use ptxc::lower::{lower_module, LowerOptions};
+use ptxc::lower::{lower_target, LowerOptions};
 use ptxc::phases::phase::create;
 use ptxc::phases::{PhaseConfig, PhaseContext, Plan};
 use std::path::{Path, PathBuf};
@@ -47,7 +47,7 @@ fn peephole_cases() -> Vec<Case> {
         let m = ptxc::ptx::parse_checked(k, &src).unwrap();
         for arch in ARCHS {
             let sm = ptxc::targets::lookup_sm(arch).unwrap();
-            let kernel = lower_module(&m, sm, &LowerOptions::default())
+            let kernel = lower_target(&m, sm, &LowerOptions::default())
                 .unwrap()
                 .into_iter()
                 .find(|x| x.name == spec.kernel)

@@ -696,7 +696,13 @@ fn compile_function(
     })?;
     let sm = r.config.sm;
     cx.phase(Phase::Verify, name, &mut timings, || {
-        crate::ir::verify(&kernel.function, Some(sm)).map_err(|e| {
+        // Before phase 5 ConvertUnsupportedOps: the opcodes it expands
+        // are accepted on every target.
+        let opts = crate::ir::verify::VerifyOptions {
+            before_conversion: true,
+            ..Default::default()
+        };
+        crate::ir::verify::verify_with(&kernel.function, Some(sm), opts).map_err(|e| {
             cx.internal(
                 Phase::Verify,
                 name,

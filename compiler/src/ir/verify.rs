@@ -14,8 +14,8 @@
 //! | `falls-off-end` | control cannot run past the last block when that block is reachable |
 //! | `misaligned-pair` | a 64-bit register operand starts at an even register, a 96- or 128-bit one at a multiple of 4 ([`regs::alignment`]; widths from [`regs::operand_width`]; virtual registers pair the same way) |
 //! | `register-range` | physical numbers in range, the whole pair or quad included: `R0..R254`, `UR0..UR62`, `P0..P6`, `UP0..UP6`, `B0..B15`; virtual numbers up to [`MAX_VIRTUAL`] |
-//! | `unavailable-opcode` | on a given SM, the opcode exists there ([`Op::available_on`]) |
-//! | `no-uniform-registers` | on a given SM without a uniform datapath, no uniform register or predicate appears |
+//! | `unavailable-opcode` | on a given SM, the opcode exists there ([`Op::available_on`]); with [`VerifyOptions::before_conversion`] (the lowered program, before phase 5 ConvertUnsupportedOps) also an opcode that phase expands ([`crate::phases::convert_unsupported::expands`]) |
+//! | `no-uniform-registers` | on a given SM without a uniform datapath, no uniform register or predicate appears; with `before_conversion`, except a register that an instruction to be converted writes (REDUX's destination, which the conversion replaces in its readers) |
 //! | `virtual-register` | with [`VerifyOptions::physical_only`] (after register allocation), no virtual register or predicate appears |
 //!
 //! `UNDECODED` slots pass (the vendor listings have them); their shape is
@@ -109,6 +109,11 @@ impl std::error::Error for VerifyError {}
 pub struct VerifyOptions {
     /// Reject virtual registers and predicates (after register allocation).
     pub physical_only: bool,
+    /// The program before phase 5 ConvertUnsupportedOps (phase 0
+    /// OriCheckInitialProgram): the opcodes that phase expands, and the
+    /// uniform registers they write, are accepted on any target. Every
+    /// check after phase 5 leaves this off.
+    pub before_conversion: bool,
 }
 
 /// Checks every invariant; the first broken one, in block and instruction
@@ -174,10 +179,17 @@ fn named_regs(inst: &Inst) -> (Vec<(Reg, u8)>, Vec<Pred>) {
     (regs_, preds)
 }
 
+/// Whether phase 5 will replace `inst` on `sm` (it lacks the opcode and
+/// the phase expands it).
+fn to_convert(inst: &Inst, sm: &SmInfo) -> bool {
+    !inst.op.available_on(sm) && crate::phases::convert_unsupported::expands(inst.op)
+}
+
 fn check_inst(
     inst: &Inst,
     sm: Option<&SmInfo>,
     opts: VerifyOptions,
+    pending: &[Reg],
     err: &mut dyn FnMut(Invariant, String),
 ) {
     let info = inst.op.info();
@@ -265,14 +277,18 @@ fn check_inst(
         }
     }
     if let Some(sm) = sm {
-        if !inst.op.available_on(sm) {
+        let available =
+            inst.op.available_on(sm) || (opts.before_conversion && to_convert(inst, sm));
+        if !available {
             err(
                 Invariant::UnavailableOpcode,
                 format!("{} does not exist on {}", inst.op, sm.name),
             );
         }
-        let uniform =
-            rs.iter().any(|&(r, _)| is_uniform_reg(r)) || ps.iter().any(|&p| is_uniform_pred(p));
+        let uniform = rs
+            .iter()
+            .any(|&(r, _)| is_uniform_reg(r) && !pending.contains(&r))
+            || ps.iter().any(|&p| is_uniform_pred(p));
         if !sm.uniform_registers && uniform {
             err(
                 Invariant::NoUniformRegisters,
@@ -316,6 +332,19 @@ pub fn verify_all(f: &Function, sm: Option<&SmInfo>, opts: VerifyOptions) -> Vec
             });
         }
     }
+    // The uniform registers written by instructions phase 5 will replace.
+    let pending: Vec<Reg> = match sm {
+        Some(sm) if opts.before_conversion => f
+            .insts()
+            .filter(|i| to_convert(i, sm))
+            .flat_map(|i| i.dsts())
+            .filter_map(|d| match d {
+                Operand::Reg(r) if is_uniform_reg(r.reg) => Some(r.reg),
+                _ => None,
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
     let cfg = Cfg::new(f);
     if cfg.falls_off_end {
         out.push(VerifyError {
@@ -347,7 +376,7 @@ pub fn verify_all(f: &Function, sm: Option<&SmInfo>, opts: VerifyOptions) -> Vec
             if inst.op == Op::UNDECODED && inst.operands.is_empty() {
                 continue;
             }
-            check_inst(inst, sm, opts, &mut err);
+            check_inst(inst, sm, opts, &pending, &mut err);
             for l in inst.targets() {
                 if f.block_index(l).is_none() {
                     err(
@@ -610,6 +639,7 @@ mod tests {
         assert_eq!(first(&f, Some("sm_75"), VerifyOptions::default()), None);
         let phys = VerifyOptions {
             physical_only: true,
+            ..Default::default()
         };
         assert_eq!(first(&func(OK), None, phys), Some("virtual-register"));
         let e = verify_with(&func(OK), None, phys).unwrap_err();
@@ -617,5 +647,53 @@ mod tests {
         assert!(e
             .to_string()
             .starts_with("virtual-register in .L_x_0 at instruction 0"));
+    }
+
+    #[test]
+    fn before_conversion_accepts_exactly_what_phase_5_expands() {
+        let before = VerifyOptions {
+            before_conversion: true,
+            ..Default::default()
+        };
+        // REDUX into a uniform register and its reader, on sm_70 (no REDUX,
+        // no uniform registers) and sm_75 (no REDUX).
+        let redux = func(
+            ".L_x_0:
+             REDUX.SUM %ur0, %r1 ;
+             IMAD.U32 %r2, RZ, RZ, %ur0 ;
+             I2FP.F32.S32 %r3, %r2 ;
+             EXIT ;",
+        );
+        for sm in ["sm_70", "sm_75"] {
+            assert_eq!(first(&redux, Some(sm), before), None, "{sm}");
+            assert_eq!(
+                first(&redux, Some(sm), VerifyOptions::default()),
+                Some("unavailable-opcode"),
+                "{sm}"
+            );
+        }
+        // After the conversion the uniform register alone is refused on
+        // sm_70.
+        let ur = func(
+            ".L_x_0:
+             IMAD.U32 %r2, RZ, RZ, %ur0 ;
+             EXIT ;",
+        );
+        assert_eq!(
+            first(&ur, Some("sm_70"), before),
+            Some("no-uniform-registers")
+        );
+        // An opcode without an expansion stays refused.
+        let f2fp = func(
+            ".L_x_0:
+             F2FP.PACK_AB R0, R1, R2 ;
+             EXIT ;",
+        );
+        assert_eq!(
+            first(&f2fp, Some("sm_75"), before),
+            Some("unavailable-opcode")
+        );
+        // sm_90 has both: nothing to accept specially.
+        assert_eq!(first(&redux, Some("sm_90"), VerifyOptions::default()), None);
     }
 }

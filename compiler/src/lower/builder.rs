@@ -125,7 +125,9 @@ impl Builder {
         mods: &[&str],
         ops: impl IntoIterator<Item = Operand>,
     ) -> R {
-        if !self.sm.has_opcode(op) {
+        // The opcodes phase 5 (ConvertUnsupportedOps) expands are emitted
+        // on every target; everything else the target lacks is refused.
+        if !self.sm.has_opcode(op) && !crate::phases::convert_unsupported::expands(op) {
             return self.err(format!("{op} does not exist on {}", self.sm.name));
         }
         let guard = match (guard, self.guard) {

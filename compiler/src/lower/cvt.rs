@@ -3,7 +3,7 @@
 //! | form | SASS |
 //! |---|---|
 //! | int -> int | copies, `SGXT` (sign extension of narrow values), `SHF.R.S32.HI` for the high word of a widened signed value, `LOP3` masks for narrowing |
-//! | int -> float | `I2F[.F64][.srctype][.rnd]` (int_bitops.sm_80 `I2F.U32.RP`); `I2FP.F32.S32/U32` on sm_86+ for 32-bit sources (the table's first SM for I2FP) |
+//! | int -> float | `I2F[.F64][.srctype][.rnd]` (int_bitops.sm_80 `I2F.U32.RP`); `I2FP.F32.S32/U32[.rnd]` for 32-bit sources to f32 on every target (ptxas sm_86+), which phase 5 ConvertUnsupportedOps turns into `I2F[.U32][.rnd]` where the SM table has no I2FP (before sm_86) |
 //! | float -> int | `F2I[.F64][.FTZ][.dsttype][.TRUNC/FLOOR/CEIL][.NTZ]` (`F2I.FTZ.U32.TRUNC.NTZ`) |
 //! | float -> float | `F2F.dst.src[.rnd]`; same type with `.rni/.rzi/.rmi/.rpi`: `FRND[.F64][.TRUNC/FLOOR/CEIL]`; `.sat` f32: `FADD.SAT d, a, -RZ` |
 //! | f16 <-> f32 | `HADD2.F32 d, -RZ, a.H0_H0`; `F2F.F16.F32` |
@@ -118,7 +118,7 @@ impl Cx<'_> {
             (true, false) => {
                 // int -> float
                 let a = src_reg(self)?;
-                if dt == ScalarType::F32 && st.bits() == 32 && self.sm.has_opcode(Op::I2FP) {
+                if dt == ScalarType::F32 && st.bits() == 32 {
                     let mut mods = vec!["F32", int_name(st)];
                     mods.extend(frnd);
                     self.b.emit(Op::I2FP, &mods, [r(d), a])?;

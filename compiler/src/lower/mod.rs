@@ -14,24 +14,27 @@
 //! | `control.rs` | labels, bra, ret/exit, guards, brx.idx (our compare-and-branch chain) |
 //! | `mem.rs` | ld/st/cvta/mov of addresses: LDG/STG/LDS/STS/LDL/STL/LD/ST/LDC, kernel parameters |
 //! | `float.rs` | f32/f64 add/sub/mul/fma/min/max/neg/abs, MUFU approximations, f16 |
-//! | `cvt.rs` | cvt: I2F/F2I/F2F/FRND, integer widening/narrowing |
+//! | `cvt.rs` | cvt: I2F/I2FP/F2I/F2F/FRND, integer widening/narrowing |
 //! | `div.rs` | integer div/rem, div/rcp/sqrt rn for f32/f64 with slow-path subroutines |
 //! | `template.rs` | instantiates vendor SASS fragments (the slow paths) on virtual registers |
 //! | `tex.rs` | tex/tld4 with texture objects: TLD/TEX/TLD4 (slot, uniform-handle and handle-loop forms); txq dimensions and level count: TXQ |
 //! | `surf.rs` | suld.b/sust.b/sured.b on 1d/2d/3d surface objects: SULD/SUST/SURED (slot, uniform-handle, register and handle-loop forms); suq width/height/depth: TXQ (through tex.rs) |
 //! | `handle.rs` | where a surface handle comes from: a kernel parameter's constant-bank slot or a register |
 //! | `warp.rs` | shfl.sync, vote.sync, activemask, bar (incl. bar.red.{popc,and,or}), membar |
-//! | `warp_sync.rs` | match.sync any/all (b32/b64), vote.sync.uni, redux.sync: REDUX where the SM table has it (sm_80+), a SHFL expansion on sm_70/sm_75 |
+//! | `warp_sync.rs` | match.sync any/all (b32/b64), vote.sync.uni, redux.sync: REDUX on every target (phase 5 expands it on sm_70/sm_75) |
 //! | `atom.rs` | atom/red on global and shared memory |
 //! | `space.rs` | isspacep: window tests on the generic address (our sequence, IADD3/ISETP) |
 //! | `call.rs` | `.func` calls and the ABI below |
 //!
-//! Per-target rules: an instruction a target lacks is never emitted
-//! ([`Builder::emit`] refuses it, and the simulator faults on it); where
-//! a PTX instruction's vendor opcode is missing on a target, its file
-//! chooses another sequence by asking the SM table (`sm.has_opcode`):
-//! `I2FP` (cvt.rs), `REDUX` (warp_sync.rs: seed 002's ConvertUnsupportedOps
-//! expansion, done at lowering time).
+//! Per-target rules: the lowering emits the target-independent (newest)
+//! form of the operations phase 5 ConvertUnsupportedOps expands
+//! (`crate::phases::convert_unsupported::CONVERSIONS`: `REDUX` in
+//! warp_sync.rs, `I2FP` in cvt.rs) on every target, and that phase
+//! replaces them where the SM table lacks them; any other instruction a
+//! target lacks is never emitted ([`Builder::emit`] refuses it, and the
+//! simulator faults on it). [`lower_target`] is lowering followed by that
+//! phase: IR a target can execute (for tests and tools that run lowered
+//! IR without the pipeline).
 //!
 //! Not lowered (refused with "`name` is not lowered yet" or a specific
 //! message; the PTX interpreter executes them): of the surface
@@ -102,7 +105,7 @@
 //!   isspacep beside a kernel's `cvta.param` are refused (space.rs).
 
 mod atom;
-mod builder;
+pub(crate) mod builder;
 mod call;
 mod cmp;
 mod control;
@@ -269,6 +272,28 @@ impl ModulePlan {
     ) -> Result<LoweredKernel, LowerError> {
         lower_kernel(m, self.sm, opts, &self.layout, f)
     }
+}
+
+/// [`lower_module`], then phase 5 ConvertUnsupportedOps on each kernel:
+/// the IR as the target can execute it (what the pipeline has after phase
+/// 5 when phases 1..=4 change nothing). For tests and tools that simulate
+/// lowered IR directly; the driver lowers with [`lower_module`] and runs
+/// the phase in its pipeline.
+pub fn lower_target(
+    m: &Module,
+    sm: &'static SmInfo,
+    opts: &LowerOptions,
+) -> Result<Vec<LoweredKernel>, LowerError> {
+    let mut ks = lower_module(m, sm, opts)?;
+    for k in &mut ks {
+        crate::phases::convert_unsupported::convert(&mut k.function, sm).map_err(|e| {
+            LowerError::new(
+                Span::DUMMY,
+                format!("{}: ConvertUnsupportedOps: {e}", k.name),
+            )
+        })?;
+    }
+    Ok(ks)
 }
 
 /// Parses, validates and lowers PTX text; errors carry line and column.

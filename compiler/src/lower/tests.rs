@@ -21,6 +21,15 @@ pub(crate) fn lower_text(src: &str, sm: &str) -> String {
     listing(&ks[0])
 }
 
+/// [`lower_text`] after phase 5 ConvertUnsupportedOps (`lower_target`):
+/// the code the target runs.
+pub(crate) fn target_text(src: &str, sm: &str) -> String {
+    let m = crate::ptx::parse_checked("t.ptx", src).unwrap_or_else(|e| panic!("{e}"));
+    let ks = super::lower_target(&m, lookup_sm(sm).unwrap(), &LowerOptions::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    listing(&ks[0])
+}
+
 pub(crate) fn listing(k: &LoweredKernel) -> String {
     let sf = to_sass(&k.function, true).unwrap();
     print_function(&sf)
@@ -60,8 +69,14 @@ fn corpus_kernels_lower_on_every_target() {
                     lookup_sm(sm).unwrap(),
                     &LowerOptions::default(),
                 ) {
-                    Ok(ks) => {
-                        for k in &ks {
+                    Ok(mut ks) => {
+                        for k in &mut ks {
+                            // The code the target runs: after phase 5.
+                            crate::phases::convert_unsupported::convert(
+                                &mut k.function,
+                                lookup_sm(sm).unwrap(),
+                            )
+                            .unwrap_or_else(|e| panic!("{name} {sm}: {e}"));
                             let sf = to_sass(&k.function, true).unwrap();
                             let text = print_function(&sf);
                             // The printout parses back to the same IR.
@@ -509,11 +524,14 @@ fn errors_name_the_instruction_and_position() {
 
 #[test]
 fn every_emitted_opcode_exists_on_its_target() {
-    // Uniform registers only from sm_75, I2FP only from sm_86.
+    // I2FP only from sm_86: the lowering emits it on every target, phase 5
+    // makes it I2F before sm_86.
     let body = "cvt.rn.f32.s32 %f1, %r1;\ncvt.rzi.s32.f32 %r2, %f1;\ncvt.f64.f32 %fd1, %f1;\ncvt.rn.f32.f64 %f2, %fd1;";
-    let t80 = lower_text(&kernel(body, "", REGS), "sm_80");
+    let l80 = lower_text(&kernel(body, "", REGS), "sm_80");
+    assert!(l80.contains("I2FP.F32.S32 %r"), "{l80}");
+    let t80 = target_text(&kernel(body, "", REGS), "sm_80");
     assert!(t80.contains("I2F %r") && !t80.contains("I2FP"), "{t80}");
-    let t86 = lower_text(&kernel(body, "", REGS), "sm_86");
+    let t86 = target_text(&kernel(body, "", REGS), "sm_86");
     assert!(t86.contains("I2FP.F32.S32"), "{t86}");
     assert!(
         t86.contains("F2I.TRUNC.NTZ") && t86.contains("F2F.F64.F32") && t86.contains("F2F.F32.F64"),

@@ -6,7 +6,7 @@
 //! The executed checks are in oracle/tests/lower_int_misc.rs and
 //! oracle/tests/lower_warp_sync.rs.
 
-use super::tests::lower_text;
+use super::tests::{lower_text, target_text};
 use super::*;
 use crate::targets::lookup_sm;
 
@@ -70,7 +70,9 @@ fn sad_bmsk_szext_forms() {
 #[test]
 fn redux_follows_the_sm_table() {
     let body = "redux.sync.min.s32 %r4, %r1, 0xffffffff;\nredux.sync.add.u32 %r5, %r1, %r3;";
-    for sm in ["sm_80", "sm_86", "sm_90"] {
+    // The lowering: REDUX on every target (phase 5 expands it where the
+    // SM table has none).
+    for sm in ["sm_70", "sm_75", "sm_80", "sm_86", "sm_90"] {
         // ptxas sm_80/sm_90: `REDUX.MIN.S32 UR6, R0 ; IMAD.U32 R7, RZ, RZ, UR6`.
         let t = lower_text(&kernel(body), sm);
         assert!(has(&t, "REDUX.MIN.S32 UR, R"), "{sm}\n{t}");
@@ -78,15 +80,22 @@ fn redux_follows_the_sm_table() {
         assert!(has(&t, "IMAD.U32 R, RZ, RZ, UR"), "{sm}\n{t}");
         assert!(!t.contains("SHFL"), "{sm}\n{t}");
     }
+    // The target code (after phase 5): REDUX kept on sm_80+, expanded on
+    // sm_70/sm_75.
+    for sm in ["sm_80", "sm_90"] {
+        let t = target_text(&kernel(body), sm);
+        assert!(has(&t, "REDUX.MIN.S32 UR, R"), "{sm}\n{t}");
+    }
     for sm in ["sm_70", "sm_75"] {
-        let t = lower_text(&kernel(body), sm);
-        assert!(!t.contains("REDUX"), "{sm}\n{t}");
+        let t = target_text(&kernel(body), sm);
+        assert!(!t.contains("REDUX") && !t.contains("UR"), "{sm}\n{t}");
         assert!(has(&t, "SHFL.BFLY PT, R, R, 0x10, 0x1f"), "{sm}\n{t}");
         assert!(has(&t, "SHFL.IDX PT, R, R, R, 0x1f"), "{sm}\n{t}");
         assert!(has(&t, "IMNMX R, R, R, PT"), "{sm}\n{t}");
         assert!(has(&t, "FLO.U32 R, R"), "{sm}\n{t}");
         let sm_info = lookup_sm(sm).unwrap();
-        let ks = lower_source("t.ptx", &kernel(body), sm_info, &LowerOptions::default()).unwrap();
+        let m = crate::ptx::parse_checked("t.ptx", &kernel(body)).unwrap();
+        let ks = super::lower_target(&m, sm_info, &LowerOptions::default()).unwrap();
         assert!(ks[0].function.insts().all(|i| i.op.available_on(sm_info)));
     }
 }
@@ -164,7 +173,8 @@ fn isspacep_tests_the_bank0_windows() {
         assert_eq!(n("ISETP.GE.U32.AND P, PT, R, 0x100, PT"), 1, "{sm}\n{t}");
         assert_eq!(n("ISETP.GE.U32.AND P, PT, R, 0x100, P"), 3, "{sm}\n{t}");
         let sm_info = lookup_sm(sm).unwrap();
-        let ks = lower_source("t.ptx", &kernel(body), sm_info, &LowerOptions::default()).unwrap();
+        let m = crate::ptx::parse_checked("t.ptx", &kernel(body)).unwrap();
+        let ks = super::lower_target(&m, sm_info, &LowerOptions::default()).unwrap();
         assert!(ks[0].function.insts().all(|i| i.op.available_on(sm_info)));
     }
 }

@@ -1,5 +1,7 @@
 //! OriCheckInitialProgram (phase 0): the IR verifier ([`crate::ir::verify`])
-//! on the program the lowering produced.
+//! on the program the lowering produced, before phase 5
+//! ConvertUnsupportedOps: the opcodes that phase expands are accepted on
+//! every target (`VerifyOptions::before_conversion`).
 
 use super::phase::{Phase, PhaseContext, PhaseError};
 
@@ -13,7 +15,11 @@ impl Phase for CheckInitialProgram {
         false
     }
     fn execute(&self, cx: &mut PhaseContext) -> Result<(), PhaseError> {
-        crate::ir::verify(&cx.function, cx.sm).map_err(|e| PhaseError {
+        let opts = crate::ir::verify::VerifyOptions {
+            before_conversion: true,
+            ..Default::default()
+        };
+        crate::ir::verify::verify_with(&cx.function, cx.sm, opts).map_err(|e| PhaseError {
             phase: self.name(),
             message: format!("the initial program is invalid: {e}"),
         })

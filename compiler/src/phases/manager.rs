@@ -175,13 +175,13 @@ mod tests {
         assert_eq!(c.cfg.as_ref().unwrap().blocks, 1);
         let listing = c.listing.unwrap();
         assert_eq!(listing.insts.len(), 3);
-        // 0, 3, 10, 16, 33, 61, 84, 139, 157; the loop phases 18, 21, 22,
+        // 0, 3, 5, 10, 16, 33, 61, 84, 139, 157; the loop phases 18, 21, 22,
         // 35, 66, 79, 88 and if-conversion 63; the peepholes 145, 146, 149;
         // scheduling 147 and the control codes 151, 152, 153; the scalar
         // phases (phases/scalar/: 13, 15, 29, 37, 46, 49, 50, 58, 64, 65, 83,
         // 107; OriCopyProp 144 is not in the default order); the layout
         // phase 112; register allocation 148, 154, 155.
-        assert_eq!(rep.executed, 28 + crate::phases::scalar::INDICES.len() - 1);
+        assert_eq!(rep.executed, 29 + crate::phases::scalar::INDICES.len() - 1);
         assert!(rep.dumps.is_empty() && rep.stats.is_empty());
     }
 

@@ -139,6 +139,16 @@ pub fn check_order(order: &[u16]) -> Result<(), OrderError> {
                         }
                     }
                 }
+                Rule::Precedes(ys) => {
+                    for &y in ys {
+                        if y != x && present(y) && first[usize::from(y)] < first[usize::from(x)] {
+                            return Err(violation(
+                                c.name,
+                                format!("{} must run before {}", label(x), label(y)),
+                            ));
+                        }
+                    }
+                }
                 Rule::AfterAllVregCreators => {
                     for y in PHASES.iter().filter(|r| r.creates_vregs && r.index != x) {
                         if present(y.index) && last[usize::from(y.index)] > p {
@@ -236,7 +246,9 @@ pub fn random_valid_order_of(set: &[u16], seed: u64) -> Vec<u16> {
                 Rule::Last => (0..n).for_each(|y| edge(y, x)),
                 Rule::Required => {}
                 Rule::After(ys) => ys.iter().for_each(|&y| edge(usize::from(y), x)),
-                Rule::Before(ys) => ys.iter().for_each(|&y| edge(x, usize::from(y))),
+                Rule::Before(ys) | Rule::Precedes(ys) => {
+                    ys.iter().for_each(|&y| edge(x, usize::from(y)))
+                }
                 Rule::AfterAllVregCreators => PHASES
                     .iter()
                     .filter(|r| r.creates_vregs)
@@ -325,53 +337,90 @@ mod tests {
 
     #[test]
     fn a_minimal_order_is_valid() {
-        check_order(&[0, 157]).unwrap();
-        check_order(&[0, 158, 16, 157, 158]).unwrap();
+        check_order(&[0, 5, 157]).unwrap();
+        check_order(&[0, 158, 5, 16, 157, 158]).unwrap();
+        // Phases 1..=4 may run before the conversion.
+        check_order(&[0, 1, 2, 3, 4, 5, 157]).unwrap();
+    }
+
+    #[test]
+    fn the_conversion_is_required_and_precedes_every_code_phase() {
+        let e = |o: &[u16]| check_order(o).unwrap_err().0;
+        assert_eq!(
+            e(&[0, 157]),
+            "phase order violates constraint `required`: ConvertUnsupportedOps (5) is missing from the order"
+        );
+        assert_eq!(
+            e(&[0, 16, 5, 157]),
+            "phase order violates constraint `target-code`: ConvertUnsupportedOps (5) must run before OriPerformLiveDeadFirst (16)"
+        );
+        for y in [13, 139, 147, 154] {
+            assert!(e(&[0, y, 5, 157]).contains("`target-code`"), "phase {y}");
+        }
+        // Every code phase that may follow the conversion alone is refused
+        // before it (some by their own constraints first: the hook 7's
+        // `hook-position`, AllocateRegisters' vreg creators).
+        let mut refused = 0;
+        for &y in table::TARGET_CODE_PHASES {
+            if y == table::EMIT || check_order(&[0, 5, y, 157]).is_err() {
+                continue;
+            }
+            assert!(check_order(&[0, y, 5, 157]).is_err(), "phase {y}");
+            refused += 1;
+        }
+        assert!(refused > 100, "{refused}");
+        // A later repeat of a code phase is fine, and so is a repeat of the
+        // conversion (it has nothing left to convert).
+        check_order(&[0, 5, 16, 5, 16, 157]).unwrap();
+        assert_eq!(
+            resolve(None, &[5]).unwrap_err().0,
+            "cannot disable ConvertUnsupportedOps (5): constraint `required`"
+        );
     }
 
     #[test]
     fn violations_name_the_constraint() {
         let e = |o: &[u16]| check_order(o).unwrap_err().0;
         assert_eq!(
-            e(&[16, 0, 157]),
+            e(&[16, 0, 5, 157]),
             "phase order violates constraint `verify-first`: OriCheckInitialProgram (0) must run first"
         );
         assert_eq!(
-            e(&[0, 157, 16]),
+            e(&[0, 5, 157, 16]),
             "phase order violates constraint `emission-last`: EmitSassListing (157) must run last"
         );
         assert_eq!(
-            e(&[0, 16]),
+            e(&[0, 5, 16]),
             "phase order violates constraint `required`: EmitSassListing (157) is missing from the order"
         );
         assert_eq!(
-            e(&[0, 148, 19, 157]),
+            e(&[0, 5, 148, 19, 157]),
             "phase order violates constraint `regalloc-after-vreg-creators`: AllocateRegisters (148) must run after OriSplitLiveRanges (19), which creates virtual registers"
         );
         assert_eq!(
-            e(&[0, 124, 148, 157]),
+            e(&[0, 5, 124, 148, 157]),
             "phase order violates constraint `post-regalloc`: CalcRegisterMap (124) must run after AllocateRegisters (148)"
         );
         assert_eq!(
-            e(&[0, 33, 16, 157]),
+            e(&[0, 5, 33, 16, 157]),
             "phase order violates constraint `numbered-passes`: OriPerformLiveDeadSecond (33) must run after OriPerformLiveDeadFirst (16)"
         );
         assert_eq!(
             e(&[0, 5, 4, 157]),
             "phase order violates constraint `hook-position`: AdvancedPhaseBeforeConvUnSup (4) must run before ConvertUnsupportedOps (5)"
         );
-        assert!(e(&[0, 15, 3, 157]).contains("`cfg-analysis-first`"));
-        assert!(e(&[0, 117, 116, 157]).contains("`mercury-sequence`"));
-        assert!(e(&[0, 95, 45, 157]).contains("`legalization`"));
-        assert!(e(&[0, 73, 23, 157]).contains("`movphi-pairing`"));
-        assert!(e(&[0, 146, 147, 157]).contains("`scheduling`"));
-        assert!(e(&[0, 148, 73, 157]).contains("`regalloc-after-movphi-removal`"));
+        assert!(e(&[0, 5, 15, 3, 157]).contains("`cfg-analysis-first`"));
+        assert!(e(&[0, 5, 117, 116, 157]).contains("`mercury-sequence`"));
+        assert!(e(&[0, 5, 95, 45, 157]).contains("`legalization`"));
+        assert!(e(&[0, 5, 73, 23, 157]).contains("`movphi-pairing`"));
+        assert!(e(&[0, 5, 146, 147, 157]).contains("`scheduling`"));
+        assert!(e(&[0, 5, 148, 73, 157]).contains("`regalloc-after-movphi-removal`"));
         // A phase missing from the order constrains nothing.
-        check_order(&[0, 33, 157]).unwrap();
-        check_order(&[0, 148, 124, 157]).unwrap();
+        check_order(&[0, 5, 33, 157]).unwrap();
+        check_order(&[0, 5, 148, 124, 157]).unwrap();
         // Repeats: every occurrence is checked.
-        assert!(e(&[0, 0, 157]).contains("`verify-first`"));
-        assert!(e(&[0, 16, 33, 16, 19, 148, 124, 157, 157]).contains("`emission-last`"));
+        assert!(e(&[0, 5, 0, 157]).contains("`verify-first`"));
+        assert!(e(&[0, 5, 16, 33, 16, 19, 148, 124, 157, 157]).contains("`emission-last`"));
     }
 
     #[test]
@@ -388,9 +437,9 @@ mod tests {
             "cannot disable OriCheckInitialProgram (0): constraint `required`"
         );
         // Disabling a phase the order does not hold is harmless.
-        assert_eq!(resolve(Some(&[0, 157]), &[16]).unwrap(), [0, 157]);
+        assert_eq!(resolve(Some(&[0, 5, 157]), &[16]).unwrap(), [0, 5, 157]);
         // A given order is checked after the removals.
-        assert!(resolve(Some(&[16, 0, 157]), &[]).is_err());
+        assert!(resolve(Some(&[16, 0, 5, 157]), &[]).is_err());
     }
 
     #[test]

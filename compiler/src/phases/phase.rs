@@ -9,7 +9,7 @@
 use std::sync::Arc;
 
 use super::table::{self, Kind, EMIT, PHASES};
-use super::{check_initial, control_flow, emit, live_dead, regalloc, sched};
+use super::{check_initial, control_flow, convert_unsupported, emit, live_dead, regalloc, sched};
 use super::{hoist, loop_simplify, predication, strength_reduce, unroll};
 use super::{hoist_invariants, nan_or_zero, place_blocks, tex_nodep};
 use crate::ir::sass_text::SassFunction;
@@ -200,7 +200,7 @@ impl Phase for OriManager {
 }
 
 /// The factory. Real phases: OriCheckInitialProgram (0, the verifier),
-/// AnalyzeControlFlow (3), the liveness and dead-code phases
+/// AnalyzeControlFlow (3), ConvertUnsupportedOps (5), the liveness and dead-code phases
 /// EarlyOriSimpleLiveDead (10), OriPerformLiveDeadFirst..Fourth (16, 33,
 /// 61, 84), OriDeadCodeScan (142, one round), OriPerformLiveDead (143),
 /// the ORI manager (139), ScheduleInstructions (147), the control-code
@@ -222,6 +222,7 @@ pub fn create(index: u16, cfg: &PhaseConfig) -> Option<Box<dyn Phase>> {
         Kind::Real => match index {
             0 => Box::new(check_initial::CheckInitialProgram),
             3 => Box::new(control_flow::AnalyzeControlFlow),
+            convert_unsupported::INDEX => Box::new(convert_unsupported::ConvertUnsupportedOps),
             10 | 16 | 33 | 61 | 84 | 143 => Box::new(live_dead::LiveDead {
                 index,
                 rounds: cfg.dead_code_rounds(),

@@ -8,6 +8,8 @@
 //!
 //! | index | name | kind | what it is |
 //! |---|---|---|---|
+//! | 0 | `OriCheckInitialProgram` | real | the IR verifier on the lowered program (phases/check_initial.rs), accepting the opcodes phase 5 expands |
+//! | 5 | `ConvertUnsupportedOps` | real | required: each opcode the target lacks replaced by a sequence it has (phases/convert_unsupported.rs: REDUX before sm_80, I2FP before sm_86); before every other code phase (`target-code`) |
 //! | 139 | `OriRunNamedPhases` | orimanager | the ORI named-phase manager (seed 001): builds the ORI sequence from the `ori` knobs and runs the phases it names |
 //! | 140 | `OriSwapOperands` | inert | ORI swap rounds (swap1..swap6): operand canonicalization; not implemented |
 //! | 141 | `OriLocalCopyForward` | inert | ORI copy rounds (cpy1..cpy3): local copy forwarding; not implemented |
@@ -39,6 +41,8 @@
 //! - [`Rule::After`] / [`Rule::Before`]: every occurrence of the phase has
 //!   an occurrence of each listed phase before / after it, when the listed
 //!   phase is in the order at all;
+//! - [`Rule::Precedes`]: every occurrence of each listed phase comes
+//!   after the phase's first occurrence;
 //! - [`Rule::AfterAllVregCreators`]: after every phase of the order whose
 //!   row says it creates virtual registers (`creates_vregs`).
 //!
@@ -55,7 +59,10 @@
 //! schedule they would undo), `control-codes`
 //! (the control-code phases 151..153 come after every phase that may change
 //! the code: [`CODE_PHASES`]; a phase moving, adding or removing
-//! instructions after them would invalidate the scoreboards and stalls).
+//! instructions after them would invalidate the scoreboards and stalls),
+//! `target-code` (ConvertUnsupportedOps, required, runs before every phase
+//! of [`TARGET_CODE_PHASES`] in the order: no later phase sees an opcode
+//! the target lacks).
 
 /// Seed 000's seven coarse groups, and this compiler's two.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -95,6 +102,9 @@ pub enum Rule {
     Required,
     After(&'static [u16]),
     Before(&'static [u16]),
+    /// Every occurrence of each listed phase comes after the phase's
+    /// first occurrence.
+    Precedes(&'static [u16]),
     AfterAllVregCreators,
 }
 
@@ -133,6 +143,8 @@ pub const NOP: u16 = 158;
 pub const CHECK_INITIAL: u16 = 0;
 /// AnalyzeControlFlow.
 pub const ANALYZE_CONTROL_FLOW: u16 = 3;
+/// ConvertUnsupportedOps.
+pub const CONVERT_UNSUPPORTED: u16 = 5;
 /// The ORI named-phase manager.
 pub const ORI_MANAGER: u16 = 139;
 /// OriDeadCodeScan (seed 001's dceN rounds).
@@ -169,6 +181,21 @@ pub const CODE_PHASES: &[u16] = &{
     a
 };
 
+/// The phases that must see target code only (every opcode one the
+/// target has): every phase after ConvertUnsupportedOps in the table,
+/// 6..=157, which its `target-code` constraint keeps after it. Phases
+/// 0..=4 (the verifier, two inert rows, AnalyzeControlFlow, the hook
+/// before the conversion) may see the lowering's target-independent code.
+pub const TARGET_CODE_PHASES: &[u16] = &{
+    let mut a = [0u16; 152];
+    let mut i = 0;
+    while i < 152 {
+        a[i] = (i + 6) as u16;
+        i += 1;
+    }
+    a
+};
+
 const fn c(name: &'static str, rule: Rule) -> Constraint {
     Constraint { name, rule }
 }
@@ -200,7 +227,7 @@ pub static PHASES: [PhaseRow; PHASE_COUNT] = [
     row(2, "PromoteFP16", Group::InitialSetup, Kind::Inert, false, &[]),
     row(3, "AnalyzeControlFlow", Group::InitialSetup, Kind::Real, false, &[]),
     row(4, "AdvancedPhaseBeforeConvUnSup", Group::InitialSetup, Kind::Hook, false, &[c("hook-position", Rule::Before(&[5]))]),
-    row(5, "ConvertUnsupportedOps", Group::InitialSetup, Kind::Inert, true, &[]),
+    row(5, "ConvertUnsupportedOps", Group::InitialSetup, Kind::Real, true, &[c("required", Rule::Required), c("target-code", Rule::Precedes(TARGET_CODE_PHASES))]),
     row(6, "SetControlFlowOpLastInBB", Group::InitialSetup, Kind::Inert, false, &[c("cfg-analysis-first", Rule::After(&[3]))]),
     row(7, "AdvancedPhaseAfterConvUnSup", Group::InitialSetup, Kind::Hook, false, &[c("hook-position", Rule::After(&[5]))]),
     row(8, "OriCreateMacroInsts", Group::InitialSetup, Kind::Inert, true, &[]),
@@ -635,8 +662,8 @@ mod tests {
         assert_eq!(
             real,
             [
-                0, 3, 10, 13, 15, 16, 18, 21, 22, 29, 33, 35, 37, 46, 49, 50, 58, 61, 63, 64, 65,
-                66, 79, 83, 84, 88, 107, 112, 139, 142, 143, 144, 145, 146, 147, 148, 149, 151,
+                0, 3, 5, 10, 13, 15, 16, 18, 21, 22, 29, 33, 35, 37, 46, 49, 50, 58, 61, 63, 64,
+                65, 66, 79, 83, 84, 88, 107, 112, 139, 142, 143, 144, 145, 146, 147, 148, 149, 151,
                 152, 153, 154, 155, 157
             ]
         );

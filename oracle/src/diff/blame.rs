@@ -6,8 +6,11 @@
 //! production dispatch, unchanged). After every phase that changed the IR,
 //! the IR runs in the simulator (virtual registers run directly, so every
 //! prefix is executable) and is judged against the oracle exactly as the
-//! listing is. The blamed stage is the first one whose verdict is a
-//! failure: `lower` (the lowered IR already departs), a phase, or
+//! listing is; until phase 5 ConvertUnsupportedOps has run, the IR is
+//! judged as that phase would leave it (the lowering's REDUX/I2FP are not
+//! run on a target that lacks them). The blamed stage is the first one
+//! whose verdict is a failure: `lower` (the lowered IR, converted for the
+//! target, already departs), a phase, or
 //! `listing` (every phase's IR agrees but the printed and re-read listing
 //! does not). The key opcode is the first instruction the blamed stage
 //! changed (or the unavailable opcode of an availability failure).
@@ -110,6 +113,18 @@ fn register_budget(p: &Program, cfg: &Config) -> Option<ptxc::regalloc::RegBudge
     Some(ptxc::regalloc::RegBudget::of(f.config.budget()))
 }
 
+/// `f` as phase 5 ConvertUnsupportedOps leaves it for the target: the IR
+/// before that phase holds opcodes the target may lack (REDUX, I2FP),
+/// which the simulator must not run there. Where the conversion fails, `f`
+/// as it is (the availability check then names the opcode).
+fn as_target_code(f: &Function, cfg: &Config) -> Function {
+    let mut g = f.clone();
+    match ptxc::phases::convert_unsupported::convert(&mut g, cfg.arch) {
+        Ok(_) => g,
+        Err(_) => f.clone(),
+    }
+}
+
 /// Availability first (the listing check), then the simulator.
 fn judge(
     f: &Function,
@@ -208,7 +223,16 @@ fn walk(p: &Program, oracle: &OracleRun, cfg: &Config, limits: &RunLimits) -> Bl
         }
     };
     let inputs = SimInputs::from_lowered(&kernel);
-    let v0 = judge(&kernel.function, p, oracle, cfg, &inputs, limits);
+    // Before phase 5 the IR holds the lowering's target-independent
+    // opcodes: it is judged as phase 5 would leave it.
+    let v0 = judge(
+        &as_target_code(&kernel.function, cfg),
+        p,
+        oracle,
+        cfg,
+        &inputs,
+        limits,
+    );
     if v0.is_failure() {
         return Blame {
             key_opcode: v0.opcode.clone(),
@@ -223,6 +247,7 @@ fn walk(p: &Program, oracle: &OracleRun, cfg: &Config, limits: &RunLimits) -> Bl
     // configuration failing under register pressure would replay unspilled.
     cx.budget = register_budget(p, cfg);
     let mut steps = Vec::new();
+    let mut converted = false;
     for &idx in &plan.order {
         if m.phase(idx).is_none_or(|ph| ph.is_no_op()) {
             continue;
@@ -239,10 +264,22 @@ fn walk(p: &Program, oracle: &OracleRun, cfg: &Config, limits: &RunLimits) -> Bl
                 ..Blame::at(e.phase)
             };
         }
+        converted |= idx == table::CONVERT_UNSUPPORTED;
         if cx.function == before {
             continue;
         }
-        let v = judge(&cx.function, p, oracle, cfg, &inputs, limits);
+        let v = if converted {
+            judge(&cx.function, p, oracle, cfg, &inputs, limits)
+        } else {
+            judge(
+                &as_target_code(&cx.function, cfg),
+                p,
+                oracle,
+                cfg,
+                &inputs,
+                limits,
+            )
+        };
         steps.push(BlameStep {
             index: idx,
             verdict: v.kind,

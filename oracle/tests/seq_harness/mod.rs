@@ -2,8 +2,9 @@
 //! `lower_int_misc.rs`; `lower_warp_sync.rs` uses its runner
 //! [`differences`] and inputs with a kernel of its own): a PTX kernel
 //! applies operations to input buffers (one element per thread), runs
-//! in the PTX interpreter and, lowered by `ptxc::lower`, in the SM
-//! simulator on the same launch; every output word must agree bit for
+//! in the PTX interpreter and, lowered by `ptxc::lower::lower_target`
+//! (the lowering, then phase 5 ConvertUnsupportedOps for the target), in
+//! the SM simulator on the same launch; every output word must agree bit for
 //! bit. Input generation (edge values, exhaustive 8/16-bit domains,
 //! seeded random words) lives here too; the domains are described in
 //! `lower_sequences.rs`.
@@ -12,7 +13,7 @@
 pub use oracle::launch::{BufferSpec, CompareRule, ElemType, Init, LaunchSpec, ParamValue};
 use oracle::ptx_interp::{self, Outcome, RunLimits};
 use oracle::sim::SimInputs;
-use ptxc::lower::{lower_module, LowerOptions};
+use ptxc::lower::{lower_target, LowerOptions};
 
 /// Random inputs per 32/64-bit operation (on top of the edge values).
 pub const RANDOM: usize = 100_000;
@@ -357,7 +358,7 @@ pub fn differences(src: &str, spec: &LaunchSpec, arch: &str) -> Result<Vec<Diff>
         return Err(format!("interpreter: {:?}", want.outcome));
     }
     let sm = ptxc::targets::lookup_sm(arch).unwrap();
-    let ks = lower_module(&m, sm, &LowerOptions::default()).map_err(|e| format!("lower: {e}"))?;
+    let ks = lower_target(&m, sm, &LowerOptions::default()).map_err(|e| format!("lower: {e}"))?;
     let kern = ks.iter().find(|k| k.name == spec.kernel).unwrap();
     let inputs = SimInputs::from_lowered(kern);
     let got = oracle::sim::run(&kern.function, sm, spec, &inputs, &limits)
