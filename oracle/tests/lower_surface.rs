@@ -21,11 +21,13 @@
 //! (oracle/tests/surf_vendor/, listings made with `ptxas -arch=sm_XX -O3`
 //! and `cuobjdump -sass`) in the simulator against the interpreter.
 
+mod seq_harness;
 use oracle::commands::sim::run_sass;
 use oracle::launch::LaunchSpec;
 use oracle::ptx_interp::{self, Outcome, RunLimits, RunResult};
 use oracle::sim::SimInputs;
 use ptxc::lower::{lower_module, LowerOptions};
+use seq_harness::Rng;
 
 const ARCHS: [&str; 6] = ["sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90"];
 
@@ -34,18 +36,6 @@ const ARCHS: [&str; 6] = ["sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90"];
 const W: i64 = 8;
 const H: i64 = 3;
 const D: i64 = 2;
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-}
 
 fn dims_of(g: usize) -> Vec<i64> {
     [W, H, D][..g].to_vec()
