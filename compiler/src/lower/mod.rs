@@ -18,6 +18,7 @@
 //! | `div.rs` | integer div/rem, div/rcp/sqrt rn for f32/f64 with slow-path subroutines |
 //! | `template.rs` | instantiates vendor SASS fragments (the slow paths) on virtual registers |
 //! | `tex.rs` | tex/tld4 with texture objects: TLD/TEX/TLD4 (slot, uniform-handle and handle-loop forms); txq dimensions and level count: TXQ |
+//! | `tex_array.rs` | tex.a1d/a2d (and tex.level), tld4.a2d: the index clamp, TLD.LZ/TEX.LL/TLD4 `ARRAY_1D`/`ARRAY_2D` with ptxas's register groups |
 //! | `warp.rs` | shfl.sync, vote.sync, activemask, bar (incl. bar.red.{popc,and,or}), membar |
 //! | `warp_sync.rs` | match.sync any/all (b32/b64), vote.sync.uni, redux.sync: REDUX where the SM table has it (sm_80+), a SHFL expansion on sm_70/sm_75 |
 //! | `atom.rs` | atom/red on global and shared memory |
@@ -38,8 +39,8 @@
 //! interpreter answers from the launch's texture list, which a kernel's
 //! code does not see), `redux.sync.f32` (sm_100a: no target of the SM
 //! table has it), `txq` of fields other than width/height/depth/
-//! num_mipmap_levels (tex.rs: no TXQ mode answers them in PTX's terms), array
-//! and cube textures. `brkpt` lowers to nothing (mod.rs `dispatch`).
+//! num_mipmap_levels (tex.rs: no TXQ mode answers them in PTX's terms), cube
+//! and multi-sample textures, `tex.grad` on arrays (tex_array.rs). `brkpt` lowers to nothing (mod.rs `dispatch`).
 //!
 //! # Register conventions
 //! - Virtual registers `%rN` (general, 32-bit), `%pN` (predicates), `%urN`
@@ -112,6 +113,7 @@ mod regs;
 mod space;
 mod template;
 mod tex;
+mod tex_array;
 mod warp;
 mod warp_sync;
 
@@ -119,6 +121,8 @@ mod warp_sync;
 mod tests;
 #[cfg(test)]
 mod tests_gaps;
+#[cfg(test)]
+mod tests_tex_array;
 
 use rustc_hash::FxHashMap;
 
