@@ -188,25 +188,88 @@ fn surface_dims(inst: &Inst) -> u8 {
 /// The number of channels a texture instruction returns: the popcount of
 /// its last integer immediate (the channel mask, `0x1` = R, `0xf` = RGBA).
 fn tex_channels(inst: &Inst) -> u8 {
-    inst.operands
+    // A fetch's mask follows its shape operand; ptxas omits it for all four
+    // channels (`TLD.SCR.LZ R6, R4, R4, R6, 0x0, 0x58, ARRAY_2D`,
+    // oracle/tests/tex_array_vendor/). TXQ's mask is its last immediate.
+    let after_shape = inst
+        .operands
         .iter()
-        .rev()
-        .find_map(|o| match o {
-            Operand::Imm(m) => Some((*m & 0xf).count_ones() as u8),
+        .position(|o| matches!(o, Operand::TexShape(_)));
+    let mask = match after_shape {
+        Some(t) => match inst.operands.get(t + 1) {
+            Some(Operand::Imm(m)) => Some(*m),
             _ => None,
-        })
-        .unwrap_or(4)
+        },
+        None => inst.operands.iter().rev().find_map(|o| match o {
+            Operand::Imm(m) => Some(*m),
+            _ => None,
+        }),
+    };
+    mask.map_or(4, |m| (m & 0xf).count_ones() as u8)
 }
 
-/// The number of coordinates of a texture shape operand (`1D`, `2D`, `3D`).
-fn tex_dims(inst: &Inst) -> u8 {
+/// The coordinates within one image of a texture shape operand (`1D`,
+/// `2D`, `3D`, `ARRAY_1D`, `ARRAY_2D`) and whether an array index comes
+/// first.
+fn tex_geometry(inst: &Inst) -> (u8, bool) {
     inst.operands
         .iter()
         .find_map(|o| match o {
-            Operand::TexShape(s) => s[..1].parse::<u8>().ok(),
+            Operand::TexShape(s) => {
+                let (layered, d) = match s.strip_prefix("ARRAY_") {
+                    Some(d) => (true, d),
+                    None => (false, s.as_str()),
+                };
+                d[..1].parse::<u8>().ok().map(|n| (n, layered))
+            }
             _ => None,
         })
-        .unwrap_or(3)
+        .unwrap_or((3, false))
+}
+
+/// The width of source `src` of a texture fetch (TEX, TLD, TLD4). The
+/// values [array index, coordinates, LOD (`.LL`) or texel offsets
+/// (`.AOFFI`)] fill two register groups Ra and Rb, then comes the handle
+/// (ptxas 11.8, oracle/tests/tex_array_vendor/; the simulator's
+/// `decode_tex` reads the same layout):
+/// * `.SCR` (slot) forms: Ra the first two values, at most the index and
+///   coordinates, Rb (when printed) the rest (`TEX.SCR.LL R6, R4, R4, R10,
+///   ..., ARRAY_2D`: R4 = index, R5 = x, R10 = y, R11 = LOD;
+///   `TLD.SCR.LZ.AOFFI RZ, R8, R8, R23, ..., 2D`: R23 the offsets; a 1D
+///   `.AOFFI` fetch has x alone in Ra); without Rb, Ra holds every value;
+/// * handle forms (`UR4` or an sm_70 general-register handle, the last
+///   register source): Ra the index and coordinates, Rb the rest (`TEX.LL
+///   R6, R4, R4, R7, UR4, 0x0, ARRAY_2D`); a uniform handle is a pair,
+///   a general-register handle its low word.
+fn tex_src_width(inst: &Inst, src: usize, uniform: bool) -> u8 {
+    let (dims, layered) = tex_geometry(inst);
+    let coords = dims + u8::from(layered);
+    let n = coords + u8::from(inst.has_mod("LL") || inst.has_mod("AOFFI"));
+    let nregs = inst
+        .srcs()
+        .iter()
+        .take_while(|o| matches!(o, Operand::Reg(_)))
+        .count();
+    if inst.has_mod("SCR") {
+        let ra = coords.min(2);
+        match src {
+            0 if nregs >= 2 => ra,
+            0 => n,
+            _ => n.saturating_sub(ra).max(1),
+        }
+    } else if src + 1 == nregs {
+        if uniform {
+            2
+        } else {
+            1
+        }
+    } else {
+        match src {
+            0 if nregs >= 3 => coords,
+            0 => n,
+            _ => n.saturating_sub(coords).max(1),
+        }
+    }
 }
 
 /// Float type modifiers of the conversions, in text order.
@@ -355,16 +418,15 @@ pub fn operand_width(inst: &Inst, idx: usize) -> u8 {
                     )
                     .count() as u8;
                 c.saturating_sub(2 * before).min(2)
+            } else if inst.op != Op::TXQ {
+                // `TEX.SCR.LL RZ, R4, R20, R23, 0x0, 0x66, 2D, 0x3` (ptxas
+                // 11.8, sm_75: the LOD R23 alone, R24 written right after
+                // the TEX is issued); `TLD.SCR.LZ.AOFFI RZ, R8, R8, R23,
+                // ...` (R23: the packed texel offsets).
+                tex_src_width(inst, src, uniform)
             } else if uniform {
                 2
-            } else if (inst.has_mod("LL") || inst.has_mod("AOFFI")) && src == 1 {
-                // The f32 level of detail after the coordinates: `TEX.SCR.LL
-                // RZ, R4, R20, R23, 0x0, 0x66, 2D, 0x3` (ptxas 11.8, sm_75,
-                // which writes R24 right after the TEX is issued); or the
-                // packed texel offsets of `.AOFFI` (`TLD.SCR.LZ.AOFFI RZ,
-                // R8, R8, R23, ...`).
-                1
-            } else if inst.op == Op::TXQ {
+            } else {
                 // `TXQ RZ, Rd, Rlod, ...` / `TXQ.B RZ, Rd, Rh, ...` (Rh:
                 // the handle, Rh+1: the level).
                 if inst.has_mod("B") {
@@ -372,8 +434,6 @@ pub fn operand_width(inst: &Inst, idx: usize) -> u8 {
                 } else {
                     1
                 }
-            } else {
-                tex_dims(inst)
             }
         }
         _ => 1,

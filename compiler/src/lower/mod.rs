@@ -20,6 +20,7 @@
 //! | `tex.rs` | tex/tld4 with texture objects: TLD/TEX/TLD4 (slot, uniform-handle and handle-loop forms); txq dimensions and level count: TXQ |
 //! | `surf.rs` | suld.b/sust.b/sured.b on 1d/2d/3d surface objects: SULD/SUST/SURED (slot, uniform-handle, register and handle-loop forms); suq width/height/depth: TXQ (through tex.rs) |
 //! | `handle.rs` | where a surface handle comes from: a kernel parameter's constant-bank slot or a register |
+//! | `tex_array.rs` | tex.a1d/a2d (and tex.level), tld4.a2d: the index clamp, TLD.LZ/TEX.LL/TLD4 `ARRAY_1D`/`ARRAY_2D` with ptxas's register groups |
 //! | `warp.rs` | shfl.sync, vote.sync, activemask, bar (incl. bar.red.{popc,and,or}), membar |
 //! | `warp_sync.rs` | match.sync any/all (b32/b64), vote.sync.uni, redux.sync: REDUX on every target (phase 5 expands it on sm_70/sm_75) |
 //! | `atom.rs` | atom/red on global and shared memory |
@@ -46,8 +47,8 @@
 //! interpreter answers from the launch's texture list, which a kernel's
 //! code does not see), `redux.sync.f32` (sm_100a: no target of the SM
 //! table has it), `txq` of fields other than width/height/depth/
-//! num_mipmap_levels (tex.rs: no TXQ mode answers them in PTX's terms), array
-//! and cube textures. `brkpt` lowers to nothing (mod.rs `dispatch`).
+//! num_mipmap_levels (tex.rs: no TXQ mode answers them in PTX's terms), cube
+//! and multi-sample textures, `tex.grad` on arrays (tex_array.rs). `brkpt` lowers to nothing (mod.rs `dispatch`).
 //!
 //! # Register conventions
 //! - Virtual registers `%rN` (general, 32-bit), `%pN` (predicates), `%urN`
@@ -122,6 +123,7 @@ mod space;
 mod surf;
 mod template;
 mod tex;
+mod tex_array;
 mod warp;
 mod warp_sync;
 
@@ -131,6 +133,7 @@ mod tests;
 mod tests_gaps;
 #[cfg(test)]
 mod tests_surf;
+mod tests_tex_array;
 
 use rustc_hash::FxHashMap;
 

@@ -40,14 +40,14 @@ use super::builder::*;
 use super::regs::{Binding, Val};
 use super::Cx;
 
-enum Handle {
+pub(super) enum Handle {
     /// Constant bank 0 byte offset of a kernel parameter holding it.
     Param(u32),
     /// The low word of a general register.
     Reg(u32),
 }
 
-fn shape(dims: u32) -> Operand {
+pub(super) fn shape(dims: u32) -> Operand {
     Operand::TexShape(format!("{dims}D"))
 }
 
@@ -60,8 +60,13 @@ impl Cx<'_> {
             2
         } else if i.has(Mod::D3) {
             3
+        } else if i.has(Mod::A1d) || i.has(Mod::A2d) {
+            return self.lower_tex_array(i);
         } else {
-            return self.err("array and cube textures are not lowered");
+            return self.err(
+                "cube and multi-sample textures are not lowered (the launch spec has no such \
+                 textures)",
+            );
         };
         let ctype = self.ty(i)?;
         let float = ctype == ScalarType::F32;
@@ -71,17 +76,7 @@ impl Cx<'_> {
         if a.rest.len() != 1 || a.offset != 0 {
             return self.err("texture with a separate sampler is not lowered");
         }
-        let AddrBase::Name(hs) = a.base else {
-            return self.err("texture handle is not a name");
-        };
-        let handle = match self.lookup(hs) {
-            Some(Binding::Reg { val: Val::D(v), .. }) => match self.param_handles.get(&hs) {
-                Some(&off) => Handle::Param(off),
-                None => Handle::Reg(v),
-            },
-            Some(Binding::KernelParam { offset, .. }) => Handle::Param(self.cb.param_base + offset),
-            _ => return self.err("texture handle is not a 64-bit register or parameter"),
-        };
+        let handle = self.tex_handle(a.base)?;
         // Coordinates into consecutive registers.
         let OperandKind::Vector(cs) = &a.rest[0].kind else {
             return self.err("texture coordinates are not a vector");
@@ -94,41 +89,10 @@ impl Cx<'_> {
             let x = self.src32(&cs[k as usize], ScalarType::B32)?;
             self.mov(c + k, x)?;
         }
-        // Destinations.
-        let dsts: Vec<Option<u32>> = match &i.operands[0].kind {
-            OperandKind::Vector(v) => v
-                .iter()
-                .map(|e| match e.kind {
-                    OperandKind::Sink => Ok(None),
-                    _ => match self.dst_val(e)?.0 {
-                        Val::R(v) => Ok(Some(v)),
-                        _ => self.err("texture destination of a bad class"),
-                    },
-                })
-                .collect::<R<_>>()?,
-            OperandKind::VectorPred(..) => {
-                return self.err("texture residency predicates are not lowered")
-            }
-            _ => vec![Some(self.dst32(&i.operands[0])?)],
-        };
-        let used = dsts.iter().rposition(Option::is_some).map_or(1, |k| k + 1);
-        let (mask, first, second) = if used > 2 {
-            (0xf, self.b.vpair(), Some(self.b.vpair()))
-        } else {
-            (if used == 2 { 0x3 } else { 0x1 }, self.b.vpair(), None)
-        };
-        let d1 = second.map_or(rz(), r);
+        let out = self.tex_dsts(i)?;
+        let (mask, first, d1) = (out.mask, out.first, out.second.map_or(rz(), r));
         let (op, mut mods): (Op, Vec<&'static str>) = if tld4 {
-            let comp = if i.has(Mod::R) {
-                "R"
-            } else if i.has(Mod::G) {
-                "G"
-            } else if i.has(Mod::Bc) {
-                "B"
-            } else {
-                "A"
-            };
-            (Op::TLD4, vec![comp])
+            (Op::TLD4, vec![tld4_comp(i)])
         } else if float {
             (Op::TEX, vec!["LZ"])
         } else {
@@ -191,17 +155,94 @@ impl Cx<'_> {
                 self.branch(Some(guard(pv, false)), top)?;
             }
         }
-        for (k, d) in dsts.iter().enumerate() {
+        self.tex_moves(&out)
+    }
+
+    /// The texture of a `[handle, ...]` operand (module docs: a parameter
+    /// slot or a register).
+    pub(super) fn tex_handle(&mut self, base: AddrBase) -> R<Handle> {
+        let AddrBase::Name(hs) = base else {
+            return self.err("texture handle is not a name");
+        };
+        match self.lookup(hs) {
+            Some(Binding::Reg { val: Val::D(v), .. }) => Ok(match self.param_handles.get(&hs) {
+                Some(&off) => Handle::Param(off),
+                None => Handle::Reg(v),
+            }),
+            Some(Binding::KernelParam { offset, .. }) => {
+                Ok(Handle::Param(self.cb.param_base + offset))
+            }
+            _ => self.err("texture handle is not a 64-bit register or parameter"),
+        }
+    }
+
+    /// The destination registers, the write mask and the two channel pairs.
+    pub(super) fn tex_dsts(&mut self, i: &Instruction) -> R<TexDsts> {
+        let dsts: Vec<Option<u32>> = match &i.operands[0].kind {
+            OperandKind::Vector(v) => v
+                .iter()
+                .map(|e| match e.kind {
+                    OperandKind::Sink => Ok(None),
+                    _ => match self.dst_val(e)?.0 {
+                        Val::R(v) => Ok(Some(v)),
+                        _ => self.err("texture destination of a bad class"),
+                    },
+                })
+                .collect::<R<_>>()?,
+            OperandKind::VectorPred(..) => {
+                return self.err("texture residency predicates are not lowered")
+            }
+            _ => vec![Some(self.dst32(&i.operands[0])?)],
+        };
+        let used = dsts.iter().rposition(Option::is_some).map_or(1, |k| k + 1);
+        let (mask, first, second) = if used > 2 {
+            (0xf, self.b.vpair(), Some(self.b.vpair()))
+        } else {
+            (if used == 2 { 0x3 } else { 0x1 }, self.b.vpair(), None)
+        };
+        Ok(TexDsts {
+            dsts,
+            mask,
+            first,
+            second,
+        })
+    }
+
+    /// `MOV`s from the channel pairs to the element registers.
+    pub(super) fn tex_moves(&mut self, out: &TexDsts) -> R {
+        for (k, d) in out.dsts.iter().enumerate() {
             if let Some(v) = d {
                 let src = if k < 2 {
-                    first + k as u32
+                    out.first + k as u32
                 } else {
-                    second.expect("a second pair") + k as u32 - 2
+                    out.second.expect("a second pair") + k as u32 - 2
                 };
                 self.mov(*v, r(src))?;
             }
         }
         Ok(())
+    }
+}
+
+/// A fetch's destinations: the element registers (`None`: a sink), the
+/// write mask, and the first and second channel pairs.
+pub(super) struct TexDsts {
+    pub dsts: Vec<Option<u32>>,
+    pub mask: i64,
+    pub first: u32,
+    pub second: Option<u32>,
+}
+
+/// `tld4.comp`: the gathered component as SASS spells it.
+pub(super) fn tld4_comp(i: &Instruction) -> &'static str {
+    if i.has(Mod::R) {
+        "R"
+    } else if i.has(Mod::G) {
+        "G"
+    } else if i.has(Mod::Bc) {
+        "B"
+    } else {
+        "A"
     }
 }
 
@@ -307,6 +348,6 @@ fn reg_special(s: &str) -> Operand {
     Operand::Special(s.to_string())
 }
 
-fn ureg(u: u32) -> Operand {
+pub(super) fn ureg(u: u32) -> Operand {
     reg(Reg::Uv(u))
 }

@@ -21,9 +21,10 @@
 //! 1. which loops: the innermost ones;
 //! 2. what is a candidate ([`movable`]): integer/uniform/predicate ALU
 //!    without side effects (the opcode table's categories `IntAlu`,
-//!    `Uniform`, `Predicate` with no effects, but not `S2UR`/`R2UR`/
-//!    `P2R`/`R2P`), `MOV`, `SEL`, constant loads `LDC`/`ULDC`, and in a
-//!    GEMM loop also read-only global loads `LDG.CONSTANT`/`LD.CONSTANT`;
+//!    `Uniform`, `Predicate` with no effects, but not `S2UR`/`P2R`/`R2P`;
+//!    `R2UR` carries the table's WARP effect), `MOV`, `SEL`, constant
+//!    loads `LDC`/`ULDC`, and in a GEMM loop also read-only global loads
+//!    `LDG.CONSTANT`/`LD.CONSTANT`;
 //! 3. how many leave one loop (below).
 //!
 //! Register pressure: outside GEMM loops at most [`PLAIN_LIMIT`]
@@ -50,7 +51,7 @@ pub const PLAIN_LIMIT: usize = 8;
 fn movable(i: &Inst, gemm_loop: bool) -> Movable {
     let info = i.op.info();
     match i.op {
-        Op::S2UR | Op::R2UR | Op::P2R | Op::R2P => Movable::No,
+        Op::S2UR | Op::P2R | Op::R2P => Movable::No,
         Op::LDC | Op::ULDC => Movable::Load(Space::Constant),
         Op::LDG | Op::LD if gemm_loop && i.has_mod("CONSTANT") => {
             space_of(i.op).map_or(Movable::No, Movable::Load)

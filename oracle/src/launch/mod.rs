@@ -62,6 +62,7 @@ pub use spec::{BufferSpec, CompareRule, Init, LaunchSpec, NanRule, ParamValue, S
 pub use splitmix::splitmix64;
 pub use surface::{SurfaceImage, SurfaceSpec, SURFACE_HANDLE_BASE, SURFACE_HANDLE_MASK};
 pub use texture::{
-    AddressMode, Filter, TextureImage, TextureSpec, TEXTURE_HANDLE_BASE, TEXTURE_HANDLE_MASK,
+    AddressMode, Filter, TextureImage, TextureSpec, MAX_TEXTURE_LAYERS, TEXTURE_HANDLE_BASE,
+    TEXTURE_HANDLE_MASK,
 };
 pub use types::ElemType;

@@ -1377,6 +1377,16 @@ fn image_layers(
                     format!("a layered {what} needs at least 1 layer"),
                 ));
             }
+            if what == "texture" && n > super::MAX_TEXTURE_LAYERS {
+                return Err(ctx.err(
+                    v.pos,
+                    &ff,
+                    format!(
+                        "a layered texture has at most {} layers (CUDA's limit), found {n}",
+                        super::MAX_TEXTURE_LAYERS
+                    ),
+                ));
+            }
             if dims.len() > 2 {
                 let ops = if what == "texture" {
                     "tex.a1d, tex.a2d"
@@ -1664,6 +1674,7 @@ mod tests {
             (r#"{"type": "f32", "dims": [4], "border_color": [0, 0]}"#, "<launch spec>:1:107: textures.t.border_color: expected 4 numbers, found 2"),
             (r#"{"type": "f32", "dims": [4], "wrap": true}"#, "<launch spec>:1:91: textures.t: unknown field 'wrap' (fields of textures.t: type, channels, dims, init, address_mode, filter, normalized_coords, border_color, layers)"),
             (r#"{"type": "f32", "dims": [4], "layers": 0}"#, "<launch spec>:1:101: textures.t.layers: a layered texture needs at least 1 layer"),
+            (r#"{"type": "f32", "dims": [4], "layers": 2049}"#, "<launch spec>:1:101: textures.t.layers: a layered texture has at most 2048 layers (CUDA's limit), found 2049"),
             (r#"{"type": "f32", "dims": [4, 2, 2], "layers": 3}"#, "<launch spec>:1:107: textures.t.layers: layered textures have 1 or 2 dimensions (tex.a1d, tex.a2d), found 3 in dims"),
             (r#"{"type": "f32", "dims": [4], "layers": 2, "init": {"values": [1, 2, 3, 4]}}"#, "<launch spec>:1:123: textures.t.init.values: expected 8 numbers, found 4"),
         ] {

@@ -13,6 +13,15 @@ use super::types::ElemType;
 pub const TEXTURE_HANDLE_BASE: u64 = 0x7e00_0000_0000_0000;
 /// The bits of a handle that hold the index.
 pub const TEXTURE_HANDLE_MASK: u64 = 0xffff_ffff;
+/// The most layers a layered texture may have: CUDA's limit on every
+/// target here (CUDA C++ Programming Guide, "Features and Technical
+/// Specifications", compute capabilities 7.0-9.0: maximum number of layers
+/// of a 1D and of a 2D layered texture, 2048;
+/// `cudaDevAttrMaxTexture1DLayeredLayers`). It also keeps every layer below
+/// 0xffff, the clamp ptxas applies to the array index before an array fetch
+/// (`ptx_interp::semantics::texture::layer_or_fault`), so the clamped index
+/// is past the last layer exactly when the PTX index is.
+pub const MAX_TEXTURE_LAYERS: u32 = 2048;
 
 /// `address_mode`, one per dimension.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -273,6 +273,30 @@ pub enum TexOp {
     Tld4 { comp: u8 },
 }
 
+/// A decoded texture fetch (TLD, TEX, TLD4); see `decode_tex` for the
+/// operand layout.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TexInst {
+    pub op: TexOp,
+    /// Destinations of the first and of the second channel pair.
+    pub d0: Dst,
+    pub d1: Dst,
+    /// The source values in order: the array index (`layered`), the
+    /// `dims` coordinates, then the level of detail (`.LL`) or the packed
+    /// texel offsets (`aoffi`). Value `k` is register `ra + k` for `k <
+    /// ra_len`, else `rb + (k - ra_len)`.
+    pub ra: Src,
+    pub rb: Option<Src>,
+    pub ra_len: u8,
+    pub tex: TexRef,
+    pub dims: u8,
+    /// `ARRAY_1D` / `ARRAY_2D`: the first value is the array index.
+    pub layered: bool,
+    /// `.AOFFI`: the value after the coordinates packs texel offsets.
+    pub aoffi: bool,
+    pub mask: u8,
+}
+
 /// Where the texture comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TexRef {
@@ -577,17 +601,7 @@ pub enum Kind {
         c: Src,
         signed: bool,
     },
-    Tex {
-        op: TexOp,
-        d0: Dst,
-        d1: Dst,
-        coords: Src,
-        /// `.AOFFI`: the register of packed texel offsets.
-        offsets: Option<Src>,
-        tex: TexRef,
-        dims: u8,
-        mask: u8,
-    },
+    Tex(TexInst),
     /// `TXQ ..., TEX_HEADER_DIMENSION, ...`: width/height/depth (mask
     /// bits x, y, z) of a texture; `lod` is the register holding the level.
     Txq {
@@ -1847,8 +1861,8 @@ fn decode_txq(d: &Dec<'_>, i: &Inst, dsts: &[Operand], s: &[Operand]) -> DResult
 fn decode_tex(d: &Dec<'_>, i: &Inst, dsts: &[Operand], s: &[Operand]) -> DResult<Kind> {
     // `TLD.SCR.LZ RZ, R4, R4, 0x0, 0x58, 1D, 0x1` (slot form) and
     // `TLD.LZ RZ, R3, R3, UR4, 0x0, 1D, 0x1` (handle form). With `.LL`
-    // (explicit level of detail) the source after the coordinates is the
-    // f32 LOD: `TEX.SCR.LL RZ, R12, R12, R28, 0x0, 0x66, 2D, 0x3` and
+    // (explicit level of detail) an f32 LOD follows the coordinates:
+    // `TEX.SCR.LL RZ, R12, R12, R28, 0x0, 0x66, 2D, 0x3` and
     // `TEX.LL RZ, R18, R18, R26, UR4, 0x0, 2D, 0x3` (ptxas 11.8 for a
     // `tex.2d` under divergent control, LOD -32.0). A launch spec's texture
     // has one level, and the level of detail is clamped to the levels there
@@ -1858,9 +1872,30 @@ fn decode_tex(d: &Dec<'_>, i: &Inst, dsts: &[Operand], s: &[Operand]) -> DResult
     // `.AOFFI` (texel offsets) on TLD: `TLD.SCR.LZ.AOFFI RZ, R8, R8, R23,
     // 0x0, 0x66, 2D, 0x3` with `R23 = 0xcc` for `tex.2d...s32` at
     // coordinates `(x - 4, y - 4)` (ptxas 11.8, sm_80, generator seed
-    // 2003): the register after the coordinates packs one signed 4-bit
+    // 2003): the value after the coordinates packs one signed 4-bit
     // offset per dimension, x in bits 3:0, y in 7:4, z in 11:8, added to
     // the integer coordinates before the address mode.
+    //
+    // The source values are [array index (ARRAY_1D/ARRAY_2D)] + the
+    // coordinates + [LOD or offsets], in two register groups Ra and Rb
+    // (ptxas 11.8 on tex.a1d/a2d, tld4.a2d, tex.level.a2d and tex.3d,
+    // oracle/tests/tex_array_vendor/):
+    // * `.SCR` (slot) forms: Ra holds the first two values (at most the
+    //   index and the coordinates: a 1D `.AOFFI` fetch, this compiler's
+    //   texel-offset fold, has x in Ra and the offsets in Rb), Rb the rest:
+    //   `TEX.SCR.LL R6, R4, R4, R10, 0x0, 0x58, ARRAY_2D` for
+    //   tex.level.a2d with the index in R4, x in R5, y in R10 and the LOD
+    //   in R11 (level_grad.sm_80); `TLD.SCR.LZ R6, R4, R4, R6, 0x0, 0x58,
+    //   3D` (z in R6). With two values or fewer ptxas still prints an Rb
+    //   (`TLD.SCR.LZ R6, R4, R4, R5, ..., ARRAY_1D`), which is not read.
+    //   Without Rb (this compiler's plain forms) Ra holds every value.
+    // * handle forms (`UR4`, or the compiler's sm_70 general register
+    //   handle, the last register before the `0x0`): Ra holds the index
+    //   and the coordinates, Rb the LOD: `TEX.LL R6, R4, R4, R7, UR4, 0x0,
+    //   ARRAY_2D` (index, x, y in R4..R6, LOD R7) and `TLD.LZ R6, R4, R4,
+    //   UR4, 0x0, ARRAY_2D` (tex_array.sm_90).
+    // The write mask follows the shape; ptxas omits it when it is 0xf
+    // (`..., ARRAY_2D ;` with four channels stored).
     let aoffi = has(i, "AOFFI");
     if has(i, "DC") || has(i, "MS") || has(i, "PTP") || has(i, "CL") {
         return Err("texture modifiers .DC/.MS/.PTP/.CL are not modelled".into());
@@ -1881,25 +1916,53 @@ fn decode_tex(d: &Dec<'_>, i: &Inst, dsts: &[Operand], s: &[Operand]) -> DResult
     let Operand::TexShape(shape) = &s[t] else {
         unreachable!()
     };
-    let dims = match shape.as_str() {
-        "1D" => 1,
-        "2D" => 2,
-        "3D" => 3,
+    let (dims, layered) = match shape.as_str() {
+        "1D" => (1, false),
+        "2D" => (2, false),
+        "3D" => (3, false),
+        "ARRAY_1D" => (1, true),
+        "ARRAY_2D" => (2, true),
         _ => return Err(format!("texture shape {shape} is not modelled")),
     };
-    let mask = d.imm(s.get(t + 1).ok_or("no texture write mask")?)? as u8;
-    let coords = d.plain(&s[0])?;
-    let offsets = if aoffi { Some(d.plain(&s[1])?) } else { None };
-    let first = if explicit_lod || aoffi { 2 } else { 1 };
-    let tex = match s.get(first..t).unwrap_or_default().iter().find(|o| {
-        matches!(o, Operand::Reg(r) if matches!(r.reg, Reg::Ur(_) | Reg::Uv(_) | Reg::R(_) | Reg::V(_)))
-    }) {
-        Some(o) => match d.plain(o)? {
+    let mask = match s.get(t + 1) {
+        Some(o) => d.imm(o)? as u8,
+        None => 0xf,
+    };
+    let n = u8::from(layered) + dims + u8::from(explicit_lod || aoffi);
+    let nregs = s[..t]
+        .iter()
+        .position(|o| !matches!(o, Operand::Reg(_)))
+        .unwrap_or(t);
+    let regs = &s[..nregs];
+    let ra = d.plain(
+        regs.first()
+            .ok_or("texture fetch without source registers")?,
+    )?;
+    let (rb, tex, ra_len) = if has(i, "SCR") {
+        let rb = regs.get(1).map(|o| d.plain(o)).transpose()?;
+        let slot = TexRef::Slot(d.imm(&s[t - 1])? as u32);
+        let coords = u8::from(layered) + dims;
+        (rb, slot, if rb.is_some() { coords.min(2) } else { n })
+    } else {
+        if regs.len() < 2 || regs.len() > 3 {
+            return Err("texture handle form needs Ra, [Rb,] and a handle register".into());
+        }
+        let tex = match d.plain(&regs[regs.len() - 1])? {
             Src::U(u) => TexRef::Handle(u),
             Src::R(r) => TexRef::Reg(r),
-            _ => unreachable!(),
-        },
-        None => TexRef::Slot(d.imm(&s[t - 1])? as u32),
+            _ => return Err("texture handle is not a register".into()),
+        };
+        let rb = if regs.len() == 3 {
+            Some(d.plain(&regs[1])?)
+        } else {
+            None
+        };
+        let ra_len = if rb.is_some() {
+            u8::from(layered) + dims
+        } else {
+            n
+        };
+        (rb, tex, ra_len)
     };
     let op = match i.op {
         Op::TLD => TexOp::Tld,
@@ -1916,14 +1979,17 @@ fn decode_tex(d: &Dec<'_>, i: &Inst, dsts: &[Operand], s: &[Operand]) -> DResult
             },
         },
     };
-    Ok(Kind::Tex {
+    Ok(Kind::Tex(TexInst {
         op,
         d0: d.dst(&dsts[1])?,
         d1: d.dst(&dsts[0])?,
-        coords,
-        offsets,
+        ra,
+        rb,
+        ra_len,
         tex,
         dims,
+        layered,
+        aoffi,
         mask,
-    })
+    }))
 }

@@ -76,7 +76,11 @@ impl Effects {
     /// (performance-monitor triggers, traps, nanosleep).
     pub const KEEP: Effects = Effects(1 << 7);
     /// Exchanges data between the lanes of a warp (`SHFL`, `VOTE`, `MATCH`,
-    /// `REDUX`): removable when unused, but never moved across divergence.
+    /// `REDUX`, and `R2UR`, which reads one active lane's register into a
+    /// uniform register: the texture handle loop's `R2UR` names the handle
+    /// of the lanes still active on that trip, so hoisting it out of the
+    /// loop makes the loop spin forever): removable when unused, but never
+    /// moved across divergence.
     pub const WARP: Effects = Effects(1 << 8);
 
     pub const fn union(self, o: Effects) -> Effects {

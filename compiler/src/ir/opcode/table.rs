@@ -195,7 +195,7 @@ opcodes! {
     IMMA 134 Tensor 75 Variable [] ["*"] [];
     // --- uniform datapath (Turing, sm_75) ---
     S2UR - Uniform 75 Variable [] ["U = Z"] [];
-    R2UR - Uniform 75 Variable [] ["U = R"] [];
+    R2UR - Uniform 75 Variable [WARP] ["U = R"] [];
     ULDC - Uniform 75 Fixed [] ["U = C"] ["U8", "S8", "U16", "S16", "32", "64"];
     UMOV - Uniform 75 Fixed [] ["U = S"] [];
     UIADD3 - Uniform 75 Fixed [] ["U [Q] [Q] = S S S [P] [P]"] ["X"];

@@ -582,6 +582,11 @@ pub(crate) fn parse_operand(c: &mut Cursor<'_>) -> Result<SassOperand, SassError
                 }
                 return Ok(SassOperand::Special(name));
             }
+            if matches!(w, "ARRAY_1D" | "ARRAY_2D") {
+                // Array texture shapes (`TLD.LZ R6, R4, R4, UR4, 0x0,
+                // ARRAY_2D`, oracle/tests/tex_array_vendor/).
+                return Ok(SassOperand::TexShape(w.to_string()));
+            }
             if let Some(pred) = pred_from_word(w) {
                 return Ok(SassOperand::Pred { pred, not: false });
             }

@@ -201,3 +201,26 @@ fn address_math_a_trip_may_skip_stays() {
     assert_eq!(hoist(&mut g), 1);
     assert_eq!(ops(&g, 0).last(), Some(&"LEA"));
 }
+
+#[test]
+fn r2ur_of_an_invariant_register_stays_in_the_loop() {
+    // The texture handle loop (lower/tex.rs): each trip R2UR reads the
+    // handle of the first lane still active, the lanes holding it fetch and
+    // leave. R7 is invariant, but R2UR reads another lane's value (the
+    // opcode table's WARP effect): hoisted, every trip would see the first
+    // trip's handle and the loop would never end.
+    let mut f = func(
+        ".L_x_0:
+         MOV R5, 0x4 ;
+         .L_x_1:
+         R2UR UR4, R7 ;
+         ISETP.NE.U32.AND P1, PT, R7, UR4, PT ;
+         @!P1 STS [R6], R5 ;
+         @P1 BRA .L_x_1 ;
+         .L_x_2:
+         EXIT ;",
+    );
+    assert!(Op::R2UR.info().effects.contains(Effects::WARP));
+    assert_eq!(hoist(&mut f), 0);
+    assert_eq!(ops(&f, 1)[0], "R2UR");
+}

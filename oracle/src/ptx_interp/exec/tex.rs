@@ -62,19 +62,11 @@ fn refuse_cube(i: &Inst) -> Result<(), Stop> {
     Ok(())
 }
 
-/// A layered instruction needs a layered texture and the reverse.
+/// A layered instruction needs a layered texture and the reverse
+/// ([`texture::check_geometry`], shared with the SASS simulator).
 fn check_layering(i: &Inst, spec: &TextureSpec) -> Result<(), Stop> {
-    match (layered_geometry(i), spec.layers) {
-        (true, None) => Err(Stop::fault(format!(
-            "'{}': array geometry on texture '{}', which is not layered (give it \"layers\" in the launch spec)",
-            i.text, spec.name
-        ))),
-        (false, Some(n)) => Err(Stop::fault(format!(
-            "'{}': texture '{}' is layered ({n} layers) and needs an array geometry (.a1d or .a2d)",
-            i.text, spec.name
-        ))),
-        _ => Ok(()),
-    }
+    texture::check_geometry(spec, layered_geometry(i))
+        .map_err(|e| Stop::fault(format!("'{}': {e}", i.text)))
 }
 
 /// The coordinate vector's elements as raw 32-bit values.
@@ -114,8 +106,8 @@ fn coords_of(bits: &[u32], float: bool) -> [Coord; 3] {
 /// bit-size type vector or tuple containing an index into the array of
 /// textures followed by coordinates within the selected texture"; "The
 /// texture array index is a 32-bit unsigned integer"); the layer is
-/// [`texture::layer_index`] of it; an index past the last layer faults
-/// (its result is undocumented, see there).
+/// [`texture::layer_or_fault`] of it; an index past the last layer faults
+/// (its result is undocumented, see [`texture::layer_index`]).
 fn split_layer(i: &Inst, spec: &TextureSpec, bits: &[u32]) -> Result<(u32, Vec<u32>), Stop> {
     if !layered_geometry(i) {
         return Ok((0, bits.to_vec()));
@@ -126,13 +118,8 @@ fn split_layer(i: &Inst, spec: &TextureSpec, bits: &[u32]) -> Result<(u32, Vec<u
             i.text
         )));
     };
-    let layer = texture::layer_index(spec, index).ok_or_else(|| {
-        Stop::fault(format!(
-            "'{}': array index {index} outside the texture's {} layer(s) (the result of an out-of-range layer is undocumented)",
-            i.text,
-            spec.layer_count()
-        ))
-    })?;
+    let layer = texture::layer_or_fault(spec, index)
+        .map_err(|e| Stop::fault(format!("'{}': {e}", i.text)))?;
     Ok((layer, rest.to_vec()))
 }
 

@@ -374,6 +374,51 @@ pub fn layer_index(spec: &TextureSpec, index: u32) -> Option<u32> {
     (index < spec.layer_count()).then_some(index)
 }
 
+/// [`layer_index`] or the fault message both runners give for an index past
+/// the last layer (one wording for the interpreter's `tex.a1d/.a2d`,
+/// `tld4.a2d` and the simulator's `ARRAY_1D/ARRAY_2D` fetches).
+///
+/// The SASS sees the index after ptxas's clamp `min(index, 0xffff)`
+/// (`ISETP.GT.U32.AND P0, PT, R0, 0xffff, PT` + `SEL R4, R4, 0xffff, !P0`
+/// before every array fetch, oracle/tests/tex_array_vendor/); the launch
+/// spec allows at most [`crate::launch::MAX_TEXTURE_LAYERS`] layers, so
+/// the clamped index is past the last layer exactly when the PTX index is,
+/// and both runners fault alike.
+pub fn layer_or_fault(spec: &TextureSpec, index: u32) -> Result<u32, String> {
+    layer_index(spec, index).ok_or_else(|| {
+        format!(
+            "array index {index} outside texture '{}' with {} layer(s) (the result of an out-of-range layer is undocumented)",
+            spec.name,
+            spec.layer_count()
+        )
+    })
+}
+
+/// Whether a fetch's geometry fits the texture: an array geometry (`layered`:
+/// PTX `.a1d`/`.a2d`, SASS `ARRAY_1D`/`ARRAY_2D`) needs a texture with
+/// `layers` in the launch spec and a plain one (`.1d/.2d/.3d`) one without.
+/// CUDA C++ Programming Guide, "Layered Textures": "A one-dimensional
+/// layered texture is addressed using an integer index and a
+/// floating-point texture coordinate" (tex1DLayered/tex2DLayered); a plain
+/// fetch of a layered texture, or an array fetch of a plain one, has no
+/// documented result, so both runners fault.
+/// `dims` is the geometry's coordinate count within one layer; a texture
+/// with fewer dimensions reads index 0 in the missing ones ([`fetch`]), as
+/// for the plain geometries.
+pub fn check_geometry(spec: &TextureSpec, layered: bool) -> Result<(), String> {
+    match (layered, spec.layers) {
+        (true, None) => Err(format!(
+            "array geometry on texture '{}', which is not layered (give it \"layers\" in the launch spec)",
+            spec.name
+        )),
+        (false, Some(n)) => Err(format!(
+            "texture '{}' is layered ({n} layers) and needs an array geometry (.a1d or .a2d)",
+            spec.name
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// [`fetch`] in layer `layer` (`< spec.layer_count()`, see [`layer_index`])
 /// of a layered texture: the coordinates address a texel of that layer
 /// only; filtering and the address modes never reach another layer (CUDA

@@ -265,18 +265,7 @@ pub fn step(ctx: &mut Ctx<'_>, w: &mut Warp, pc: u32, gmask: u32) -> Result<Flow
         } => mem::atomic(
             ctx, w, m, *space, *op, *popc, *ty, *ftz, *d, *pd, addr, *b, *c,
         )?,
-        Tex {
-            op,
-            d0,
-            d1,
-            coords,
-            offsets,
-            tex,
-            dims,
-            mask,
-        } => tex::tex(
-            ctx, w, m, *op, *d0, *d1, *coords, *offsets, *tex, *dims, *mask,
-        )?,
+        Tex(t) => tex::tex(ctx, w, m, t)?,
         Txq {
             d0,
             d1,

@@ -22,11 +22,13 @@
 //! (real texture objects are small integers; sm_90 SASS uses only the low
 //! word).
 
-use super::super::program::{Dst, Src, TexOp, TexRef};
+use super::super::program::{Dst, Src, TexInst, TexOp, TexRef};
 use super::super::warp::{Stop, Warp};
 use super::Ctx;
 use crate::launch::{TextureImage, TEXTURE_HANDLE_BASE};
-use crate::ptx_interp::semantics::texture::{fetch, tld4, txq as query, Coord, TexQuery};
+use crate::ptx_interp::semantics::texture::{
+    check_geometry, fetch_layer, layer_or_fault, tld4_layer, txq as query, Coord, TexQuery,
+};
 
 fn by_handle<'t>(ctx: &'t Ctx<'_>, h: u64) -> Option<&'t TextureImage> {
     let h = if h >> 32 == 0 {
@@ -79,71 +81,90 @@ fn resolve<'t>(ctx: &'t Ctx<'_>, w: &Warp, t: TexRef, lane: u32) -> Result<&'t T
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-pub fn tex(
-    ctx: &mut Ctx<'_>,
-    w: &mut Warp,
-    m: u32,
-    op: TexOp,
-    d0: Dst,
-    d1: Dst,
-    coords: Src,
-    offsets: Option<Src>,
-    t: TexRef,
-    dims: u8,
-    mask: u8,
-) -> Result<(), Stop> {
+/// Register `k` of a group that starts at `src` (an `RZ`/immediate group
+/// reads the same value throughout).
+fn group_reg(src: Src, k: u8) -> Src {
+    match src {
+        Src::R(i) => Src::R(i + u32::from(k)),
+        other => other,
+    }
+}
+
+/// One texture fetch over the active lanes `m`.
+///
+/// Array fetches (`ARRAY_1D`, `ARRAY_2D`): the first source value is the
+/// array index (after ptxas's clamp to 0xffff, which this does not redo);
+/// the layer and the geometry check are the interpreter's
+/// ([`layer_or_fault`], [`check_geometry`]), so an index past the last
+/// layer, an array fetch of a plain texture and a plain fetch of a layered
+/// one fault here as they do there.
+pub fn tex(ctx: &mut Ctx<'_>, w: &mut Warp, m: u32, t: &TexInst) -> Result<(), Stop> {
     if m == 0 {
         return Ok(());
     }
-    let offs = offsets.map(|o| w.read(o, m)).transpose()?;
-    let mut cv = [[0u32; 32]; 3];
-    for (k, c) in cv.iter_mut().enumerate().take(dims as usize) {
-        let s = match coords {
-            Src::R(i) => Src::R(i + k as u32),
-            other => other,
+    let layered = usize::from(t.layered);
+    let dims = usize::from(t.dims);
+    let n = layered + dims + usize::from(t.aoffi);
+    let mut vals = Vec::with_capacity(n);
+    for k in 0..n as u8 {
+        let src = if k < t.ra_len {
+            group_reg(t.ra, k)
+        } else {
+            let rb = t.rb.ok_or_else(|| {
+                Stop::fault(m.trailing_zeros(), "texture fetch without its Rb group")
+            })?;
+            group_reg(rb, k - t.ra_len)
         };
-        *c = w.read(s, m)?;
+        vals.push(w.read(src, m)?);
     }
-    let mut img = resolve(ctx, w, t, m.trailing_zeros())?;
+    let cv = |k: usize, l: usize| vals.get(layered + k).map_or(0, |v| v[l]);
+    let mut img = resolve(ctx, w, t.tex, m.trailing_zeros())?;
     let mut out = [[0u32; 32]; 4];
     let mut mm = m;
     while mm != 0 {
         let l = mm.trailing_zeros() as usize;
         mm &= mm - 1;
-        if matches!(t, TexRef::Reg(_)) {
-            img = resolve(ctx, w, t, l as u32)?;
+        if matches!(t.tex, TexRef::Reg(_)) {
+            img = resolve(ctx, w, t.tex, l as u32)?;
         }
-        let texel = match op {
+        check_geometry(&img.spec, t.layered).map_err(|e| Stop::fault(l as u32, e))?;
+        let layer = if t.layered {
+            layer_or_fault(&img.spec, vals[0][l]).map_err(|e| Stop::fault(l as u32, e))?
+        } else {
+            0
+        };
+        let texel = match t.op {
             TexOp::Tld => {
                 // `.AOFFI`: signed 4-bit offsets, x in bits 3:0, y 7:4, z 11:8.
-                let off = |k: usize| offs.map_or(0, |o| ((o[l] >> (4 * k)) << 28) as i32 >> 28);
-                let c = [0, 1, 2].map(|k| Coord::Int((cv[k][l] as i32).wrapping_add(off(k))));
-                fetch(img, &img.spec, c, dims as usize)
+                let offs = if t.aoffi { vals[n - 1][l] } else { 0 };
+                let off = |k: usize| ((offs >> (4 * k)) << 28) as i32 >> 28;
+                let c = [0, 1, 2].map(|k| Coord::Int((cv(k, l) as i32).wrapping_add(off(k))));
+                fetch_layer(img, &img.spec, layer, c, dims)
             }
             TexOp::Tex => {
-                let c = [0, 1, 2].map(|k| Coord::Float(f32::from_bits(cv[k][l])));
-                fetch(img, &img.spec, c, dims as usize)
+                let c = [0, 1, 2].map(|k| Coord::Float(f32::from_bits(cv(k, l))));
+                fetch_layer(img, &img.spec, layer, c, dims)
             }
-            TexOp::Tld4 { comp } => tld4(
+            TexOp::Tld4 { comp } => tld4_layer(
                 img,
                 &img.spec,
+                layer,
                 comp as usize,
-                f32::from_bits(cv[0][l]),
-                f32::from_bits(cv[1][l]),
+                f32::from_bits(cv(0, l)),
+                f32::from_bits(cv(1, l)),
             ),
         };
         let mut k = 0;
         for (c, v) in texel.iter().enumerate() {
-            if mask >> c & 1 != 0 {
+            if t.mask >> c & 1 != 0 {
                 out[k][l] = *v;
                 k += 1;
             }
         }
     }
-    let n = (mask & 0xf).count_ones() as usize;
+    let n = (t.mask & 0xf).count_ones() as usize;
     for (k, o) in out.iter().enumerate().take(n) {
-        let (d, idx) = if k < 2 { (d0, k) } else { (d1, k - 2) };
+        let (d, idx) = if k < 2 { (t.d0, k) } else { (t.d1, k - 2) };
         w.write_at(d, idx as u32, m, o);
     }
     Ok(())
