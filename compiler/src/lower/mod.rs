@@ -133,6 +133,7 @@ mod tests;
 mod tests_gaps;
 #[cfg(test)]
 mod tests_surf;
+#[cfg(test)]
 mod tests_tex_array;
 
 use rustc_hash::FxHashMap;
