@@ -373,27 +373,9 @@ impl Cx<'_> {
                     .emit(op, mods, operands(vec![reg(Reg::Uv(u)), imm(0)]))
             }
             Handle::Reg(h) if self.sm.sm < 90 => self.b.emit(op, mods, operands(vec![r(h)])),
-            Handle::Reg(h) => {
-                // One distinct handle per trip: the lanes holding the first
-                // active lane's handle access, the others loop.
-                let top = self.b.new_label();
-                self.b.start_block(top);
-                let u = self.b.uvreg();
-                let pv = self.b.vpred();
-                self.b.emit(Op::R2UR, &[], [reg(Reg::Uv(u)), r(h)])?;
-                self.b.emit(
-                    Op::ISETP,
-                    &["NE", "U32", "AND"],
-                    [p(pv), pt(), r(h), reg(Reg::Uv(u)), pt()],
-                )?;
-                self.b.emit_g(
-                    Some(guard(pv, true)),
-                    op,
-                    mods,
-                    operands(vec![reg(Reg::Uv(u)), imm(0)]),
-                )?;
-                self.branch(Some(guard(pv, false)), top)
-            }
+            Handle::Reg(h) => self.handle_loop(h, false, |cx, u, g| {
+                cx.b.emit_g(Some(g), op, mods, operands(vec![u, imm(0)]))
+            }),
         }
     }
 

@@ -37,15 +37,9 @@ use crate::ptx::modifiers::Mod;
 use crate::ptx::types::ScalarType;
 
 use super::builder::*;
-use super::regs::{Binding, Val};
+use super::handle::Handle;
+use super::regs::Val;
 use super::Cx;
-
-pub(super) enum Handle {
-    /// Constant bank 0 byte offset of a kernel parameter holding it.
-    Param(u32),
-    /// The low word of a general register.
-    Reg(u32),
-}
 
 pub(super) fn shape(dims: u32) -> Operand {
     Operand::TexShape(format!("{dims}D"))
@@ -132,28 +126,14 @@ impl Cx<'_> {
                     [d1, r(first), r(c), r(h), imm(0), shape(dims), imm(mask)],
                 )?;
             }
-            Handle::Reg(h) => {
-                // One distinct handle per trip: the lanes holding the first
-                // active lane's handle fetch, the others loop.
-                let top = self.b.new_label();
-                self.b.start_block(top);
-                let u = self.b.uvpair();
-                let pv = self.b.vpred();
-                self.b.emit(Op::R2UR, &[], [ureg(u), r(h)])?;
-                self.b.emit(Op::UMOV, &[], [ureg(u + 1), reg(Reg::Urz)])?;
-                self.b.emit(
-                    Op::ISETP,
-                    &["NE", "U32", "AND"],
-                    [p(pv), pt(), r(h), ureg(u), pt()],
-                )?;
-                self.b.emit_g(
-                    Some(guard(pv, true)),
+            Handle::Reg(h) => self.handle_loop(h, true, |cx, u, g| {
+                cx.b.emit_g(
+                    Some(g),
                     op,
                     &mods,
-                    [d1, r(first), r(c), ureg(u), imm(0), shape(dims), imm(mask)],
-                )?;
-                self.branch(Some(guard(pv, false)), top)?;
-            }
+                    [d1, r(first), r(c), u, imm(0), shape(dims), imm(mask)],
+                )
+            })?,
         }
         self.tex_moves(&out)
     }
@@ -164,15 +144,9 @@ impl Cx<'_> {
         let AddrBase::Name(hs) = base else {
             return self.err("texture handle is not a name");
         };
-        match self.lookup(hs) {
-            Some(Binding::Reg { val: Val::D(v), .. }) => Ok(match self.param_handles.get(&hs) {
-                Some(&off) => Handle::Param(off),
-                None => Handle::Reg(v),
-            }),
-            Some(Binding::KernelParam { offset, .. }) => {
-                Ok(Handle::Param(self.cb.param_base + offset))
-            }
-            _ => self.err("texture handle is not a 64-bit register or parameter"),
+        match self.handle_of(hs) {
+            Some(h) => Ok(h),
+            None => self.err("texture handle is not a 64-bit register or parameter"),
         }
     }
 
@@ -287,17 +261,7 @@ impl Cx<'_> {
         if !a.rest.is_empty() || a.offset != 0 {
             return self.err("txq operand is not [handle]");
         }
-        let AddrBase::Name(hs) = a.base else {
-            return self.err("texture handle is not a name");
-        };
-        let handle = match self.lookup(hs) {
-            Some(Binding::Reg { val: Val::D(v), .. }) => match self.param_handles.get(&hs) {
-                Some(&off) => Handle::Param(off),
-                None => Handle::Reg(v),
-            },
-            Some(Binding::KernelParam { offset, .. }) => Handle::Param(self.cb.param_base + offset),
-            _ => return self.err("texture handle is not a 64-bit register or parameter"),
-        };
+        let handle = self.tex_handle(a.base)?;
         let d = self.dst32(&i.operands[0])?;
         let t = self.b.vreg();
         match handle {

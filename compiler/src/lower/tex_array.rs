@@ -44,7 +44,8 @@ use crate::ptx::modifiers::Mod;
 use crate::ptx::types::ScalarType;
 
 use super::builder::*;
-use super::tex::{tld4_comp, ureg, Handle};
+use super::handle::Handle;
+use super::tex::{tld4_comp, ureg};
 use super::Cx;
 
 /// ptxas's level of detail for an array `tex` without `.level`: -32.0.
@@ -154,23 +155,10 @@ impl Cx<'_> {
                 srcs.extend([r(h), imm(0), shape, mask]);
                 self.b.emit(op, &mods, srcs)?;
             }
-            Handle::Reg(h) => {
-                // tex.rs's handle loop: one distinct handle per trip.
-                let top = self.b.new_label();
-                self.b.start_block(top);
-                let u = self.b.uvpair();
-                let pv = self.b.vpred();
-                self.b.emit(Op::R2UR, &[], [ureg(u), r(h)])?;
-                self.b.emit(Op::UMOV, &[], [ureg(u + 1), reg(Reg::Urz)])?;
-                self.b.emit(
-                    Op::ISETP,
-                    &["NE", "U32", "AND"],
-                    [p(pv), pt(), r(h), ureg(u), pt()],
-                )?;
-                srcs.extend([ureg(u), imm(0), shape, mask]);
-                self.b.emit_g(Some(guard(pv, true)), op, &mods, srcs)?;
-                self.branch(Some(guard(pv, false)), top)?;
-            }
+            Handle::Reg(h) => self.handle_loop(h, true, |cx, u, g| {
+                srcs.extend([u, imm(0), shape, mask]);
+                cx.b.emit_g(Some(g), op, &mods, srcs)
+            })?,
         }
         self.tex_moves(&out)
     }
