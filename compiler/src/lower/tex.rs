@@ -64,17 +64,8 @@ impl Cx<'_> {
         };
         let ctype = self.ty(i)?;
         let float = ctype == ScalarType::F32;
-        let OperandKind::Addr(a) = &i.operands[1].kind else {
-            return self.err("texture instruction without a [handle, {coords}] operand");
-        };
-        if a.rest.len() != 1 || a.offset != 0 {
-            return self.err("texture with a separate sampler is not lowered");
-        }
-        let handle = self.tex_handle(a.base)?;
+        let (handle, cs) = self.tex_address(i)?;
         // Coordinates into consecutive registers.
-        let OperandKind::Vector(cs) = &a.rest[0].kind else {
-            return self.err("texture coordinates are not a vector");
-        };
         if cs.len() < dims as usize {
             return self.err("too few texture coordinates");
         }
@@ -148,6 +139,25 @@ impl Cx<'_> {
             Some(h) => Ok(h),
             None => self.err("texture handle is not a 64-bit register or parameter"),
         }
+    }
+
+    /// The `[handle, {coords}]` operand of a fetch: its handle and its
+    /// coordinate list (a separate sampler is refused).
+    pub(super) fn tex_address<'i>(
+        &mut self,
+        i: &'i Instruction,
+    ) -> R<(Handle, &'i [crate::ptx::ast::Operand])> {
+        let OperandKind::Addr(a) = &i.operands[1].kind else {
+            return self.err("texture instruction without a [handle, {coords}] operand");
+        };
+        if a.rest.len() != 1 || a.offset != 0 {
+            return self.err("texture with a separate sampler is not lowered");
+        }
+        let handle = self.tex_handle(a.base)?;
+        let OperandKind::Vector(cs) = &a.rest[0].kind else {
+            return self.err("texture coordinates are not a vector");
+        };
+        Ok((handle, cs))
     }
 
     /// The destination registers, the write mask and the two channel pairs.

@@ -38,7 +38,7 @@
 
 use crate::ir::sass_text::Reg;
 use crate::ir::{Op, Operand};
-use crate::ptx::ast::{Instruction, OperandKind};
+use crate::ptx::ast::Instruction;
 use crate::ptx::isa::Opcode;
 use crate::ptx::modifiers::Mod;
 use crate::ptx::types::ScalarType;
@@ -68,16 +68,7 @@ impl Cx<'_> {
         if i.has(Mod::Level) && !float {
             return self.err("tex.level with .s32 coordinates is not lowered");
         }
-        let OperandKind::Addr(a) = &i.operands[1].kind else {
-            return self.err("texture instruction without a [handle, {coords}] operand");
-        };
-        if a.rest.len() != 1 || a.offset != 0 {
-            return self.err("texture with a separate sampler is not lowered");
-        }
-        let handle = self.tex_handle(a.base)?;
-        let OperandKind::Vector(cs) = &a.rest[0].kind else {
-            return self.err("texture coordinates are not a vector");
-        };
+        let (handle, cs) = self.tex_address(i)?;
         if cs.len() < 1 + dims as usize {
             return self.err("too few texture coordinates (array index and coordinates)");
         }
