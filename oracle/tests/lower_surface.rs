@@ -380,25 +380,40 @@ const SHAPES: [(u32, usize); 11] = [
     (64, 2),
 ];
 
-#[test]
-fn suld_all_shapes_modes_and_geometries() {
+/// Every shape of `SHAPES` in every mode on 1d/2d/3d surfaces, lowered
+/// and simulated against the interpreter; `threads` lanes share the items,
+/// `seeds(g, size, bits, n)` gives the coordinate and data seeds.
+fn all_shapes_modes_and_geometries(
+    acc: Access,
+    name: &str,
+    threads: usize,
+    seeds: impl Fn(u64, u64, u64, u64) -> (u64, u64),
+) {
     let mut fails = Vec::new();
     let mut total = 0;
     for g in 1..=3 {
         for (bits, n) in SHAPES {
             let size = i64::from(bits / 8) * n as i64;
+            let (coord_seed, data_seed) = seeds(g as u64, size as u64, bits as u64, n as u64);
             for mode in ["clamp", "zero", "trap"] {
                 let inside = mode == "trap";
-                let items = coords(g, size, inside, 7 + g as u64 * 31 + size as u64);
-                let spec = launch(g, &items, n, 64, 100 + bits as u64 + n as u64);
-                let src = kernel(Access::Ld, g, bits, n, mode, false);
-                let what = format!("suld.b.{g}d.v{n}.b{bits}.{mode}");
+                let items = coords(g, size, inside, coord_seed);
+                let spec = launch(g, &items, n, threads, data_seed);
+                let src = kernel(acc, g, bits, n, mode, false);
+                let what = format!("{name}.b.{g}d.v{n}.b{bits}.{mode}");
                 case(&src, &spec, false, &what, &mut fails);
                 total += 1;
             }
         }
     }
     finish(fails, total * ARCHS.len());
+}
+
+#[test]
+fn suld_all_shapes_modes_and_geometries() {
+    all_shapes_modes_and_geometries(Access::Ld, "suld", 64, |g, size, bits, n| {
+        (7 + g * 31 + size, 100 + bits + n)
+    });
 }
 
 #[test]
@@ -426,26 +441,12 @@ fn suld_and_sust_trap_out_of_bounds_stop_both_runners() {
 
 #[test]
 fn sust_all_shapes_modes_and_geometries() {
-    let mut fails = Vec::new();
-    let mut total = 0;
-    for g in 1..=3 {
-        for (bits, n) in SHAPES {
-            let size = i64::from(bits / 8) * n as i64;
-            for mode in ["clamp", "zero", "trap"] {
-                // One thread walks every item in order (out-of-bounds
-                // stores land on, or are dropped at, edge locations that
-                // other items also write: one thread keeps that race-free).
-                let inside = mode == "trap";
-                let items = coords(g, size, inside, 11 + g as u64 * 7 + size as u64);
-                let spec = launch(g, &items, n, 1, 300 + bits as u64 + n as u64);
-                let src = kernel(Access::St, g, bits, n, mode, false);
-                let what = format!("sust.b.{g}d.v{n}.b{bits}.{mode}");
-                case(&src, &spec, false, &what, &mut fails);
-                total += 1;
-            }
-        }
-    }
-    finish(fails, total * ARCHS.len());
+    // One thread walks every item in order (out-of-bounds stores land on,
+    // or are dropped at, edge locations that other items also write: one
+    // thread keeps that race-free).
+    all_shapes_modes_and_geometries(Access::St, "sust", 1, |g, size, bits, n| {
+        (11 + g * 7 + size, 300 + bits + n)
+    });
 }
 
 /// Distinct in-bounds locations, one per lane, the lanes choosing between

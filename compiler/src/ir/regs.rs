@@ -296,6 +296,21 @@ fn w64(t: Option<&str>) -> u8 {
     }
 }
 
+/// The register alignment of a `width`-register operand: a pair starts at
+/// an even register, a 3- or 4-register group (128-bit values, 3-component
+/// texture/surface data) at a multiple of 4, as every ptxas 11.8 listing in
+/// the corpus places them (`STG.E.128 [R2], R4`; surfaces:
+/// `SUST.D.BA.3D.128.STRONG.SM.IGN [R12], R8, UR6, 0x0`, the 3D coordinates
+/// at R12, oracle/tests/surf_vendor/surf_st.sm_90.sass). The verifier, the
+/// register allocator and its checker all ask this.
+pub fn alignment(width: u8) -> u32 {
+    match width {
+        0 | 1 => 1,
+        2 => 2,
+        w => u32::from(w).next_power_of_two(),
+    }
+}
+
 /// How many consecutive 32-bit registers operand `idx` of `inst` covers:
 /// for a register operand, the value's width; for a memory operand, the
 /// address's (its base and index registers); 1 for a constant-bank or
@@ -325,21 +340,7 @@ fn w64(t: Option<&str>) -> u8 {
 /// | `BRX`, `JMX` | the target register is 64-bit: ptxas sign-extends the offset into the odd register right before each `BRX` (`SHF.R.S32.HI R3, RZ, 0x1f, R2` + `BRX R2 -0x830`, switch_local) |
 /// | `RET` | the return-address register is a 64-bit pair: the caller writes only the low half (`MOV R4, 0xc0` + `CALL.REL.NOINC`), and the callee zeroes the high half right before returning (`IMAD.MOV.U32 R5, RZ, RZ, 0x0` + `RET.REL.NODEC R4 0x0`, double_noinline, i64_hash, saxpy_div, sort_scan) |
 /// | `SULD`, `SUST`, `SURED` | the data (destination of SULD, first source of SUST/SURED) by size (`.64`/`.U64` pair, `.128` quad); the address `[Rc]` holds 1, 2 or 3 coordinates by `.1D`/`.2D`/`.3D`; the handle register is one word |
-/// | `TEX`, `TLD`, `TLD4`, `TXQ` | destinations: the mask (last immediate) gives the channel count c; each non-`RZ` destination receives up to two channels, one register each, the first destination first; only `TLD.LZ RZ, Rd, ...` with mask `0x1` occurs in the corpus (Rd holds the texel: it is read next). Sources: the first general register covers the shape's coordinate count (1D: 1, 2D: 2, 3D: 3, the safe over-estimate), the second one with `.LL` is the one-word level of detail (with `.AOFFI` the one-word packed texel offsets), a uniform register is the 64-bit bindless handle (`UMOV UR6, UR4` + `UMOV UR7, URZ` before `TLD.LZ .., UR6`, tex_stencil.sm_90) |
-/// The register alignment of a `width`-register operand: a pair starts at
-/// an even register, a 3- or 4-register group (128-bit values, 3-component
-/// texture/surface data) at a multiple of 4, as every ptxas 11.8 listing in
-/// the corpus places them (`STG.E.128 [R2], R4`; surfaces:
-/// `SUST.D.BA.3D.128.STRONG.SM.IGN [R12], R8, UR6, 0x0`, the 3D coordinates
-/// at R12, oracle/tests/surf_vendor/surf_st.sm_90.sass). The verifier, the register allocator and its checker all ask this.
-pub fn alignment(width: u8) -> u32 {
-    match width {
-        0 | 1 => 1,
-        2 => 2,
-        w => u32::from(w).next_power_of_two(),
-    }
-}
-
+/// | `TEX`, `TLD`, `TLD4`, `TXQ` | destinations: the mask (last immediate) gives the channel count c; each non-`RZ` destination receives up to two channels, one register each, the first destination first; only `TLD.LZ RZ, Rd, ...` with mask `0x1` occurs in the corpus (Rd holds the texel: it is read next). Sources of TEX/TLD/TLD4: the two value groups Ra/Rb and the handle as [`tex_src_width`] lays them out (a uniform handle is the 64-bit bindless pair: `UMOV UR6, UR4` + `UMOV UR7, URZ` before `TLD.LZ .., UR6`, tex_stencil.sm_90); TXQ: the handle pair with `.B`, else the one-word level |
 pub fn operand_width(inst: &Inst, idx: usize) -> u8 {
     let Some(o) = inst.operands.get(idx) else {
         return 0;
