@@ -66,11 +66,13 @@ impl BitSet {
     }
 
     pub fn full(n: usize) -> BitSet {
-        let mut s = BitSet::new(n);
-        for i in 0..n {
-            s.insert(i);
+        let mut words = vec![u64::MAX; n.div_ceil(64)];
+        if let Some(last) = words.last_mut() {
+            if n % 64 != 0 {
+                *last = (1u64 << (n % 64)) - 1;
+            }
         }
-        s
+        BitSet { words }
     }
 
     pub fn insert(&mut self, i: usize) -> bool {
@@ -134,10 +136,44 @@ impl BitSet {
 
 /// A dense numbering of the register units a function mentions, in first
 /// mention order.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+///
+/// The lookup is the liveness computation's innermost operation (every
+/// unit of every instruction, some thirty times per compile), so units are
+/// found by array index per register class, not hashed: a unit's slot is
+/// its register number within its class ([`slot`]). Numbers past
+/// [`DENSE_LIMIT`] (only hand-written or fuzzed text has them) go to a map.
+#[derive(Clone, Debug, Default)]
 pub struct UnitMap {
     units: Vec<RegUnit>,
-    index: HashMap<RegUnit, usize>,
+    /// Per register class, the index of unit number `n` plus one (0: none).
+    dense: [Vec<u32>; 8],
+    sparse: HashMap<RegUnit, usize>,
+}
+
+/// Two numberings are equal when they number the same units alike.
+impl PartialEq for UnitMap {
+    fn eq(&self, o: &UnitMap) -> bool {
+        self.units == o.units
+    }
+}
+
+impl Eq for UnitMap {}
+
+/// Register numbers below this are looked up by array index.
+const DENSE_LIMIT: u32 = 1 << 16;
+
+/// The class and number of a unit.
+fn slot(u: RegUnit) -> (usize, u32) {
+    match u {
+        RegUnit::R(n) => (0, u32::from(n)),
+        RegUnit::VR(n) => (1, n),
+        RegUnit::UR(n) => (2, u32::from(n)),
+        RegUnit::VUR(n) => (3, n),
+        RegUnit::P(n) => (4, u32::from(n)),
+        RegUnit::VP(n) => (5, n),
+        RegUnit::UP(n) => (6, u32::from(n)),
+        RegUnit::VUP(n) => (7, n),
+    }
 }
 
 impl UnitMap {
@@ -152,11 +188,22 @@ impl UnitMap {
     }
 
     fn add(&mut self, u: RegUnit) -> usize {
-        let n = self.units.len();
-        *self.index.entry(u).or_insert_with(|| {
-            self.units.push(u);
-            n
-        })
+        if let Some(i) = self.index(u) {
+            return i;
+        }
+        let i = self.units.len();
+        self.units.push(u);
+        let (c, n) = slot(u);
+        if n < DENSE_LIMIT {
+            let v = &mut self.dense[c];
+            if v.len() <= n as usize {
+                v.resize(n as usize + 1, 0);
+            }
+            v[n as usize] = i as u32 + 1;
+        } else {
+            self.sparse.insert(u, i);
+        }
+        i
     }
 
     pub fn len(&self) -> usize {
@@ -168,7 +215,15 @@ impl UnitMap {
     }
 
     pub fn index(&self, u: RegUnit) -> Option<usize> {
-        self.index.get(&u).copied()
+        let (c, n) = slot(u);
+        if n < DENSE_LIMIT {
+            match self.dense[c].get(n as usize) {
+                Some(&k) if k > 0 => Some(k as usize - 1),
+                _ => None,
+            }
+        } else {
+            self.sparse.get(&u).copied()
+        }
     }
 
     pub fn unit(&self, i: usize) -> RegUnit {
@@ -226,38 +281,28 @@ enum StepKind {
     ReadsAll,
 }
 
-/// `step` of `inst`, whose [`regs::uses`] and [`regs::defs`] are `uses`
-/// and `defs` (computed once, with the unit numbering).
-fn step(
-    units: &UnitMap,
-    inst: &Inst,
-    callee: Option<usize>,
-    mut uses: regs::Units,
-    defs: regs::Units,
-) -> Step {
-    let guard_unit = inst
-        .guard
-        .and_then(|g| RegUnit::of_pred(g.pred))
-        .and_then(|u| units.index(u));
+/// `step` of `inst`: its [`regs::uses`] and [`regs::defs`], numbered in
+/// `units` (which they extend, in first-mention order: uses, then defs).
+fn step(units: &mut UnitMap, inst: &Inst, callee: Option<usize>) -> Step {
+    let operand_uses = regs::operand_uses_all(inst);
+    let guard_pred = inst.guard.and_then(|g| RegUnit::of_pred(g.pred));
+    let mut uses = regs::uses_from(inst, &operand_uses);
+    let defs = regs::defs(inst);
+    for &x in uses.iter().chain(&defs) {
+        units.add(x);
+    }
+    let guard_unit = guard_pred.and_then(|u| units.index(u));
     // The guard is read on every execution; the rest only when it holds.
-    if let (Some(g), false) = (inst.guard, regs::kills(inst)) {
-        if let Some(u) = RegUnit::of_pred(g.pred) {
-            let operand_reads = inst
-                .operands
-                .iter()
-                .enumerate()
-                .any(|(i, _)| regs::operand_uses(inst, i).contains(&u));
-            if !operand_reads {
-                uses.retain(|x| *x != u);
-            }
+    if let (Some(u), false) = (guard_pred, regs::kills(inst)) {
+        if !operand_uses.contains(&u) {
+            uses.retain(|x| *x != u);
         }
     }
-    let indices =
-        |us: regs::Units| -> Idx { us.into_iter().filter_map(|u| units.index(u)).collect() };
+    let indices = |us: &regs::Units| -> Idx { us.iter().filter_map(|&u| units.index(u)).collect() };
     let mut s = Step {
-        uses: indices(uses),
+        uses: indices(&uses),
         guard_use: guard_unit,
-        defs: indices(defs),
+        defs: indices(&defs),
         guard: None,
         kind: StepKind::Plain,
     };
@@ -268,11 +313,7 @@ fn step(
         return s;
     }
     if !regs::kills(inst) {
-        s.guard = inst.guard.and_then(|g| {
-            RegUnit::of_pred(g.pred)
-                .and_then(|u| units.index(u))
-                .map(|i| (i, g.negated))
-        });
+        s.guard = guard_unit.map(|i| (i, inst.guard.is_some_and(|g| g.negated)));
     }
     if let Some(c) = callee {
         s.kind = StepKind::Call { callee: c };
@@ -331,6 +372,11 @@ impl Walk {
             s.union_with(c);
         }
         s
+    }
+
+    /// Whether `u` is in [`Walk::flat`], without building it.
+    fn contains(&self, u: usize) -> bool {
+        self.always.contains(u) || self.cond.iter().any(|(_, c)| c.contains(u))
     }
 
     fn demote_all(&mut self) {
@@ -466,46 +512,54 @@ impl Liveness {
     pub fn new(f: &Function, cfg: &Cfg) -> Liveness {
         // Each instruction's uses and defs, once: they number the units (in
         // first-mention order, as `UnitMap::new`) and make the steps.
-        let raw: Vec<Vec<(regs::Units, regs::Units)>> = f
-            .blocks
-            .iter()
-            .map(|blk| {
-                blk.insts
-                    .iter()
-                    .map(|i| (regs::uses(i), regs::defs(i)))
-                    .collect()
-            })
-            .collect();
-        let mut units = UnitMap::default();
-        for (u, d) in raw.iter().flatten() {
-            for &x in u.iter().chain(d) {
-                units.add(x);
-            }
-        }
-        let n = units.len();
-        let nb = f.blocks.len();
-        let all = BitSet::full(n);
         let callee_of: HashMap<(usize, usize), usize> = cfg
             .calls
             .iter()
             .filter_map(|c| c.target.map(|t| ((c.block, c.inst), t)))
             .collect();
+        let mut units = UnitMap::default();
         let steps: Vec<Vec<Step>> = f
             .blocks
             .iter()
-            .zip(raw)
             .enumerate()
-            .map(|(b, (blk, raw))| {
+            .map(|(b, blk)| {
                 blk.insts
                     .iter()
-                    .zip(raw)
                     .enumerate()
-                    .map(|(i, (inst, (u, d)))| {
-                        step(&units, inst, callee_of.get(&(b, i)).copied(), u, d)
-                    })
+                    .map(|(i, inst)| step(&mut units, inst, callee_of.get(&(b, i)).copied()))
                     .collect()
             })
             .collect();
+        Liveness::solve(f, cfg, units, steps)
+    }
+
+    /// The liveness of `f` after the instructions `removed` (block, index
+    /// before removal; sorted) were taken out of the function this one was
+    /// computed for, none of them a control-flow instruction: the dead-code
+    /// rounds' update. The steps of the other instructions are kept, not
+    /// recomputed; the numbering keeps units no instruction mentions any
+    /// more, which no remaining instruction's liveness depends on (a unit's
+    /// liveness depends only on the steps that name it, and on the steps
+    /// that read every unit, whose set only grew by units nothing reads).
+    pub fn after_removal(self, f: &Function, cfg: &Cfg, removed: &[(usize, usize)]) -> Liveness {
+        let Liveness {
+            units, mut steps, ..
+        } = self;
+        for &(b, i) in removed.iter().rev() {
+            steps[b].remove(i);
+        }
+        debug_assert!(steps
+            .iter()
+            .zip(&f.blocks)
+            .all(|(s, blk)| s.len() == blk.insts.len()));
+        Liveness::solve(f, cfg, units, steps)
+    }
+
+    /// The fixed point over the instructions' steps.
+    fn solve(f: &Function, cfg: &Cfg, units: UnitMap, steps: Vec<Vec<Step>>) -> Liveness {
+        let n = units.len();
+        let nb = f.blocks.len();
+        let all = BitSet::full(n);
         // Seed sets: upward-exposed uses and kills of each block.
         let mut block_use = vec![BitSet::new(n); nb];
         let mut block_def = vec![BitSet::new(n); nb];
@@ -568,6 +622,21 @@ impl Liveness {
                     .then_some((g, t, b + 1))
             })
             .collect();
+        // A block whose steps are all unguarded plain steps and that does
+        // not end in a guarded branch has the classic transfer
+        // `live_in = use ∪ (live_out − def)`: the walk computes exactly that
+        // (it keeps no conditional needs), so the fixed point skips it.
+        let simple: Vec<bool> = (0..nb)
+            .map(|b| {
+                split[b].is_none()
+                    && steps[b].iter().all(|s| {
+                        s.kind == StepKind::Never
+                            || (s.kind == StepKind::Plain
+                                && s.guard.is_none()
+                                && s.guard_use.is_none())
+                    })
+            })
+            .collect();
         let mut live_in = vec![BitSet::new(n); nb];
         let mut live_out = vec![BitSet::new(n); nb];
         // What is live after the calls of each callee entry.
@@ -590,6 +659,14 @@ impl Liveness {
                             out.union_with(&ret_live[c]);
                         }
                     }
+                }
+                if simple[b] {
+                    let mut inb = out.clone();
+                    inb.subtract(&block_def[b]);
+                    inb.union_with(&block_use[b]);
+                    changed |= live_out[b].union_with(&out);
+                    changed |= live_in[b].union_with(&inb);
+                    continue;
                 }
                 let mut w = Walk::at_end(&out, split[b], &live_in);
                 for s in steps[b].iter().rev() {
@@ -640,6 +717,21 @@ impl Liveness {
         let mut w = Walk::at_end(&self.live_out[b], self.split[b], &self.live_in);
         for (i, s) in steps.iter().enumerate().rev() {
             out[i] = w.flat();
+            w.back(s, &self.live_in, &all, &mut |_, _| {});
+        }
+        out
+    }
+
+    /// For each instruction of block `b`, whether any unit it defines is
+    /// live right after it ([`Liveness::live_after_each`] asked only that,
+    /// without building a set per instruction: the dead-code scan's query).
+    pub fn defs_live_after(&self, b: usize) -> Vec<bool> {
+        let all = BitSet::full(self.units.len());
+        let steps = &self.steps[b];
+        let mut out = vec![false; steps.len()];
+        let mut w = Walk::at_end(&self.live_out[b], self.split[b], &self.live_in);
+        for (i, s) in steps.iter().enumerate().rev() {
+            out[i] = s.defs.iter().any(|&d| w.contains(d));
             w.back(s, &self.live_in, &all, &mut |_, _| {});
         }
         out
@@ -697,6 +789,28 @@ mod tests {
         let cfg = Cfg::new(&f);
         let l = Liveness::new(&f, &cfg);
         (f, l)
+    }
+
+    #[test]
+    fn unit_numbering_by_class_and_past_the_dense_limit() {
+        let mut m = UnitMap::default();
+        let big = RegUnit::VR(DENSE_LIMIT + 7);
+        let us = [
+            RegUnit::VR(3),
+            RegUnit::R(3),
+            big,
+            RegUnit::VP(3),
+            RegUnit::VR(3),
+            RegUnit::UP(0),
+        ];
+        let got: Vec<usize> = us.iter().map(|&u| m.add(u)).collect();
+        assert_eq!(got, [0, 1, 2, 3, 0, 4]);
+        assert_eq!(m.len(), 5);
+        assert_eq!(m.index(big), Some(2));
+        assert_eq!(m.index(RegUnit::VR(DENSE_LIMIT + 8)), None);
+        assert_eq!(m.index(RegUnit::P(3)), None);
+        assert_eq!(m.index(RegUnit::VR(4)), None);
+        assert_eq!(m.unit(2), big);
     }
 
     #[test]

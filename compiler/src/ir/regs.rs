@@ -487,14 +487,19 @@ fn push_unit(out: &mut Units, u: Option<RegUnit>) {
 /// barriers, and for a source index).
 pub fn operand_defs(inst: &Inst, idx: usize) -> Units {
     let mut out = Units::new();
+    operand_defs_into(inst, idx, &mut out);
+    out
+}
+
+/// [`operand_defs`], appended to `out` (each unit once).
+fn operand_defs_into(inst: &Inst, idx: usize, out: &mut Units) {
     if idx < inst.ndst as usize {
         match &inst.operands[idx] {
-            Operand::Reg(r) => push_reg(&mut out, r.reg, operand_width(inst, idx)),
-            Operand::Pred { pred, .. } => push_unit(&mut out, RegUnit::of_pred(*pred)),
+            Operand::Reg(r) => push_reg(out, r.reg, operand_width(inst, idx)),
+            Operand::Pred { pred, .. } => push_unit(out, RegUnit::of_pred(*pred)),
             _ => {}
         }
     }
-    out
 }
 
 /// The units operand `idx` reads: a source register or predicate, and the
@@ -540,9 +545,7 @@ fn operand_uses_into(inst: &Inst, idx: usize, out: &mut Units) {
 pub fn defs(inst: &Inst) -> Units {
     let mut out = Units::new();
     for i in 0..inst.ndst as usize {
-        for u in operand_defs(inst, i) {
-            push_unit(&mut out, Some(u));
-        }
+        operand_defs_into(inst, i, &mut out);
     }
     out
 }
@@ -550,17 +553,30 @@ pub fn defs(inst: &Inst) -> Units {
 /// Every unit the instruction reads through its operands and guard (see
 /// [`reads_all_registers`] for the instructions that read more).
 pub fn uses(inst: &Inst) -> Units {
+    uses_from(inst, &operand_uses_all(inst))
+}
+
+/// [`uses`], given [`operand_uses_all`] of `inst`: the guard first, then
+/// the operands' units, then (for `P2R`) the whole predicate file.
+pub fn uses_from(inst: &Inst, operand_uses: &Units) -> Units {
     let mut out = Units::new();
-    if let Some(g) = inst.guard {
-        push_unit(&mut out, RegUnit::of_pred(g.pred));
-    }
-    for i in 0..inst.operands.len() {
-        operand_uses_into(inst, i, &mut out);
-    }
+    let guard = inst.guard.and_then(|g| RegUnit::of_pred(g.pred));
+    out.extend(guard);
+    out.extend(operand_uses.iter().copied().filter(|u| Some(*u) != guard));
     if inst.op == Op::P2R {
         for n in 0..7 {
             push_unit(&mut out, Some(RegUnit::P(n)));
         }
+    }
+    out
+}
+
+/// The units the instruction's operands read, each once: [`uses`] without
+/// the guard and without `P2R`'s implicit predicate reads.
+pub fn operand_uses_all(inst: &Inst) -> Units {
+    let mut out = Units::new();
+    for i in 0..inst.operands.len() {
+        operand_uses_into(inst, i, &mut out);
     }
     out
 }

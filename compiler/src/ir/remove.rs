@@ -45,7 +45,6 @@ use super::func::Function;
 use super::inst::{Inst, Operand};
 use super::liveness::Liveness;
 use super::opcode::{Effects, Op};
-use super::regs;
 
 fn reads_clock(inst: &Inst) -> bool {
     inst.srcs().iter().any(|o| {
@@ -79,16 +78,9 @@ pub fn dead_instructions(f: &Function) -> Vec<(usize, usize)> {
 pub fn dead_instructions_with(f: &Function, live: &Liveness) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     for (b, blk) in f.blocks.iter().enumerate() {
-        let after = live.live_after_each(b);
+        let used = live.defs_live_after(b);
         for (i, inst) in blk.insts.iter().enumerate() {
-            if inst.ndst == 0 || !can_remove(inst) {
-                continue;
-            }
-            let defs = regs::defs(inst);
-            let used = defs
-                .iter()
-                .any(|&u| live.units.index(u).is_some_and(|k| after[i].contains(k)));
-            if !used {
+            if inst.ndst != 0 && !used[i] && can_remove(inst) {
                 out.push((b, i));
             }
         }

@@ -156,7 +156,7 @@ pub fn propagate(f: &mut Function) -> usize {
     if av.facts.is_empty() {
         return 0;
     }
-    let mut by_dst: std::collections::HashMap<RegUnit, Vec<usize>> = Default::default();
+    let mut by_dst: rustc_hash::FxHashMap<RegUnit, Vec<usize>> = Default::default();
     for (k, fa) in av.facts.iter().enumerate() {
         by_dst.entry(fa.kind.dst).or_default().push(k);
     }

@@ -36,7 +36,7 @@
 //! instruction by a copy of an equal value), all rewrites found in one
 //! analysis may be applied together.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::ir::cfg::Cfg;
 use crate::ir::defuse::InstRef;
@@ -110,9 +110,15 @@ impl<K> Available<K> {
             for (i, inst) in blk.insts.iter().enumerate() {
                 let mut ids = Vec::new();
                 if regs::kills(inst) && !clobbers_all(inst) {
-                    let d = regs::defs(inst);
-                    let used = regs::uses(inst);
-                    for (kind, watch, memory) in gen_fn((b, i), inst) {
+                    let made = gen_fn((b, i), inst);
+                    // Most instructions make no fact: their uses and defs
+                    // are computed only for those that do.
+                    let (d, used) = if made.is_empty() {
+                        Default::default()
+                    } else {
+                        (regs::defs(inst), regs::uses(inst))
+                    };
+                    for (kind, watch, memory) in made {
                         // Self-kill: a value reading what it overwrites.
                         if watch.iter().any(|u| d.contains(u) && used.contains(u)) {
                             continue;
@@ -153,10 +159,10 @@ impl<K> Available<K> {
         for (b, blk) in f.blocks.iter().enumerate() {
             for (i, inst) in blk.insts.iter().enumerate() {
                 let (k, g) = (&mut kill[b], &mut genb[b]);
-                for x in a.kill_list(inst) {
+                a.for_each_kill(inst, |x| {
                     k.insert(x);
                     g.remove(x);
-                }
+                });
                 for &x in &a.gen[b][i] {
                     g.insert(x);
                 }
@@ -207,29 +213,29 @@ impl<K> Available<K> {
         a
     }
 
-    /// The facts `inst` kills.
-    fn kill_list(&self, inst: &Inst) -> Vec<usize> {
-        if clobbers_all(inst) {
-            return (0..self.facts.len()).collect();
+    /// Calls `kill` with each fact `inst` kills (possibly more than once).
+    fn for_each_kill(&self, inst: &Inst, mut kill: impl FnMut(usize)) {
+        if self.facts.is_empty() {
+            return;
         }
-        let mut out = Vec::new();
+        if clobbers_all(inst) {
+            (0..self.facts.len()).for_each(kill);
+            return;
+        }
         for u in regs::defs(inst) {
             if let Some(v) = self.by_unit.get(&u) {
-                out.extend_from_slice(v);
+                v.iter().for_each(|&x| kill(x));
             }
         }
         if clobbers_memory(inst) {
-            out.extend_from_slice(&self.memory_ids);
+            self.memory_ids.iter().for_each(|&x| kill(x));
         }
-        out
     }
 
     /// Moves `set` from before to after instruction `at` (kills, then
     /// the instruction's own facts).
     pub fn step(&self, set: &mut BitSet, at: InstRef, inst: &Inst) {
-        for x in self.kill_list(inst) {
-            set.remove(x);
-        }
+        self.for_each_kill(inst, |x| set.remove(x));
         for &x in &self.gen[at.0][at.1] {
             set.insert(x);
         }

@@ -108,7 +108,7 @@ pub fn reassociate(f: &mut Function) -> usize {
         return 0;
     }
     let orig = f.clone();
-    let mut by_dst: std::collections::HashMap<RegUnit, Vec<usize>> = Default::default();
+    let mut by_dst: rustc_hash::FxHashMap<RegUnit, Vec<usize>> = Default::default();
     for (k, fa) in av.facts.iter().enumerate() {
         if fa.kind.dsts.len() == 1 {
             by_dst.entry(fa.kind.dsts[0]).or_default().push(k);
