@@ -68,7 +68,7 @@ impl BitSet {
     pub fn full(n: usize) -> BitSet {
         let mut words = vec![u64::MAX; n.div_ceil(64)];
         if let Some(last) = words.last_mut() {
-            if n % 64 != 0 {
+            if !n.is_multiple_of(64) {
                 *last = (1u64 << (n % 64)) - 1;
             }
         }
