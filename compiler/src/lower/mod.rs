@@ -18,8 +18,9 @@
 //! | `div.rs` | integer div/rem, div/rcp/sqrt rn for f32/f64 with slow-path subroutines |
 //! | `template.rs` | instantiates vendor SASS fragments (the slow paths) on virtual registers |
 //! | `tex.rs` | tex/tld4 with texture objects: TLD/TEX/TLD4 (slot, uniform-handle and handle-loop forms); txq dimensions and level count: TXQ |
-//! | `surf.rs` | suld.b/sust.b/sured.b on 1d/2d/3d surface objects: SULD/SUST/SURED (slot, uniform-handle, register and handle-loop forms); suq width/height/depth: TXQ (through tex.rs) |
-//! | `handle.rs` | where a surface handle comes from: a kernel parameter's constant-bank slot or a register |
+//! | `surf.rs` | suld.b/sust.b/sured.b on 1d/2d/3d surfaces and suld.b/sust.b on a1d/a2d arrays: SULD/SUST/SURED (slot, uniform-handle, register and handle-loop forms); suq width/height/depth: TXQ (through tex.rs) |
+//! | `handle.rs` | where a texture or surface handle comes from: a kernel parameter's (or a module reference's) constant-bank slot or a register; the handle loop |
+//! | `res_ref.rs` | module-level `.texref`/`.surfref`: their constant-bank words after the parameters (ptxas's order), [`ResourceRef`] for the runner |
 //! | `tex_array.rs` | tex.a1d/a2d (and tex.level), tld4.a2d: the index clamp, TLD.LZ/TEX.LL/TLD4 `ARRAY_1D`/`ARRAY_2D` with ptxas's register groups |
 //! | `warp.rs` | shfl.sync, vote.sync, activemask, bar (incl. bar.red.{popc,and,or}), membar |
 //! | `warp_sync.rs` | match.sync any/all (b32/b64), vote.sync.uni, redux.sync: REDUX on every target (phase 5 expands it on sm_70/sm_75) |
@@ -39,8 +40,8 @@
 //!
 //! Not lowered (refused with "`name` is not lowered yet" or a specific
 //! message; the PTX interpreter executes them): of the surface
-//! instructions (surf.rs), the `.p` forms, array geometries (`.a1d`,
-//! `.a2d`), module-level `.surfref` surfaces, accesses over 16 bytes
+//! instructions (surf.rs), the `.p` forms, `sured` on arrays (ptxas refuses
+//! it), accesses over 16 bytes
 //! (`.v4.b64`), 64-bit `sured` min/max (ptxas refuses them) and `suq`
 //! fields other than width/height/depth; `istypep` (no SASS
 //! instruction tells a texture handle from another 64-bit value: the
@@ -119,6 +120,7 @@ mod int_misc;
 mod mem;
 mod operand;
 mod regs;
+mod res_ref;
 mod space;
 mod surf;
 mod template;
@@ -219,6 +221,10 @@ pub struct LoweredKernel {
     /// of its first block, in label order (the driver's call-graph checks
     /// name procedures by these).
     pub funcs: Vec<(String, u32)>,
+    /// The module-level `.texref`/`.surfref` variables the kernel uses: the
+    /// constant bank 0 word the runner fills with the handle of the launch's
+    /// texture or surface of that name (res_ref.rs), in offset order.
+    pub refs: Vec<ResourceRef>,
 }
 
 /// A module-scope `.global` variable the runner must place in global
@@ -233,6 +239,8 @@ pub struct GlobalVar {
     pub align: u32,
     pub init: Vec<u8>,
 }
+
+pub use res_ref::{RefKind, ResourceRef};
 
 /// Lowers every `.entry` of a module for `sm`.
 pub fn lower_module(
@@ -361,6 +369,11 @@ impl ModuleLayout {
         let mut konst: Vec<u8> = Vec::new();
         let mut globals = Vec::new();
         for v in m.globals() {
+            if !matches!(v.ty, VarType::Scalar(_)) {
+                // `.texref`/`.surfref`/`.samplerref`: no storage here (the
+                // kernel's constant-bank words, res_ref.rs).
+                continue;
+            }
             match v.space {
                 StateSpace::Shared => {
                     if v.linkage == ast::Linkage::Extern || v.element_count().is_none() {
@@ -648,6 +661,11 @@ fn lower_kernel(
             .bind(p.name, Binding::KernelParam { offset: off, size });
         off += size;
     }
+    let refs = res_ref::plan(m, f, cb.param_base + off);
+    for (s, rf) in &refs {
+        cx.scopes
+            .bind(*s, Binding::ResourceRef { offset: rf.offset });
+    }
     let body = f.body.as_ref().expect("a body");
     cx.function_body(body)?;
     let kernel_frame = cx.cur.frame;
@@ -678,6 +696,7 @@ fn lower_kernel(
         const_bank: layout.const_bank.clone(),
         globals: layout.globals.clone(),
         funcs,
+        refs: refs.into_iter().map(|(_, r)| r).collect(),
     })
 }
 
