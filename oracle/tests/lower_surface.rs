@@ -507,7 +507,10 @@ fn refusals_name_the_instruction() {
             "suld.b.1d.v4.b64.trap {%rd20, %rd21, %rd22, %rd23}, [%rd1, {%r10}];",
             "16 bytes",
         ),
-        ("suld.b.a1d.b32.trap %r20, [%rd1, {%r10, %r11}];", "arrays"),
+        (
+            "sured.b.add.a1d.u32.trap [%rd1, {%r10, %r11}], %r20;",
+            "sured.b has no array geometry",
+        ),
         ("sured.b.max.1d.u64.trap [%rd1, {%r10}], %rd20;", "sured.b"),
         ("suq.channel_order.b32 %r20, [%rd1];", "suq"),
         ("suq.array_size.b32 %r20, [%rd1];", "suq"),

@@ -134,6 +134,8 @@ mod tests;
 #[cfg(test)]
 mod tests_gaps;
 #[cfg(test)]
+mod tests_res_ref;
+#[cfg(test)]
 mod tests_surf;
 #[cfg(test)]
 mod tests_tex_array;

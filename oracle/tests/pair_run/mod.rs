@@ -6,7 +6,7 @@
 use oracle::launch::LaunchSpec;
 use oracle::ptx_interp::{self, Outcome, RunLimits, RunResult};
 use oracle::sim::SimInputs;
-use ptxc::lower::{lower_module, LowerOptions};
+use ptxc::lower::{lower_target, LowerOptions};
 
 pub const ARCHS: [&str; 6] = ["sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90"];
 
@@ -19,7 +19,7 @@ pub fn interp(src: &str, spec: &LaunchSpec) -> RunResult {
 pub fn lowered(src: &str, spec: &LaunchSpec, arch: &str) -> Result<RunResult, String> {
     let m = ptxc::ptx::parse_checked("surf", src).map_err(|e| format!("parse: {e}"))?;
     let sm = ptxc::targets::lookup_sm(arch).unwrap();
-    let ks = lower_module(&m, sm, &LowerOptions::default()).map_err(|e| format!("lower: {e}"))?;
+    let ks = lower_target(&m, sm, &LowerOptions::default()).map_err(|e| format!("lower: {e}"))?;
     let kern = ks.iter().find(|k| k.name == spec.kernel).unwrap();
     let inputs = SimInputs::from_lowered(kern);
     oracle::sim::run(&kern.function, sm, spec, &inputs, &RunLimits::default())
