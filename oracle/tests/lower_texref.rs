@@ -12,7 +12,8 @@
 //! register handle; a texref and a surfref the launch does not bind (both
 //! runners fault). Then ptxas 11.8's own listings (oracle/tests/
 //! texref_vendor/, with the relocation words of `cuobjdump -elf` given to
-//! the simulator as the banks file's `refs`) against the interpreter.
+//! the simulator as the banks file's `refs`, which
+//! scripts/build-kernels.sh writes) against the interpreter.
 
 mod pair_run;
 use oracle::commands::sim::run_sass;
@@ -182,6 +183,10 @@ fn vendor(name: &str, arch: &str) -> (String, String, SimInputs) {
     let src = read(format!("{name}.ptx"));
     let sass = read(format!("{name}.{arch}.sass"));
     let inputs = banks_from_rel(&read(format!("{name}.{arch}.rel.txt")));
+    // scripts/build-kernels.sh's banks file of the same cubin (its `refs`)
+    // says the same.
+    let file = SimInputs::from_banks_file(&dir.join(format!("{name}.{arch}.banks.json"))).unwrap();
+    assert_eq!(file, inputs, "{name}.{arch}.banks.json");
     (src, sass, inputs)
 }
 

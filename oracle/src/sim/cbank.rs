@@ -605,6 +605,62 @@ mod tests {
     }
 
     #[test]
+    fn refs_parse_and_write_the_handle_low_words() {
+        let s = SimInputs::from_banks_json(
+            r#"{"refs": [{"function": "k", "offset": 364, "symbol": "tb", "kind": "R_CUDA_TEX_HEADER_INDEX"},
+                        {"offset": 368, "symbol": "sa", "kind": "R_CUDA_SURF_HEADER_INDEX"},
+                        {"function": "k", "offset": 372, "symbol": "nope", "kind": "R_CUDA_TEX_HEADER_INDEX"},
+                        {"function": "other", "offset": 376, "symbol": "ta", "kind": "R_CUDA_TEX_HEADER_INDEX"}]}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            s.refs[0],
+            RefWord {
+                function: Some("k".into()),
+                offset: 364,
+                name: "tb".into(),
+                kind: RefKind::Texture
+            }
+        );
+        assert_eq!(s.refs[1].function, None);
+        assert_eq!(s.refs[1].kind, RefKind::Surface);
+        let spec = LaunchSpec::from_json_str(
+            r#"{"kernel": "k", "grid": [1], "block": [1], "params": [],
+                "textures": {"ta": {"type": "f32", "dims": [2]}, "tb": {"type": "f32", "dims": [2]}},
+                "surfaces": {"sa": {"type": "u32", "dims": [2]}}}"#,
+            Path::new("."),
+        )
+        .unwrap();
+        let mut b0 = vec![0xaa_u8; 0x200];
+        write_refs(&mut b0, &s.refs, "k", &spec).unwrap();
+        let word = |o: usize| u32::from_le_bytes(b0[o..o + 4].try_into().unwrap());
+        // The handles' low words: tb's, sa's; an unbound name's word names
+        // nothing; another kernel's word is not written.
+        assert_eq!(word(364), spec.texture_handle("tb").unwrap() as u32);
+        assert_eq!(word(368), spec.surface_handle("sa").unwrap() as u32);
+        assert_ne!(word(364), spec.texture_handle("ta").unwrap() as u32);
+        assert_eq!(word(372), UNBOUND_REF);
+        assert_eq!(word(376), 0xaaaa_aaaa);
+        // Bad entries.
+        let bad = |t: &str| SimInputs::from_banks_json(t).unwrap_err();
+        assert!(
+            bad(r#"{"refs": [{"offset": 4, "symbol": "t", "kind": "R_CUDA_ABS32_LO_32"}]}"#)
+                .contains("R_CUDA_TEX_HEADER_INDEX")
+        );
+        assert!(
+            bad(r#"{"refs": [{"offset": 4, "kind": "R_CUDA_TEX_HEADER_INDEX"}]}"#)
+                .contains("symbol")
+        );
+        let odd = SimInputs::from_banks_json(
+            r#"{"refs": [{"offset": 6, "symbol": "tb", "kind": "R_CUDA_TEX_HEADER_INDEX"}]}"#,
+        )
+        .unwrap();
+        assert!(write_refs(&mut b0, &odd.refs, "k", &spec)
+            .unwrap_err()
+            .contains("not a word"));
+    }
+
+    #[test]
     fn banks_file_globals_and_relocs() {
         let s = SimInputs::from_banks_json(
             r#"{"banks": {"2": "192d4454fb21f93b"},
