@@ -378,7 +378,7 @@ fn sured_on_arrays_is_refused() {
             want.outcome
         );
         for arch in ARCHS {
-            let e = lowered(&src, &spec, arch).err().expect("refused");
+            let e = lowered(&src, &spec, arch).expect_err("refused");
             assert!(e.contains("sured.b has no array geometry"), "{arch}: {e}");
         }
     }

@@ -296,3 +296,58 @@ fn vendor_texref_order_runs_in_the_simulator() {
         }
     }
 }
+
+/// A `.func` naming references: the callee's uses take the kernel's
+/// words (res_ref.rs: the functions' uses count after the kernel's).
+#[test]
+fn references_in_a_called_function() {
+    let src = r#".version 7.8
+.target sm_80
+.address_size 64
+.global .texref tA;
+.global .surfref sB;
+.func (.param .b32 r) fetch(.param .b32 x)
+{
+  .reg .b32 %q<8>;
+  ld.param.b32 %q6, [x];
+  tex.1d.v4.s32.s32 {%q1, %q2, %q3, %q4}, [tA, {%q6}];
+  shl.b32 %q5, %q6, 2;
+  sust.b.1d.b32.trap [sB, {%q5}], %q1;
+  add.s32 %q7, %q1, %q2;
+  st.param.b32 [r], %q7;
+  ret;
+}
+.visible .entry k(.param .u64 out, .param .u32 n)
+{
+  .reg .u64 %rd<6>; .reg .u32 %r<8>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  {
+  .param .b32 a; .param .b32 b;
+  st.param.b32 [a], %r1;
+  call (b), fetch, (a);
+  ld.param.b32 %r2, [b];
+  }
+  mul.wide.u32 %rd2, %r1, 4; add.u64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r2;
+  ret;
+}
+"#;
+    let sp = LaunchSpec::from_json_str(
+        &format!(
+            r#"{{"kernel": "k", "grid": [1], "block": [{N}],
+  "params": [{{"buffer": "out"}}, {{"u32": {N}}}],
+  "buffers": {{"out": {{"type": "u32", "len": {N}}}}},
+  "textures": {{"tA": {{"type": "s32", "channels": 4, "dims": [8], "init": {{"random": {{"seed": 3}}}}, "address_mode": ["clamp"], "filter": "point"}}}},
+  "surfaces": {{"sB": {{"type": "u32", "dims": [{N}]}}}}}}"#
+        ),
+        ".",
+    )
+    .unwrap();
+    let want = interp(src, &sp);
+    assert_eq!(want.outcome, Outcome::Completed, "{:?}", want.outcome);
+    assert!(want.outputs.get("sB").unwrap().bits.iter().any(|&b| b != 0));
+    let mut fails = Vec::new();
+    case(src, &sp, false, "texref in a .func", &mut fails);
+    finish(fails, ARCHS.len());
+}

@@ -588,6 +588,9 @@ pub(crate) struct Cx<'m> {
     pub param_copies: FxHashMap<Sym, u32>,
     /// The current function's `.branchtargets` tables: name -> labels.
     pub branch_tables: FxHashMap<Sym, Vec<Sym>>,
+    /// The kernel's `.texref`/`.surfref` words (res_ref.rs): the variable
+    /// and its bank-0 byte offset, bound in the kernel and every callee.
+    pub res_refs: Vec<(Sym, u32)>,
 }
 
 fn lower_kernel(
@@ -627,6 +630,7 @@ fn lower_kernel(
         param_handles: FxHashMap::default(),
         param_copies: FxHashMap::default(),
         branch_tables: FxHashMap::default(),
+        res_refs: Vec::new(),
     };
     cx.b.span = f.name_span;
     // Prologue: the stack pointer, then the global descriptor.
@@ -648,25 +652,30 @@ fn lower_kernel(
         )?;
         cx.desc = Some(u);
     }
-    // Parameters.
-    cx.scopes.push();
-    for (k, v) in layout.vars.iter() {
-        cx.scopes.bind(*k, *v);
-    }
+    // Parameters, then the reference words after them; the module's
+    // bindings under the parameters'.
     let mut params = Vec::new();
     let mut off = 0u32;
     for p in &f.params {
         let (size, align) = var_size_align(p);
         off = off.next_multiple_of(align.max(1));
         params.push(ParamSlot { offset: off, size });
-        cx.scopes
-            .bind(p.name, Binding::KernelParam { offset: off, size });
         off += size;
     }
     let refs = res_ref::plan(m, f, cb.param_base + off);
-    for (s, rf) in &refs {
-        cx.scopes
-            .bind(*s, Binding::ResourceRef { offset: rf.offset });
+    cx.res_refs = refs.iter().map(|(s, rf)| (*s, rf.offset)).collect();
+    cx.scopes.push();
+    for (k, v) in cx.layout_vars() {
+        cx.scopes.bind(k, v);
+    }
+    for (p, slot) in f.params.iter().zip(&params) {
+        cx.scopes.bind(
+            p.name,
+            Binding::KernelParam {
+                offset: slot.offset,
+                size: slot.size,
+            },
+        );
     }
     let body = f.body.as_ref().expect("a body");
     cx.function_body(body)?;
@@ -1126,7 +1135,18 @@ impl Cx<'_> {
     }
 
     /// Module-scope variable bindings (shared and const).
+    /// The module-scope bindings: the layout's variables and the kernel's
+    /// `.texref`/`.surfref` words.
     fn layout_vars(&self) -> Vec<(Sym, Binding)> {
-        self.layout.vars.iter().map(|(k, v)| (*k, *v)).collect()
+        self.layout
+            .vars
+            .iter()
+            .map(|(k, v)| (*k, *v))
+            .chain(
+                self.res_refs
+                    .iter()
+                    .map(|&(s, offset)| (s, Binding::ResourceRef { offset })),
+            )
+            .collect()
     }
 }
