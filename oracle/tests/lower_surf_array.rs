@@ -452,3 +452,33 @@ fn vendor_surf_array2_runs_in_the_simulator() {
         }
     }
 }
+
+/// Array accesses after the whole `-O3` phase plan: the coordinate groups
+/// (two registers for `.1D_ARRAY`, three for `.2D_ARRAY`) hold through
+/// register allocation; loads and stores keep their order.
+#[test]
+fn arrays_after_the_full_pipeline() {
+    let mut fails = Vec::new();
+    let mut total = 0;
+    for g in 1..=2 {
+        for (store, bits, n) in [(false, 32, 2), (true, 16, 4), (false, 64, 2), (true, 32, 1)] {
+            let size = i64::from(bits / 8) * n as i64;
+            let it = items(g, size, false, 71 + g as u64);
+            let spec = launch(g, &it, n, if store { 1 } else { 32 }, 9);
+            let src = kernel(store, g, bits, n as usize, "clamp", g == 2);
+            let want = interp(&src, &spec);
+            for arch in ARCHS {
+                total += 1;
+                match pair_run::lowered_o3(&src, &spec, arch) {
+                    Err(e) => fails.push(format!("a{g}d store {store} on {arch}: {e}")),
+                    Ok(got) => {
+                        if let Some(d) = agree(&want, &got, false) {
+                            fails.push(format!("a{g}d store {store} b{bits} on {arch}: {d}"));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    finish(fails, total);
+}

@@ -351,3 +351,18 @@ fn references_in_a_called_function() {
     case(src, &sp, false, "texref in a .func", &mut fails);
     finish(fails, ARCHS.len());
 }
+
+/// The texref kernel after the whole `-O3` phase plan: the words survive
+/// scheduling and register allocation, and the schedule passes the
+/// simulator's scoreboard check.
+#[test]
+fn texrefs_after_the_full_pipeline() {
+    let sp = spec();
+    let want = interp(PTX, &sp);
+    for arch in ARCHS {
+        let got = pair_run::lowered_o3(PTX, &sp, arch).unwrap_or_else(|e| panic!("{arch}: {e}"));
+        if let Some(d) = agree(&want, &got, false) {
+            panic!("-O3 on {arch}: {d}");
+        }
+    }
+}

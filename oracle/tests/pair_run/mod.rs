@@ -96,3 +96,29 @@ pub fn finish(fails: Vec<String>, total: usize) {
             .join("\n  ")
     );
 }
+
+/// [`lowered`] after the whole `-O3` phase plan (scheduling, register
+/// allocation, the optimizations), the IR verified.
+pub fn lowered_o3(src: &str, spec: &LaunchSpec, arch: &str) -> Result<RunResult, String> {
+    let m = ptxc::ptx::parse_checked("t", src).map_err(|e| format!("parse: {e}"))?;
+    let sm = ptxc::targets::lookup_sm(arch).unwrap();
+    let ks = ptxc::lower::lower_module(&m, sm, &LowerOptions::default())
+        .map_err(|e| format!("lower: {e}"))?;
+    let kern = ks.iter().find(|k| k.name == spec.kernel).unwrap();
+    let phased = ptxc::phases::run(
+        &ptxc::phases::Plan::default(),
+        kern.function.clone(),
+        Some(sm),
+    )
+    .map_err(|e| format!("phases: {e}"))?;
+    let f = phased.cx.function;
+    ptxc::ir::verify(&f, Some(sm)).map_err(|e| format!("invalid IR: {e}"))?;
+    oracle::sim::run(
+        &f,
+        sm,
+        spec,
+        &SimInputs::from_lowered(kern),
+        &RunLimits::default(),
+    )
+    .map_err(|e| format!("sim setup: {e}"))
+}
