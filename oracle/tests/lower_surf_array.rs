@@ -465,7 +465,7 @@ fn arrays_after_the_full_pipeline() {
             let size = i64::from(bits / 8) * n as i64;
             let it = items(g, size, false, 71 + g as u64);
             let spec = launch(g, &it, n, if store { 1 } else { 32 }, 9);
-            let src = kernel(store, g, bits, n as usize, "clamp", g == 2);
+            let src = kernel(store, g, bits, n, "clamp", g == 2);
             let want = interp(&src, &spec);
             for arch in ARCHS {
                 total += 1;

@@ -505,7 +505,7 @@ fn uses_cvta_const(m: &Module) -> bool {
 /// The bytes of a `.const` variable's initializer (zeros without one).
 fn init_bytes(v: &ast::VarDecl, size: u32) -> Result<Vec<u8>, String> {
     let ty = v.scalar().ok_or(
-        "a module variable of opaque type (.texref, .surfref, .samplerref) is not lowered",
+        "internal: a .texref/.surfref/.samplerref has no data (ModuleLayout skips them; res_ref.rs)",
     )?;
     let elem = ty.bytes() as usize;
     let mut out = Vec::with_capacity(size as usize);
