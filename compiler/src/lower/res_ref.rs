@@ -14,14 +14,16 @@
 //! relocation sections `cuobjdump -elf` prints):
 //! - the words start at the end of the parameters, rounded up to 4 bytes
 //!   (`.param .u64, .param .u32`: the first word at `0x16c` on sm_80,
-//!   `0x21c` on sm_90, texref_mix.rel.txt), one word per reference;
+//!   `0x21c` on sm_90; texref_mix.sm_80.rel.txt, texref_mix.sm_90.rel.txt),
+//!   one word per reference;
 //! - textures come first, then surfaces, each kind in the order of the
 //!   kernel's first use of the reference (a `txq`/`suq` counts), whatever
-//!   the declaration order; references the kernel does not use get no
-//!   word (texref_order.rel.txt: declared A B C D S T, used T C D B A C S:
-//!   C 0x168, D 0x16c, B 0x170, A 0x174, T 0x178, S 0x17c);
-//! - each kernel numbers its own (texref_order.rel.txt: kernel `k2` uses
-//!   only A, at `0x16c`).
+//!   the declaration order; references the kernel does not use get no word
+//!   (texref_order.sm_80.rel.txt: declared A B C D S T U, used T C D B A C
+//!   S: C 0x168, D 0x16c, B 0x170, A 0x174, T 0x178, S 0x17c);
+//! - each kernel numbers its own (texref_order.sm_80.rel.txt: kernel `k2`
+//!   uses only A, at `0x16c`);
+//! - a `mov.u64 %rd, A` is a use (texref_mov.sm_80.rel.txt: A at `0x168`).
 //!
 //! The runner writes each word (this crate: [`LoweredKernel::refs`]; a
 //! vendor listing: the banks file's `refs`, copied from the relocation
