@@ -17,7 +17,7 @@
 //! | `cvt.rs` | cvt: I2F/I2FP/F2I/F2F/FRND, integer widening/narrowing |
 //! | `div.rs` | integer div/rem, div/rcp/sqrt rn for f32/f64 with slow-path subroutines |
 //! | `template.rs` | instantiates vendor SASS fragments (the slow paths) on virtual registers |
-//! | `tex.rs` | tex/tld4 with texture objects: TLD/TEX/TLD4 (slot, uniform-handle and handle-loop forms); txq dimensions and level count: TXQ |
+//! | `tex.rs` | tex/tld4 with texture objects and module `.texref`s: TLD/TEX/TLD4 (slot, uniform-handle and handle-loop forms); txq dimensions and level count: TXQ |
 //! | `surf.rs` | suld.b/sust.b/sured.b on 1d/2d/3d surfaces and suld.b/sust.b on a1d/a2d arrays: SULD/SUST/SURED (slot, uniform-handle, register and handle-loop forms); suq width/height/depth: TXQ (through tex.rs) |
 //! | `handle.rs` | where a texture or surface handle comes from: a kernel parameter's (or a module reference's) constant-bank slot or a register; the handle loop |
 //! | `res_ref.rs` | module-level `.texref`/`.surfref`: their constant-bank words after the parameters (ptxas's order), [`ResourceRef`] for the runner |
