@@ -22,7 +22,9 @@
 #                                              zero-initialised .nv.global>"}],
 #                        "relocs": [{"function": "F", "offset": O,
 #                                    "symbol": "G", "kind": "R_CUDA_...",
-#                                    "addend": A}]}
+#                                    "addend": A}],
+#                        "refs": [{"function": "F", "offset": O,
+#                                  "symbol": "T", "kind": "R_CUDA_TEX_HEADER_INDEX"}]}
 #                     Hex bytes are in address order. "offset" is the byte
 #                     offset (decimal) of the patched instruction in F's .text
 #                     (16 bytes an instruction); "kind" is the relocation type
@@ -128,7 +130,8 @@ CLANG=(clang-14 --cuda-path="$CUDA_PATH" -Wno-unknown-cuda-version
        --cuda-gpu-arch=sm_70 --cuda-device-only -S)
 
 # Reads `cuobjdump -elf` and prints the banks file (nothing when the cubin
-# has no bank 2 or 3, no module .global and no code relocation). Every dump
+# has no bank 2 or 3, no module .global, no code relocation and no
+# .texref/.surfref word). Every dump
 # of section bytes is 32-bit words, each little-endian in memory. Sources:
 #   banks    the `.nv.constant2.*` / `.nv.constant3` dumps
 #   globals  the symbol table's objects (type STT_OBJECT: info & 0xf == 1)
@@ -136,6 +139,9 @@ CLANG=(clang-14 --cuda-path="$CUDA_PATH" -Wno-unknown-cuda-version
 #            "") or `.nv.global.init` (bytes [value, value + size) of its
 #            dump), in symbol-table order; "align" is the section's
 #            alignment reduced to what the symbol's offset in it guarantees
+#   refs     the entries of `.rel[a].nv.constant0.F` of kind
+#            R_CUDA_TEX_HEADER_INDEX / R_CUDA_SURF_HEADER_INDEX: the bank-0
+#            words of module .texref/.surfref variables, in cuobjdump order
 #   relocs   the entries of `.rel.text.F` (REL: the addend is the value
 #            already in the patched field) and `.rela.text.F` (RELA: the
 #            4th column, written as "addend"), sorted by function and offset;
@@ -181,6 +187,10 @@ banks_json() {
     }
     mode == "rel" && /^0x/ {
       if (target == ".debug_frame") next
+      if (target ~ /^\.nv\.constant0\./ && ($3 == "R_CUDA_TEX_HEADER_INDEX" || $3 == "R_CUDA_SURF_HEADER_INDEX")) {
+        nref++; ffunc[nref] = substr(target, 15); foff[nref] = hexval($1); fsym[nref] = $2; fkind[nref] = $3
+        next
+      }
       if (target !~ /^\.text\./) {
         printf "build-kernels: relocation in %s is not supported: %s\n", target, $0 > "/dev/stderr"
         bad = 1; exit 1
@@ -236,6 +246,11 @@ banks_json() {
                       (i > 1 ? ",\n  " : ""), rfunc[i], roff[i], rsym[i], rkind[i], ad)
       }
       if (nrel > 0) part[++np] = "\"relocs\": [\n  " s "]"
+      s = ""
+      for (i = 1; i <= nref; i++)
+        s = s sprintf("%s{\"function\": \"%s\", \"offset\": %d, \"symbol\": \"%s\", \"kind\": \"%s\"}",
+                      (i > 1 ? ",\n  " : ""), ffunc[i], foff[i], fsym[i], fkind[i])
+      if (nref > 0) part[++np] = "\"refs\": [\n  " s "]"
       if (np == 0) exit
       printf "{"
       for (i = 1; i <= np; i++) printf "%s%s", (i > 1 ? ",\n " : ""), part[i]

@@ -21,15 +21,15 @@
 //! (oracle/tests/surf_vendor/, listings made with `ptxas -arch=sm_XX -O3`
 //! and `cuobjdump -sass`) in the simulator against the interpreter.
 
+mod pair_run;
 mod seq_harness;
 use oracle::commands::sim::run_sass;
 use oracle::launch::LaunchSpec;
-use oracle::ptx_interp::{self, Outcome, RunLimits, RunResult};
+use oracle::ptx_interp::{Outcome, RunLimits};
 use oracle::sim::SimInputs;
+use pair_run::{agree, case, finish, interp, lowered, ARCHS};
 use ptxc::lower::{lower_module, LowerOptions};
 use seq_harness::Rng;
-
-const ARCHS: [&str; 6] = ["sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90"];
 
 /// Surface element width in u32 elements; rows are 32 bytes, a multiple
 /// of every access size (so `.clamp` is defined at every size).
@@ -278,93 +278,6 @@ ret;
     )
 }
 
-fn interp(src: &str, spec: &LaunchSpec) -> RunResult {
-    let m = ptxc::ptx::parse_checked("surf", src).unwrap_or_else(|e| panic!("parse: {e}\n{src}"));
-    ptx_interp::run(&m, src, spec, &RunLimits::default())
-        .unwrap_or_else(|e| panic!("interp setup: {e:?}"))
-}
-
-fn lowered(src: &str, spec: &LaunchSpec, arch: &str) -> Result<RunResult, String> {
-    let m = ptxc::ptx::parse_checked("surf", src).map_err(|e| format!("parse: {e}"))?;
-    let sm = ptxc::targets::lookup_sm(arch).unwrap();
-    let ks = lower_module(&m, sm, &LowerOptions::default()).map_err(|e| format!("lower: {e}"))?;
-    let kern = ks.iter().find(|k| k.name == spec.kernel).unwrap();
-    let inputs = SimInputs::from_lowered(kern);
-    oracle::sim::run(&kern.function, sm, spec, &inputs, &RunLimits::default())
-        .map_err(|e| format!("sim setup: {e}"))
-}
-
-fn is_fault(o: &Outcome) -> bool {
-    matches!(o, Outcome::Fault { .. })
-}
-
-/// Both runners complete with equal outputs, or (`expect_fault`) both
-/// stop with a fault. Returns a description of the disagreement.
-fn agree(want: &RunResult, got: &RunResult, expect_fault: bool) -> Option<String> {
-    if expect_fault {
-        if !is_fault(&want.outcome) {
-            return Some(format!("the interpreter did not fault: {:?}", want.outcome));
-        }
-        if !is_fault(&got.outcome) {
-            return Some(format!("the simulator did not fault: {:?}", got.outcome));
-        }
-        return None;
-    }
-    if want.outcome != Outcome::Completed {
-        return Some(format!("interpreter: {:?}", want.outcome));
-    }
-    if got.outcome != Outcome::Completed {
-        return Some(format!("simulator: {:?}", got.outcome));
-    }
-    for b in &want.outputs.buffers {
-        let Some(g) = got.outputs.get(&b.name) else {
-            return Some(format!("simulator has no output {}", b.name));
-        };
-        let bad: Vec<String> = b
-            .bits
-            .iter()
-            .zip(&g.bits)
-            .enumerate()
-            .filter(|(_, (x, y))| x != y)
-            .take(6)
-            .map(|(k, (x, y))| format!("{}[{k}]: interpreter {x:#x}, simulator {y:#x}", b.name))
-            .collect();
-        if !bad.is_empty() || b.bits.len() != g.bits.len() {
-            return Some(bad.join("; "));
-        }
-    }
-    None
-}
-
-/// Runs one case on every arch; failures are collected.
-fn case(src: &str, spec: &LaunchSpec, expect_fault: bool, what: &str, fails: &mut Vec<String>) {
-    let want = interp(src, spec);
-    for arch in ARCHS {
-        match lowered(src, spec, arch) {
-            Err(e) => fails.push(format!("{what} on {arch}: {e}")),
-            Ok(got) => {
-                if let Some(d) = agree(&want, &got, expect_fault) {
-                    fails.push(format!("{what} on {arch}: {d}"));
-                }
-            }
-        }
-    }
-}
-
-fn finish(fails: Vec<String>, total: usize) {
-    assert!(
-        fails.is_empty(),
-        "{} of {total} cases disagree:\n  {}",
-        fails.len(),
-        fails
-            .iter()
-            .take(20)
-            .cloned()
-            .collect::<Vec<_>>()
-            .join("\n  ")
-    );
-}
-
 /// The `.bN x vK` shapes the lowering takes (at most 16 bytes).
 const SHAPES: [(u32, usize); 11] = [
     (8, 1),
@@ -594,7 +507,10 @@ fn refusals_name_the_instruction() {
             "suld.b.1d.v4.b64.trap {%rd20, %rd21, %rd22, %rd23}, [%rd1, {%r10}];",
             "16 bytes",
         ),
-        ("suld.b.a1d.b32.trap %r20, [%rd1, {%r10, %r11}];", "arrays"),
+        (
+            "sured.b.add.a1d.u32.trap [%rd1, {%r10, %r11}], %r20;",
+            "sured.b has no array geometry",
+        ),
         ("sured.b.max.1d.u64.trap [%rd1, {%r10}], %rd20;", "sured.b"),
         ("suq.channel_order.b32 %r20, [%rd1];", "suq"),
         ("suq.array_size.b32 %r20, [%rd1];", "suq"),

@@ -174,9 +174,16 @@ fn mem_is_wide(inst: &Inst, base_wide: bool) -> bool {
 /// The coordinate registers of a surface access's `[Rc]`: `x` (bytes),
 /// then `y`, `z` for `.2D`/`.3D` (ptxas 11.8: `SULD.D.BA.3D.128.STRONG.SM.IGN
 /// R4, [R4], R12` after `MOV R4, R2 ; MOV R5, R3 ; MOV R6, R3`,
-/// oracle/tests/surf_vendor/surf_ld.O0.sm_80.sass).
+/// oracle/tests/surf_vendor/surf_ld.O0.sm_80.sass); the arrays add the
+/// layer index after them: `.1D_ARRAY` `[x, layer]`, `.2D_ARRAY` `[x, y,
+/// layer]` (`SULD.D.BA.2D_ARRAY.64.STRONG.SM.IGN R2, [R12]` with R12 = x,
+/// R13 = y, R14 = the index, surf_vendor/surf_array2.sm_80.sass).
 fn surface_dims(inst: &Inst) -> u8 {
-    if inst.has_mod("3D") {
+    if inst.has_mod("2D_ARRAY") {
+        3
+    } else if inst.has_mod("1D_ARRAY") {
+        2
+    } else if inst.has_mod("3D") {
         3
     } else if inst.has_mod("2D") {
         2
@@ -339,7 +346,7 @@ pub fn alignment(width: u8) -> u32 {
 /// | `CS2R` | destination 64-bit unless `.32` |
 /// | `BRX`, `JMX` | the target register is 64-bit: ptxas sign-extends the offset into the odd register right before each `BRX` (`SHF.R.S32.HI R3, RZ, 0x1f, R2` + `BRX R2 -0x830`, switch_local) |
 /// | `RET` | the return-address register is a 64-bit pair: the caller writes only the low half (`MOV R4, 0xc0` + `CALL.REL.NOINC`), and the callee zeroes the high half right before returning (`IMAD.MOV.U32 R5, RZ, RZ, 0x0` + `RET.REL.NODEC R4 0x0`, double_noinline, i64_hash, saxpy_div, sort_scan) |
-/// | `SULD`, `SUST`, `SURED` | the data (destination of SULD, first source of SUST/SURED) by size (`.64`/`.U64` pair, `.128` quad); the address `[Rc]` holds 1, 2 or 3 coordinates by `.1D`/`.2D`/`.3D`; the handle register is one word |
+/// | `SULD`, `SUST`, `SURED` | the data (destination of SULD, first source of SUST/SURED) by size (`.64`/`.U64` pair, `.128` quad); the address `[Rc]` holds 1, 2 or 3 coordinates by `.1D`/`.2D`/`.3D` (2 or 3 by `.1D_ARRAY`/`.2D_ARRAY`: the coordinates, then the layer); the handle register is one word |
 /// | `TEX`, `TLD`, `TLD4`, `TXQ` | destinations: the mask (last immediate) gives the channel count c; each non-`RZ` destination receives up to two channels, one register each, the first destination first; only `TLD.LZ RZ, Rd, ...` with mask `0x1` occurs in the corpus (Rd holds the texel: it is read next). Sources of TEX/TLD/TLD4: the two value groups Ra/Rb and the handle as [`tex_src_width`] lays them out (a uniform handle is the 64-bit bindless pair: `UMOV UR6, UR4` + `UMOV UR7, URZ` before `TLD.LZ .., UR6`, tex_stencil.sm_90); TXQ: the handle pair with `.B`, else the one-word level |
 pub fn operand_width(inst: &Inst, idx: usize) -> u8 {
     let Some(o) = inst.operands.get(idx) else {

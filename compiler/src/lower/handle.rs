@@ -6,7 +6,9 @@
 //! for c[0x0][0x160] on sm_70..sm_89; `ULDC UR9, c[0x0][0x210]` + `..., UR9,
 //! 0x0` on sm_90); any other register by its low word
 //! (`SULD.D.BA.1D.STRONG.CTA.TRAP R0, [R7], R8`, surf_handle.sm_70.sass in
-//! oracle/tests/surf_vendor/). Textures (tex.rs, tex_array.rs) name
+//! oracle/tests/surf_vendor/). A module `.texref`/`.surfref` is named by
+//! its own word after the parameters, in the parameter forms (res_ref.rs).
+//! Textures (tex.rs, tex_array.rs) name
 //! their handles the same way and share this lookup and the handle loop.
 
 use crate::ir::sass_text::{Guard, Reg};
@@ -29,8 +31,7 @@ pub enum Handle {
 }
 
 impl Cx<'_> {
-    /// The handle of the address operand `i.operands[k]` (`[name, ...]`);
-    /// a `.surfref`/`.texref` (module-level reference) is refused.
+    /// The handle of the address operand `i.operands[k]` (`[name, ...]`).
     pub fn resource_handle(&self, i: &Instruction, k: usize) -> R<Handle> {
         let op = i.opcode.name();
         let Some(OperandKind::Addr(a)) = i.operands.get(k).map(|o| &o.kind) else {
@@ -47,9 +48,8 @@ impl Cx<'_> {
         match self.handle_of(hs) {
             Some(h) => Ok(h),
             _ => self.err(format!(
-                "{op}: handle `{}` is not a 64-bit register or kernel parameter (module-level \
-                 .surfref/.texref references are not lowered: the launch binds them by name, \
-                 which no SASS operand carries)",
+                "{op}: handle `{}` is not a 64-bit register, kernel parameter or module \
+                 .texref/.surfref",
                 self.name(hs)
             )),
         }
@@ -67,6 +67,9 @@ impl Cx<'_> {
             Some(Binding::KernelParam { offset, size: 8 }) => {
                 Some(Handle::Param(self.cb.param_base + offset))
             }
+            // A module reference's word is named like a parameter's
+            // (res_ref.rs).
+            Some(Binding::ResourceRef { offset }) => Some(Handle::Param(offset)),
             _ => None,
         }
     }

@@ -151,6 +151,10 @@ impl Cx<'_> {
                     Space::Param => self.err("a register address in the parameter space"),
                 }
             }
+            Some(Binding::ResourceRef { .. }) => self.err(format!(
+                "`{}` is a .texref/.surfref: not a memory address",
+                self.name(base)
+            )),
             None => self.err(format!("unknown address `{}`", self.name(base))),
         }
     }

@@ -17,9 +17,10 @@
 //! | `cvt.rs` | cvt: I2F/I2FP/F2I/F2F/FRND, integer widening/narrowing |
 //! | `div.rs` | integer div/rem, div/rcp/sqrt rn for f32/f64 with slow-path subroutines |
 //! | `template.rs` | instantiates vendor SASS fragments (the slow paths) on virtual registers |
-//! | `tex.rs` | tex/tld4 with texture objects: TLD/TEX/TLD4 (slot, uniform-handle and handle-loop forms); txq dimensions and level count: TXQ |
-//! | `surf.rs` | suld.b/sust.b/sured.b on 1d/2d/3d surface objects: SULD/SUST/SURED (slot, uniform-handle, register and handle-loop forms); suq width/height/depth: TXQ (through tex.rs) |
-//! | `handle.rs` | where a surface handle comes from: a kernel parameter's constant-bank slot or a register |
+//! | `tex.rs` | tex/tld4 with texture objects and module `.texref`s: TLD/TEX/TLD4 (slot, uniform-handle and handle-loop forms); txq dimensions and level count: TXQ |
+//! | `surf.rs` | suld.b/sust.b/sured.b on 1d/2d/3d surfaces and suld.b/sust.b on a1d/a2d arrays: SULD/SUST/SURED (slot, uniform-handle, register and handle-loop forms); suq width/height/depth: TXQ (through tex.rs) |
+//! | `handle.rs` | where a texture or surface handle comes from: a kernel parameter's (or a module reference's) constant-bank slot or a register; the handle loop |
+//! | `res_ref.rs` | module-level `.texref`/`.surfref`: their constant-bank words after the parameters (ptxas's order), [`ResourceRef`] for the runner |
 //! | `tex_array.rs` | tex.a1d/a2d (and tex.level), tld4.a2d: the index clamp, TLD.LZ/TEX.LL/TLD4 `ARRAY_1D`/`ARRAY_2D` with ptxas's register groups |
 //! | `warp.rs` | shfl.sync, vote.sync, activemask, bar (incl. bar.red.{popc,and,or}), membar |
 //! | `warp_sync.rs` | match.sync any/all (b32/b64), vote.sync.uni, redux.sync: REDUX on every target (phase 5 expands it on sm_70/sm_75) |
@@ -39,8 +40,8 @@
 //!
 //! Not lowered (refused with "`name` is not lowered yet" or a specific
 //! message; the PTX interpreter executes them): of the surface
-//! instructions (surf.rs), the `.p` forms, array geometries (`.a1d`,
-//! `.a2d`), module-level `.surfref` surfaces, accesses over 16 bytes
+//! instructions (surf.rs), the `.p` forms, `sured` on arrays (ptxas refuses
+//! it), accesses over 16 bytes
 //! (`.v4.b64`), 64-bit `sured` min/max (ptxas refuses them) and `suq`
 //! fields other than width/height/depth; `istypep` (no SASS
 //! instruction tells a texture handle from another 64-bit value: the
@@ -119,6 +120,7 @@ mod int_misc;
 mod mem;
 mod operand;
 mod regs;
+mod res_ref;
 mod space;
 mod surf;
 mod template;
@@ -131,6 +133,8 @@ mod warp_sync;
 mod tests;
 #[cfg(test)]
 mod tests_gaps;
+#[cfg(test)]
+mod tests_res_ref;
 #[cfg(test)]
 mod tests_surf;
 #[cfg(test)]
@@ -219,6 +223,10 @@ pub struct LoweredKernel {
     /// of its first block, in label order (the driver's call-graph checks
     /// name procedures by these).
     pub funcs: Vec<(String, u32)>,
+    /// The module-level `.texref`/`.surfref` variables the kernel uses: the
+    /// constant bank 0 word the runner fills with the handle of the launch's
+    /// texture or surface of that name (res_ref.rs), in offset order.
+    pub refs: Vec<ResourceRef>,
 }
 
 /// A module-scope `.global` variable the runner must place in global
@@ -233,6 +241,8 @@ pub struct GlobalVar {
     pub align: u32,
     pub init: Vec<u8>,
 }
+
+pub use res_ref::{RefKind, ResourceRef};
 
 /// Lowers every `.entry` of a module for `sm`.
 pub fn lower_module(
@@ -361,6 +371,11 @@ impl ModuleLayout {
         let mut konst: Vec<u8> = Vec::new();
         let mut globals = Vec::new();
         for v in m.globals() {
+            if !matches!(v.ty, VarType::Scalar(_)) {
+                // `.texref`/`.surfref`/`.samplerref`: no storage here (the
+                // kernel's constant-bank words, res_ref.rs).
+                continue;
+            }
             match v.space {
                 StateSpace::Shared => {
                     if v.linkage == ast::Linkage::Extern || v.element_count().is_none() {
@@ -490,7 +505,7 @@ fn uses_cvta_const(m: &Module) -> bool {
 /// The bytes of a `.const` variable's initializer (zeros without one).
 fn init_bytes(v: &ast::VarDecl, size: u32) -> Result<Vec<u8>, String> {
     let ty = v.scalar().ok_or(
-        "a module variable of opaque type (.texref, .surfref, .samplerref) is not lowered",
+        "internal: a .texref/.surfref/.samplerref has no data (ModuleLayout skips them; res_ref.rs)",
     )?;
     let elem = ty.bytes() as usize;
     let mut out = Vec::with_capacity(size as usize);
@@ -573,6 +588,9 @@ pub(crate) struct Cx<'m> {
     pub param_copies: FxHashMap<Sym, u32>,
     /// The current function's `.branchtargets` tables: name -> labels.
     pub branch_tables: FxHashMap<Sym, Vec<Sym>>,
+    /// The kernel's `.texref`/`.surfref` words (res_ref.rs): the variable
+    /// and its bank-0 byte offset, bound in the kernel and every callee.
+    pub res_refs: Vec<(Sym, u32)>,
 }
 
 fn lower_kernel(
@@ -612,6 +630,7 @@ fn lower_kernel(
         param_handles: FxHashMap::default(),
         param_copies: FxHashMap::default(),
         branch_tables: FxHashMap::default(),
+        res_refs: Vec::new(),
     };
     cx.b.span = f.name_span;
     // Prologue: the stack pointer, then the global descriptor.
@@ -633,20 +652,30 @@ fn lower_kernel(
         )?;
         cx.desc = Some(u);
     }
-    // Parameters.
-    cx.scopes.push();
-    for (k, v) in layout.vars.iter() {
-        cx.scopes.bind(*k, *v);
-    }
+    // Parameters, then the reference words after them; the module's
+    // bindings under the parameters'.
     let mut params = Vec::new();
     let mut off = 0u32;
     for p in &f.params {
         let (size, align) = var_size_align(p);
         off = off.next_multiple_of(align.max(1));
         params.push(ParamSlot { offset: off, size });
-        cx.scopes
-            .bind(p.name, Binding::KernelParam { offset: off, size });
         off += size;
+    }
+    let refs = res_ref::plan(m, f, cb.param_base + off);
+    cx.res_refs = refs.iter().map(|(s, rf)| (*s, rf.offset)).collect();
+    cx.scopes.push();
+    for (k, v) in cx.layout_vars() {
+        cx.scopes.bind(k, v);
+    }
+    for (p, slot) in f.params.iter().zip(&params) {
+        cx.scopes.bind(
+            p.name,
+            Binding::KernelParam {
+                offset: slot.offset,
+                size: slot.size,
+            },
+        );
     }
     let body = f.body.as_ref().expect("a body");
     cx.function_body(body)?;
@@ -678,6 +707,7 @@ fn lower_kernel(
         const_bank: layout.const_bank.clone(),
         globals: layout.globals.clone(),
         funcs,
+        refs: refs.into_iter().map(|(_, r)| r).collect(),
     })
 }
 
@@ -1105,7 +1135,18 @@ impl Cx<'_> {
     }
 
     /// Module-scope variable bindings (shared and const).
+    /// The module-scope bindings: the layout's variables and the kernel's
+    /// `.texref`/`.surfref` words.
     fn layout_vars(&self) -> Vec<(Sym, Binding)> {
-        self.layout.vars.iter().map(|(k, v)| (*k, *v)).collect()
+        self.layout
+            .vars
+            .iter()
+            .map(|(k, v)| (*k, *v))
+            .chain(
+                self.res_refs
+                    .iter()
+                    .map(|&(s, offset)| (s, Binding::ResourceRef { offset })),
+            )
+            .collect()
     }
 }

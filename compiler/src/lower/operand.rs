@@ -221,6 +221,17 @@ impl Cx<'_> {
                     Src::W(r(v))
                 });
             }
+            Binding::ResourceRef { offset } => {
+                // The reference's handle word (res_ref.rs), high word 0:
+                // what the handle forms read (handle.rs). DECISION: ptxas
+                // makes another bindless value of it (`ULDC UR4,
+                // c[0x0][0x168]` + `ULOP3.LUT UR4, UR4, 0x80000000, ...`,
+                // texref_vendor/texref_mov.sm_80.sass); only its use as a
+                // handle is defined (the PTX ISA gives no value).
+                let v = self.b.vreg();
+                self.b.emit(Op::MOV, &[], [r(v), cbank(0, offset)])?;
+                r(v)
+            }
             Binding::Shared { addr } => imm(i64::from(addr)),
             Binding::Const { offset } => imm(i64::from(offset)),
             Binding::Local { offset } => {

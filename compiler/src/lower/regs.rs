@@ -86,6 +86,11 @@ pub enum Binding {
     Global {
         slot: u32,
     },
+    /// A module `.texref`/`.surfref`: its handle word is at this byte
+    /// offset of constant bank 0 (res_ref.rs).
+    ResourceRef {
+        offset: u32,
+    },
 }
 
 #[derive(Default)]

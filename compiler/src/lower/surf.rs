@@ -31,6 +31,15 @@
 //! - Coordinates: consecutive registers, `x` (bytes) first, in an aligned
 //!   group (a pair for 2d, four for 3d: `SULD.D.BA.3D.128 ... R4, [R4]`
 //!   after `MOV R4, R2; MOV R5, R3; MOV R6, R3`, surf_ld.O0.sm_80.sass).
+//! - Arrays (`.a1d`, `.a2d`; surf_array2.sm_XX.sass): geometry `.1D_ARRAY`
+//!   / `.2D_ARRAY`, and the PTX coordinate vector `{index, x[, y]}` goes
+//!   into the group as `[x, (y), index]`: `SULD.D.BA.1D_ARRAY.STRONG.SM.TRAP
+//!   R0, [R8]` with R8 = x (`c[0x0][0x170]`), R9 = the index
+//!   (`c[0x0][0x178]`); `SULD.D.BA.2D_ARRAY.64.STRONG.SM.IGN R2, [R12]` with
+//!   R12 = x, R13 = y, R14 = the index. The index is passed as it is (no
+//!   clamp, unlike the texture arrays of tex_array.rs). `sured.b` has no
+//!   array geometry (PTX ISA 9.7.11.3; ptxas 11.8: "Illegal modifier '.a1d'
+//!   for instruction 'sured.b'", surf_vendor/ptxas_refusals.txt): refused.
 //! - Handle (handle.rs): slot form `0x0, slot` for a kernel parameter below
 //!   sm_90, `ULDC UR, c[0x0][param]` + `UR, 0x0` on sm_90; another register's
 //!   low word names the surface directly below sm_90 (`[R7], R8`); on
@@ -40,9 +49,7 @@
 //!   DECISION, the same semantics.
 //!
 //! Refused with a message naming the instruction: `.p` forms (sample
-//! addressing through the surface format), array geometries (`.a1d`,
-//! `.a2d`: `1D_ARRAY` spelling seen, coordinate order not measured),
-//! `.surfref` module-level surfaces (handle.rs), suq fields other than
+//! addressing through the surface format), `sured.b` on arrays, suq fields other than
 //! width/height/depth (ptxas reads the driver's header table:
 //! `LDG.E.CONSTANT` from `c[0x0][0x80]`/`c[0x0][0x100]`, which no runner
 //! models). `suq.depth` is also such a table load in ptxas 11.8 (and on
@@ -106,16 +113,32 @@ impl Cx<'_> {
                 "{op}.p is not lowered (sample addressing through the surface's format)"
             ));
         }
-        let dims: u32 = if i.has(Mod::D1) {
-            1
+        let (dims, layered): (u32, bool) = if i.has(Mod::D1) {
+            (1, false)
         } else if i.has(Mod::D2) {
-            2
+            (2, false)
         } else if i.has(Mod::D3) {
-            3
+            (3, false)
+        } else if i.has(Mod::A1d) {
+            (1, true)
+        } else if i.has(Mod::A2d) {
+            (2, true)
         } else {
-            return self.err(format!("{op}: surface arrays (.a1d, .a2d) are not lowered"));
+            return self.err(format!(
+                "{op}: not a surface geometry (.1d .2d .3d .a1d .a2d)"
+            ));
         };
-        let geom = ["1D", "2D", "3D"][dims as usize - 1];
+        if layered && i.opcode == Opcode::Sured {
+            return self.err(
+                "sured.b has no array geometry (PTX ISA 9.7.11.3: .geom = { .1d, .2d, .3d }; \
+                 ptxas 11.8: \"Illegal modifier '.a1d' for instruction 'sured.b'\")",
+            );
+        }
+        let geom = match (dims, layered) {
+            (1, true) => "1D_ARRAY",
+            (_, true) => "2D_ARRAY",
+            (d, _) => ["1D", "2D", "3D"][d as usize - 1],
+        };
         let mode = if i.has(Mod::Trap) {
             Some("TRAP")
         } else if i.has(Mod::Zero) {
@@ -142,13 +165,20 @@ impl Cx<'_> {
             Some(_) => a.rest.iter().take(1).collect(),
             None => return self.err(format!("{op}: no coordinates")),
         };
-        if coords.len() < dims as usize {
+        // PTX lists the array index first, SASS last (module docs).
+        let n_c = dims + u32::from(layered);
+        if coords.len() < n_c as usize {
             return self.err(format!("{op}: too few coordinates for the geometry"));
         }
-        let c = self.b.valigned(dims.next_power_of_two());
-        for (k, e) in coords.iter().take(dims as usize).enumerate() {
+        let c = self.b.valigned(n_c.next_power_of_two());
+        for (k, e) in coords.iter().take(n_c as usize).enumerate() {
             let x = self.src32(e, ScalarType::B32)?;
-            self.mov(c + k as u32, x)?;
+            let at = match (layered, k as u32) {
+                (true, 0) => dims,
+                (true, k) => k - 1,
+                (false, k) => k,
+            };
+            self.mov(c + at, x)?;
         }
         // Data elements.
         let data_ops: Vec<_> = match &i.operands[data_k].kind {

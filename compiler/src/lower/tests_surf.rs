@@ -234,8 +234,8 @@ fn refusals_name_the_instruction() {
             "without a .trap/.clamp/.zero",
         ),
         (
-            "suld.b.a1d.b32.trap %r4, [%rd1, {%r1, %r1}];",
-            "suld: surface arrays",
+            "sured.b.add.a1d.u32.trap [%rd1, {%r1, %r1}], %r4;",
+            "sured.b has no array geometry",
         ),
         (
             "suld.b.1d.v4.b64.trap {%rd4, %rd5, %rd6, %rd7}, [%rd1, {%r1}];",
@@ -262,15 +262,17 @@ fn refusals_name_the_instruction() {
 }
 
 #[test]
-fn surfref_is_refused_naming_the_instruction() {
-    // A module-level `.surfref`: the launch binds it by name, which no SASS
-    // operand carries; the declaration is refused (mod.rs `init_bytes`),
-    // and an access through any other non-handle name names the
-    // instruction (handle.rs).
-    let src = ".version 7.8\n.target sm_80\n.address_size 64\n.global .surfref sr;\n.visible .entry k(.param .u32 x)\n{\n.reg .b32 %r<5>;\nld.param.u32 %r1, [x];\nsuld.b.1d.b32.trap %r2, [sr, {%r1}];\nret;\n}\n";
+fn a_name_that_is_no_handle_is_refused_naming_the_instruction() {
+    // A module `.surfref` lowers (tests_res_ref.rs); any other name that is
+    // not a 64-bit register or parameter (here a `.shared` variable) is
+    // refused, naming the instruction (handle.rs).
+    let src = ".version 7.8\n.target sm_80\n.address_size 64\n.shared .u32 sr;\n.visible .entry k(.param .u32 x)\n{\n.reg .b32 %r<5>;\nld.param.u32 %r1, [x];\nsuld.b.1d.b32.trap %r2, [sr, {%r1}];\nret;\n}\n";
     let sm = crate::targets::lookup_sm("sm_80").unwrap();
     let Err(e) = super::lower_source("t.ptx", src, sm, &super::LowerOptions::default()) else {
-        panic!("a .surfref access was lowered");
+        panic!("a .shared variable was lowered as a surface");
     };
-    assert!(e.contains("opaque type (.texref, .surfref"), "{e}");
+    assert!(
+        e.contains("suld: handle `sr` is not a 64-bit register, kernel parameter or module .texref/.surfref"),
+        "{e}"
+    );
 }

@@ -106,15 +106,21 @@ pub fn writes(inst: &Inst) -> Units {
 /// The in-order completion queue of a variable-latency instruction, by
 /// opcode category: the transcendental/conversion pipe (MUFU, F2I, I2F,
 /// F2F, FRND, the variable-latency integer ops BREV/POPC/FLO, and FP64),
-/// shared memory with the warp shuffles, and one queue per other category.
+/// shared memory with the warp shuffles, the texture and surface unit, and
+/// one queue per other category.
 /// ptxas 11.8 relies on the first (int_bitops.sm_70.sass: `/*0220*/
 /// MUFU.RCP R14` has no scoreboard; the wait on `/*0280*/ BREV`'s SB0
-/// covers it) and the second (see the module comment).
+/// covers it), the second (see the module comment) and the third
+/// (oracle/tests/texref_vendor/texref_order.sm_80.sass: `/*0090*/ TXQ RZ,
+/// R0` has no scoreboard, then `/*00a0*/ SULD.D.BA.1D` sets SB5, and the
+/// wait on SB5 at `/*00c0*/` covers the TXQ whose R0 `/*0100*/ IADD3`
+/// reads).
 pub fn in_order_queue(inst: &Inst) -> u8 {
     use crate::ir::opcode::Category::*;
     match inst.op.info().category {
         SpecialFunction | Conversion | IntAlu | Fp64 => 100,
         MemShared | Warp => 101,
+        Texture | Surface => 102,
         c => c as u8,
     }
 }

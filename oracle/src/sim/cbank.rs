@@ -15,8 +15,11 @@
 //! `{"banks": {"2": "<hex bytes>", "3": "<hex bytes>"}, "textures": {"<slot>":
 //! "<texture name>"}, "globals": [{"name": "G", "size": N, "align": A, "init":
 //! "<hex bytes>"}], "relocs": [{"function": "F", "offset": O, "symbol": "G",
-//! "kind": "R_CUDA_ABS32_LO_32", "addend": A}]}`; every key is optional,
-//! and so are a relocation's `function` and `addend`. A missing file means
+//! "kind": "R_CUDA_ABS32_LO_32", "addend": A}], "refs": [{"function": "F",
+//! "offset": O, "symbol": "T", "kind": "R_CUDA_TEX_HEADER_INDEX"}]}`; every
+//! key is optional, and so are a relocation's and a ref's `function` and a
+//! relocation's `addend`. `refs` are the module `.texref`/`.surfref` words
+//! of bank 0 (cuobjdump -elf's `.rel.nv.constant0.F`, [`RefWord`]). A missing file means
 //! no extra banks; an `LDC` (or a constant operand) from an absent bank is
 //! a fault that names the bank.
 //!
@@ -32,7 +35,7 @@ use super::reloc::{Reloc, RelocKind};
 use crate::launch::{
     encode_params, AddressSize, ElemType, GlobalLayout, LaunchSpec, ParamDecl, ParamValue,
 };
-use ptxc::lower::{GlobalVar, LoweredKernel};
+use ptxc::lower::{GlobalVar, LoweredKernel, RefKind};
 use ptxc::targets::SmInfo;
 
 /// Launch inputs that SASS text does not carry.
@@ -51,6 +54,59 @@ pub struct SimInputs {
     pub globals: Vec<GlobalVar>,
     /// Code relocations against them, applied before decoding.
     pub relocs: Vec<Reloc>,
+    /// Module `.texref`/`.surfref` words of bank 0 ([`RefWord`]).
+    pub refs: Vec<RefWord>,
+}
+
+/// A bank-0 word that holds the handle of a module-level `.texref` /
+/// `.surfref` (ptxc::lower res_ref.rs): ptxas relocates it with the bound
+/// texture's / surface's header index (`R_CUDA_TEX_HEADER_INDEX` /
+/// `R_CUDA_SURF_HEADER_INDEX` in `.rel.nv.constant0.KERNEL`,
+/// oracle/tests/texref_vendor/*.rel.txt). The run writes the low word of
+/// the handle of the launch's texture / surface named `name` there (the
+/// part every SASS form reads: the slot forms and the sm_90 `ULDC` +
+/// `UMOV URn+1, URZ` take 32 bits). DECISION: a name the launch does not
+/// bind gets [`UNBOUND_REF`], which names no texture and no surface (the
+/// interpreter gives such a reference handle 0, which every texture and
+/// surface instruction refuses).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RefWord {
+    /// The kernel whose bank it is; `None`: whichever is run.
+    pub function: Option<String>,
+    pub offset: u32,
+    pub name: String,
+    pub kind: RefKind,
+}
+
+/// The word of a reference the launch does not bind.
+pub const UNBOUND_REF: u32 = 0xffff_ffff;
+
+/// Writes the reference words meant for kernel `kernel` into bank 0.
+pub fn write_refs(
+    b0: &mut [u8],
+    refs: &[RefWord],
+    kernel: &str,
+    spec: &LaunchSpec,
+) -> Result<(), String> {
+    for r in refs {
+        if r.function.as_deref().is_some_and(|n| n != kernel) {
+            continue;
+        }
+        let end = r.offset as usize + 4;
+        if !r.offset.is_multiple_of(4) || end > b0.len() {
+            return Err(format!(
+                "reference '{}': bank 0 offset {:#x} is not a word of the bank",
+                r.name, r.offset
+            ));
+        }
+        let h = match r.kind {
+            RefKind::Texture => spec.texture_handle(&r.name),
+            RefKind::Surface => spec.surface_handle(&r.name),
+        };
+        let w = h.map_or(UNBOUND_REF, |h| h as u32);
+        b0[r.offset as usize..end].copy_from_slice(&w.to_le_bytes());
+    }
+    Ok(())
 }
 
 /// Static shared memory assumed when [`SimInputs::static_shared_bytes`] is
@@ -70,6 +126,16 @@ impl SimInputs {
         let mut out = SimInputs {
             static_shared_bytes: Some(k.shared_bytes),
             globals: k.globals.clone(),
+            refs: k
+                .refs
+                .iter()
+                .map(|r| RefWord {
+                    function: Some(k.name.clone()),
+                    offset: r.offset,
+                    name: r.name.clone(),
+                    kind: r.kind,
+                })
+                .collect(),
             ..SimInputs::default()
         };
         if !k.const_bank.is_empty() {
@@ -127,6 +193,11 @@ impl SimInputs {
                 "relocs" => {
                     for (i, r) in val.as_array("relocs")?.iter().enumerate() {
                         out.relocs.push(parse_reloc(r, &format!("relocs[{i}]"))?);
+                    }
+                }
+                "refs" => {
+                    for (i, r) in val.as_array("refs")?.iter().enumerate() {
+                        out.refs.push(parse_ref(r, &format!("refs[{i}]"))?);
                     }
                 }
                 other => return Err(format!("unknown key '{other}'")),
@@ -217,6 +288,30 @@ fn parse_reloc(v: &mini_json::V, what: &str) -> Result<Reloc, String> {
         symbol,
         kind,
         addend,
+    })
+}
+
+fn parse_ref(v: &mini_json::V, what: &str) -> Result<RefWord, String> {
+    let f = fields(v, what, &["function", "offset", "symbol", "kind"])?;
+    let function = match f[0] {
+        Some(n) => Some(n.as_str(&format!("{what}.function"))?.to_string()),
+        None => None,
+    };
+    let offset = need(f[1], what, "offset")?.as_u32(&format!("{what}.offset"))?;
+    let name = need(f[2], what, "symbol")?
+        .as_str(&format!("{what}.symbol"))?
+        .to_string();
+    let kind_name = need(f[3], what, "kind")?.as_str(&format!("{what}.kind"))?;
+    let kind = RefKind::from_reloc_name(kind_name).ok_or_else(|| {
+        format!(
+            "{what}.kind: '{kind_name}' is not R_CUDA_TEX_HEADER_INDEX or R_CUDA_SURF_HEADER_INDEX"
+        )
+    })?;
+    Ok(RefWord {
+        function,
+        offset,
+        name,
+        kind,
     })
 }
 
@@ -507,6 +602,62 @@ mod tests {
         assert!(SimInputs::from_banks_json(r#"{"other": {}}"#).is_err());
         let none = SimInputs::from_banks_file(Path::new("/nonexistent/x.banks.json")).unwrap();
         assert!(none.banks.is_empty());
+    }
+
+    #[test]
+    fn refs_parse_and_write_the_handle_low_words() {
+        let s = SimInputs::from_banks_json(
+            r#"{"refs": [{"function": "k", "offset": 364, "symbol": "tb", "kind": "R_CUDA_TEX_HEADER_INDEX"},
+                        {"offset": 368, "symbol": "sa", "kind": "R_CUDA_SURF_HEADER_INDEX"},
+                        {"function": "k", "offset": 372, "symbol": "nope", "kind": "R_CUDA_TEX_HEADER_INDEX"},
+                        {"function": "other", "offset": 376, "symbol": "ta", "kind": "R_CUDA_TEX_HEADER_INDEX"}]}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            s.refs[0],
+            RefWord {
+                function: Some("k".into()),
+                offset: 364,
+                name: "tb".into(),
+                kind: RefKind::Texture
+            }
+        );
+        assert_eq!(s.refs[1].function, None);
+        assert_eq!(s.refs[1].kind, RefKind::Surface);
+        let spec = LaunchSpec::from_json_str(
+            r#"{"kernel": "k", "grid": [1], "block": [1], "params": [],
+                "textures": {"ta": {"type": "f32", "dims": [2]}, "tb": {"type": "f32", "dims": [2]}},
+                "surfaces": {"sa": {"type": "u32", "dims": [2]}}}"#,
+            Path::new("."),
+        )
+        .unwrap();
+        let mut b0 = vec![0xaa_u8; 0x200];
+        write_refs(&mut b0, &s.refs, "k", &spec).unwrap();
+        let word = |o: usize| u32::from_le_bytes(b0[o..o + 4].try_into().unwrap());
+        // The handles' low words: tb's, sa's; an unbound name's word names
+        // nothing; another kernel's word is not written.
+        assert_eq!(word(364), spec.texture_handle("tb").unwrap() as u32);
+        assert_eq!(word(368), spec.surface_handle("sa").unwrap() as u32);
+        assert_ne!(word(364), spec.texture_handle("ta").unwrap() as u32);
+        assert_eq!(word(372), UNBOUND_REF);
+        assert_eq!(word(376), 0xaaaa_aaaa);
+        // Bad entries.
+        let bad = |t: &str| SimInputs::from_banks_json(t).unwrap_err();
+        assert!(
+            bad(r#"{"refs": [{"offset": 4, "symbol": "t", "kind": "R_CUDA_ABS32_LO_32"}]}"#)
+                .contains("R_CUDA_TEX_HEADER_INDEX")
+        );
+        assert!(
+            bad(r#"{"refs": [{"offset": 4, "kind": "R_CUDA_TEX_HEADER_INDEX"}]}"#)
+                .contains("symbol")
+        );
+        let odd = SimInputs::from_banks_json(
+            r#"{"refs": [{"offset": 6, "symbol": "tb", "kind": "R_CUDA_TEX_HEADER_INDEX"}]}"#,
+        )
+        .unwrap();
+        assert!(write_refs(&mut b0, &odd.refs, "k", &spec)
+            .unwrap_err()
+            .contains("not a word"));
     }
 
     #[test]

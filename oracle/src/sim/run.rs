@@ -30,7 +30,7 @@
 
 use std::time::Instant;
 
-use super::cbank::{bank0, Banks, SimInputs, DEFAULT_STATIC_SHARED, GLOBALS_BANK};
+use super::cbank::{bank0, write_refs, Banks, SimInputs, DEFAULT_STATIC_SHARED, GLOBALS_BANK};
 use super::exec::{step, Ctx, Flow};
 use super::hazard;
 use super::memory::{global_bytes, place_globals, CtaMem, GlobalMem, LOCAL_BYTES};
@@ -71,10 +71,9 @@ pub fn run(
         }
         banks.banks.insert(*b, bytes.clone());
     }
-    banks.banks.insert(
-        0,
-        bank0(sm, spec, image.layout(), LOCAL_BYTES).map_err(SetupError)?,
-    );
+    let mut b0 = bank0(sm, spec, image.layout(), LOCAL_BYTES).map_err(SetupError)?;
+    write_refs(&mut b0, &extra.refs, &f.name, spec).map_err(SetupError)?;
+    banks.banks.insert(0, b0);
     // Module variables: placed after the buffers, their addresses in bank 4
     // (the compiler's IR) and relocated into the code (vendor SASS).
     let mut global = GlobalMem::new(&image);

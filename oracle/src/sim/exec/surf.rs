@@ -10,6 +10,10 @@
 //! register holding the handle's low word (`UR9, 0x0`, sm_90), or a general
 //! register holding it (`[R7], R8`). `SUST`/`SURED`: `[Rc], Rdata, handle`.
 //!
+//! Arrays (`SULD.D.BA.1D_ARRAY ... [R8]`, `.2D_ARRAY`; ptxas 11.8,
+//! surf_vendor/surf_array2.sm_XX.sass): `[Rc]` holds x, (y), then the layer
+//! index; SURED has no array form (ptxas refuses `sured.b.a1d`).
+//!
 //! Modifiers: the access size `.U8` `.U16` (zero-extended into one
 //! register), none (4 bytes), `.64` (a pair), `.128` (four registers);
 //! the out-of-bounds mode `.TRAP` (PTX `.trap`), `.IGN` (`.zero`), none
@@ -53,6 +57,8 @@ pub struct SurfInst {
     /// the x coordinate register (y, z follow)
     pub coords: Src,
     pub dims: u8,
+    /// `.1D_ARRAY`/`.2D_ARRAY`: the layer index follows the coordinates
+    pub layered: bool,
     /// access bytes: 1, 2, 4, 8, 16
     pub size: u8,
     pub oob: Oob,
@@ -74,14 +80,20 @@ pub fn decode(
     if has(i, "P") || !has(i, "BA") {
         return Err("only byte-addressed surface accesses (.D.BA) are modelled".into());
     }
-    let dims = if has(i, "3D") {
-        3
+    let (dims, layered) = if has(i, "3D") {
+        (3, false)
     } else if has(i, "2D") {
-        2
+        (2, false)
     } else if has(i, "1D") {
-        1
+        (1, false)
+    } else if has(i, "2D_ARRAY") && i.op != Op::SURED {
+        (2, true)
+    } else if has(i, "1D_ARRAY") && i.op != Op::SURED {
+        (1, true)
     } else {
-        return Err("surface geometry other than 1D/2D/3D is not modelled".into());
+        return Err(
+            "surface geometry other than 1D/2D/3D/1D_ARRAY/2D_ARRAY is not modelled".into(),
+        );
     };
     let oob = if has(i, "TRAP") {
         Oob::Trap
@@ -155,18 +167,21 @@ pub fn decode(
         data,
         coords,
         dims,
+        layered,
         size,
         oob,
         surf,
     })
 }
 
-/// The 64-bit handle a surface operand gives lane `lane`.
+/// The handle a surface operand gives lane `lane` (a slot: the 32-bit word
+/// there, the low word of a parameter's handle or a `.surfref`'s word, as
+/// tex.rs reads texture slots).
 fn handle(ctx: &Ctx<'_>, w: &Warp, t: TexRef, lane: u32) -> Result<u64, Stop> {
     Ok(match t {
         TexRef::Slot(s) => ctx
             .banks
-            .read(0, i64::from(s) * 4, 8)
+            .read(0, i64::from(s) * 4, 4)
             .map_err(|e| Stop::fault(lane, format!("surface slot {s:#x}: {e}")))?,
         TexRef::Reg(r) => u64::from(w.read1(Src::R(r), lane)?),
         TexRef::Handle(u) => u64::from(w.read1(Src::U(u), lane)?),
@@ -179,7 +194,7 @@ pub fn find(ctx: &Ctx<'_>, w: &Warp, t: TexRef, lane: u32) -> Result<Option<usiz
     if let TexRef::Slot(s) = t {
         // A banks file's texture slot, or a slot outside bank 0: a texture
         // (tex.rs reports its own errors).
-        if ctx.inputs.textures.contains_key(&s) || ctx.banks.read(0, i64::from(s) * 4, 8).is_err() {
+        if ctx.inputs.textures.contains_key(&s) || ctx.banks.read(0, i64::from(s) * 4, 4).is_err() {
             return Ok(None);
         }
     }
@@ -213,8 +228,9 @@ pub fn exec(ctx: &mut Ctx<'_>, w: &mut Warp, m: u32, si: &SurfInst) -> Result<()
         return Ok(());
     }
     let words = u32::from(si.size).div_ceil(4);
+    let n_c = si.dims as usize + usize::from(si.layered);
     let mut cv = [[0u32; 32]; 3];
-    for (k, c) in cv.iter_mut().enumerate().take(si.dims as usize) {
+    for (k, c) in cv.iter_mut().enumerate().take(n_c) {
         *c = w.read(reg(si.coords, k as u32), m)?;
     }
     let mut data = [[0u32; 32]; 4];
@@ -235,11 +251,15 @@ pub fn exec(ctx: &mut Ctx<'_>, w: &mut Warp, m: u32, si: &SurfInst) -> Result<()
         mm &= mm - 1;
         let li = l as usize;
         let s = resolve(ctx, w, si.surf, l)?;
-        let coords: Vec<u32> = (0..si.dims as usize).map(|k| cv[k][li]).collect();
+        // The rules take the index first; SASS has it last.
+        let mut coords: Vec<u32> = (0..n_c).map(|k| cv[k][li]).collect();
+        if si.layered {
+            coords.rotate_right(1);
+        }
         let spec = &ctx.surfaces[s].spec;
         let loc = rules::locate(
             spec,
-            false,
+            si.layered,
             si.dims as usize,
             si.oob,
             &coords,

@@ -15,12 +15,16 @@
 //! handle (low word) selects its texture.
 //!
 //! Which texture a slot means: the banks file's `textures` map when it has
-//! the slot; otherwise the 64-bit handle stored in constant bank 0 at
-//! `4 * slot` (slot 0x58 is c[0x0][0x160], the first parameter: the
-//! texture object; UNCONFIRMED but consistent with every listing). A
-//! handle whose upper word is 0 is read as the launch's texture index
-//! (real texture objects are small integers; sm_90 SASS uses only the low
-//! word).
+//! the slot; otherwise the 32-bit word in constant bank 0 at `4 * slot`
+//! (slot 0x58 is c[0x0][0x160], the first parameter: the texture object's
+//! low word; UNCONFIRMED but consistent with every listing). Only that
+//! word is read: ptxas names a module `.texref`'s 4-byte word, relocated
+//! with the texture's header index, in the same slot form (`TEX.SCR.LL RZ,
+//! R4, R4, R9, 0x0, 0x5b, 2D` for the word at c[0x0][0x16c],
+//! oracle/tests/texref_vendor/texref_mix.sm_80.{sass,rel.txt}), and the
+//! word after it may be another reference's. A handle whose upper word is
+//! 0 is read as the launch's texture index (real texture objects are small
+//! integers; sm_90 SASS uses only the low word).
 
 use super::super::program::{Dst, Src, TexInst, TexOp, TexRef};
 use super::super::warp::{Stop, Warp};
@@ -54,7 +58,7 @@ fn resolve<'t>(ctx: &'t Ctx<'_>, w: &Warp, t: TexRef, lane: u32) -> Result<&'t T
                         )
                     });
             }
-            let h = ctx.banks.read(0, i64::from(s) * 4, 8).unwrap_or(0);
+            let h = ctx.banks.read(0, i64::from(s) * 4, 4).unwrap_or(0);
             by_handle(ctx, h).ok_or_else(|| {
                 Stop::fault(
                     lane,
