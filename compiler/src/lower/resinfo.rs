@@ -221,7 +221,7 @@ impl Cx<'_> {
             Table::Surface => cb.surf_info,
         };
         let lo = match handle {
-            Handle::Param(o) => cbank(0, o),
+            Handle::Param(o) => self.in_reg(cbank(0, o))?,
             Handle::Reg(v) => r(v),
         };
         let idx = self.b.vreg();
