@@ -135,6 +135,8 @@ mod tests_gaps;
 mod tests_surf;
 #[cfg(test)]
 mod tests_tex_array;
+#[cfg(test)]
+mod tests_resinfo;
 
 use rustc_hash::FxHashMap;
 
