@@ -59,7 +59,10 @@ fn ptx() -> String {
     let mut body = String::new();
     let mut k = 0;
     let mut out = |body: &mut String, line: String| {
-        body.push_str(&format!("    {line}\n    st.global.u32 [%rd30+{}], %r9;\n", 4 * k));
+        body.push_str(&format!(
+            "    {line}\n    st.global.u32 [%rd30+{}], %r9;\n",
+            4 * k
+        ));
         k += 1;
     };
     for f in TXQ {
@@ -204,7 +207,12 @@ fn queries_and_istypep_match_the_interpreter_on_every_target() {
     let suq_base = 2 * TXQ.len();
     let suq_chosen =
         |t: usize, f: &str| at(t, suq_base + 2 * SUQ.iter().position(|x| *x == f).unwrap());
-    let suq_s2 = |f: &str| at(0, suq_base + 2 * SUQ.iter().position(|x| *x == f).unwrap() + 1);
+    let suq_s2 = |f: &str| {
+        at(
+            0,
+            suq_base + 2 * SUQ.iter().position(|x| *x == f).unwrap() + 1,
+        )
+    };
     // t2 (parameter): s16 x 4 (CL_SIGNED_INT16 0x10D8, CL_RGBA 0x10B5),
     // 4 x 3, border (4) / clamp (3), point (0), unnormalized, no layers.
     let t2: Vec<u64> = TXQ.iter().map(|f| txq_t2(f)).collect();
@@ -219,7 +227,12 @@ fn queries_and_istypep_match_the_interpreter_on_every_target() {
     assert_eq!(t4, [7, 2, 0, 0x10DA, 0x10B5, 0, 0, 3, 3, 0, 5, 0, 0]);
     // Lane 0 chose t1: f32 x 2 (CL_FLOAT 0x10DE, CL_RG 0x10B2), 3 layers.
     assert_eq!(
-        [txq_chosen(0, "width"), txq_chosen(0, "channel_data_type"), txq_chosen(0, "channel_order"), txq_chosen(0, "array_size")],
+        [
+            txq_chosen(0, "width"),
+            txq_chosen(0, "channel_data_type"),
+            txq_chosen(0, "channel_order"),
+            txq_chosen(0, "array_size")
+        ],
         [5, 0x10DE, 0x10B2, 3]
     );
     // s2 (parameter): s8 x 4 (CL_SIGNED_INT8 0x10D7), 3 x 2 x 5.

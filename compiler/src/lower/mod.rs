@@ -132,11 +132,11 @@ mod tests;
 #[cfg(test)]
 mod tests_gaps;
 #[cfg(test)]
+mod tests_resinfo;
+#[cfg(test)]
 mod tests_surf;
 #[cfg(test)]
 mod tests_tex_array;
-#[cfg(test)]
-mod tests_resinfo;
 
 use rustc_hash::FxHashMap;
 

@@ -251,11 +251,7 @@ impl Cx<'_> {
             &mods,
             [
                 r(t),
-                mem(
-                    crate::ir::sass_text::Reg::V(at),
-                    self.sm.sm >= 80,
-                    0,
-                ),
+                mem(crate::ir::sass_text::Reg::V(at), self.sm.sm >= 80, 0),
             ],
         )?;
         self.mov(d, r(t))

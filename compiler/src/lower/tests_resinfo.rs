@@ -24,7 +24,10 @@ fn assert_seq(body: &str, sm: &str, want: &[&str]) {
     for w in want {
         match l[at..].iter().position(|x| x == w) {
             Some(k) => at += k + 1,
-            None => panic!("{sm}: `{w}` missing (in order) for `{body}`:\n{}", l.join("\n")),
+            None => panic!(
+                "{sm}: `{w}` missing (in order) for `{body}`:\n{}",
+                l.join("\n")
+            ),
         }
     }
 }
@@ -132,7 +135,9 @@ fn txq_dimensions_are_txq_below_sm_90_and_table_loads_on_sm_90() {
         assert_seq(
             &body,
             "sm_80",
-            &[&format!("TXQ RZ, R, R, TEX_HEADER_DIMENSION, 0x0, 0x58, {m}")],
+            &[&format!(
+                "TXQ RZ, R, R, TEX_HEADER_DIMENSION, 0x0, 0x58, {m}"
+            )],
         );
         assert_seq(
             &body,

@@ -287,7 +287,11 @@ mod tests {
 
     #[test]
     fn kind_names() {
-        for k in [RelocKind::Abs32Lo32, RelocKind::Abs32Hi32, RelocKind::Abs32_32] {
+        for k in [
+            RelocKind::Abs32Lo32,
+            RelocKind::Abs32Hi32,
+            RelocKind::Abs32_32,
+        ] {
             assert_eq!(RelocKind::from_name(k.name()), Some(k));
         }
         assert_eq!(RelocKind::from_name("R_CUDA_ABS55_16_34"), None);

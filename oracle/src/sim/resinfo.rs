@@ -143,13 +143,16 @@ mod tests {
         assert_eq!(s.len(), 0x20);
         assert_eq!([word(&s, 0), word(&s, 4), word(&s, 8)], [2, 3, 4]);
         // s16 CL_SIGNED_INT16 0x10D8, CL_RGBA 0x10B5, not an array.
-        assert_eq!([word(&s, 0xc), word(&s, 0x10), word(&s, 0x1c)], [0x10D8, 0x10B5, 0]);
+        assert_eq!(
+            [word(&s, 0xc), word(&s, 0x10), word(&s, 0x1c)],
+            [0x10D8, 0x10B5, 0]
+        );
     }
 
     #[test]
     fn no_resources_no_tables() {
-        let spec = LaunchSpec::from_json_str(r#"{"kernel": "k", "grid": [1], "block": [1]}"#, "")
-            .unwrap();
+        let spec =
+            LaunchSpec::from_json_str(r#"{"kernel": "k", "grid": [1], "block": [1]}"#, "").unwrap();
         assert!(tables(&spec).unwrap().is_empty());
     }
 }

@@ -193,9 +193,8 @@ pub fn exec(cx: &mut Ctx, i: &Inst) -> Result<(), Stop> {
         }
         Opcode::Txq => {
             let img = image(cx, &i.ops[1])?;
-            let q = TexQuery::of(|m| i.mods.has(m)).ok_or_else(|| {
-                Stop::fault(format!("'{}': txq without a query field", i.text))
-            })?;
+            let q = TexQuery::of(|m| i.mods.has(m))
+                .ok_or_else(|| Stop::fault(format!("'{}': txq without a query field", i.text)))?;
             let v = texture::txq(&cx.m.textures[img].spec, q);
             cx.set(&i.ops[0], u64::from(v))
         }

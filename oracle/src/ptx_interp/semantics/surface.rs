@@ -269,7 +269,10 @@ impl SurfQuery {
 
     /// The query of the first modifier `has` accepts.
     pub fn of(has: impl Fn(Mod) -> bool) -> Option<SurfQuery> {
-        SurfQuery::ALL.iter().find(|(m, _)| has(*m)).map(|&(_, q)| q)
+        SurfQuery::ALL
+            .iter()
+            .find(|(m, _)| has(*m))
+            .map(|&(_, q)| q)
     }
 }
 

@@ -133,7 +133,10 @@ impl TexQuery {
         (Mod::ArraySize, TexQuery::ArraySize),
         (Mod::NumMipmapLevels, TexQuery::NumMipmapLevels),
         (Mod::NumSamples, TexQuery::NumSamples),
-        (Mod::ForceUnnormalizedCoords, TexQuery::ForceUnnormalizedCoords),
+        (
+            Mod::ForceUnnormalizedCoords,
+            TexQuery::ForceUnnormalizedCoords,
+        ),
     ];
 
     /// The query of the first modifier `has` accepts.
