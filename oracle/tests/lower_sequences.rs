@@ -429,7 +429,8 @@ fn tex_handles() {
 /// `txq.{width,height,depth}` on 1D, 2D and 3D textures: through the
 /// parameter slot (`TXQ ..., 0x58, mask`), through a register handle
 /// (`TXQ.B`), and with a per-lane handle (each lane queries one of the
-/// three textures).
+/// three textures); on sm_90 all three are loads from the texture
+/// information table (compiler/src/lower/resinfo.rs).
 const TXQ_PTX: &str = r#"
 .version 7.8
 .target sm_80

@@ -234,8 +234,8 @@ pub(super) fn tld4_comp(i: &Instruction) -> &'static str {
 impl Cx<'_> {
     /// `txq.{width,height,depth}.b32 d, [tex]` below sm_90 (PTX ISA
     /// 9.7.10.5): ptxas 11.8 on sm_70..sm_89 (`txq.width.b32 %r1, [%rd1]`
-    /// with `%rd1` loaded from the first parameter, and with `%rd1 = param
-    /// + %tid.x`): `TXQ RZ, R3, R3, TEX_HEADER_DIMENSION, 0x0, 0x58, 0x1`
+    /// with `%rd1` loaded from the first parameter, and with `%rd1` the
+    /// parameter plus `%tid.x`): `TXQ RZ, R3, R3, TEX_HEADER_DIMENSION, 0x0, 0x58, 0x1`
     /// (slot form, source: the level, zero) and `TXQ.B RZ, R5, R8,
     /// TEX_HEADER_DIMENSION, 0x1` (R8: the handle's low word, R9 = 0: the
     /// level); mask 0x1/0x2/0x4 for width/height/depth. Every other field,

@@ -34,7 +34,7 @@
 //!   64-bit addresses are at `c[0x0][0x70]` / `c[0x0][0x80]` on
 //!   sm_70..sm_89 and `c[0x0][0xf0]` / `c[0x0][0x100]` on sm_90 (ptxas
 //!   11.8: `txq.channel_data_type` is `... IADD3 R2, P0, R3, c[0x0][0x70]`
-//!   + `LDG.E.CONSTANT`, sm_90 `ULDC.64 UR8, c[0x0][0xf0]`; `suq.depth`
+//!   then `LDG.E.CONSTANT`, sm_90 `ULDC.64 UR8, c[0x0][0xf0]`; `suq.depth`
 //!   reads `c[0x0][0x80]`, sm_90 `c[0x0][0x100]`).
 //!
 //! Registers and shared memory: CUDA C++ Programming Guide, "Technical
