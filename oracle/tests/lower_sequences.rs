@@ -525,10 +525,11 @@ fn txq_dimensions() {
             dynamic_shared_bytes: 0,
             compare: CompareRule::default(),
         };
-        // `.num_mipmap_levels` in place of `.depth` (TXQ
-        // TEX_HEADER_DIMENSION, mask 0x8): the launch's textures have no
-        // mip levels (the interpreter answers 0), so a lowering that
-        // queried another component (a depth of 9 or 3, a width) differs.
+        // `.num_mipmap_levels` in place of `.depth` (a texture
+        // information table load at offset 0x2c, as ptxas 11.8): the
+        // launch's textures have no mip levels (the interpreter answers
+        // 0), so a lowering that read another field (a depth of 9 or 3, a
+        // width) differs.
         let mips = TXQ_PTX.replace("txq.depth", "txq.num_mipmap_levels");
         for arch in ["sm_70", "sm_75", "sm_80", "sm_86", "sm_90"] {
             for src in [TXQ_PTX, mips.as_str()] {

@@ -733,6 +733,23 @@ mod tests {
                 offset: Some(-4),
             })
         );
+        // sm_75's 32-bit base plus a uniform 64-bit index
+        // (resinfo_probe.sm_75.sass); it prints back the same.
+        let m = op("[R0.U32+UR4]");
+        assert_eq!(
+            m,
+            SassOperand::Mem(MemRef {
+                desc: None,
+                base: Some(MemBase {
+                    reg: Reg::R(0),
+                    wide: false,
+                    u32: true,
+                }),
+                index: Some(Reg::Ur(4)),
+                offset: None,
+            })
+        );
+        assert_eq!(m.to_string(), "[R0.U32+UR4]");
         assert_eq!(
             op("R20 0x0"),
             SassOperand::RegRel {
