@@ -100,13 +100,13 @@ fn input_errors_are_positioned_diagnostics() {
         "{}",
         r.stderr
     );
-    // A lowering error carries its position too (`txq.channel_order` is not
+    // A lowering error carries its position too (`txq.force_unnormalized_coords` is not
     // lowered).
     let f = write(
         &d,
         "unlowered.ptx",
         &format!(
-            "{HEADER}.visible .entry k(.param .u64 p)\n{{\n\t.reg .b32 %r<2>;\n\t.reg .b64 %rd<2>;\n\tld.param.u64 %rd1, [p];\n\ttxq.channel_order.b32 %r1, [%rd1];\n\tret;\n}}\n"
+            "{HEADER}.visible .entry k(.param .u64 p)\n{{\n\t.reg .b32 %r<2>;\n\t.reg .b64 %rd<2>;\n\tld.param.u64 %rd1, [p];\n\ttxq.force_unnormalized_coords.b32 %r1, [%rd1];\n\tret;\n}}\n"
         ),
     );
     let r = ptxc(&[&f]);

@@ -41,8 +41,8 @@ fn ptxc_flags_are_passed_through() {
 
 #[test]
 fn compile_errors_and_disagreements_exit_one() {
-    // A module ptxc refuses: saxpy_div with a `txq.channel_order` (not lowered: ptxas reads
-    // the driver's texture header table).
+    // A module ptxc refuses: saxpy_div with a `txq.force_unnormalized_coords` (not lowered:
+    // no table content agrees with the interpreter, compiler/src/lower/resinfo.rs).
     let dir = tempfile::tempdir().unwrap();
     let k = std::path::Path::new(&spec("saxpy_div"))
         .parent()
@@ -54,10 +54,10 @@ fn compile_errors_and_disagreements_exit_one() {
     let ptx = std::fs::read_to_string(k.join("saxpy_div.ptx")).unwrap();
     let ptx = ptx.replacen(
         "\tsetp.ge.s32 \t%p1, %r1, %r2;",
-        "\tsetp.ge.s32 \t%p1, %r1, %r2;\n\ttxq.channel_order.b32 \t%r3, [%rd1];",
+        "\tsetp.ge.s32 \t%p1, %r1, %r2;\n\ttxq.force_unnormalized_coords.b32 \t%r3, [%rd1];",
         1,
     );
-    assert!(ptx.contains("txq.channel_order"));
+    assert!(ptx.contains("txq.force_unnormalized_coords"));
     std::fs::write(dir.path().join("saxpy_div.ptx"), ptx).unwrap();
     let s = dir.path().join("saxpy_div.launch.json");
     let (code, out, _) = ptxdiff(&["check", s.to_str().unwrap(), "--arch", "sm_80"]);

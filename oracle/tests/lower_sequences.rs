@@ -429,7 +429,8 @@ fn tex_handles() {
 /// `txq.{width,height,depth}` on 1D, 2D and 3D textures: through the
 /// parameter slot (`TXQ ..., 0x58, mask`), through a register handle
 /// (`TXQ.B`), and with a per-lane handle (each lane queries one of the
-/// three textures).
+/// three textures); on sm_90 all three are loads from the texture
+/// information table (compiler/src/lower/resinfo.rs).
 const TXQ_PTX: &str = r#"
 .version 7.8
 .target sm_80
@@ -524,10 +525,11 @@ fn txq_dimensions() {
             dynamic_shared_bytes: 0,
             compare: CompareRule::default(),
         };
-        // `.num_mipmap_levels` in place of `.depth` (TXQ
-        // TEX_HEADER_DIMENSION, mask 0x8): the launch's textures have no
-        // mip levels (the interpreter answers 0), so a lowering that
-        // queried another component (a depth of 9 or 3, a width) differs.
+        // `.num_mipmap_levels` in place of `.depth` (a texture
+        // information table load at offset 0x2c, as ptxas 11.8): the
+        // launch's textures have no mip levels (the interpreter answers
+        // 0), so a lowering that read another field (a depth of 9 or 3, a
+        // width) differs.
         let mips = TXQ_PTX.replace("txq.depth", "txq.num_mipmap_levels");
         for arch in ["sm_70", "sm_75", "sm_80", "sm_86", "sm_90"] {
             for src in [TXQ_PTX, mips.as_str()] {

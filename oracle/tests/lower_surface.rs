@@ -512,8 +512,7 @@ fn refusals_name_the_instruction() {
             "sured.b has no array geometry",
         ),
         ("sured.b.max.1d.u64.trap [%rd1, {%r10}], %rd20;", "sured.b"),
-        ("suq.channel_order.b32 %r20, [%rd1];", "suq"),
-        ("suq.array_size.b32 %r20, [%rd1];", "suq"),
+        ("suq.memory_layout.b32 %r20, [%rd1];", "suq.memory_layout"),
     ];
     for (inst, want) in cases {
         let src = format!(
@@ -545,9 +544,11 @@ ret;
 
 /// ptxas 11.8's SASS of surf_copy (slot form; TXQ for suq) in the
 /// simulator against the interpreter. On sm_90 ptxas reads suq's answer
-/// from the driver's header table (`LDC.64 R2, c[0x0][0x100]` +
-/// `LDG.E.CONSTANT`), which no runner models: there the kernel without
-/// suq (surf_copy_nq) runs.
+/// from the driver's surface information table (`LDC.64 R2,
+/// c[0x0][0x100]` + `LDG.E.CONSTANT`, the row size a relocation:
+/// surf_copy.sm_90.banks.json), which the simulator builds
+/// (oracle/src/sim/resinfo.rs); the kernel without suq (surf_copy_nq) runs
+/// there too.
 #[test]
 fn vendor_surf_copy_runs_in_the_simulator() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/surf_vendor");
@@ -570,15 +571,17 @@ fn vendor_surf_copy_runs_in_the_simulator() {
         .bits
         .iter()
         .any(|&b| b != 0));
-    for arch in ["sm_70", "sm_75", "sm_80", "sm_86", "sm_89"] {
+    for arch in ["sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90"] {
         let text = std::fs::read_to_string(dir.join(format!("surf_copy.{arch}.sass"))).unwrap();
+        let inputs =
+            SimInputs::from_banks_file(&dir.join(format!("surf_copy.{arch}.banks.json"))).unwrap();
         let got = run_sass(
             &spec,
             &text,
             "surf_copy",
             arch,
             None,
-            &SimInputs::default(),
+            &inputs,
             &RunLimits::default(),
         )
         .unwrap_or_else(|e| panic!("{arch}: {e}"));

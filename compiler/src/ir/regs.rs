@@ -342,7 +342,7 @@ pub fn alignment(width: u8) -> u32 {
 /// | `LDC`, `ULDC`, `LDS`, `LDG`, `LDL`, `LD` | destination by size: `.64` pair, `.128` quad |
 /// | `STS`, `STG`, `STL`, `ST` | the data source by size |
 /// | `ATOM`, `ATOMG`, `ATOMS`, `RED`, `REDG` | destination and data sources 64-bit with `.64`/`.S64`/`.U64`/`.F64` |
-/// | memory operands | the address is 64-bit with `Rn.64`, or with `.E` on a global-memory opcode (see `mem_is_wide`); a uniform index register of a 64-bit address is 64-bit too (`[R6.64+UR4]` after `ULDC.64 UR4`, gather_2d.sm_75); a `desc[URn]` descriptor is always a pair |
+/// | memory operands | the address is 64-bit with `Rn.64`, or with `.E` on a global-memory opcode (see `mem_is_wide`); a uniform index register of a 64-bit address is 64-bit too (`[R6.64+UR4]` after `ULDC.64 UR4`, gather_2d.sm_75); a `.U32` base is one register (`[R0.U32+UR4]`, resinfo_probe.sm_75); a `desc[URn]` descriptor is always a pair |
 /// | `CS2R` | destination 64-bit unless `.32` |
 /// | `BRX`, `JMX` | the target register is 64-bit: ptxas sign-extends the offset into the odd register right before each `BRX` (`SHF.R.S32.HI R3, RZ, 0x1f, R2` + `BRX R2 -0x830`, switch_local) |
 /// | `RET` | the return-address register is a 64-bit pair: the caller writes only the low half (`MOV R4, 0xc0` + `CALL.REL.NOINC`), and the callee zeroes the high half right before returning (`IMAD.MOV.U32 R5, RZ, RZ, 0x0` + `RET.REL.NODEC R4 0x0`, double_noinline, i64_hash, saxpy_div, sort_scan) |
@@ -532,7 +532,8 @@ fn operand_uses_into(inst: &Inst, idx: usize, out: &mut Units) {
                 push_reg(out, d, 2);
             }
             if let Some(b) = m.base {
-                push_reg(out, b.reg, w());
+                // `[R0.U32+UR4]`: a 32-bit base, the index a pair.
+                push_reg(out, b.reg, if b.u32 { 1 } else { w() });
             }
             if let Some(i) = m.index {
                 push_reg(out, i, w());

@@ -316,7 +316,11 @@ pub fn cbank(bank: u32, offset: u32) -> Operand {
 pub fn mem(base: Reg, wide: bool, offset: i64) -> Operand {
     Operand::Mem(MemRef {
         desc: None,
-        base: Some(MemBase { reg: base, wide }),
+        base: Some(MemBase {
+            reg: base,
+            wide,
+            u32: false,
+        }),
         index: None,
         offset: (offset != 0).then_some(offset),
     })

@@ -683,5 +683,9 @@ fn param_reg_space(cx: &Cx<'_>, space: Space, o: &ast::Operand) -> Space {
 
 #[allow(dead_code)]
 fn membase(reg: Reg, wide: bool) -> MemBase {
-    MemBase { reg, wide }
+    MemBase {
+        reg,
+        wide,
+        u32: false,
+    }
 }

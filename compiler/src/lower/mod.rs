@@ -17,8 +17,9 @@
 //! | `cvt.rs` | cvt: I2F/I2FP/F2I/F2F/FRND, integer widening/narrowing |
 //! | `div.rs` | integer div/rem, div/rcp/sqrt rn for f32/f64 with slow-path subroutines |
 //! | `template.rs` | instantiates vendor SASS fragments (the slow paths) on virtual registers |
-//! | `tex.rs` | tex/tld4 with texture objects and module `.texref`s: TLD/TEX/TLD4 (slot, uniform-handle and handle-loop forms); txq dimensions and level count: TXQ |
-//! | `surf.rs` | suld.b/sust.b/sured.b on 1d/2d/3d surfaces and suld.b/sust.b on a1d/a2d arrays: SULD/SUST/SURED (slot, uniform-handle, register and handle-loop forms); suq width/height/depth: TXQ (through tex.rs) |
+//! | `tex.rs` | tex/tld4 with texture objects and module `.texref`s: TLD/TEX/TLD4 (slot, uniform-handle and handle-loop forms); txq dimensions below sm_90: TXQ (other fields: resinfo.rs) |
+//! | `surf.rs` | suld.b/sust.b/sured.b on 1d/2d/3d surfaces and suld.b/sust.b on a1d/a2d arrays: SULD/SUST/SURED (slot, uniform-handle, register and handle-loop forms); suq width/height below sm_90: TXQ (through tex.rs; other fields: resinfo.rs) |
+//! | `resinfo.rs` | istypep (a bit of the handle's high word: LOP3/ISETP); txq/suq fields ptxas reads from the driver's texture/surface information tables (LDG.E.CONSTANT from `c[0x0][0x70]`/`0x80`, our row sizes) |
 //! | `handle.rs` | where a texture or surface handle comes from: a kernel parameter's (or a module reference's) constant-bank slot or a register; the handle loop |
 //! | `res_ref.rs` | module-level `.texref`/`.surfref`: their constant-bank words after the parameters (ptxas's order), [`ResourceRef`] for the runner |
 //! | `tex_array.rs` | tex.a1d/a2d (and tex.level), tld4.a2d: the index clamp, TLD.LZ/TEX.LL/TLD4 `ARRAY_1D`/`ARRAY_2D` with ptxas's register groups |
@@ -38,18 +39,15 @@
 //! phase: IR a target can execute (for tests and tools that run lowered
 //! IR without the pipeline).
 //!
-//! Not lowered (refused with "`name` is not lowered yet" or a specific
-//! message; the PTX interpreter executes them): of the surface
-//! instructions (surf.rs), the `.p` forms, `sured` on arrays (ptxas refuses
-//! it), accesses over 16 bytes
-//! (`.v4.b64`), 64-bit `sured` min/max (ptxas refuses them) and `suq`
-//! fields other than width/height/depth; `istypep` (no SASS
-//! instruction tells a texture handle from another 64-bit value: the
-//! interpreter answers from the launch's texture list, which a kernel's
-//! code does not see), `redux.sync.f32` (sm_100a: no target of the SM
-//! table has it), `txq` of fields other than width/height/depth/
-//! num_mipmap_levels (tex.rs: no TXQ mode answers them in PTX's terms), cube
-//! and multi-sample textures, `tex.grad` on arrays (tex_array.rs). `brkpt` lowers to nothing (mod.rs `dispatch`).
+//! Every PTX opcode has a lowering (the dispatch's match is exhaustive).
+//! Not lowered (refused with a specific message; the PTX interpreter
+//! executes them): of the surface instructions (surf.rs), the `.p` forms,
+//! `sured` on arrays (ptxas refuses it), accesses over 16 bytes
+//! (`.v4.b64`), 64-bit `sured` min/max (ptxas refuses them),
+//! `suq.memory_layout` and `txq.force_unnormalized_coords` (resinfo.rs:
+//! no table content agrees with the interpreter), `redux.sync.f32`
+//! (sm_100a: no target of the SM table has it), cube and multi-sample
+//! textures, `tex.grad` on arrays (tex_array.rs). `brkpt` lowers to nothing (mod.rs `dispatch`).
 //!
 //! # Register conventions
 //! - Virtual registers `%rN` (general, 32-bit), `%pN` (predicates), `%urN`
@@ -121,6 +119,7 @@ mod mem;
 mod operand;
 mod regs;
 mod res_ref;
+pub mod resinfo;
 mod space;
 mod surf;
 mod template;
@@ -135,6 +134,8 @@ mod tests;
 mod tests_gaps;
 #[cfg(test)]
 mod tests_res_ref;
+#[cfg(test)]
+mod tests_resinfo;
 #[cfg(test)]
 mod tests_surf;
 #[cfg(test)]
@@ -1023,13 +1024,13 @@ impl<'m> Cx<'m> {
             O::Txq => self.lower_txq(i),
             O::Suld | O::Sust | O::Sured => self.lower_surf(i),
             O::Suq => self.lower_suq(i),
+            O::Istypep => self.lower_istypep(i),
             O::Isspacep => self.lower_isspacep(i),
             O::Sad | O::Dp4a | O::Dp2a | O::Bmsk | O::Szext | O::Fns => self.lower_int_misc(i),
             O::Nanosleep => {
                 let s = self.src32(&i.operands[0], crate::ptx::types::ScalarType::U32)?;
                 self.b.emit(Op::NANOSLEEP, &[], [s])
             }
-            other => self.err(format!("`{}` is not lowered yet", other.name())),
         }
     }
 }

@@ -1,5 +1,5 @@
 //! Surface instructions with surface objects (PTX ISA 9.7.11): `suld.b`,
-//! `sust.b`, `sured.b` on 1d/2d/3d surfaces, and `suq.{width,height,depth}`.
+//! `sust.b`, `sured.b` on 1d/2d/3d surfaces, and `suq`.
 //!
 //! Spellings measured with ptxas 11.8 (`-O3`, and `-O0` for sm_86/sm_89),
 //! kept in oracle/tests/surf_vendor/ (`surf_ld`, `surf_st`, `surf_red`,
@@ -49,12 +49,11 @@
 //!   DECISION, the same semantics.
 //!
 //! Refused with a message naming the instruction: `.p` forms (sample
-//! addressing through the surface format), `sured.b` on arrays, suq fields other than
-//! width/height/depth (ptxas reads the driver's header table:
-//! `LDG.E.CONSTANT` from `c[0x0][0x80]`/`c[0x0][0x100]`, which no runner
-//! models). `suq.depth` is also such a table load in ptxas 11.8 (and on
-//! sm_90 every suq field): DECISION, the lowering asks `TXQ` for it (mask
-//! `0x4`), as tex.rs does for `txq.depth` on sm_90.
+//! addressing through the surface format), `sured.b` on arrays (ptxas
+//! refuses them), `suq.memory_layout` (resinfo.rs). `suq.depth`, the
+//! format fields and (sm_90) every field read the driver's surface
+//! information table, `LDG.E.CONSTANT` from `c[0x0][0x80]`/`c[0x0][0x100]`
+//! as in ptxas 11.8 (resinfo.rs).
 
 use crate::ir::sass_text::Reg;
 use crate::ir::{Op, Operand};
@@ -409,16 +408,11 @@ impl Cx<'_> {
         }
     }
 
-    /// `suq.{width,height,depth}.b32 d, [h]`: the texture header's
-    /// dimension query, as `txq` (tex.rs); the other fields are refused.
+    /// `suq.FIELD.b32 d, [h]`: below sm_90 `.width`/`.height` are the
+    /// texture header's dimension query, as `txq` (tex.rs); the other
+    /// fields, and all on sm_90, read the surface information table
+    /// (resinfo.rs), as ptxas 11.8 does.
     pub fn lower_suq(&mut self, i: &Instruction) -> R {
-        if !(i.has(Mod::Width) || i.has(Mod::Height) || i.has(Mod::Depth)) {
-            return self.err(
-                "suq of channel_data_type/channel_order/array_size/memory_layout is not lowered \
-                 (ptxas 11.8 reads the driver's surface header table, LDG.E.CONSTANT from \
-                 c[0x0][0x80]/c[0x0][0x100], which no runner models)",
-            );
-        }
         // The handle's form is checked (and .surfref refused) here.
         self.resource_handle(i, 1)?;
         self.lower_txq(i)

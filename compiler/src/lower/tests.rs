@@ -508,7 +508,7 @@ fn guarded_sequences_branch_around() {
 
 #[test]
 fn errors_name_the_instruction_and_position() {
-    let src = ".version 7.5\n.target sm_70\n.address_size 64\n.visible .entry k(.param .u64 t)\n{\n.reg .b64 %rd<2>;\n.reg .f32 %f<5>;\n.reg .b32 %r<2>;\nld.param.u64 %rd1, [t];\ntxq.channel_order.b32 %r1, [%rd1];\nret;\n}\n";
+    let src = ".version 7.5\n.target sm_70\n.address_size 64\n.visible .entry k(.param .u64 t)\n{\n.reg .b64 %rd<2>;\n.reg .f32 %f<5>;\n.reg .b32 %r<2>;\nld.param.u64 %rd1, [t];\ntxq.force_unnormalized_coords.b32 %r1, [%rd1];\nret;\n}\n";
     let e = lower_source(
         "t.ptx",
         src,
@@ -517,7 +517,7 @@ fn errors_name_the_instruction_and_position() {
     )
     .unwrap_err();
     assert!(
-        e.starts_with("t.ptx:10:1: txq of a header/sampler field"),
+        e.starts_with("t.ptx:10:1: txq.force_unnormalized_coords is not lowered"),
         "{e}"
     );
 }

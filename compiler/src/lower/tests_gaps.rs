@@ -2,7 +2,8 @@
 //! warp.rs): the vendor forms of ptxas 11.8 (`ptxas -arch=sm_XX` on small
 //! kernels, read with `cuobjdump -sass`, quoted at each test), the per-target
 //! choice of `redux.sync` (REDUX where the SM table has it, the SHFL
-//! expansion elsewhere), and the instructions still refused.
+//! expansion elsewhere), and the instructions still refused (istypep and
+//! the txq/suq table fields: tests_resinfo.rs).
 //! The executed checks are in oracle/tests/lower_int_misc.rs and
 //! oracle/tests/lower_warp_sync.rs.
 
@@ -127,23 +128,24 @@ fn match_vote_uni_bar_red_forms() {
 #[test]
 fn instructions_still_refused_say_so() {
     // The interpreter executes these; the lowering refuses them with a
-    // message naming the instruction (none of the corpus kernels uses
-    // them; see mod.rs "Not lowered" for why each is still refused).
-    for (body, want) in [
-        ("istypep.texref %p2, %rd1;", "`istypep` is not lowered yet"),
+    // message naming the instruction (see mod.rs "Not lowered" for why).
+    // `istypep` and the other txq/suq fields lower (tests_resinfo.rs).
+    for (body, sm, want) in [
         (
-            "suq.channel_order.b32 %r4, [%rd1];",
-            "suq of channel_data_type/channel_order",
+            "txq.force_unnormalized_coords.b32 %r4, [%rd1];",
+            "sm_90",
+            "txq.force_unnormalized_coords is not lowered",
         ),
         (
-            "txq.num_samples.b32 %r4, [%rd1];",
-            "txq of a header/sampler field",
+            "suq.memory_layout.b32 %r4, [%rd1];",
+            "sm_80",
+            "suq.memory_layout is not lowered",
         ),
     ] {
         let e = lower_source(
             "t.ptx",
             &kernel(body),
-            lookup_sm("sm_90").unwrap(),
+            lookup_sm(sm).unwrap(),
             &LowerOptions::default(),
         )
         .err()
@@ -209,28 +211,6 @@ fn isspacep_refusals_say_why() {
     let param = ".version 7.8\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 a)\n{\n.reg .b64 %rd<3>;\n.reg .pred %p<3>;\nmov.u64 %rd1, a;\ncvta.param.u64 %rd2, %rd1;\nisspacep.param %p1, %rd2;\nret;\n}\n";
     let e = lower_source("t.ptx", param, sm, &LowerOptions::default()).unwrap_err();
     assert!(e.contains("cvta.param"), "{e}");
-}
-
-#[test]
-fn txq_num_mipmap_levels_is_the_dimension_query_w() {
-    // TEX_HEADER_DIMENSION's 4th component is the level count (mask 0x8;
-    // yuzu's Maxwell TXQ decoder); slot form below sm_90, `TXQ.B` on sm_90
-    // (tex.rs DECISION).
-    let src = ".version 7.8\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 t)\n{\n.reg .b64 %rd<2>;\n.reg .b32 %r<2>;\nld.param.u64 %rd1, [t];\ntxq.num_mipmap_levels.b32 %r1, [%rd1];\nret;\n}\n";
-    for (sm, want) in [
-        (
-            "sm_70",
-            "TXQ RZ, R, R, TEX_HEADER_DIMENSION, 0x0, 0x58, 0x8",
-        ),
-        (
-            "sm_80",
-            "TXQ RZ, R, R, TEX_HEADER_DIMENSION, 0x0, 0x58, 0x8",
-        ),
-        ("sm_90", "TXQ.B RZ, R, R, TEX_HEADER_DIMENSION, 0x8"),
-    ] {
-        let t = lower_text(src, sm);
-        assert!(has(&t, want), "{sm}: {want}\n{t}");
-    }
 }
 
 #[test]

@@ -200,20 +200,20 @@ fn handle_forms_per_target() {
 }
 
 #[test]
-fn suq_is_the_header_dimension_query() {
+fn suq_width_height_are_the_header_dimension_query_below_sm_90() {
     // surf_ld.sm_80.sass: `TXQ RZ, R18, R18, TEX_HEADER_DIMENSION, 0x0,
-    // 0x58, 0x1` (width), 0x2 (height); depth: DECISION mask 0x4.
-    for (f, m) in [("width", "0x1"), ("height", "0x2"), ("depth", "0x4")] {
+    // 0x58, 0x1` (width), 0x2 (height). `.depth` and every field on sm_90
+    // read the surface information table (tests_resinfo.rs).
+    for (f, m) in [("width", "0x1"), ("height", "0x2")] {
         let body = format!("suq.{f}.b32 %r4, [%rd1];");
         assert_has(
             &body,
             "sm_80",
             &format!("TXQ RZ, R, R, TEX_HEADER_DIMENSION, 0x0, 0x58, {m}"),
         );
-        assert_has(
-            &body,
-            "sm_90",
-            &format!("TXQ.B RZ, R, R, TEX_HEADER_DIMENSION, {m}"),
+        assert!(
+            !lines(&body, "sm_90").iter().any(|l| l.starts_with("TXQ")),
+            "sm_90 suq.{f} is a table load"
         );
     }
     // A register handle: `TXQ.B RZ, R4, R8, TEX_HEADER_DIMENSION, 0x1`
@@ -247,7 +247,7 @@ fn refusals_name_the_instruction() {
         ),
         (
             "suq.memory_layout.b32 %r4, [%rd1];",
-            "suq of channel_data_type",
+            "suq.memory_layout is not lowered",
         ),
         (
             "suld.b.1d.b32.trap %r4, [%r2, {%r1}];",

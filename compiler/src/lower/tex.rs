@@ -39,6 +39,7 @@ use crate::ptx::types::ScalarType;
 use super::builder::*;
 use super::handle::Handle;
 use super::regs::Val;
+use super::resinfo::Table;
 use super::Cx;
 
 pub(super) fn shape(dims: u32) -> Operand {
@@ -231,39 +232,30 @@ pub(super) fn tld4_comp(i: &Instruction) -> &'static str {
 }
 
 impl Cx<'_> {
-    /// `txq.{width,height,depth,num_mipmap_levels}.b32 d, [tex]` (PTX ISA
-    /// 9.7.10.5; the level count is TEX_HEADER_DIMENSION's component w,
-    /// mask 0x8: not a ptxas-confirmed form). ptxas
-    /// 11.8 on sm_70/sm_80 (`txq.width.b32 %r1, [%rd1]` with `%rd1` loaded
-    /// from the first parameter, and with `%rd1 = param + %tid.x`):
-    /// `TXQ RZ, R3, R3, TEX_HEADER_DIMENSION, 0x0, 0x58, 0x1` (slot form,
-    /// source: the level, zero) and `TXQ.B RZ, R5, R8,
+    /// `txq.{width,height,depth}.b32 d, [tex]` below sm_90 (PTX ISA
+    /// 9.7.10.5): ptxas 11.8 on sm_70..sm_89 (`txq.width.b32 %r1, [%rd1]`
+    /// with `%rd1` loaded from the first parameter, and with `%rd1` the
+    /// parameter plus `%tid.x`): `TXQ RZ, R3, R3, TEX_HEADER_DIMENSION, 0x0, 0x58, 0x1`
+    /// (slot form, source: the level, zero) and `TXQ.B RZ, R5, R8,
     /// TEX_HEADER_DIMENSION, 0x1` (R8: the handle's low word, R9 = 0: the
-    /// level); mask 0x1/0x2/0x4 for width/height/depth. On sm_90 ptxas
-    /// reads the dimensions from the driver's texture header table
-    /// (`ULDC.64 UR4, c[0x0][0xf0]` + `LDG.E.CONSTANT`), which no runner
-    /// models: DECISION, sm_90 uses the `TXQ.B` form. The other queries
-    /// (channel type/order, sampler fields, array size, samples)
-    /// are such table loads on every target (`LDG.E.CONSTANT` from
-    /// `c[0x0][0x70]` + offset) and are not lowered.
+    /// level); mask 0x1/0x2/0x4 for width/height/depth. Every other field,
+    /// and every field on sm_90, is a load from the driver's texture
+    /// information table, as ptxas does (resinfo.rs).
     pub fn lower_txq(&mut self, i: &Instruction) -> R {
+        let table = if i.opcode == Opcode::Suq {
+            Table::Surface
+        } else {
+            Table::Texture
+        };
+        if let Some(off) = self.info_field(i, table)? {
+            return self.lower_info_query(i, table, off);
+        }
         let mask = if i.has(Mod::Width) {
             1
         } else if i.has(Mod::Height) {
             2
-        } else if i.has(Mod::Depth) {
-            4
-        } else if i.has(Mod::NumMipmapLevels) {
-            // The dimension query's 4th component (yuzu's Maxwell TXQ
-            // decoder: mask bit 3 `needs_num_mips`; the simulator's TXQ).
-            8
         } else {
-            return self.err(
-                "txq of a header/sampler field other than width/height/depth/num_mipmap_levels \
-                 is not lowered (ptxas reads the driver's texture header table; the TXQ modes \
-                 TEX_HEADER_TEXTURE_TYPE and TEX_SAMPLER_* answer in the hardware's encodings, \
-                 not PTX's)",
-            );
+            4
         };
         let OperandKind::Addr(a) = &i.operands[1].kind else {
             return self.err("txq without a [handle] operand");
@@ -275,7 +267,7 @@ impl Cx<'_> {
         let d = self.dst32(&i.operands[0])?;
         let t = self.b.vreg();
         match handle {
-            Handle::Param(off) if self.sm.sm < 90 => {
+            Handle::Param(off) => {
                 let lod = self.b.vreg();
                 self.mov(lod, rz())?;
                 self.b.emit(
@@ -292,14 +284,9 @@ impl Cx<'_> {
                     ],
                 )?;
             }
-            h => {
+            Handle::Reg(v) => {
                 let pair = self.b.vpair();
-                match h {
-                    Handle::Param(off) => {
-                        self.b.emit(Op::MOV, &[], [r(pair), cbank(0, off)])?;
-                    }
-                    Handle::Reg(v) => self.mov(pair, r(v))?,
-                }
+                self.mov(pair, r(v))?;
                 self.mov(pair + 1, rz())?;
                 self.b.emit(
                     Op::TXQ,

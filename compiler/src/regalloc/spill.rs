@@ -81,6 +81,7 @@ fn slot_mem(off: u32) -> Operand {
         base: Some(MemBase {
             reg: Reg::R(1),
             wide: false,
+            u32: false,
         }),
         index: None,
         offset: Some(SPILL_TAG + i64::from(off)),

@@ -29,6 +29,13 @@
 //!   sm_90 shared address holds the CTA's rank in its cluster
 //!   (`S2UR UR5, SR_CgaCtaId; UPRMT UR4, UR5, 0x654, UR4`), 0 without
 //!   clusters.
+//! - the driver's texture and surface information tables (what `txq` /
+//!   `suq` of a non-dimension field read, ptxc::lower::resinfo): their
+//!   64-bit addresses are at `c[0x0][0x70]` / `c[0x0][0x80]` on
+//!   sm_70..sm_89 and `c[0x0][0xf0]` / `c[0x0][0x100]` on sm_90 (ptxas
+//!   11.8: `txq.channel_data_type` is `... IADD3 R2, P0, R3, c[0x0][0x70]`
+//!   then `LDG.E.CONSTANT`, sm_90 `ULDC.64 UR8, c[0x0][0xf0]`; `suq.depth`
+//!   reads `c[0x0][0x80]`, sm_90 `c[0x0][0x100]`).
 //!
 //! Registers and shared memory: CUDA C++ Programming Guide, "Technical
 //! Specifications per Compute Capability": 255 registers per thread on
@@ -94,6 +101,12 @@ pub struct CbankLayout {
     /// Not a bank offset: the first shared-memory address of a CTA's data
     /// (0, or 0x400 on sm_90, see the module comment).
     pub shared_base: u32,
+    /// The 64-bit address of the driver's texture information table
+    /// (`txq` of header and sampler fields; ptxc::lower::resinfo).
+    pub tex_info: u32,
+    /// The 64-bit address of the driver's surface information table
+    /// (`suq` of `.depth` and the format fields; ptxc::lower::resinfo).
+    pub surf_info: u32,
 }
 
 const VOLTA_TURING: CbankLayout = CbankLayout {
@@ -103,6 +116,8 @@ const VOLTA_TURING: CbankLayout = CbankLayout {
     nctaid: 0xc,
     global_descriptor: None,
     shared_base: 0,
+    tex_info: 0x70,
+    surf_info: 0x80,
 };
 const AMPERE_ADA: CbankLayout = CbankLayout {
     param_base: 0x160,
@@ -111,6 +126,8 @@ const AMPERE_ADA: CbankLayout = CbankLayout {
     nctaid: 0xc,
     global_descriptor: Some(0x118),
     shared_base: 0,
+    tex_info: 0x70,
+    surf_info: 0x80,
 };
 const HOPPER: CbankLayout = CbankLayout {
     param_base: 0x210,
@@ -119,6 +136,8 @@ const HOPPER: CbankLayout = CbankLayout {
     nctaid: 0xc,
     global_descriptor: Some(0x208),
     shared_base: 0x400,
+    tex_info: 0xf0,
+    surf_info: 0x100,
 };
 
 const KB: u32 = 1024;

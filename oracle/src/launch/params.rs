@@ -244,7 +244,7 @@ mod tests {
         want.extend(2.5f32.to_le_bytes());
         want.extend(0x1000_0010u64.to_le_bytes());
         want.extend([0x01, 0x7e, 0, 0, 0, 0, 0, 0]);
-        want.extend(0x7e00_0000_0000_0000u64.to_le_bytes());
+        want.extend(0x2000_0000_0000_0000u64.to_le_bytes());
         want.extend([0xfe, 0xff, 0, 0, 0, 0, 0, 0]);
         want.extend(0x1000_0200u64.to_le_bytes());
         want.extend(0.1f64.to_le_bytes());

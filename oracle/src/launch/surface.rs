@@ -22,8 +22,11 @@ use super::types::ElemType;
 /// only (`SULD ... [R7], R8`; sm_90 `ULDC UR9, c[0x0][0x210]` of the low
 /// word), and ptxas 11.8 asks a surface's size with the texture header
 /// query (`suq.width` is `TXQ ... TEX_HEADER_DIMENSION`), so textures and
-/// surfaces share one numbering (oracle/tests/surf_vendor/).
-pub const SURFACE_HANDLE_BASE: u64 = 0x7f00_0000_8000_0000;
+/// surfaces share one numbering (oracle/tests/surf_vendor/). The high
+/// word has bit 63 of the handle and not bits 61/62: ptxas 11.8 answers
+/// `istypep.surfref` with bit 63 and `.texref` with bit 61
+/// (ptxc::lower::resinfo; [`super::TEXTURE_HANDLE_BASE`]).
+pub const SURFACE_HANDLE_BASE: u64 = 0x8000_0000_8000_0000;
 /// The bits of a handle that hold the index.
 pub const SURFACE_HANDLE_MASK: u64 = 0x7fff_ffff;
 
@@ -154,8 +157,8 @@ mod tests {
             "",
         )
         .unwrap();
-        assert_eq!(s.surface_handle("a"), Some(0x7f00_0000_8000_0000));
-        assert_eq!(s.surface_handle("zz"), Some(0x7f00_0000_8000_0001));
+        assert_eq!(s.surface_handle("a"), Some(0x8000_0000_8000_0000));
+        assert_eq!(s.surface_handle("zz"), Some(0x8000_0000_8000_0001));
         assert_eq!(s.surface_handle("q"), None);
         let imgs = SurfaceImage::all(&s);
         let zz = &imgs[1];

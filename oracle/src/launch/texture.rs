@@ -9,8 +9,12 @@ use super::types::ElemType;
 /// `TEXTURE_HANDLE_BASE | index`, where `index` is the texture's position in
 /// name order among the spec's textures. Decision: the spec leaves the
 /// handle opaque; this value is far from every buffer address (buffers lie
-/// below 4 GiB), non-zero, and easy to recognise in a dump.
-pub const TEXTURE_HANDLE_BASE: u64 = 0x7e00_0000_0000_0000;
+/// below 4 GiB), non-zero, and easy to recognise in a dump. Of bits 61..63
+/// it has bit 61 alone: ptxas 11.8 answers `istypep.texref` with bit 61,
+/// `.samplerref` with bit 62 and `.surfref` with bit 63 of the handle
+/// (ptxc::lower::resinfo), so a texture handle is a texref and neither a
+/// samplerref nor a surfref there, as in the PTX interpreter.
+pub const TEXTURE_HANDLE_BASE: u64 = 0x2000_0000_0000_0000;
 /// The bits of a handle that hold the index.
 pub const TEXTURE_HANDLE_MASK: u64 = 0xffff_ffff;
 /// The most layers a layered texture may have: CUDA's limit on every
@@ -254,15 +258,15 @@ mod tests {
     #[test]
     fn handles_follow_name_order() {
         let s = LaunchSpec::from_json_str(SPEC, "").unwrap();
-        assert_eq!(s.texture_handle("a"), Some(0x7e00_0000_0000_0000));
-        assert_eq!(s.texture_handle("m"), Some(0x7e00_0000_0000_0001));
-        assert_eq!(s.texture_handle("zz"), Some(0x7e00_0000_0000_0002));
+        assert_eq!(s.texture_handle("a"), Some(0x2000_0000_0000_0000));
+        assert_eq!(s.texture_handle("m"), Some(0x2000_0000_0000_0001));
+        assert_eq!(s.texture_handle("zz"), Some(0x2000_0000_0000_0002));
         assert_eq!(s.texture_handle("b"), None);
         assert_eq!(
-            s.texture_by_handle(0x7e00_0000_0000_0002).unwrap().name,
+            s.texture_by_handle(0x2000_0000_0000_0002).unwrap().name,
             "zz"
         );
-        assert!(s.texture_by_handle(0x7e00_0000_0000_0003).is_none());
+        assert!(s.texture_by_handle(0x2000_0000_0000_0003).is_none());
         assert!(s.texture_by_handle(0x7e00_0001_0000_0000).is_none());
         assert!(s.texture_by_handle(0x1000_0000).is_none());
     }
@@ -274,7 +278,7 @@ mod tests {
         assert_eq!(imgs.len(), 3);
         let zz = &imgs[2];
         assert_eq!(zz.spec.name, "zz");
-        assert_eq!(zz.handle, 0x7e00_0000_0000_0002);
+        assert_eq!(zz.handle, 0x2000_0000_0000_0002);
         assert_eq!(zz.spec.dims3(), [3, 2, 1]);
         assert_eq!(zz.spec.texel_count(), 6);
         assert_eq!(zz.spec.element_count(), 12);

@@ -204,8 +204,13 @@ impl SimInputs {
             }
         }
         for r in &out.relocs {
-            if !out.globals.iter().any(|g| g.name == r.symbol) {
-                return Err(format!("relocs: '{}' is not one of the globals", r.symbol));
+            if !out.globals.iter().any(|g| g.name == r.symbol)
+                && super::reloc::desc_size_symbol(&r.symbol).is_none()
+            {
+                return Err(format!(
+                    "relocs: '{}' is not one of the globals (nor a driver size symbol)",
+                    r.symbol
+                ));
             }
         }
         Ok(out)
@@ -276,7 +281,7 @@ fn parse_reloc(v: &mini_json::V, what: &str) -> Result<Reloc, String> {
         .to_string();
     let kind_name = need(f[3], what, "kind")?.as_str(&format!("{what}.kind"))?;
     let kind = RelocKind::from_name(kind_name).ok_or_else(|| {
-        format!("{what}.kind: relocation type '{kind_name}' is not supported (only R_CUDA_ABS32_LO_32 and R_CUDA_ABS32_HI_32)")
+        format!("{what}.kind: relocation type '{kind_name}' is not supported (only R_CUDA_ABS32_LO_32, R_CUDA_ABS32_HI_32 and R_CUDA_ABS32_32)")
     })?;
     let addend = match f[4] {
         Some(a) => Some(a.as_i64(&format!("{what}.addend"))?),

@@ -10,6 +10,7 @@
 //! | `reloc.rs` | code relocations (module-variable addresses) applied to the [`Function`] before decoding |
 //! | `program.rs` | decodes a [`Function`] once into [`program::Program`]: per instruction a handler with pre-resolved operands |
 //! | `warp.rs` | SIMT state of a warp: registers (structure of arrays), predicates as lane masks, ready groups, waits, convergence barriers |
+//! | `resinfo.rs` | the driver's texture/surface information tables (`txq`/`suq` fields ptxas loads from global memory), built from the launch spec with the interpreter's answers |
 //! | `memory.rs` | global, shared, local and generic accesses with their faults |
 //! | `undecoded.rs` | sm_90 encoding-only slots (cuobjdump 11.8): VIMNMX from its encoding |
 //! | `exec/` | the handlers, one file per family |
@@ -26,6 +27,7 @@ pub mod memory;
 pub mod program;
 pub mod regs;
 pub mod reloc;
+pub mod resinfo;
 pub mod run;
 pub mod semantics;
 pub mod undecoded;

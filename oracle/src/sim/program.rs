@@ -158,6 +158,8 @@ pub struct Addr {
     pub offset: i64,
     /// 64-bit address: register pairs for base and index.
     pub wide: bool,
+    /// `[R0.U32+UR4]`: a 32-bit base zero-extended, a 64-bit index.
+    pub base32: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -862,7 +864,11 @@ impl Dec<'_> {
         if m.desc.is_some() {
             return Err("desc[...] addresses are not modelled".into());
         }
-        let wide = wide || m.base.is_some_and(|b| b.wide);
+        let base32 = m.base.is_some_and(|b| b.u32);
+        if base32 && m.index.is_none() {
+            return Err("a .U32 address base without a uniform index".into());
+        }
+        let wide = wide || base32 || m.base.is_some_and(|b| b.wide);
         let base = m.base.map_or(Src::Imm(0), |b| self.reg_src(b.reg));
         let index = match m.index {
             None => None,
@@ -877,6 +883,7 @@ impl Dec<'_> {
             index,
             offset: m.offset.unwrap_or(0),
             wide,
+            base32,
         })
     }
 }

@@ -10,11 +10,23 @@
 //! layout order), a symbol and a kind.
 //!
 //! Kinds, with the instruction bits each one writes. The only kinds in the
-//! corpus' 96 cubins (ptxas 11.8, sm_70..sm_90) are the two below, all in
-//! libdevice_math (`__cudart_i2opi_f`); everything else is refused.
+//! corpus' 96 cubins (ptxas 11.8, sm_70..sm_90) are the first two below,
+//! all in libdevice_math (`__cudart_i2opi_f`); the third comes from
+//! `txq`/`suq` of a table field (oracle/tests/resinfo_vendor/); everything
+//! else is refused.
 //! - `R_CUDA_ABS32_LO_32`: bits 32..63 of the 128-bit instruction (its
 //!   32-bit immediate) become the low word of `S + A`;
 //! - `R_CUDA_ABS32_HI_32`: the same field becomes the high word of `S + A`.
+//! - `R_CUDA_ABS32_32`: the same field becomes `S + A` (32 bits). ptxas
+//!   11.8 emits it against `.nv.unified.texrefDescSize` /
+//!   `.nv.surfrefDescSize` (undefined 4-byte symbols the driver defines) on
+//!   the `MOV R3, 0x0` / `UMOV UR5, 0x0` whose value multiplies the row
+//!   index of a `txq`/`suq` information-table load; nvdisasm prints that
+//!   instruction as ``UMOV UR5, `(.nv.unified.texrefDescSize)`` (the
+//!   symbol's value as the whole immediate). The simulator gives the two
+//!   symbols this project's row sizes (`ptxc::lower::resinfo::TEX_INFO_ROW`,
+//!   `SURF_INFO_ROW`; [`desc_size_symbol`]), the sizes of the tables it
+//!   builds (`super::resinfo`), so vendor listings read those tables.
 //!
 //! Evidence: nvdisasm, which resolves relocations, prints those
 //! instructions as `MOV R13, 32@lo(__cudart_i2opi_f)` (sm_70) and `UMOV
@@ -42,6 +54,19 @@ pub enum RelocKind {
     Abs32Lo32,
     /// `R_CUDA_ABS32_HI_32`: the high word of the address into bits 32..63.
     Abs32Hi32,
+    /// `R_CUDA_ABS32_32`: the (32-bit) value into bits 32..63.
+    Abs32_32,
+}
+
+/// The value of a driver-defined size symbol (module docs): the row sizes
+/// of the information tables; `None` for any other name.
+pub fn desc_size_symbol(name: &str) -> Option<u64> {
+    use ptxc::lower::resinfo::{SURF_INFO_ROW, TEX_INFO_ROW};
+    match name {
+        ".nv.unified.texrefDescSize" => Some(u64::from(TEX_INFO_ROW)),
+        ".nv.surfrefDescSize" => Some(u64::from(SURF_INFO_ROW)),
+        _ => None,
+    }
 }
 
 impl RelocKind {
@@ -49,6 +74,7 @@ impl RelocKind {
         match name {
             "R_CUDA_ABS32_LO_32" => Some(RelocKind::Abs32Lo32),
             "R_CUDA_ABS32_HI_32" => Some(RelocKind::Abs32Hi32),
+            "R_CUDA_ABS32_32" => Some(RelocKind::Abs32_32),
             _ => None,
         }
     }
@@ -57,13 +83,14 @@ impl RelocKind {
         match self {
             RelocKind::Abs32Lo32 => "R_CUDA_ABS32_LO_32",
             RelocKind::Abs32Hi32 => "R_CUDA_ABS32_HI_32",
+            RelocKind::Abs32_32 => "R_CUDA_ABS32_32",
         }
     }
 
     /// The field's new value for the relocated address `v` (`S + A`).
     fn field(self, v: u64) -> u32 {
         match self {
-            RelocKind::Abs32Lo32 => v as u32,
+            RelocKind::Abs32Lo32 | RelocKind::Abs32_32 => v as u32,
             RelocKind::Abs32Hi32 => (v >> 32) as u32,
         }
     }
@@ -260,7 +287,11 @@ mod tests {
 
     #[test]
     fn kind_names() {
-        for k in [RelocKind::Abs32Lo32, RelocKind::Abs32Hi32] {
+        for k in [
+            RelocKind::Abs32Lo32,
+            RelocKind::Abs32Hi32,
+            RelocKind::Abs32_32,
+        ] {
             assert_eq!(RelocKind::from_name(k.name()), Some(k));
         }
         assert_eq!(RelocKind::from_name("R_CUDA_ABS55_16_34"), None);

@@ -36,6 +36,7 @@ use super::hazard;
 use super::memory::{global_bytes, place_globals, CtaMem, GlobalMem, LOCAL_BYTES};
 use super::program::{decode, BarKind, Program};
 use super::reloc;
+use super::resinfo;
 use super::warp::{Group, Stop, StopKind, Wait, WaitKind, Warp};
 use crate::launch::{LaunchSpec, MemoryImage, OutputSet, SurfaceImage, TextureImage};
 use crate::ptx_interp::{Location, Outcome, RunLimits, RunResult, SetupError, UbKind};
@@ -77,8 +78,26 @@ pub fn run(
     // Module variables: placed after the buffers, their addresses in bank 4
     // (the compiler's IR) and relocated into the code (vendor SASS).
     let mut global = GlobalMem::new(&image);
-    let addrs = place_globals(&extra.globals, image.layout().end()).map_err(SetupError)?;
-    for (g, &a) in extra.globals.iter().zip(&addrs) {
+    // The driver's texture/surface information tables (resinfo.rs) follow
+    // the module variables; their addresses go to bank 0.
+    let tables = resinfo::tables(spec).map_err(SetupError)?;
+    let mut placed = extra.globals.clone();
+    placed.extend(tables.iter().map(|(_, g)| g.clone()));
+    let all_addrs = place_globals(&placed, image.layout().end()).map_err(SetupError)?;
+    let (addrs, table_addrs) = all_addrs.split_at(extra.globals.len());
+    for ((t, g), &a) in tables.iter().zip(table_addrs) {
+        global
+            .add_variable(a, g.init.clone(), &g.name)
+            .map_err(SetupError)?;
+        let at = match t {
+            ptxc::lower::resinfo::Table::Texture => cb.tex_info,
+            ptxc::lower::resinfo::Table::Surface => cb.surf_info,
+        } as usize;
+        if let Some(b0) = banks.banks.get_mut(&0) {
+            b0[at..at + 8].copy_from_slice(&a.to_le_bytes());
+        }
+    }
+    for (g, &a) in extra.globals.iter().zip(addrs) {
         if extra.globals.iter().filter(|x| x.name == g.name).count() > 1 {
             return Err(SetupError(format!(
                 "module variable '{}' is given twice",
@@ -88,7 +107,7 @@ pub fn run(
         let bytes = global_bytes(g).map_err(SetupError)?;
         global.add_variable(a, bytes, &g.name).map_err(SetupError)?;
     }
-    if let Some(b4) = SimInputs::globals_bank(&addrs) {
+    if let Some(b4) = SimInputs::globals_bank(addrs) {
         if banks.banks.insert(GLOBALS_BANK, b4).is_some() {
             return Err(SetupError(format!(
                 "constant bank {GLOBALS_BANK} holds the module variables' addresses: the inputs may not give it"
@@ -105,6 +124,7 @@ pub fn run(
                 .iter()
                 .position(|g| g.name == name)
                 .map(|k| addrs[k])
+                .or_else(|| reloc::desc_size_symbol(name))
         };
         relocated = reloc::apply(f, &extra.relocs, &symbol).map_err(SetupError)?;
         &relocated

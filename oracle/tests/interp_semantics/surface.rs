@@ -871,12 +871,12 @@ fn launch_spec_surfaces() {
     );
     check_eq(
         s.surface_handle("a"),
-        Some(0x7f00_0000_8000_0000),
+        Some(0x8000_0000_8000_0000),
         "handle a",
     );
     check_eq(
         s.surface_handle("b"),
-        Some(0x7f00_0000_8000_0001),
+        Some(0x8000_0000_8000_0001),
         "handle b",
     );
     check_eq(

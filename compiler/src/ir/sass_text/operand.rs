@@ -65,11 +65,17 @@ pub struct ConstRef {
     pub not: bool,
 }
 
-/// The register part of an address: `R2`, `R2.64` (64-bit), `UR4`, `RZ`.
+/// The register part of an address: `R2`, `R2.64` (64-bit), `R0.U32`,
+/// `UR4`, `RZ`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct MemBase {
     pub reg: Reg,
     pub wide: bool,
+    /// `.U32`: a 32-bit register zero-extended and added to the 64-bit
+    /// uniform index (sm_75 `LDG.E.CONSTANT.SYS R0, [R0.U32+UR4]`, ptxas
+    /// 11.8's `txq.channel_order` with UR4 = `c[0x0][0x70]`,
+    /// oracle/tests/resinfo_vendor/resinfo_probe.sm_75.sass).
+    pub u32: bool,
 }
 
 /// A memory address `[base+ureg+offset]` with an optional sm_90 descriptor
@@ -213,7 +219,14 @@ impl fmt::Display for MemRef {
         f.write_str("[")?;
         let mut first = true;
         if let Some(b) = self.base {
-            write!(f, "{}{}", b.reg, if b.wide { ".64" } else { "" })?;
+            let suffix = if b.wide {
+                ".64"
+            } else if b.u32 {
+                ".U32"
+            } else {
+                ""
+            };
+            write!(f, "{}{suffix}", b.reg)?;
             first = false;
         }
         if let Some(i) = self.index {
@@ -485,7 +498,8 @@ fn parse_mem(c: &mut Cursor<'_>, desc: Option<Reg>) -> Result<MemRef, SassError>
                 .ok_or_else(|| c.err_at(s, format!("expected a register, found `{w}`")))?;
             if m.base.is_none() && m.index.is_none() {
                 let wide = c.eat_str(".64");
-                m.base = Some(MemBase { reg, wide });
+                let u32 = !wide && c.eat_str(".U32");
+                m.base = Some(MemBase { reg, wide, u32 });
             } else if m.index.is_none() {
                 m.index = Some(reg);
             } else {
@@ -713,11 +727,29 @@ mod tests {
                 base: Some(MemBase {
                     reg: Reg::R(6),
                     wide: true,
+                    u32: false,
                 }),
                 index: None,
                 offset: Some(-4),
             })
         );
+        // sm_75's 32-bit base plus a uniform 64-bit index
+        // (resinfo_probe.sm_75.sass); it prints back the same.
+        let m = op("[R0.U32+UR4]");
+        assert_eq!(
+            m,
+            SassOperand::Mem(MemRef {
+                desc: None,
+                base: Some(MemBase {
+                    reg: Reg::R(0),
+                    wide: false,
+                    u32: true,
+                }),
+                index: Some(Reg::Ur(4)),
+                offset: None,
+            })
+        );
+        assert_eq!(m.to_string(), "[R0.U32+UR4]");
         assert_eq!(
             op("R20 0x0"),
             SassOperand::RegRel {

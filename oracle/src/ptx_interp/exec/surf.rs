@@ -18,8 +18,7 @@ use super::{mask, Ctx};
 use crate::launch::SurfaceSpec;
 use crate::ptx_interp::machine::Stop;
 use crate::ptx_interp::program::{AddrBase, Inst, Opnd};
-use crate::ptx_interp::semantics::surface::{self as rules, Dim, Oob, RedOp};
-use crate::ptx_interp::semantics::texture;
+use crate::ptx_interp::semantics::surface::{self as rules, Oob, RedOp};
 use ptxc::ptx::isa::Opcode;
 use ptxc::ptx::modifiers::Mod;
 use ptxc::ptx::types::ScalarType;
@@ -272,42 +271,21 @@ fn sured(cx: &mut Ctx, i: &Inst) -> Result<(), Stop> {
     Ok(())
 }
 
-/// `suq.query.b32 d, [a]` (9.7.11.4), following `txq`'s choices
-/// (`semantics::texture::txq`):
-/// * `.width .height .depth`: "value in elements" (width in elements, not
-///   bytes); a dimension the surface does not have gives 0 (as txq).
-/// * `.channel_data_type` / `.channel_order`: "Unsigned integer
-///   corresponding to source language's channel data type [order]
-///   enumeration": the OpenCL values txq uses (PTX ISA 5.3.3 Tables 12,
-///   13); 64-bit channel types have none (0, as txq).
-/// * `.array_size`: "For a surface array, number of surfaces in array, 0
-///   otherwise."
-/// * `.memory_layout`: "1 for surface with linear memory layout; 0
-///   otherwise": the launch spec describes contents, not the device
-///   layout (a CUDA surface over a CUDA array is not linear; one over
-///   linear memory would be), so this query faults.
+/// `suq.query.b32 d, [a]` (9.7.11.4): the answers of
+/// [`rules::suq`]. `.memory_layout` ("1 for surface with linear memory
+/// layout; 0 otherwise") faults: the launch spec describes contents, not
+/// the device layout (a CUDA surface over a CUDA array is not linear; one
+/// over linear memory would be).
 fn suq(cx: &mut Ctx, i: &Inst) -> Result<(), Stop> {
     let si = surface(cx, i, &i.ops[1])?;
     let spec = &cx.m.global.image.surfaces[si].spec;
-    let v = if i.mods.has(Mod::Width) {
-        rules::dimension(spec, Dim::Width)
-    } else if i.mods.has(Mod::Height) {
-        rules::dimension(spec, Dim::Height)
-    } else if i.mods.has(Mod::Depth) {
-        rules::dimension(spec, Dim::Depth)
-    } else if i.mods.has(Mod::ChannelDataType) {
-        texture::channel_data_type(spec.ty)
-    } else if i.mods.has(Mod::ChannelOrder) {
-        texture::channel_order(spec.channels)
-    } else if i.mods.has(Mod::ArraySize) {
-        spec.layers.unwrap_or(0)
-    } else {
+    let Some(q) = rules::SurfQuery::of(|m| i.mods.has(m)) else {
         return Err(Stop::fault(format!(
             "'{}': suq.memory_layout is not answered: the launch spec does not say whether a surface's device memory is linear (PTX ISA 9.7.11.4: 1 for linear, 0 otherwise)",
             i.text
         )));
     };
-    cx.set(&i.ops[0], u64::from(v))
+    cx.set(&i.ops[0], u64::from(rules::suq(spec, q)))
 }
 
 pub fn exec(cx: &mut Ctx, i: &Inst) -> Result<(), Stop> {

@@ -193,36 +193,22 @@ pub fn exec(cx: &mut Ctx, i: &Inst) -> Result<(), Stop> {
         }
         Opcode::Txq => {
             let img = image(cx, &i.ops[1])?;
-            let q = if i.mods.has(Mod::Width) {
-                TexQuery::Width
-            } else if i.mods.has(Mod::Height) {
-                TexQuery::Height
-            } else if i.mods.has(Mod::Depth) {
-                TexQuery::Depth
-            } else if i.mods.has(Mod::ChannelDataType) {
-                TexQuery::ChannelDataType
-            } else if i.mods.has(Mod::ChannelOrder) {
-                TexQuery::ChannelOrder
-            } else if i.mods.has(Mod::NormalizedCoords) {
-                TexQuery::NormalizedCoords
-            } else if i.mods.has(Mod::FilterMode) {
-                TexQuery::FilterMode
-            } else if i.mods.has(Mod::AddrMode0) {
-                TexQuery::AddrMode0
-            } else if i.mods.has(Mod::AddrMode1) {
-                TexQuery::AddrMode1
-            } else if i.mods.has(Mod::AddrMode2) {
-                TexQuery::AddrMode2
-            } else if i.mods.has(Mod::ArraySize) {
-                TexQuery::ArraySize
-            } else if i.mods.has(Mod::NumMipmapLevels) {
-                TexQuery::NumMipmapLevels
-            } else {
-                TexQuery::NumSamples
-            };
+            let q = TexQuery::of(|m| i.mods.has(m))
+                .ok_or_else(|| Stop::fault(format!("'{}': txq without a query field", i.text)))?;
             let v = texture::txq(&cx.m.textures[img].spec, q);
             cx.set(&i.ops[0], u64::from(v))
         }
+        // `istypep.type p, a` (PTX ISA 9.7.10.6): "Write predicate register
+        // p with 1 if register a points to an opaque variable of the
+        // specified type, and with 0 otherwise": true only for the launch's
+        // own texture / surface handles; never for .samplerref (the launch
+        // has no samplers). ptxas 11.8 tests bit 61 / 62 / 63 of the handle
+        // instead (ptxc::lower::resinfo); the launch's handles
+        // (launch::TEXTURE_HANDLE_BASE, SURFACE_HANDLE_BASE), buffer
+        // addresses (below 4 GiB) and generic window addresses (bits 61..63
+        // clear) get the same answer from both rules. DECISION: the ISA's
+        // rule here; a 64-bit integer with bit 61..63 set that is no handle
+        // is where the lowered code answers differently.
         Opcode::Istypep => {
             let h = cx.get(&i.ops[1])?;
             let is_tex = cx.m.textures.iter().any(|t| t.handle == h);

@@ -37,6 +37,7 @@
 //!   dimension the surface does not have gives 0 (as `txq`, texture.rs).
 
 use crate::launch::SurfaceSpec;
+use ptxc::ptx::modifiers::Mod;
 
 /// How out-of-bounds accesses are handled (the `.clamp` field).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -245,7 +246,56 @@ pub fn reduce(op: RedOp, bits: u32, signed: bool, old: u64, c: u64) -> u64 {
     new & m
 }
 
-/// A `suq` field the surface answers.
+/// A `suq` field this module answers (`.memory_layout` is not one: the
+/// launch spec does not say whether a surface's memory is linear).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SurfQuery {
+    Dim(Dim),
+    ChannelDataType,
+    ChannelOrder,
+    ArraySize,
+}
+
+impl SurfQuery {
+    /// Each query with the PTX modifier that names it.
+    pub const ALL: [(Mod, SurfQuery); 6] = [
+        (Mod::Width, SurfQuery::Dim(Dim::Width)),
+        (Mod::Height, SurfQuery::Dim(Dim::Height)),
+        (Mod::Depth, SurfQuery::Dim(Dim::Depth)),
+        (Mod::ChannelDataType, SurfQuery::ChannelDataType),
+        (Mod::ChannelOrder, SurfQuery::ChannelOrder),
+        (Mod::ArraySize, SurfQuery::ArraySize),
+    ];
+
+    /// The query of the first modifier `has` accepts.
+    pub fn of(has: impl Fn(Mod) -> bool) -> Option<SurfQuery> {
+        SurfQuery::ALL
+            .iter()
+            .find(|(m, _)| has(*m))
+            .map(|&(_, q)| q)
+    }
+}
+
+/// `suq.query.b32 d, [a]` (9.7.11.4), following `txq`'s choices
+/// (`texture::txq`):
+/// * `.width .height .depth`: "value in elements" (width in elements, not
+///   bytes); a dimension the surface does not have gives 0 (as txq).
+/// * `.channel_data_type` / `.channel_order`: "Unsigned integer
+///   corresponding to source language's channel data type [order]
+///   enumeration": the OpenCL values txq uses (PTX ISA 5.3.3 Tables 12,
+///   13); 64-bit channel types have none (0, as txq).
+/// * `.array_size`: "For a surface array, number of surfaces in array, 0
+///   otherwise."
+pub fn suq(spec: &SurfaceSpec, q: SurfQuery) -> u32 {
+    match q {
+        SurfQuery::Dim(d) => dimension(spec, d),
+        SurfQuery::ChannelDataType => super::texture::channel_data_type(spec.ty),
+        SurfQuery::ChannelOrder => super::texture::channel_order(spec.channels),
+        SurfQuery::ArraySize => spec.layers.unwrap_or(0),
+    }
+}
+
+/// A surface dimension.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Dim {
     Width,

@@ -88,6 +88,7 @@
 //! UNCONFIRMED.
 
 use crate::launch::{f16_bits_to_f64, AddressMode, ElemType, Filter, TextureImage, TextureSpec};
+use ptxc::ptx::modifiers::Mod;
 
 /// One texture coordinate: `.s32` or `.f32`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -114,6 +115,34 @@ pub enum TexQuery {
     NumSamples,
     /// `.force_unnormalized_coords` (sampler query, independent mode).
     ForceUnnormalizedCoords,
+}
+
+impl TexQuery {
+    /// Each query with the PTX modifier that names it.
+    pub const ALL: [(Mod, TexQuery); 14] = [
+        (Mod::Width, TexQuery::Width),
+        (Mod::Height, TexQuery::Height),
+        (Mod::Depth, TexQuery::Depth),
+        (Mod::ChannelDataType, TexQuery::ChannelDataType),
+        (Mod::ChannelOrder, TexQuery::ChannelOrder),
+        (Mod::NormalizedCoords, TexQuery::NormalizedCoords),
+        (Mod::FilterMode, TexQuery::FilterMode),
+        (Mod::AddrMode0, TexQuery::AddrMode0),
+        (Mod::AddrMode1, TexQuery::AddrMode1),
+        (Mod::AddrMode2, TexQuery::AddrMode2),
+        (Mod::ArraySize, TexQuery::ArraySize),
+        (Mod::NumMipmapLevels, TexQuery::NumMipmapLevels),
+        (Mod::NumSamples, TexQuery::NumSamples),
+        (
+            Mod::ForceUnnormalizedCoords,
+            TexQuery::ForceUnnormalizedCoords,
+        ),
+    ];
+
+    /// The query of the first modifier `has` accepts.
+    pub fn of(has: impl Fn(Mod) -> bool) -> Option<TexQuery> {
+        TexQuery::ALL.iter().find(|(m, _)| has(*m)).map(|&(_, q)| q)
+    }
 }
 
 /// Saturation bound for texel indices computed from huge coordinates.

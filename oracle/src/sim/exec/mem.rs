@@ -18,8 +18,8 @@ pub fn addresses(w: &Warp, a: &Addr, m: u32) -> Result<[u64; 32], Stop> {
     let mut out = [0u64; 32];
     let base: [u64; 32] = match a.base {
         Src::Imm(v) => [u64::from(v); 32],
-        Src::R(i) if a.wide => w.read64(Src64::R(i), m)?,
-        Src::U(i) if a.wide => w.read64(Src64::U(i), m)?,
+        Src::R(i) if a.wide && !a.base32 => w.read64(Src64::R(i), m)?,
+        Src::U(i) if a.wide && !a.base32 => w.read64(Src64::U(i), m)?,
         s => w.read(s, m)?.map(u64::from),
     };
     let idx: [u64; 32] = match a.index {
