@@ -20,6 +20,7 @@
 //! | `tex.rs` | tex/tld4 with texture objects: TLD/TEX/TLD4 (slot, uniform-handle and handle-loop forms); txq dimensions and level count: TXQ |
 //! | `surf.rs` | suld.b/sust.b/sured.b on 1d/2d/3d surface objects: SULD/SUST/SURED (slot, uniform-handle, register and handle-loop forms); suq width/height/depth: TXQ (through tex.rs) |
 //! | `handle.rs` | where a surface handle comes from: a kernel parameter's constant-bank slot or a register |
+//! | `tex_lod.rs` | tex.level (plain geometries) and tex.grad (.1d/.2d/.a1d/.a2d): TEX.LL and TXD with ptxas's register groups |
 //! | `tex_array.rs` | tex.a1d/a2d (and tex.level), tld4.a2d: the index clamp, TLD.LZ/TEX.LL/TLD4 `ARRAY_1D`/`ARRAY_2D` with ptxas's register groups |
 //! | `warp.rs` | shfl.sync, vote.sync, activemask, bar (incl. bar.red.{popc,and,or}), membar |
 //! | `warp_sync.rs` | match.sync any/all (b32/b64), vote.sync.uni, redux.sync: REDUX on every target (phase 5 expands it on sm_70/sm_75) |
@@ -48,7 +49,8 @@
 //! code does not see), `redux.sync.f32` (sm_100a: no target of the SM
 //! table has it), `txq` of fields other than width/height/depth/
 //! num_mipmap_levels (tex.rs: no TXQ mode answers them in PTX's terms), cube
-//! and multi-sample textures, `tex.grad` on arrays (tex_array.rs). `brkpt` lowers to nothing (mod.rs `dispatch`).
+//! and multi-sample textures, `tex.grad.3d` and `tex.grad`/`tex.level` with
+//! `.s32` coordinates (tex_lod.rs). `brkpt` lowers to nothing (mod.rs `dispatch`).
 //!
 //! # Register conventions
 //! - Virtual registers `%rN` (general, 32-bit), `%pN` (predicates), `%urN`
@@ -124,6 +126,7 @@ mod surf;
 mod template;
 mod tex;
 mod tex_array;
+mod tex_lod;
 mod warp;
 mod warp_sync;
 
@@ -135,6 +138,8 @@ mod tests_gaps;
 mod tests_surf;
 #[cfg(test)]
 mod tests_tex_array;
+#[cfg(test)]
+mod tests_tex_lod;
 
 use rustc_hash::FxHashMap;
 

@@ -419,6 +419,49 @@ pub fn check_geometry(spec: &TextureSpec, layered: bool) -> Result<(), String> {
     }
 }
 
+/// The level of detail a `tex` asks for (PTX ISA `tex`,
+/// #texture-instructions-tex): none (`.base`, the implicit level), an
+/// explicit level (`tex.level`, operand `lod`; SASS `TEX.LL`), or
+/// explicit gradients (`tex.grad`, operands `dPdx`, `dPdy`, one element
+/// per dimension; SASS `TXD`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Lod {
+    Base,
+    Level(f32),
+    Grad { dpdx: [f32; 3], dpdy: [f32; 3] },
+}
+
+/// The mip level a fetch reads: its level of detail clamped to the levels
+/// the texture has. A launch spec texture has exactly one level (no
+/// mipmaps: its `txq.num_mipmap_levels` answers 0, [`txq`]), so every
+/// level of detail selects level 0 — an explicit `lod` of any value (NaN
+/// and infinities included) and any gradients — and the filter is the
+/// texture's `filter` whatever the level (CUDA C++ Programming Guide,
+/// "Texture Object API": `maxMipmapLevelClamp` / `minMipmapLevelClamp`
+/// bound the level; a texture over a plain CUDA array has only level 0,
+/// and `mipmapFilterMode` concerns the choice between levels). Both
+/// runners call this (the interpreter's `tex.level`/`tex.grad`, the
+/// simulator's `TEX.LL`/`TXD`), through [`fetch_lod`].
+pub fn mip_level(_spec: &TextureSpec, _lod: Lod) -> u32 {
+    0
+}
+
+/// [`fetch_layer`] at the level [`mip_level`] selects for `lod` (every
+/// launch spec texture has level 0 only, the level [`fetch_layer`]
+/// reads).
+pub fn fetch_lod(
+    tex: &TextureImage,
+    spec: &TextureSpec,
+    layer: u32,
+    coords: [Coord; 3],
+    dims: usize,
+    lod: Lod,
+) -> [u32; 4] {
+    let level = mip_level(spec, lod);
+    debug_assert_eq!(level, 0, "launch spec textures have one level");
+    fetch_layer(tex, spec, layer, coords, dims)
+}
+
 /// [`fetch`] in layer `layer` (`< spec.layer_count()`, see [`layer_index`])
 /// of a layered texture: the coordinates address a texel of that layer
 /// only; filtering and the address modes never reach another layer (CUDA
