@@ -275,8 +275,8 @@ fn tex_src_width(inst: &Inst, src: usize, uniform: bool) -> u8 {
 /// The width of source `src` of a `TXD` (gradient fetch, ptxas 11.8,
 /// compiler/src/lower/tex_lod.rs): Ra holds the coordinates then the
 /// array index, Rb the gradients (two per dimension), in the slot form
-/// (`TXD R14, R12, R16, R12, 0x0, 0x58, ARRAY_2D`: Ra = x, y, index; Rb =
-/// 4 gradients) and the handle forms (`TXD R18, R16, R12, R16, UR6, 0x0,
+/// (`TXD R26, R24, R20, R24, 0x0, 0x5a, ARRAY_2D`: Ra = x, y, index; Rb =
+/// 4 gradients) and the handle forms (`TXD R30, R28, R20, R28, UR6, 0x0,
 /// ARRAY_2D`; the last register source is the handle: a uniform pair or an
 /// sm_70 general-register low word).
 fn txd_src_width(inst: &Inst, src: usize, uniform: bool) -> u8 {

@@ -1,6 +1,8 @@
 //! `tex.level` / `tex.grad` lowering (tex_lod.rs) against ptxas 11.8's
-//! register groups (oracle/tests/tex_lod_vendor/lod.sm_XX.O3.sass, kernel
-//! parameters tex, out, ix, x, y, z, l, g1..g4).
+//! register groups (oracle/tests/tex_lod_vendor/lod.sm_XX.O3.sass; the
+//! listing lines quoted are tex_lod.rs's table, whose kernel has other
+//! parameters: the groups are compared by the parameter each register
+//! holds).
 
 use std::collections::HashMap;
 
@@ -126,16 +128,16 @@ const GRAD_A2D: &str = "tex.grad.a2d.v4.f32.f32 {%d1, %d2, %d3, %d4}, [%rd1, {%r
 fn tex_level_is_tex_ll_with_the_level_after_the_coordinates() {
     for sm in ARCHS {
         if sm == "sm_90" {
-            // lod.sm_90: TEX.LL R6, R4, R2, R14, UR4, 0x0, 2D (R2 = x, R3 =
-            // 0, R14 = l); TEX.LL R34, R32, R32, R14, UR6, 0x0, 2D; TEX.LL
-            // R30, R28, R28, R14, UR8, 0x0, 3D (R28..R30 = x, y, z).
+            // lod.sm_90: TEX.LL R34, R32, R32, R26, UR4, 0x0, 2D (R32 = x,
+            // R33 = 0, R26 = l); TEX.LL R26, R24, R2, R26, UR4, 0x0, 2D;
+            // TEX.LL R10, R8, R20, R26, UR4, 0x0, 3D (R20..R22 = x, y, z).
             check(LEVEL_1D, sm, "TEX.LL 2D", &["x", "RZ"], &["l"]);
             check(LEVEL_2D, sm, "TEX.LL 2D", &["x", "y"], &["l"]);
             check(LEVEL_3D, sm, "TEX.LL 3D", &["x", "y", "z"], &["l"]);
         } else {
-            // lod.sm_80: TEX.SCR.LL R18, R16, R28, R27, 0x0, 0x58, 2D (R28 =
-            // x, R29 = RZ, R27 = l); TEX.SCR.LL R22, R20, R2, R27, ..., 2D;
-            // TEX.SCR.LL R14, R12, R12, R26, ..., 3D (R26 = z, R27 = l).
+            // lod.sm_80: TEX.SCR.LL R34, R32, R8, R31, 0x0, 0x58, 2D (R8 =
+            // x, R9 = 0, R31 = l); TEX.SCR.LL R30, R28, R28, R31, ..., 2D;
+            // TEX.SCR.LL R18, R16, R16, R30, ..., 3D (R30 = z, R31 = l).
             check(LEVEL_1D, sm, "TEX.SCR.LL 2D", &["x", "RZ"], &["l"]);
             check(LEVEL_2D, sm, "TEX.SCR.LL 2D", &["x", "y"], &["l"]);
             check(LEVEL_3D, sm, "TEX.SCR.LL 3D", &["x", "y"], &["z", "l"]);
@@ -145,12 +147,13 @@ fn tex_level_is_tex_ll_with_the_level_after_the_coordinates() {
 
 #[test]
 fn tex_grad_is_txd_with_interleaved_gradients_and_the_index_last() {
-    // lod.sm_80: TXD R6, R4, R28, R4, 0x0, 0x58, 2D (R28 = x, R29 = 0; R4,
-    // R5 = g1, g2; R6, R7 = 0); TXD R10, R8, R14, R8, 0x0, 0x58, 2D (R8..R11
-    // = dPdx.x, dPdy.x, dPdx.y, dPdy.y); TXD R10, R8, R8, R10, 0x0, 0x58,
-    // ARRAY_1D (R8 = x, R9 = index); TXD R14, R12, R16, R12, 0x0, 0x58,
-    // ARRAY_2D (R16..R18 = x, y, index). lod.sm_90: the same groups with
-    // a uniform handle (TXD R18, R16, R12, R16, UR6, 0x0, ARRAY_2D).
+    // lod.sm_80: TXD R6, R4, R8, R4, 0x0, 0x58, 2D (R8 = x, R9 = 0; R4,
+    // R5 = dPdx, dPdy; R6, R7 = 0); TXD R14, R12, R20, R12, 0x0, 0x58, 2D
+    // (R12..R15 = dPdx.x, dPdy.x, dPdx.y, dPdy.y); TXD R10, R8, R10, R8,
+    // 0x0, 0x5a, ARRAY_1D (R10 = x, R11 = index); TXD R26, R24, R20, R24,
+    // 0x0, 0x5a, ARRAY_2D (R20..R22 = x, y, index). lod.sm_90: the same
+    // groups with a uniform handle (TXD R30, R28, R20, R28, UR6, 0x0,
+    // ARRAY_2D).
     for sm in ARCHS {
         check(
             GRAD_1D,

@@ -103,9 +103,9 @@ impl Cx<'_> {
     /// (`head`: the destinations and the source groups) in the form its
     /// texture takes (module docs): the slot form `<groups>, 0x0, slot`
     /// for a parameter below sm_90 (with `.SCR` first when `scr`: TEX, TLD
-    /// and TLD4 spell it, TXD does not, `TXD R6, R4, R28, R4, 0x0, 0x58,
-    /// 2D`, ptxas 11.8 sm_70..sm_89), the uniform pair `<groups>, UR, 0x0`
-    /// of a parameter on sm_90 (`TXD R18, R16, R2, R16, UR10, 0x0, 2D`),
+    /// and TLD4 spell it, TXD does not, `TXD R6, R4, R8, R4, 0x0, 0x58,
+    /// 2D`, lod.sm_80.O3), the uniform pair `<groups>, UR, 0x0`
+    /// of a parameter on sm_90 (`TXD R6, R4, R32, R4, UR4, 0x0, 2D`, lod.sm_90.O3),
     /// the sm_70 general-register handle, or the handle loop.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn emit_fetch(

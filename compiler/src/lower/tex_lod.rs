@@ -4,19 +4,20 @@
 //! texture forms of tex.rs ([`Cx::emit_fetch`]). `tex.level` on arrays is
 //! tex_array.rs's.
 //!
-//! ptxas 11.8, every target sm_70..sm_90 (`tex.level.{1d,2d,3d}` and
-//! `tex.grad.{1d,2d,a1d,a2d}.v4.f32.f32` of a parameter texture, kernel
-//! parameters x, y, z, l; oracle/tests/tex_lod_vendor/):
+//! ptxas 11.8, every target sm_70..sm_90 (oracle/tests/tex_lod_vendor/:
+//! lod.ptx fetches `tex.level.{1d,2d,3d}` and `tex.grad.{1d,2d}` of the
+//! parameter `tex` and `tex.grad.{a1d,a2d}` of `atex`; lines from
+//! lod.sm_80.O3 and lod.sm_90.O3):
 //!
 //! | PTX | slot form (sm_70..sm_89) | handle form (sm_90) |
 //! |---|---|---|
-//! | `tex.level.1d` | `TEX.SCR.LL R18, R16, R28, R27, 0x0, 0x58, 2D` (Ra = x, 0; Rb = lod) | `TEX.LL R6, R4, R2, R14, UR4, 0x0, 2D` (Ra = x, 0; Rb = lod) |
-//! | `tex.level.2d` | `TEX.SCR.LL R22, R20, R2, R27, 0x0, 0x58, 2D` (Ra = x, y; Rb = lod) | `TEX.LL R34, R32, R32, R14, UR6, 0x0, 2D` |
-//! | `tex.level.3d` | `TEX.SCR.LL R14, R12, R12, R26, 0x0, 0x58, 3D` (Ra = x, y; Rb = z, lod) | `TEX.LL R30, R28, R28, R14, UR8, 0x0, 3D` (Ra = x, y, z; Rb = lod) |
-//! | `tex.grad.1d` | `TXD R6, R4, R28, R4, 0x0, 0x58, 2D` (Ra = x, 0; Rb = dPdx, dPdy, 0, 0) | `TXD R18, R16, R2, R16, UR10, 0x0, 2D` |
-//! | `tex.grad.2d` | `TXD R10, R8, R14, R8, 0x0, 0x58, 2D` (Ra = x, y; Rb = dPdx.x, dPdy.x, dPdx.y, dPdy.y) | `TXD R22, R20, R20, R12, UR12, 0x0, 2D` |
-//! | `tex.grad.a1d` | `TXD R10, R8, R8, R10, 0x0, 0x58, ARRAY_1D` (Ra = x, index; Rb = dPdx, dPdy) | `TXD R22, R20, R2, R10, UR4, 0x0, ARRAY_1D` |
-//! | `tex.grad.a2d` | `TXD R14, R12, R16, R12, 0x0, 0x58, ARRAY_2D` (Ra = x, y, index; Rb as .2d) | `TXD R18, R16, R12, R16, UR6, 0x0, ARRAY_2D` |
+//! | `tex.level.1d` | `TEX.SCR.LL R34, R32, R8, R31, 0x0, 0x58, 2D` (Ra = x, 0; Rb = lod) | `TEX.LL R34, R32, R32, R26, UR4, 0x0, 2D` (Ra = x, 0; Rb = lod) |
+//! | `tex.level.2d` | `TEX.SCR.LL R30, R28, R28, R31, 0x0, 0x58, 2D` (Ra = x, y; Rb = lod) | `TEX.LL R26, R24, R2, R26, UR4, 0x0, 2D` |
+//! | `tex.level.3d` | `TEX.SCR.LL R18, R16, R16, R30, 0x0, 0x58, 3D` (Ra = x, y; Rb = z, lod) | `TEX.LL R10, R8, R20, R26, UR4, 0x0, 3D` (Ra = x, y, z; Rb = lod) |
+//! | `tex.grad.1d` | `TXD R6, R4, R8, R4, 0x0, 0x58, 2D` (Ra = x, 0; Rb = dPdx, dPdy, 0, 0) | `TXD R6, R4, R32, R4, UR4, 0x0, 2D` |
+//! | `tex.grad.2d` | `TXD R14, R12, R20, R12, 0x0, 0x58, 2D` (Ra = x, y; Rb = dPdx.x, dPdy.x, dPdx.y, dPdy.y) | `TXD R14, R12, R12, R24, UR4, 0x0, 2D` |
+//! | `tex.grad.a1d` | `TXD R10, R8, R10, R8, 0x0, 0x5a, ARRAY_1D` (Ra = x, index; Rb = dPdx, dPdy) | `TXD R18, R16, R36, R16, UR6, 0x0, ARRAY_1D` |
+//! | `tex.grad.a2d` | `TXD R26, R24, R20, R24, 0x0, 0x5a, ARRAY_2D` (Ra = x, y, index; Rb as .2d) | `TXD R30, R28, R20, R28, UR6, 0x0, ARRAY_2D` |
 //!
 //! So: a 1D level-of-detail fetch is a 2D one at y = 0 (the launch spec's
 //! 1D textures read alike at any y: their missing dimension has size 1 and
@@ -30,7 +31,8 @@
 //! Refused (with the reason): `tex.level` with `.s32` coordinates (ptxas
 //! rejects it); `tex.grad` with `.s32` coordinates (ptxas 11.8 hands the
 //! integers' bits to `TXD`, a sampled-coordinate fetch: `TXD R6, R4, R4,
-//! R8, 0x0, 0x58, 2D` with R4 = the `.s32` x unconverted, so the vendor
+//! R8, 0x0, 0x58, 2D` with R4 = the `.s32` x unconverted (measured on
+//! `tex.grad.2d.v4.f32.s32`, sm_80), so the vendor
 //! result is not the PTX one); `tex.grad.3d` (no 3D `TXD`: ptxas emulates
 //! it per quad lane with `SHFL.IDX`, `FSWZADD.NDV` and implicit-level
 //! `TEX.SCR.NDV` fetches, which the simulator does not model).

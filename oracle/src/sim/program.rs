@@ -2023,9 +2023,9 @@ fn tex_shape(s: &[Operand]) -> DResult<(usize, u8, bool)> {
 
 fn decode_txd(d: &Dec<'_>, i: &Inst, dsts: &[Operand], s: &[Operand]) -> DResult<Kind> {
     // `TXD` (explicit gradients; ptxas 11.8 for tex.grad.{1d,2d,a1d,a2d},
-    // compiler/src/lower/tex_lod.rs): `TXD R14, R12, R16, R12, 0x0, 0x58,
+    // compiler/src/lower/tex_lod.rs, lod.sm_80/90): `TXD R26, R24, R20, R24, 0x0, 0x5a,
     // ARRAY_2D` (slot form, no `.SCR`: two source registers, then 0x0 and
-    // the slot) and `TXD R18, R16, R12, R16, UR6, 0x0, ARRAY_2D` (handle
+    // the slot) and `TXD R30, R28, R20, R28, UR6, 0x0, ARRAY_2D` (handle
     // form: Ra, Rb and the handle; the compiler's sm_70 form names a
     // general register there). Ra holds the coordinates then the array
     // index (x, y, index for ARRAY_2D; x, index for ARRAY_1D), Rb the

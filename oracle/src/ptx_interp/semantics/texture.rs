@@ -1689,6 +1689,70 @@ mod tests {
         assert_eq!(t.at([Coord::Int(0); 3], 1)[0], 0x9abc_def0);
     }
 
+    // ------------------------------------------------ level of detail
+
+    #[test]
+    fn every_level_of_detail_reads_the_one_level() {
+        let t = make(
+            ElemType::F32,
+            1,
+            &[4, 2],
+            (0..8).map(|v| f(v as f32)).collect(),
+            &[Clamp, Wrap],
+            Filter::Linear,
+            false,
+            None,
+        );
+        let c = [Coord::Float(1.75), Coord::Float(0.5), Coord::Float(0.0)];
+        let base = fetch_lod(&t.img, &t.img.spec, 0, c, 2, Lod::Base);
+        assert_eq!(base, t.at(c, 2));
+        for lod in [
+            Lod::Level(0.0),
+            Lod::Level(5.0),
+            Lod::Level(-3.0),
+            Lod::Level(f32::NAN),
+            Lod::Grad {
+                dpdx: [8.0, 0.0, 0.0],
+                dpdy: [0.0, f32::INFINITY, 0.0],
+            },
+        ] {
+            assert_eq!(mip_level(&t.img.spec, lod), 0);
+            assert_eq!(
+                fetch_lod(&t.img, &t.img.spec, 0, c, 2, lod),
+                base,
+                "{lod:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_1d_texture_fetched_as_2d_at_y_0_reads_the_1d_texel() {
+        // ptxas fetches tex.level.1d / tex.grad.1d as 2D at y = 0
+        // (compiler/src/lower/tex_lod.rs); the missing dimension has size 1
+        // and clamps, so every mode and filter agrees with the 1D fetch.
+        for mode in [Clamp, Wrap, Mirror, Border] {
+            for filter in [Filter::Point, Filter::Linear] {
+                for norm in [false, true] {
+                    let t = make(
+                        ElemType::F32,
+                        1,
+                        &[5],
+                        (0..5).map(|v| f(v as f32 - 1.5)).collect(),
+                        &[mode],
+                        filter,
+                        norm,
+                        Some([9.0, 0.0, 0.0, 0.0]),
+                    );
+                    for x in [-1.0f32, -0.25, 0.0, 0.3, 1.5, 2.6, 4.9, 5.5, 7.0] {
+                        let c1 = [Coord::Float(x), Coord::Int(0), Coord::Int(0)];
+                        let c2 = [Coord::Float(x), Coord::Float(0.0), Coord::Int(0)];
+                        assert_eq!(t.at(c1, 1), t.at(c2, 2), "{mode:?} {filter:?} {norm} {x}");
+                    }
+                }
+            }
+        }
+    }
+
     // ------------------------------------------------ tld4
 
     /// 3x3 f32 texture T(x, y) = 10*y + x, 2 channels: (T, -T).
