@@ -104,8 +104,12 @@
 //!   also reads the const and kernel-parameter window bases at
 //!   `c[0x0][0x30]` and `c[0x0][0x38]` (the interpreter's
 //!   `0x7d00_0000_0000`, `0x7c00_0000_0000`); every window is
-//!   [`WINDOW_SPAN`] bytes. Our DECISION as well: 32-bit isspacep and
-//!   isspacep beside a kernel's `cvta.param` are refused (space.rs).
+//!   [`WINDOW_SPAN`] bytes. With `.address_size 32` the same words hold
+//!   the interpreter's 32-bit windows (`0xf000_0000`, `0xe000_0000`,
+//!   `0xd000_0000`, `0xc000_0000`, [`WINDOW_SPAN_32`] bytes each), the code
+//!   reads their low words, and global/generic accesses through 32-bit
+//!   addresses drop `.E` (mem.rs). Our DECISION as well: isspacep beside a
+//!   kernel's `cvta.param` is refused (space.rs).
 
 mod atom;
 pub(crate) mod builder;
@@ -153,7 +157,9 @@ use crate::targets::{CbankLayout, SmInfo};
 
 pub use builder::Builder;
 use builder::*;
-pub use mem::{CONST_WINDOW, LOCAL_WINDOW, PARAM_WINDOW, SHARED_WINDOW, WINDOW_SPAN};
+pub use mem::{
+    CONST_WINDOW, LOCAL_WINDOW, PARAM_WINDOW, SHARED_WINDOW, WINDOW_SPAN, WINDOW_SPAN_32,
+};
 use regs::{Binding, Scopes, Val};
 
 /// Lowering options.
@@ -224,6 +230,10 @@ pub struct LoweredKernel {
     /// of its first block, in label order (the driver's call-graph checks
     /// name procedures by these).
     pub funcs: Vec<(String, u32)>,
+    /// The module's `.address_size` (32 or 64): with 32 the kernel's
+    /// buffer parameters are `.u32` addresses and the generic windows are
+    /// the 32-bit ones (runners lay out bank 0 accordingly).
+    pub address_bits: u32,
 }
 
 /// A module-scope `.global` variable the runner must place in global
@@ -683,6 +693,7 @@ fn lower_kernel(
         const_bank: layout.const_bank.clone(),
         globals: layout.globals.clone(),
         funcs,
+        address_bits: m.address_bits(),
     })
 }
 

@@ -51,6 +51,10 @@ pub struct SimInputs {
     pub globals: Vec<GlobalVar>,
     /// Code relocations against them, applied before decoding.
     pub relocs: Vec<Reloc>,
+    /// The module has 32-bit addresses (`.address_size 32`): buffer
+    /// parameters are 4-byte addresses and the generic windows are the
+    /// interpreter's 32-bit ones (`ptx_interp::memory::Windows::new(false)`).
+    pub addr32: bool,
 }
 
 /// Static shared memory assumed when [`SimInputs::static_shared_bytes`] is
@@ -70,6 +74,7 @@ impl SimInputs {
         let mut out = SimInputs {
             static_shared_bytes: Some(k.shared_bytes),
             globals: k.globals.clone(),
+            addr32: k.address_bits == 32,
             ..SimInputs::default()
         };
         if !k.const_bank.is_empty() {
@@ -272,11 +277,12 @@ impl Banks {
 /// The parameter declarations implied by the spec's values: SASS has no
 /// `.param` declarations. Pointers (buffers, textures) are 8 bytes aligned
 /// 8; scalars have their type's natural size and alignment.
-pub fn param_decls(spec: &LaunchSpec) -> Vec<ParamDecl> {
+pub fn param_decls(spec: &LaunchSpec, addr32: bool) -> Vec<ParamDecl> {
     spec.params
         .iter()
         .map(|p| match p {
             ParamValue::Scalar { ty, .. } | ParamValue::Bits { ty, .. } => ParamDecl::scalar(*ty),
+            ParamValue::Buffer { .. } if addr32 => ParamDecl::scalar(ElemType::U32),
             ParamValue::Buffer { .. } | ParamValue::Texture { .. } | ParamValue::Surface { .. } => {
                 ParamDecl::scalar(ElemType::U64)
             }
@@ -293,6 +299,7 @@ pub fn bank0(
     spec: &LaunchSpec,
     layout: &GlobalLayout,
     stack_top: u32,
+    addr32: bool,
 ) -> Result<Vec<u8>, String> {
     let c = sm.cbank.ok_or_else(|| {
         format!(
@@ -313,8 +320,9 @@ pub fn bank0(
     put(&mut b, c.stack_pointer, &stack_top.to_le_bytes());
     // The generic windows the compiler's `cvta.shared`/`cvta.local` read
     // (ptxc::lower::mem::{SHARED_WINDOW, LOCAL_WINDOW}; DECISION documented
-    // in ptxc::lower): the interpreter's 64-bit window bases.
-    let w = crate::ptx_interp::memory::Windows::new(true);
+    // in ptxc::lower): the interpreter's window bases (the 32-bit ones
+    // for a 32-bit module, whose code reads their low words).
+    let w = crate::ptx_interp::memory::Windows::new(!addr32);
     put(&mut b, ptxc::lower::SHARED_WINDOW, &w.shared.to_le_bytes());
     put(&mut b, ptxc::lower::LOCAL_WINDOW, &w.local.to_le_bytes());
     // `isspacep.const`/`.param` read these (ptxc::lower space.rs).
@@ -324,8 +332,13 @@ pub fn bank0(
         // Opaque: no instruction reads its bits except to pass it along.
         put(&mut b, d, &0x0000_0000_0000_0000u64.to_le_bytes());
     }
-    let params = encode_params(spec, layout, &param_decls(spec), AddressSize::A64)
-        .map_err(|e| e.to_string())?;
+    let size = if addr32 {
+        AddressSize::A32
+    } else {
+        AddressSize::A64
+    };
+    let params =
+        encode_params(spec, layout, &param_decls(spec, addr32), size).map_err(|e| e.to_string())?;
     let end = c.param_base as usize + params.bytes.len();
     if end > b.len() {
         return Err("the parameters do not fit in constant bank 0".into());

@@ -73,7 +73,7 @@ pub fn run(
     }
     banks.banks.insert(
         0,
-        bank0(sm, spec, image.layout(), LOCAL_BYTES).map_err(SetupError)?,
+        bank0(sm, spec, image.layout(), LOCAL_BYTES, extra.addr32).map_err(SetupError)?,
     );
     // Module variables: placed after the buffers, their addresses in bank 4
     // (the compiler's IR) and relocated into the code (vendor SASS).
