@@ -607,6 +607,11 @@ impl Cx<'_> {
 
     pub fn lower_mov(&mut self, i: &Instruction) -> R {
         let ty = self.ty(i)?;
+        if ty.bits() > 64 {
+            // `.b128` (PTX ISA 8.3; ptxas 11.8 has none to measure), and
+            // the PTX interpreter faults on it too.
+            return self.err("128-bit mov is not lowered");
+        }
         let (dst, src) = (&i.operands[0], &i.operands[1]);
         if ty == ScalarType::Pred {
             let d = self.dst_pred(dst)?;
