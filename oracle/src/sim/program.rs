@@ -2031,7 +2031,7 @@ fn decode_txd(d: &Dec<'_>, i: &Inst, dsts: &[Operand], s: &[Operand]) -> DResult
     // index (x, y, index for ARRAY_2D; x, index for ARRAY_1D), Rb the
     // gradients interleaved per dimension (dPdx.x, dPdy.x, dPdx.y,
     // dPdy.y). A PTX .1d fetch is a 2D TXD at y = 0.
-    if !i.mods.is_empty() && !(i.mods.len() == 1 && has(i, "NODEP")) {
+    if i.mods.iter().any(|m| *m != "NODEP") {
         return Err("TXD modifiers other than .NODEP are not modelled".into());
     }
     let (t, dims, layered) = tex_shape(s)?;
