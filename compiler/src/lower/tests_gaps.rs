@@ -317,3 +317,16 @@ fn brkpt_is_a_no_op() {
     let without = lower_text(&kernel("add.u32 %r4, %r1, %r2;"), "sm_80");
     assert_eq!(with, without);
 }
+
+#[test]
+fn nwarpid_nsmid_and_dynamic_smem_size_are_ptxas_forms() {
+    // ptxas 11.8 sm_70..sm_90: `MOV R10, 0x40` (%nwarpid), `MOV R9,
+    // c[0x0][0x10c]` (%nsmid), `MOV R11, c[0x0][0x2c]` (%dynamic_smem_size).
+    let src = ".version 7.8\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 o)\n{\n.reg .b32 %r<4>;\n.reg .b64 %rd<2>;\nmov.u32 %r1, %nwarpid;\nmov.u32 %r2, %nsmid;\nmov.u32 %r3, %dynamic_smem_size;\nld.param.u64 %rd1, [o];\nst.global.u32 [%rd1], %r1;\nst.global.u32 [%rd1+4], %r2;\nst.global.u32 [%rd1+8], %r3;\nret;\n}\n";
+    for sm in ["sm_70", "sm_80", "sm_90"] {
+        let t = lower_text(src, sm);
+        assert!(has(&t, "MOV R, 0x40"), "{sm}: {t}");
+        assert!(has(&t, "MOV R, c[0x0][0x10c]"), "{sm}: {t}");
+        assert!(has(&t, "MOV R, c[0x0][0x2c]"), "{sm}: {t}");
+    }
+}

@@ -94,6 +94,12 @@ pub struct CbankLayout {
     /// Not a bank offset: the first shared-memory address of a CTA's data
     /// (0, or 0x400 on sm_90, see the module comment).
     pub shared_base: u32,
+    /// `%nsmid` (ptxas 11.8, sm_70..sm_90: `MOV R9, c[0x0][0x10c]`,
+    /// `LDC R9, c[0x0][0x10c]` on sm_90).
+    pub nsmid: u32,
+    /// `%dynamic_smem_size` (ptxas 11.8, sm_70..sm_90: `MOV R11,
+    /// c[0x0][0x2c]`).
+    pub dynamic_smem_size: u32,
 }
 
 const VOLTA_TURING: CbankLayout = CbankLayout {
@@ -103,6 +109,8 @@ const VOLTA_TURING: CbankLayout = CbankLayout {
     nctaid: 0xc,
     global_descriptor: None,
     shared_base: 0,
+    nsmid: 0x10c,
+    dynamic_smem_size: 0x2c,
 };
 const AMPERE_ADA: CbankLayout = CbankLayout {
     param_base: 0x160,
@@ -111,6 +119,8 @@ const AMPERE_ADA: CbankLayout = CbankLayout {
     nctaid: 0xc,
     global_descriptor: Some(0x118),
     shared_base: 0,
+    nsmid: 0x10c,
+    dynamic_smem_size: 0x2c,
 };
 const HOPPER: CbankLayout = CbankLayout {
     param_base: 0x210,
@@ -119,6 +129,8 @@ const HOPPER: CbankLayout = CbankLayout {
     nctaid: 0xc,
     global_descriptor: Some(0x208),
     shared_base: 0x400,
+    nsmid: 0x10c,
+    dynamic_smem_size: 0x2c,
 };
 
 const KB: u32 = 1024;

@@ -318,6 +318,15 @@ pub fn bank0(
         put(&mut b, c.nctaid + 4 * i as u32, &n.to_le_bytes());
     }
     put(&mut b, c.stack_pointer, &stack_top.to_le_bytes());
+    // `%nsmid` and `%dynamic_smem_size` (the SM table's offsets, ptxas's
+    // words): the interpreter's values, one SM and the launch's dynamic
+    // shared bytes.
+    put(&mut b, c.nsmid, &1u32.to_le_bytes());
+    put(
+        &mut b,
+        c.dynamic_smem_size,
+        &spec.dynamic_shared_bytes.to_le_bytes(),
+    );
     // The generic windows the compiler's `cvta.shared`/`cvta.local` read
     // (ptxc::lower::mem::{SHARED_WINDOW, LOCAL_WINDOW}; DECISION documented
     // in ptxc::lower): the interpreter's window bases (the 32-bit ones
