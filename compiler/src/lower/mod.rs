@@ -50,7 +50,14 @@
 //! table has it), `txq` of fields other than width/height/depth/
 //! num_mipmap_levels (tex.rs: no TXQ mode answers them in PTX's terms), cube
 //! and multi-sample textures, `tex.grad.3d` and `tex.grad`/`tex.level` with
-//! `.s32` coordinates (tex_lod.rs). `brkpt` lowers to nothing (mod.rs `dispatch`).
+//! `.s32` coordinates (tex_lod.rs), texture residency predicates and separate
+//! samplers (tex.rs), `.reg .vN` vector registers and their components,
+//! indirect calls through call prototypes and recursive calls (call.rs),
+//! the special registers `%gridid` (ptxas reads `c[0x0][0x30]`, where this
+//! lowering keeps the const window), `%total_smem_size` (`SR_SMEMSZ`),
+//! `%envregN` and `%pmN`, `.bf16`/`.bf16x2` `fma`/`min`/`max`/`setp`,
+//! `setp.f16x2`, `ex2`/`tanh` on `.f16`, and `atom` on `.f16`/`.b16`. `mov.b128`
+//! is refused too (the interpreter faults on it). `brkpt` lowers to nothing (mod.rs `dispatch`).
 //!
 //! # Register conventions
 //! - Virtual registers `%rN` (general, 32-bit), `%pN` (predicates), `%urN`
