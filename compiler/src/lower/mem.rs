@@ -152,8 +152,11 @@ impl Cx<'_> {
                     // "Program uses 32-bit address ... conflicting with
                     // .address_size 64"); the interpreter's address is
                     // the register's value either way.
+                    // (sm_90 too: ptxas refuses only the 32-bit ABI.)
                     Space::Global | Space::Generic if !wide_ok => {
-                        self.check_32bit_target()?;
+                        if self.addr32() {
+                            self.check_32bit_target()?;
+                        }
                         Ok(Place::Mem32(mem(Reg::V(lo), false, off)))
                     }
                     Space::Global | Space::Generic => {
