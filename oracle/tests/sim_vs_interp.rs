@@ -240,7 +240,7 @@ fn spec_derived_param_layout_matches_the_ptx_declarations() {
         let got = encode_params(
             &spec,
             &layout,
-            &oracle::sim::cbank::param_decls(&spec),
+            &oracle::sim::cbank::param_decls(&spec, false),
             AddressSize::A64,
         )
         .unwrap();

@@ -279,6 +279,31 @@ fn tex_src_width(inst: &Inst, src: usize, uniform: bool) -> u8 {
     }
 }
 
+/// The width of source `src` of a `TXD` (gradient fetch, ptxas 11.8,
+/// compiler/src/lower/tex_lod.rs): Ra holds the coordinates then the
+/// array index, Rb the gradients (two per dimension), in the slot form
+/// (`TXD R26, R24, R20, R24, 0x0, 0x5a, ARRAY_2D`: Ra = x, y, index; Rb =
+/// 4 gradients) and the handle forms (`TXD R30, R28, R20, R28, UR6, 0x0,
+/// ARRAY_2D`; the last register source is the handle: a uniform pair or an
+/// sm_70 general-register low word).
+fn txd_src_width(inst: &Inst, src: usize, uniform: bool) -> u8 {
+    let (dims, layered) = tex_geometry(inst);
+    let nregs = inst
+        .srcs()
+        .iter()
+        .take_while(|o| matches!(o, Operand::Reg(_)))
+        .count();
+    match src {
+        0 => dims + u8::from(layered),
+        1 => 2 * dims,
+        _ if uniform => 2,
+        _ => {
+            debug_assert_eq!(src + 1, nregs);
+            1
+        }
+    }
+}
+
 /// Float type modifiers of the conversions, in text order.
 fn float_types<'a>(inst: &'a Inst) -> impl Iterator<Item = &'static str> + 'a {
     inst.mods
@@ -347,7 +372,7 @@ pub fn alignment(width: u8) -> u32 {
 /// | `BRX`, `JMX` | the target register is 64-bit: ptxas sign-extends the offset into the odd register right before each `BRX` (`SHF.R.S32.HI R3, RZ, 0x1f, R2` + `BRX R2 -0x830`, switch_local) |
 /// | `RET` | the return-address register is a 64-bit pair: the caller writes only the low half (`MOV R4, 0xc0` + `CALL.REL.NOINC`), and the callee zeroes the high half right before returning (`IMAD.MOV.U32 R5, RZ, RZ, 0x0` + `RET.REL.NODEC R4 0x0`, double_noinline, i64_hash, saxpy_div, sort_scan) |
 /// | `SULD`, `SUST`, `SURED` | the data (destination of SULD, first source of SUST/SURED) by size (`.64`/`.U64` pair, `.128` quad); the address `[Rc]` holds 1, 2 or 3 coordinates by `.1D`/`.2D`/`.3D` (2 or 3 by `.1D_ARRAY`/`.2D_ARRAY`: the coordinates, then the layer); the handle register is one word |
-/// | `TEX`, `TLD`, `TLD4`, `TXQ` | destinations: the mask (last immediate) gives the channel count c; each non-`RZ` destination receives up to two channels, one register each, the first destination first; only `TLD.LZ RZ, Rd, ...` with mask `0x1` occurs in the corpus (Rd holds the texel: it is read next). Sources of TEX/TLD/TLD4: the two value groups Ra/Rb and the handle as [`tex_src_width`] lays them out (a uniform handle is the 64-bit bindless pair: `UMOV UR6, UR4` + `UMOV UR7, URZ` before `TLD.LZ .., UR6`, tex_stencil.sm_90); TXQ: the handle pair with `.B`, else the one-word level |
+/// | `TEX`, `TLD`, `TLD4`, `TXQ`, `TXD` | destinations: the mask (last immediate) gives the channel count c; each non-`RZ` destination receives up to two channels, one register each, the first destination first; only `TLD.LZ RZ, Rd, ...` with mask `0x1` occurs in the corpus (Rd holds the texel: it is read next). Sources of TEX/TLD/TLD4: the two value groups Ra/Rb and the handle as [`tex_src_width`] lays them out (a uniform handle is the 64-bit bindless pair: `UMOV UR6, UR4` + `UMOV UR7, URZ` before `TLD.LZ .., UR6`, tex_stencil.sm_90); TXQ: the handle pair with `.B`, else the one-word level; TXD: [`txd_src_width`] |
 pub fn operand_width(inst: &Inst, idx: usize) -> u8 {
     let Some(o) = inst.operands.get(idx) else {
         return 0;
@@ -415,7 +440,7 @@ pub fn operand_width(inst: &Inst, idx: usize) -> u8 {
                 2
             }
         }
-        Op::TEX | Op::TLD | Op::TLD4 | Op::TXQ => {
+        Op::TEX | Op::TLD | Op::TLD4 | Op::TXQ | Op::TXD => {
             if is_dst {
                 let c = tex_channels(inst);
                 // Channels go to the non-RZ destinations in order, two each.
@@ -426,6 +451,8 @@ pub fn operand_width(inst: &Inst, idx: usize) -> u8 {
                     )
                     .count() as u8;
                 c.saturating_sub(2 * before).min(2)
+            } else if inst.op == Op::TXD {
+                txd_src_width(inst, src, uniform)
             } else if inst.op != Op::TXQ {
                 // `TEX.SCR.LL RZ, R4, R20, R23, 0x0, 0x66, 2D, 0x3` (ptxas
                 // 11.8, sm_75: the LOD R23 alone, R24 written right after

@@ -38,6 +38,9 @@ pub const PARAM_WINDOW: u32 = 0x38;
 /// The size of each generic window (the PTX interpreter's 64-bit windows,
 /// `ptx_interp::memory::Windows::new(true).span`).
 pub const WINDOW_SPAN: u64 = 1 << 40;
+/// The size of each 32-bit generic window (`.address_size 32`; the
+/// interpreter's `Windows::new(false).span`).
+pub const WINDOW_SPAN_32: u32 = 0x0800_0000;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Space {
@@ -70,6 +73,9 @@ enum Place {
     /// Parameter word registers: first register, word count, byte offset.
     Words(u32, u32, u32),
     Mem(Operand),
+    /// A global/generic access through a 32-bit address (`.address_size
+    /// 32`, or a 32-bit register in a 64-bit module): no `.E`.
+    Mem32(Operand),
     Const(Operand),
 }
 
@@ -124,6 +130,13 @@ impl Cx<'_> {
                 let Some(v) = self.global_addr(g)? else {
                     unreachable!()
                 };
+                if self.addr32() {
+                    // 32-bit modules address with the low word (every
+                    // launch address fits in 32 bits there: the oracle's
+                    // launch::layout).
+                    self.check_32bit_target()?;
+                    return Ok(Place::Mem32(mem(Reg::V(v), false, off)));
+                }
                 Ok(Place::Mem(mem(Reg::V(v), self.sm.sm >= 80, off)))
             }
             Some(Binding::Reg { val, .. }) => {
@@ -133,9 +146,24 @@ impl Cx<'_> {
                     _ => return self.err("address register of a bad class"),
                 };
                 match space {
+                    // A 32-bit address register: ptxas 11.8 accesses
+                    // through the 32-bit address (`LDG R0, [UR4]`, no
+                    // `.E`), in a 64-bit module too (with the warning
+                    // "Program uses 32-bit address ... conflicting with
+                    // .address_size 64"); the interpreter's address is
+                    // the register's value either way.
+                    // (sm_90 too: ptxas refuses only the 32-bit ABI.)
+                    Space::Global | Space::Generic if !wide_ok => {
+                        if self.addr32() {
+                            self.check_32bit_target()?;
+                        }
+                        Ok(Place::Mem32(mem(Reg::V(lo), false, off)))
+                    }
                     Space::Global | Space::Generic => {
-                        if !wide_ok {
-                            return self.err("32-bit global/generic addresses are not lowered");
+                        if self.addr32() {
+                            return self.err(
+                                "a 64-bit address register in a module with .address_size 32",
+                            );
                         }
                         Ok(Place::Mem(mem(Reg::V(lo), self.sm.sm >= 80, off)))
                     }
@@ -168,8 +196,39 @@ impl Cx<'_> {
         Ok(Some(v))
     }
 
-    /// The load/store opcode and base modifiers of a space.
-    fn mem_op(&self, space: Space, load: bool, nc: bool) -> (Op, Vec<&'static str>) {
+    /// Whether the module has 32-bit addresses (`.address_size 32`).
+    pub(super) fn addr32(&self) -> bool {
+        self.m.address_bits() == 32
+    }
+
+    /// 32-bit addresses need a target that has them: ptxas 11.8 "32-Bit
+    /// ABI (--machine 32 or 32-Bit addressing) is not supported on sm_90
+    /// or higher architectures" (the SM table's `allows_32bit_addresses`).
+    fn check_32bit_target(&self) -> R {
+        if self.sm.allows_32bit_addresses {
+            Ok(())
+        } else {
+            self.err(format!(
+                "32-bit addressing is not supported on {} or higher architectures (ptxas 11.8)",
+                self.sm.name
+            ))
+        }
+    }
+
+    /// The load/store opcode and base modifiers of an access to `place`.
+    /// With a 32-bit address global and generic accesses drop `.E` (the
+    /// 64-bit address flag): ptxas 11.8 `-m32` on `.address_size 32`
+    /// (sm_70: `LDG.SYS R4, [R0]`, `ST.SYS [R5], R4`, `STG.SYS [R3], R6`;
+    /// sm_80: `LDG R2, [UR7]`, `ST [UR4], R2`, `LD R3, [UR7+0x4]`).
+    fn mem_op(&self, space: Space, place: &Place, load: bool, nc: bool) -> (Op, Vec<&'static str>) {
+        let (op, mut mods) = self.mem_op64(space, load, nc);
+        if matches!(place, Place::Mem32(_)) {
+            mods.retain(|m| *m != "E");
+        }
+        (op, mods)
+    }
+
+    fn mem_op64(&self, space: Space, load: bool, nc: bool) -> (Op, Vec<&'static str>) {
         let old = self.sm.sm < 80;
         match (space, load) {
             (Space::Global, true) => {
@@ -286,8 +345,8 @@ impl Cx<'_> {
                 let mods: Vec<&str> = wm.into_iter().collect();
                 self.b.emit(Op::LDC, &mods, [r(base), c.clone()])?;
             }
-            Place::Mem(m) => {
-                let (op, mods) = self.mem_op(space, true, nc);
+            Place::Mem(m) | Place::Mem32(m) => {
+                let (op, mods) = self.mem_op(space, &place, true, nc);
                 let wm = width_mod(total, signed && n == 1);
                 let mods = Self::with_width(mods, wm);
                 self.b.emit(op, &mods, [r(base), m.clone()])?;
@@ -445,8 +504,9 @@ impl Cx<'_> {
                 Ok(())
             }
             Place::KParam(_) | Place::Const(_) => self.err("store to a read-only space"),
-            Place::Mem(m) => {
-                let (op, mods) = self.mem_op(space, false, false);
+            Place::Mem(ref m) | Place::Mem32(ref m) => {
+                let (op, mods) = self.mem_op(space, &place, false, false);
+                let m = m.clone();
                 let mods = Self::with_width(mods, width_mod(total, false));
                 let src = if words.len() == 1 {
                     self.in_reg(words[0].clone())?
@@ -554,6 +614,11 @@ impl Cx<'_> {
 
     pub fn lower_mov(&mut self, i: &Instruction) -> R {
         let ty = self.ty(i)?;
+        if ty.bits() > 64 {
+            // `.b128` (PTX ISA 8.3; ptxas 11.8 has none to measure), and
+            // the PTX interpreter faults on it too.
+            return self.err("128-bit mov is not lowered");
+        }
         let (dst, src) = (&i.operands[0], &i.operands[1]);
         if ty == ScalarType::Pred {
             let d = self.dst_pred(dst)?;

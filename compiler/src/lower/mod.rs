@@ -22,6 +22,7 @@
 //! | `resinfo.rs` | istypep (a bit of the handle's high word: LOP3/ISETP); txq/suq fields ptxas reads from the driver's texture/surface information tables (LDG.E.CONSTANT from `c[0x0][0x70]`/`0x80`, our row sizes) |
 //! | `handle.rs` | where a texture or surface handle comes from: a kernel parameter's (or a module reference's) constant-bank slot or a register; the handle loop |
 //! | `res_ref.rs` | module-level `.texref`/`.surfref`: their constant-bank words after the parameters (ptxas's order), [`ResourceRef`] for the runner |
+//! | `tex_lod.rs` | tex.level (plain geometries) and tex.grad (.1d/.2d/.a1d/.a2d): TEX.LL and TXD with ptxas's register groups |
 //! | `tex_array.rs` | tex.a1d/a2d (and tex.level), tld4.a2d: the index clamp, TLD.LZ/TEX.LL/TLD4 `ARRAY_1D`/`ARRAY_2D` with ptxas's register groups |
 //! | `warp.rs` | shfl.sync, vote.sync, activemask, bar (incl. bar.red.{popc,and,or}), membar |
 //! | `warp_sync.rs` | match.sync any/all (b32/b64), vote.sync.uni, redux.sync: REDUX on every target (phase 5 expands it on sm_70/sm_75) |
@@ -47,7 +48,15 @@
 //! `suq.memory_layout` and `txq.force_unnormalized_coords` (resinfo.rs:
 //! no table content agrees with the interpreter), `redux.sync.f32`
 //! (sm_100a: no target of the SM table has it), cube and multi-sample
-//! textures, `tex.grad` on arrays (tex_array.rs). `brkpt` lowers to nothing (mod.rs `dispatch`).
+//! textures, `tex.grad.3d` and `tex.grad`/`tex.level` with
+//! `.s32` coordinates (tex_lod.rs), texture residency predicates and separate
+//! samplers (tex.rs), `.reg .vN` vector registers and their components,
+//! indirect calls through call prototypes and recursive calls (call.rs),
+//! the special registers `%gridid` (ptxas reads `c[0x0][0x30]`, where this
+//! lowering keeps the const window), `%total_smem_size` (`SR_SMEMSZ`),
+//! `%envregN` and `%pmN`, `.bf16`/`.bf16x2` `fma`/`min`/`max`/`setp`,
+//! `setp.f16x2`, `ex2`/`tanh` on `.f16`, and `atom` on `.f16`/`.b16`. `mov.b128`
+//! is refused too (the interpreter faults on it). `brkpt` lowers to nothing (mod.rs `dispatch`).
 //!
 //! # Register conventions
 //! - Virtual registers `%rN` (general, 32-bit), `%pN` (predicates), `%urN`
@@ -101,8 +110,12 @@
 //!   also reads the const and kernel-parameter window bases at
 //!   `c[0x0][0x30]` and `c[0x0][0x38]` (the interpreter's
 //!   `0x7d00_0000_0000`, `0x7c00_0000_0000`); every window is
-//!   [`WINDOW_SPAN`] bytes. Our DECISION as well: 32-bit isspacep and
-//!   isspacep beside a kernel's `cvta.param` are refused (space.rs).
+//!   [`WINDOW_SPAN`] bytes. With `.address_size 32` the same words hold
+//!   the interpreter's 32-bit windows (`0xf000_0000`, `0xe000_0000`,
+//!   `0xd000_0000`, `0xc000_0000`, [`WINDOW_SPAN_32`] bytes each), the code
+//!   reads their low words, and global/generic accesses through 32-bit
+//!   addresses drop `.E` (mem.rs). Our DECISION as well: isspacep beside a
+//!   kernel's `cvta.param` is refused (space.rs).
 
 mod atom;
 pub(crate) mod builder;
@@ -125,6 +138,7 @@ mod surf;
 mod template;
 mod tex;
 mod tex_array;
+mod tex_lod;
 mod warp;
 mod warp_sync;
 
@@ -140,6 +154,8 @@ mod tests_resinfo;
 mod tests_surf;
 #[cfg(test)]
 mod tests_tex_array;
+#[cfg(test)]
+mod tests_tex_lod;
 
 use rustc_hash::FxHashMap;
 
@@ -153,7 +169,9 @@ use crate::targets::{CbankLayout, SmInfo};
 
 pub use builder::Builder;
 use builder::*;
-pub use mem::{CONST_WINDOW, LOCAL_WINDOW, PARAM_WINDOW, SHARED_WINDOW, WINDOW_SPAN};
+pub use mem::{
+    CONST_WINDOW, LOCAL_WINDOW, PARAM_WINDOW, SHARED_WINDOW, WINDOW_SPAN, WINDOW_SPAN_32,
+};
 use regs::{Binding, Scopes, Val};
 
 /// Lowering options.
@@ -228,6 +246,10 @@ pub struct LoweredKernel {
     /// constant bank 0 word the runner fills with the handle of the launch's
     /// texture or surface of that name (res_ref.rs), in offset order.
     pub refs: Vec<ResourceRef>,
+    /// The module's `.address_size` (32 or 64): with 32 the kernel's
+    /// buffer parameters are `.u32` addresses and the generic windows are
+    /// the 32-bit ones (runners lay out bank 0 accordingly).
+    pub address_bits: u32,
 }
 
 /// A module-scope `.global` variable the runner must place in global
@@ -709,6 +731,7 @@ fn lower_kernel(
         globals: layout.globals.clone(),
         funcs,
         refs: refs.into_iter().map(|(_, r)| r).collect(),
+        address_bits: m.address_bits(),
     })
 }
 

@@ -360,6 +360,14 @@ impl Cx<'_> {
         match sr {
             SpecialReg::Ntid(d) => Ok(Src::W(cbank(0, self.cb.ntid + 4 * dim_index(d)))),
             SpecialReg::Nctaid(d) => Ok(Src::W(cbank(0, self.cb.nctaid + 4 * dim_index(d)))),
+            // ptxas 11.8, sm_70..sm_90: `MOV R10, 0x40` (the PTX
+            // interpreter's %nwarpid is 64 as well).
+            SpecialReg::Nwarpid => Ok(Src::W(imm(64))),
+            // Constant bank 0 words the runner fills (the SM table's
+            // offsets, measured; the simulator writes the interpreter's
+            // values: 1 SM, the launch's dynamic shared bytes).
+            SpecialReg::Nsmid => Ok(Src::W(cbank(0, self.cb.nsmid))),
+            SpecialReg::DynamicSmemSize => Ok(Src::W(cbank(0, self.cb.dynamic_smem_size))),
             SpecialReg::Warpid => {
                 // %warpid: SR_VIRTID bits [14:8] (SEMANTICS_NOTES).
                 let Src::W(x) = s2r(self, "SR_VIRTID".into())? else {

@@ -27,8 +27,22 @@
 //! - `.global`: in no window and not in the bank-3 copy (the interpreter:
 //!   anything outside the four windows is global).
 //!
-//! Refused with a message: 32-bit addresses (the lowering has no 32-bit
-//! generic addresses), and modules where a kernel takes a generic address
+//! With 32-bit addresses (`.address_size 32`) the same windows are the
+//! interpreter's 32-bit ones (`Windows::new(false)`: shared `0xf000_0000`,
+//! local `0xe000_0000`, const `0xd000_0000`, param `0xc000_0000`, each
+//! [`WINDOW_SPAN_32`] bytes), whose bases the runners put in the same
+//! bank-0 words; one window test is
+//!
+//! ```text
+//! IADD3 t, a, -c[0x0][w], RZ                      // t = a - base (mod 2^32)
+//! ISETP.LT.U32.<OR|AND> P, PT, t, 0x8000000, Pprev
+//! ```
+//!
+//! (ptxas 11.8 `-m32` answers with `QSPC.{G,S,L} P0, RZ, [R0]`, not
+//! modelled by the simulator, plus `ISETP.GE.U32 ... c[0x0][0x50]` for
+//! `.global`, sm_70/sm_80.)
+//!
+//! Refused with a message: modules where a kernel takes a generic address
 //! of a kernel parameter (`cvta.param`): ours points at the parameter's
 //! local frame copy, the interpreter's into the parameter window, so the
 //! two would answer `isspacep.param`/`.local` differently.
@@ -40,8 +54,14 @@ use crate::ptx::modifiers::Mod;
 use crate::ptx::types::ScalarType;
 
 use super::builder::*;
-use super::mem::{CONST_WINDOW, LOCAL_WINDOW, PARAM_WINDOW, SHARED_WINDOW, WINDOW_SPAN};
+use super::mem::{
+    CONST_WINDOW, LOCAL_WINDOW, PARAM_WINDOW, SHARED_WINDOW, WINDOW_SPAN, WINDOW_SPAN_32,
+};
 use super::Cx;
+
+/// A generic address: its low word and, for 64-bit addresses, its high
+/// word.
+type Addr = (Operand, Option<Operand>);
 
 /// How a window test combines with the previous predicate.
 #[derive(Clone, Copy)]
@@ -54,9 +74,6 @@ enum Join {
 
 impl Cx<'_> {
     pub fn lower_isspacep(&mut self, i: &Instruction) -> R {
-        if self.m.address_bits() != 64 {
-            return self.err("isspacep with 32-bit addresses is not lowered");
-        }
         if kernel_takes_param_address(self.m) {
             return self.err(
                 "isspacep in a module whose kernel takes a generic parameter address \
@@ -64,8 +81,13 @@ impl Cx<'_> {
             );
         }
         let d = self.dst_pred(&i.operands[0])?;
-        let (lo, hi) = self.src64(&i.operands[1], ScalarType::U64)?;
-        let a = (self.in_reg(lo)?, self.in_reg(hi)?);
+        let a = if self.addr32() {
+            let lo = self.src32(&i.operands[1], ScalarType::U32)?;
+            (self.in_reg(lo)?, None)
+        } else {
+            let (lo, hi) = self.src64(&i.operands[1], ScalarType::U64)?;
+            (self.in_reg(lo)?, Some(self.in_reg(hi)?))
+        };
         let has = |m: &[Mod]| m.iter().any(|&m| i.has(m));
         if has(&[Mod::Shared, Mod::SharedCta, Mod::SharedCluster]) {
             self.window(d, a, SHARED_WINDOW, Join::OrInside, None)
@@ -94,41 +116,63 @@ impl Cx<'_> {
         }
     }
 
-    /// `d = (a in [c[0x0][w], +WINDOW_SPAN)) join prev` (prev: PT if none).
-    fn window(
-        &mut self,
-        d: u32,
-        a: (Operand, Operand),
-        w: u32,
-        join: Join,
-        prev: Option<u32>,
-    ) -> R {
-        let t = self.b.vpair();
-        self.add64(t, a.clone(), (cbank(0, w), cbank(0, w + 4)), true)?;
-        let hi_limit = imm((WINDOW_SPAN >> 32) as i64);
+    /// `d = (a in [c[0x0][w], +span)) join prev` (prev: PT if none); the
+    /// span is [`WINDOW_SPAN`] (64-bit `a`: the high word of `a - base`
+    /// below `span >> 32`) or [`WINDOW_SPAN_32`] (32-bit `a`: `a - base`
+    /// modulo 2^32 below it, the window ending below 2^32).
+    fn window(&mut self, d: u32, a: Addr, w: u32, join: Join, prev: Option<u32>) -> R {
         let (cmp, comb, dflt) = match join {
             Join::OrInside => ("LT", "OR", npt()),
             Join::AndOutside => ("GE", "AND", pt()),
         };
         let prev = prev.map_or(dflt, p);
+        let (t, limit) = match a {
+            (lo, Some(hi)) => {
+                let t = self.b.vpair();
+                self.add64(t, (lo, hi), (cbank(0, w), cbank(0, w + 4)), true)?;
+                (t + 1, imm((WINDOW_SPAN >> 32) as i64))
+            }
+            (lo, None) => {
+                let t = self.b.vreg();
+                self.b
+                    .emit(Op::IADD3, &[], [r(t), lo, neg(cbank(0, w)), rz()])?;
+                (t, imm32(WINDOW_SPAN_32))
+            }
+        };
         self.b.emit(
             Op::ISETP,
             &[cmp, "U32", comb],
-            [p(d), pt(), r(t + 1), hi_limit, prev],
+            [p(d), pt(), r(t), limit, prev],
         )
     }
 
     /// Whether `a` lies in the global copy of constant bank 3 (`outside`:
     /// whether it does not); None when the module has no copy.
-    fn in_const_copy(&mut self, a: (Operand, Operand), outside: bool) -> R<Option<u32>> {
+    fn in_const_copy(&mut self, a: Addr, outside: bool) -> R<Option<u32>> {
         let Some(slot) = self.layout_const_global() else {
             return Ok(None);
         };
         let size = self.layout_const_bank_len().max(1);
         let base = self.b.vpair();
         self.b.emit(Op::LDC, &["64"], [r(base), cbank(4, slot)])?;
+        let (lo, Some(hi)) = a else {
+            // 32-bit: the copy's address is its low word (every launch
+            // address fits in 32 bits there); inside: a - base < size.
+            let t = self.b.vreg();
+            let (lo, _) = a;
+            self.b
+                .emit(Op::IADD3, &[], [r(t), lo, neg(r(base)), rz()])?;
+            let q = self.b.vpred();
+            let cmp = if outside { "GE" } else { "LT" };
+            self.b.emit(
+                Op::ISETP,
+                &[cmp, "U32", "AND"],
+                [p(q), pt(), r(t), imm32(size), pt()],
+            )?;
+            return Ok(Some(q));
+        };
         let t = self.b.vpair();
-        self.add64(t, a, (r(base), r(base + 1)), true)?;
+        self.add64(t, (lo, hi), (r(base), r(base + 1)), true)?;
         // Inside: t.hi == 0 && t.lo < size.
         let (hi_cmp, lo_cmp, comb) = if outside {
             ("NE", "GE", "OR")

@@ -200,17 +200,58 @@ fn isspacep_const_also_tests_the_bank3_copy() {
 }
 
 #[test]
-fn isspacep_refusals_say_why() {
+fn isspacep_32_bit_and_refusals() {
     let sm = lookup_sm("sm_80").unwrap();
     let a32 = ".version 7.8\n.target sm_80\n.address_size 32\n.visible .entry k(.param .u32 a)\n{\n.reg .b32 %r<3>;\n.reg .pred %p<3>;\nld.param.u32 %r1, [a];\nisspacep.shared %p1, %r1;\nret;\n}\n";
-    let e = lower_source("t.ptx", a32, sm, &LowerOptions::default()).unwrap_err();
+    // 32-bit addresses: one 32-bit window test (space.rs module docs).
+    let t = lower_text(a32, "sm_80");
+    assert!(has(&t, "IADD3 R, R, -c[0x0][0x18], RZ"), "{t}");
+    assert!(has(&t, "ISETP.LT.U32.OR P, PT, R, 0x8000000, !PT"), "{t}");
+    // ptxas: "32-Bit ABI ... is not supported on sm_90 or higher".
+    let a32g = a32.replace("isspacep.shared %p1, %r1;", "ld.global.u32 %r2, [%r1];");
+    let e = lower_source(
+        "t.ptx",
+        &a32g,
+        lookup_sm("sm_90").unwrap(),
+        &LowerOptions::default(),
+    )
+    .unwrap_err();
     assert!(
-        e.contains("isspacep with 32-bit addresses is not lowered"),
+        e.contains("32-bit addressing is not supported on sm_90"),
         "{e}"
     );
     let param = ".version 7.8\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 a)\n{\n.reg .b64 %rd<3>;\n.reg .pred %p<3>;\nmov.u64 %rd1, a;\ncvta.param.u64 %rd2, %rd1;\nisspacep.param %p1, %rd2;\nret;\n}\n";
     let e = lower_source("t.ptx", param, sm, &LowerOptions::default()).unwrap_err();
     assert!(e.contains("cvta.param"), "{e}");
+}
+
+#[test]
+fn thirty_two_bit_global_and_generic_accesses_drop_e() {
+    // ptxas 11.8 -m32 (.address_size 32): sm_70 `LDG.SYS R4, [R0]`,
+    // `ST.SYS [R5], R4`, `LD.SYS R6, [R0+0x4]`, `STG.SYS [R3], R6`; sm_80
+    // `LDG R2, [UR7]`, `ST [UR4], R2`, `LD R3, [UR7+0x4]`, `STG [UR6], R3`.
+    let src = ".version 7.8\n.target sm_80\n.address_size 32\n.visible .entry k(.param .u32 a)\n{\n.reg .b32 %r<5>;\nld.param.u32 %r1, [a];\nld.global.u32 %r2, [%r1];\nld.u32 %r3, [%r1+4];\nst.u32 [%r1+8], %r2;\nst.global.u32 [%r1], %r3;\nret;\n}\n";
+    for (sm, want) in [
+        (
+            "sm_70",
+            [
+                "LDG.SYS R, [R]",
+                "LD.SYS R, [R+0x4]",
+                "ST.SYS [R+0x8], R",
+                "STG.SYS [R], R",
+            ],
+        ),
+        (
+            "sm_80",
+            ["LDG R, [R]", "LD R, [R+0x4]", "ST [R+0x8], R", "STG [R], R"],
+        ),
+    ] {
+        let t = lower_text(src, sm);
+        for w in want {
+            assert!(has(&t, w), "{sm}: {w}\n{t}");
+        }
+        assert!(!t.contains(".E"), "{sm}: {t}");
+    }
 }
 
 #[test]
@@ -255,4 +296,17 @@ fn brkpt_is_a_no_op() {
     let with = lower_text(&kernel("brkpt;\nadd.u32 %r4, %r1, %r2;"), "sm_80");
     let without = lower_text(&kernel("add.u32 %r4, %r1, %r2;"), "sm_80");
     assert_eq!(with, without);
+}
+
+#[test]
+fn nwarpid_nsmid_and_dynamic_smem_size_are_ptxas_forms() {
+    // ptxas 11.8 sm_70..sm_90: `MOV R10, 0x40` (%nwarpid), `MOV R9,
+    // c[0x0][0x10c]` (%nsmid), `MOV R11, c[0x0][0x2c]` (%dynamic_smem_size).
+    let src = ".version 7.8\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 o)\n{\n.reg .b32 %r<4>;\n.reg .b64 %rd<2>;\nmov.u32 %r1, %nwarpid;\nmov.u32 %r2, %nsmid;\nmov.u32 %r3, %dynamic_smem_size;\nld.param.u64 %rd1, [o];\nst.global.u32 [%rd1], %r1;\nst.global.u32 [%rd1+4], %r2;\nst.global.u32 [%rd1+8], %r3;\nret;\n}\n";
+    for sm in ["sm_70", "sm_80", "sm_90"] {
+        let t = lower_text(src, sm);
+        assert!(has(&t, "MOV R, 0x40"), "{sm}: {t}");
+        assert!(has(&t, "MOV R, c[0x0][0x10c]"), "{sm}: {t}");
+        assert!(has(&t, "MOV R, c[0x0][0x2c]"), "{sm}: {t}");
+    }
 }

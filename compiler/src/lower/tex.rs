@@ -6,6 +6,7 @@
 //! | `tex.Nd.v4.T.s32` | `TLD.LZ` (integer texel coordinates, level 0) |
 //! | `tex.Nd.v4.T.f32` | `TEX.LZ` (float coordinates through the sampler, level 0) |
 //! | `tld4.C.2d.v4.T.f32` | `TLD4.C` |
+//! | `tex.level`, `tex.grad` | `TEX.LL`, `TXD` (tex_lod.rs) |
 //!
 //! The texture comes from one of three places:
 //! - a register that holds a kernel parameter and nothing else (written
@@ -63,6 +64,9 @@ impl Cx<'_> {
                  textures)",
             );
         };
+        if !tld4 && (i.has(Mod::Level) || i.has(Mod::Grad)) {
+            return self.lower_tex_lod(i, dims, false);
+        }
         let ctype = self.ty(i)?;
         let float = ctype == ScalarType::F32;
         let (handle, cs) = self.tex_address(i)?;
@@ -77,57 +81,77 @@ impl Cx<'_> {
         }
         let out = self.tex_dsts(i)?;
         let (mask, first, d1) = (out.mask, out.first, out.second.map_or(rz(), r));
-        let (op, mut mods): (Op, Vec<&'static str>) = if tld4 {
-            (Op::TLD4, vec![tld4_comp(i)])
+        let (op, mods): (Op, &[&'static str]) = if tld4 {
+            (Op::TLD4, &[tld4_comp(i)])
         } else if float {
-            (Op::TEX, vec!["LZ"])
+            (Op::TEX, &["LZ"])
         } else {
-            (Op::TLD, vec!["LZ"])
+            (Op::TLD, &["LZ"])
         };
+        self.emit_fetch(
+            op,
+            mods,
+            true,
+            vec![d1, r(first), r(c)],
+            handle,
+            shape(dims),
+            mask,
+        )?;
+        self.tex_moves(&out)
+    }
+
+    /// Emits the fetch `op.mods d1, d0, <groups>, <texture>, shape, mask`
+    /// (`head`: the destinations and the source groups) in the form its
+    /// texture takes (module docs): the slot form `<groups>, 0x0, slot`
+    /// for a parameter below sm_90 (with `.SCR` first when `scr`: TEX, TLD
+    /// and TLD4 spell it, TXD does not, `TXD R6, R4, R8, R4, 0x0, 0x58,
+    /// 2D`, lod.sm_80.O3), the uniform pair `<groups>, UR, 0x0`
+    /// of a parameter on sm_90 (`TXD R6, R4, R32, R4, UR4, 0x0, 2D`, lod.sm_90.O3),
+    /// the sm_70 general-register handle, or the handle loop.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn emit_fetch(
+        &mut self,
+        op: Op,
+        mods: &[&'static str],
+        scr: bool,
+        mut head: Vec<Operand>,
+        handle: Handle,
+        shape: Operand,
+        mask: i64,
+    ) -> R {
+        let mask = imm(mask);
         match handle {
             Handle::Param(off) if self.sm.sm < 90 => {
-                mods.insert(0, "SCR");
-                self.b.emit(
-                    op,
-                    &mods,
-                    [
-                        d1,
-                        r(first),
-                        r(c),
-                        imm(0),
-                        imm(i64::from(off / 4)),
-                        shape(dims),
-                        imm(mask),
-                    ],
-                )?;
+                let mut m = mods.to_vec();
+                if scr {
+                    m.insert(0, "SCR");
+                }
+                head.extend([imm(0), imm(i64::from(off / 4)), shape, mask]);
+                self.b.emit(op, &m, head)?;
             }
             Handle::Param(off) => {
                 let u = self.b.uvpair();
                 self.b.emit(Op::ULDC, &[], [ureg(u), cbank(0, off)])?;
                 self.b.emit(Op::UMOV, &[], [ureg(u + 1), reg(Reg::Urz)])?;
-                self.b.emit(
-                    op,
-                    &mods,
-                    [d1, r(first), r(c), ureg(u), imm(0), shape(dims), imm(mask)],
-                )?;
+                head.extend([ureg(u), imm(0), shape, mask]);
+                self.b.emit(op, mods, head)?;
             }
             Handle::Reg(h) if self.sm.sm < 75 => {
-                self.b.emit(
-                    op,
-                    &mods,
-                    [d1, r(first), r(c), r(h), imm(0), shape(dims), imm(mask)],
-                )?;
+                head.extend([r(h), imm(0), shape, mask]);
+                self.b.emit(op, mods, head)?;
             }
             Handle::Reg(h) => self.handle_loop(h, true, |cx, u, g| {
-                cx.b.emit_g(
-                    Some(g),
-                    op,
-                    &mods,
-                    [d1, r(first), r(c), u, imm(0), shape(dims), imm(mask)],
-                )
+                head.extend([u, imm(0), shape, mask]);
+                cx.b.emit_g(Some(g), op, mods, head)
             })?,
         }
-        self.tex_moves(&out)
+        Ok(())
+    }
+
+    /// Whether a fetch of `handle` takes the slot form (a parameter below
+    /// sm_90), which lays out its source groups differently.
+    pub(super) fn slot_form(&self, handle: Handle) -> bool {
+        matches!(handle, Handle::Param(_)) && self.sm.sm < 90
     }
 
     /// The texture of a `[handle, ...]` operand (module docs: a parameter

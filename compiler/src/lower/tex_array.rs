@@ -27,16 +27,14 @@
 //!    and Rb are aligned groups (`ir::regs::alignment`: three registers at
 //!    a multiple of 4).
 //!
-//! Not lowered: `tex.grad` on arrays (ptxas emits `TXD`, e.g. `TXD RZ, R9,
-//! R8, R12, 0x0, 0x58, ARRAY_1D, 0x1` in level_grad.sm_80, which the
-//! simulator does not model) and `tex.level` with `.s32` coordinates.
+//! `tex.grad` on arrays (`TXD`) is tex_lod.rs's; `tex.level` with `.s32`
+//! coordinates is refused ([`LEVEL_S32`]: ptxas rejects it).
 //! DECISION: a handle in a register uses tex.rs's handle loop (sm_75+) and
 //! sm_70 general-register form, not ptxas's bindless `TEX.B` (`TEX.B.LL
 //! R10, R6, R4, R8, ARRAY_2D`, Rb = handle + level, divergent_handle.sm_70
 //! and .sm_80), so that every array fetch takes the same texture paths as
 //! the plain ones.
 
-use crate::ir::sass_text::Reg;
 use crate::ir::{Op, Operand};
 use crate::ptx::ast::Instruction;
 use crate::ptx::isa::Opcode;
@@ -44,8 +42,7 @@ use crate::ptx::modifiers::Mod;
 use crate::ptx::types::ScalarType;
 
 use super::builder::*;
-use super::handle::Handle;
-use super::tex::{tld4_comp, ureg};
+use super::tex::tld4_comp;
 use super::Cx;
 
 /// ptxas's level of detail for an array `tex` without `.level`: -32.0.
@@ -59,14 +56,11 @@ impl Cx<'_> {
         let tld4 = i.opcode == Opcode::Tld4;
         let dims: u32 = if i.has(Mod::A1d) { 1 } else { 2 };
         if i.has(Mod::Grad) {
-            return self.err(
-                "tex.grad on an array texture is not lowered (ptxas emits TXD, which the \
-                 simulator does not model)",
-            );
+            return self.lower_tex_lod(i, dims, true);
         }
         let float = self.ty(i)? == ScalarType::F32;
         if i.has(Mod::Level) && !float {
-            return self.err("tex.level with .s32 coordinates is not lowered");
+            return self.err(LEVEL_S32);
         }
         let (handle, cs) = self.tex_address(i)?;
         if cs.len() < 1 + dims as usize {
@@ -84,7 +78,7 @@ impl Cx<'_> {
             Some(imm32(LOD_MINUS_32))
         };
         let n = 1 + dims + u32::from(lod.is_some());
-        let slot = matches!(handle, Handle::Param(_)) && self.sm.sm < 90;
+        let slot = self.slot_form(handle);
         // Slot forms: two values in Ra (the index and x); handle forms:
         // the index and the coordinates.
         let ra_n = if slot { 2 } else { 1 + dims };
@@ -98,17 +92,7 @@ impl Cx<'_> {
                 rb.unwrap_or(0) + k - ra_n
             }
         };
-        // The index, clamped to 0xffff (unsigned).
-        let index = self.src32(&cs[0], ScalarType::B32)?;
-        let index = self.in_reg(index)?;
-        let big = self.b.vpred();
-        self.b.emit(
-            Op::ISETP,
-            &["GT", "U32", "AND"],
-            [p(big), pt(), index.clone(), imm(MAX_INDEX), pt()],
-        )?;
-        self.b
-            .emit(Op::SEL, &[], [r(at(0)), index, imm(MAX_INDEX), pnot(big)])?;
+        self.array_index_into(&cs[0], at(0))?;
         for k in 0..dims {
             let x = self.src32(&cs[1 + k as usize], ScalarType::B32)?;
             self.mov(at(1 + k), x)?;
@@ -118,39 +102,39 @@ impl Cx<'_> {
         }
         let out = self.tex_dsts(i)?;
         let d1 = out.second.map_or(rz(), r);
-        let (op, mut mods): (Op, Vec<&'static str>) = if tld4 {
-            (Op::TLD4, vec![tld4_comp(i)])
+        let (op, mods): (Op, &[&'static str]) = if tld4 {
+            (Op::TLD4, &[tld4_comp(i)])
         } else if float {
-            (Op::TEX, vec!["LL"])
+            (Op::TEX, &["LL"])
         } else {
-            (Op::TLD, vec!["LZ"])
+            (Op::TLD, &["LZ"])
         };
         let shape = Operand::TexShape(format!("ARRAY_{dims}D"));
-        let mask = imm(out.mask);
-        let mut srcs = vec![d1, r(out.first), r(ra)];
-        srcs.extend(rb.map(r));
-        match handle {
-            Handle::Param(off) if slot => {
-                mods.insert(0, "SCR");
-                srcs.extend([imm(0), imm(i64::from(off / 4)), shape, mask]);
-                self.b.emit(op, &mods, srcs)?;
-            }
-            Handle::Param(off) => {
-                let u = self.b.uvpair();
-                self.b.emit(Op::ULDC, &[], [ureg(u), cbank(0, off)])?;
-                self.b.emit(Op::UMOV, &[], [ureg(u + 1), reg(Reg::Urz)])?;
-                srcs.extend([ureg(u), imm(0), shape, mask]);
-                self.b.emit(op, &mods, srcs)?;
-            }
-            Handle::Reg(h) if self.sm.sm < 75 => {
-                srcs.extend([r(h), imm(0), shape, mask]);
-                self.b.emit(op, &mods, srcs)?;
-            }
-            Handle::Reg(h) => self.handle_loop(h, true, |cx, u, g| {
-                srcs.extend([u, imm(0), shape, mask]);
-                cx.b.emit_g(Some(g), op, &mods, srcs)
-            })?,
-        }
+        let mut head = vec![d1, r(out.first), r(ra)];
+        head.extend(rb.map(r));
+        self.emit_fetch(op, mods, true, head, handle, shape, out.mask)?;
         self.tex_moves(&out)
     }
+
+    /// The array index `c` clamped to 0xffff (unsigned) into register `d`:
+    /// `ISETP.GT.U32.AND P0, PT, R0, 0xffff, PT` + `SEL R4, R4, 0xffff,
+    /// !P0` (module docs, step 1).
+    pub(super) fn array_index_into(&mut self, c: &crate::ptx::ast::Operand, d: u32) -> R {
+        let index = self.src32(c, ScalarType::B32)?;
+        let index = self.in_reg(index)?;
+        let big = self.b.vpred();
+        self.b.emit(
+            Op::ISETP,
+            &["GT", "U32", "AND"],
+            [p(big), pt(), index.clone(), imm(MAX_INDEX), pt()],
+        )?;
+        self.b
+            .emit(Op::SEL, &[], [r(d), index, imm(MAX_INDEX), pnot(big)])
+    }
 }
+
+/// ptxas 11.8 rejects `tex.level` with `.s32` coordinates ("Arguments
+/// mismatch for instruction 'tex.level'").
+pub(super) const LEVEL_S32: &str =
+    "tex.level with .s32 coordinates is not valid PTX for ptxas 11.8 (\"Arguments mismatch for \
+     instruction 'tex.level'\"): the level of detail is for sampled (.f32) coordinates";

@@ -1,6 +1,6 @@
 //! TexNodep (149; seed 001's `sub_19938E0`, the post-allocation texture
 //! node peephole): four rewrites of texture fetches (`TEX`, `TLD`,
-//! `TLD4`, `TXQ`) inside each block, on virtual or physical registers
+//! `TLD4`, `TXD`, `TXQ`) inside each block, on virtual or physical registers
 //! alike (the table puts it after register allocation; every check below
 //! is on register units, so it is sound before allocation too).
 //!
@@ -58,7 +58,7 @@ pub const INDEX: u16 = 149;
 
 /// Whether `i` is a texture fetch or query.
 pub fn is_fetch(i: &Inst) -> bool {
-    matches!(i.op, Op::TEX | Op::TLD | Op::TLD4 | Op::TXQ)
+    matches!(i.op, Op::TEX | Op::TLD | Op::TLD4 | Op::TXQ | Op::TXD)
 }
 
 /// What a uniform register holds, as far as the descriptor rewrite knows.

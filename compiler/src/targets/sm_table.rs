@@ -107,6 +107,12 @@ pub struct CbankLayout {
     /// The 64-bit address of the driver's surface information table
     /// (`suq` of `.depth` and the format fields; ptxc::lower::resinfo).
     pub surf_info: u32,
+    /// `%nsmid` (ptxas 11.8, sm_70..sm_90: `MOV R9, c[0x0][0x10c]`,
+    /// `LDC R9, c[0x0][0x10c]` on sm_90).
+    pub nsmid: u32,
+    /// `%dynamic_smem_size` (ptxas 11.8, sm_70..sm_90: `MOV R11,
+    /// c[0x0][0x2c]`).
+    pub dynamic_smem_size: u32,
 }
 
 const VOLTA_TURING: CbankLayout = CbankLayout {
@@ -118,6 +124,8 @@ const VOLTA_TURING: CbankLayout = CbankLayout {
     shared_base: 0,
     tex_info: 0x70,
     surf_info: 0x80,
+    nsmid: 0x10c,
+    dynamic_smem_size: 0x2c,
 };
 const AMPERE_ADA: CbankLayout = CbankLayout {
     param_base: 0x160,
@@ -128,6 +136,8 @@ const AMPERE_ADA: CbankLayout = CbankLayout {
     shared_base: 0,
     tex_info: 0x70,
     surf_info: 0x80,
+    nsmid: 0x10c,
+    dynamic_smem_size: 0x2c,
 };
 const HOPPER: CbankLayout = CbankLayout {
     param_base: 0x210,
@@ -138,6 +148,8 @@ const HOPPER: CbankLayout = CbankLayout {
     shared_base: 0x400,
     tex_info: 0xf0,
     surf_info: 0x100,
+    nsmid: 0x10c,
+    dynamic_smem_size: 0x2c,
 };
 
 const KB: u32 = 1024;

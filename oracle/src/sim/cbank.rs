@@ -56,6 +56,10 @@ pub struct SimInputs {
     pub relocs: Vec<Reloc>,
     /// Module `.texref`/`.surfref` words of bank 0 ([`RefWord`]).
     pub refs: Vec<RefWord>,
+    /// The module has 32-bit addresses (`.address_size 32`): buffer
+    /// parameters are 4-byte addresses and the generic windows are the
+    /// interpreter's 32-bit ones (`ptx_interp::memory::Windows::new(false)`).
+    pub addr32: bool,
 }
 
 /// A bank-0 word that holds the handle of a module-level `.texref` /
@@ -136,6 +140,7 @@ impl SimInputs {
                     kind: r.kind,
                 })
                 .collect(),
+            addr32: k.address_bits == 32,
             ..SimInputs::default()
         };
         if !k.const_bank.is_empty() {
@@ -372,11 +377,12 @@ impl Banks {
 /// The parameter declarations implied by the spec's values: SASS has no
 /// `.param` declarations. Pointers (buffers, textures) are 8 bytes aligned
 /// 8; scalars have their type's natural size and alignment.
-pub fn param_decls(spec: &LaunchSpec) -> Vec<ParamDecl> {
+pub fn param_decls(spec: &LaunchSpec, addr32: bool) -> Vec<ParamDecl> {
     spec.params
         .iter()
         .map(|p| match p {
             ParamValue::Scalar { ty, .. } | ParamValue::Bits { ty, .. } => ParamDecl::scalar(*ty),
+            ParamValue::Buffer { .. } if addr32 => ParamDecl::scalar(ElemType::U32),
             ParamValue::Buffer { .. } | ParamValue::Texture { .. } | ParamValue::Surface { .. } => {
                 ParamDecl::scalar(ElemType::U64)
             }
@@ -393,6 +399,7 @@ pub fn bank0(
     spec: &LaunchSpec,
     layout: &GlobalLayout,
     stack_top: u32,
+    addr32: bool,
 ) -> Result<Vec<u8>, String> {
     let c = sm.cbank.ok_or_else(|| {
         format!(
@@ -411,10 +418,20 @@ pub fn bank0(
         put(&mut b, c.nctaid + 4 * i as u32, &n.to_le_bytes());
     }
     put(&mut b, c.stack_pointer, &stack_top.to_le_bytes());
+    // `%nsmid` and `%dynamic_smem_size` (the SM table's offsets, ptxas's
+    // words): the interpreter's values, one SM and the launch's dynamic
+    // shared bytes.
+    put(&mut b, c.nsmid, &1u32.to_le_bytes());
+    put(
+        &mut b,
+        c.dynamic_smem_size,
+        &spec.dynamic_shared_bytes.to_le_bytes(),
+    );
     // The generic windows the compiler's `cvta.shared`/`cvta.local` read
     // (ptxc::lower::mem::{SHARED_WINDOW, LOCAL_WINDOW}; DECISION documented
-    // in ptxc::lower): the interpreter's 64-bit window bases.
-    let w = crate::ptx_interp::memory::Windows::new(true);
+    // in ptxc::lower): the interpreter's window bases (the 32-bit ones
+    // for a 32-bit module, whose code reads their low words).
+    let w = crate::ptx_interp::memory::Windows::new(!addr32);
     put(&mut b, ptxc::lower::SHARED_WINDOW, &w.shared.to_le_bytes());
     put(&mut b, ptxc::lower::LOCAL_WINDOW, &w.local.to_le_bytes());
     // `isspacep.const`/`.param` read these (ptxc::lower space.rs).
@@ -424,8 +441,13 @@ pub fn bank0(
         // Opaque: no instruction reads its bits except to pass it along.
         put(&mut b, d, &0x0000_0000_0000_0000u64.to_le_bytes());
     }
-    let params = encode_params(spec, layout, &param_decls(spec), AddressSize::A64)
-        .map_err(|e| e.to_string())?;
+    let size = if addr32 {
+        AddressSize::A32
+    } else {
+        AddressSize::A64
+    };
+    let params =
+        encode_params(spec, layout, &param_decls(spec, addr32), size).map_err(|e| e.to_string())?;
     let end = c.param_base as usize + params.bytes.len();
     if end > b.len() {
         return Err("the parameters do not fit in constant bank 0".into());

@@ -236,10 +236,11 @@ impl CtaMem {
     }
 }
 
-/// Resolves a generic address (see the module comment).
+/// Resolves a generic address (see the module comment); `addr32`: the
+/// module's 32-bit windows.
 #[inline]
-pub fn resolve_generic(a: u64) -> (u8, u64) {
-    let w = Windows::new(true);
+pub fn resolve_generic(a: u64, addr32: bool) -> (u8, u64) {
+    let w = Windows::new(!addr32);
     if a >= w.shared && a - w.shared < w.span {
         (b's', a - w.shared)
     } else if a >= w.local && a - w.local < w.span {

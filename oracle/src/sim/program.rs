@@ -296,7 +296,21 @@ pub struct TexInst {
     pub layered: bool,
     /// `.AOFFI`: the value after the coordinates packs texel offsets.
     pub aoffi: bool,
+    /// The level-of-detail source.
+    pub lod: TexLod,
     pub mask: u8,
+}
+
+/// Where a fetch's level of detail comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TexLod {
+    /// `.LZ`, `TLD4`: level 0.
+    Zero,
+    /// `.LL`: the value after the coordinates (an f32).
+    Level,
+    /// `TXD`: Ra holds the coordinates then the array index, Rb the
+    /// gradients (`dPdx.x, dPdy.x, dPdx.y, dPdy.y`), see `decode_txd`.
+    Grad,
 }
 
 /// Where the texture comes from.
@@ -1706,6 +1720,7 @@ fn decode_inst(d: &Dec<'_>, i: &Inst) -> DResult<Kind> {
             }
         }
         TEX | TLD | TLD4 => decode_tex(d, i, dsts, s)?,
+        TXD => decode_txd(d, i, dsts, s)?,
         TXQ => decode_txq(d, i, dsts, s)?,
         F2F | F2I | I2F | I2FP | FRND | F2FP | FADD | FMUL | FFMA | FMNMX | FSET | FSETP | FCHK
         | MUFU | DADD | DMUL | DFMA | DSETP | HADD2 | HMUL2 | HFMA2 | HSETP2 | HSET2 => {
@@ -1916,21 +1931,7 @@ fn decode_tex(d: &Dec<'_>, i: &Inst, dsts: &[Operand], s: &[Operand]) -> DResult
             "only level-zero and explicit-level (.LZ, .LL) texture accesses are modelled".into(),
         );
     }
-    let t = s
-        .iter()
-        .position(|o| matches!(o, Operand::TexShape(_)))
-        .ok_or("no texture shape operand")?;
-    let Operand::TexShape(shape) = &s[t] else {
-        unreachable!()
-    };
-    let (dims, layered) = match shape.as_str() {
-        "1D" => (1, false),
-        "2D" => (2, false),
-        "3D" => (3, false),
-        "ARRAY_1D" => (1, true),
-        "ARRAY_2D" => (2, true),
-        _ => return Err(format!("texture shape {shape} is not modelled")),
-    };
+    let (t, dims, layered) = tex_shape(s)?;
     let mask = match s.get(t + 1) {
         Some(o) => d.imm(o)? as u8,
         None => 0xf,
@@ -1997,6 +1998,84 @@ fn decode_tex(d: &Dec<'_>, i: &Inst, dsts: &[Operand], s: &[Operand]) -> DResult
         dims,
         layered,
         aoffi,
+        lod: if explicit_lod {
+            TexLod::Level
+        } else {
+            TexLod::Zero
+        },
+        mask,
+    }))
+}
+
+/// The texture shape operand's position, dimensions and layering
+/// (`1D`, `2D`, `3D`, `ARRAY_1D`, `ARRAY_2D`).
+fn tex_shape(s: &[Operand]) -> DResult<(usize, u8, bool)> {
+    let t = s
+        .iter()
+        .position(|o| matches!(o, Operand::TexShape(_)))
+        .ok_or("no texture shape operand")?;
+    let Operand::TexShape(shape) = &s[t] else {
+        unreachable!()
+    };
+    let (dims, layered) = match shape.as_str() {
+        "1D" => (1, false),
+        "2D" => (2, false),
+        "3D" => (3, false),
+        "ARRAY_1D" => (1, true),
+        "ARRAY_2D" => (2, true),
+        _ => return Err(format!("texture shape {shape} is not modelled")),
+    };
+    Ok((t, dims, layered))
+}
+
+fn decode_txd(d: &Dec<'_>, i: &Inst, dsts: &[Operand], s: &[Operand]) -> DResult<Kind> {
+    // `TXD` (explicit gradients; ptxas 11.8 for tex.grad.{1d,2d,a1d,a2d},
+    // compiler/src/lower/tex_lod.rs, lod.sm_80/90): `TXD R26, R24, R20, R24, 0x0, 0x5a,
+    // ARRAY_2D` (slot form, no `.SCR`: two source registers, then 0x0 and
+    // the slot) and `TXD R30, R28, R20, R28, UR6, 0x0, ARRAY_2D` (handle
+    // form: Ra, Rb and the handle; the compiler's sm_70 form names a
+    // general register there). Ra holds the coordinates then the array
+    // index (x, y, index for ARRAY_2D; x, index for ARRAY_1D), Rb the
+    // gradients interleaved per dimension (dPdx.x, dPdy.x, dPdx.y,
+    // dPdy.y). A PTX .1d fetch is a 2D TXD at y = 0.
+    if i.mods.iter().any(|m| *m != "NODEP") {
+        return Err("TXD modifiers other than .NODEP are not modelled".into());
+    }
+    let (t, dims, layered) = tex_shape(s)?;
+    if dims == 3 {
+        return Err("a 3D TXD is not modelled".into());
+    }
+    let mask = match s.get(t + 1) {
+        Some(o) => d.imm(o)? as u8,
+        None => 0xf,
+    };
+    let nregs = s[..t]
+        .iter()
+        .position(|o| !matches!(o, Operand::Reg(_)))
+        .unwrap_or(t);
+    let ra = d.plain(&s[0])?;
+    let rb = Some(d.plain(s.get(1).ok_or("TXD without its gradient group")?)?);
+    let tex = match nregs {
+        2 => TexRef::Slot(d.imm(&s[t - 1])? as u32),
+        3 => match d.plain(&s[2])? {
+            Src::U(u) => TexRef::Handle(u),
+            Src::R(r) => TexRef::Reg(r),
+            _ => return Err("texture handle is not a register".into()),
+        },
+        _ => return Err("TXD needs Ra, Rb and a slot or handle".into()),
+    };
+    Ok(Kind::Tex(TexInst {
+        op: TexOp::Tex,
+        d0: d.dst(&dsts[1])?,
+        d1: d.dst(&dsts[0])?,
+        ra,
+        rb,
+        ra_len: u8::from(layered) + dims,
+        tex,
+        dims,
+        layered,
+        aoffi: false,
+        lod: TexLod::Grad,
         mask,
     }))
 }

@@ -72,7 +72,7 @@ pub fn run(
         }
         banks.banks.insert(*b, bytes.clone());
     }
-    let mut b0 = bank0(sm, spec, image.layout(), LOCAL_BYTES).map_err(SetupError)?;
+    let mut b0 = bank0(sm, spec, image.layout(), LOCAL_BYTES, extra.addr32).map_err(SetupError)?;
     write_refs(&mut b0, &extra.refs, &f.name, spec).map_err(SetupError)?;
     banks.banks.insert(0, b0);
     // Module variables: placed after the buffers, their addresses in bank 4

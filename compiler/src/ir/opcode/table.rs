@@ -148,7 +148,7 @@ opcodes! {
     TLD 84 Texture 70 Variable [LOAD] ["R R = *"] ["SCR", "LZ", "LL", "AOFFI", "MS", "CL", "NODEP"];
     TLD4 85 Texture 70 Variable [LOAD] ["R R = *"] ["SCR", "R", "G", "B", "A", "AOFFI", "PTP", "DC", "NODEP"];
     TMML 86 Texture 70 Variable [LOAD] ["*"] [];
-    TXD 87 Texture 70 Variable [LOAD] ["*"] [];
+    TXD 87 Texture 70 Variable [LOAD] ["R R = *"] ["NODEP"];
     TXQ 88 Texture 70 Variable [LOAD] ["R R = *"] ["SCR", "NODEP", "B"];
     LDC 89 MemConstant 70 Variable [LOAD] ["R = C"] ["U8", "S8", "U16", "S16", "32", "64", "IL", "IS", "ISL"];
     ALD 90 Other 70 Variable [LOAD] ["*"] [];

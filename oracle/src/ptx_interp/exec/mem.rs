@@ -374,6 +374,15 @@ pub fn exec(cx: &mut Ctx, i: &Inst) -> Result<(), Stop> {
 /// `mov`: register, immediate, special register, address; vector pack
 /// (`mov.b64 %rd, {%r1, %r2}`: element 0 is the low part) and unpack.
 fn mov(cx: &mut Ctx, i: &Inst) -> Result<(), Stop> {
+    if i.ty.bits() > 64 {
+        // Register values are 64-bit words here: a `.b128` pack/unpack
+        // would need 128-bit registers (PTX ISA 8.3), which the
+        // interpreter does not model.
+        return Err(Stop::fault(format!(
+            "'{}': 128-bit mov is not supported (registers hold at most 64 bits)",
+            i.text
+        )));
+    }
     match (&i.ops[0], &i.ops[1]) {
         (Opnd::Vector(d), src) => {
             let v = cx.get(src)?;

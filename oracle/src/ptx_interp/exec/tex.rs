@@ -9,7 +9,7 @@ use super::{mask, Ctx};
 use crate::launch::TextureSpec;
 use crate::ptx_interp::machine::Stop;
 use crate::ptx_interp::program::{AddrBase, Inst, Opnd};
-use crate::ptx_interp::semantics::texture::{self, Coord, TexQuery};
+use crate::ptx_interp::semantics::texture::{self, Coord, Lod, TexQuery};
 use ptxc::ptx::isa::Opcode;
 use ptxc::ptx::modifiers::Mod;
 use ptxc::ptx::types::ScalarType;
@@ -123,6 +123,38 @@ fn split_layer(i: &Inst, spec: &TextureSpec, bits: &[u32]) -> Result<(u32, Vec<u
     Ok((layer, rest.to_vec()))
 }
 
+/// The level of detail of a `tex` (`texture::Lod`): `tex.level`'s `lod`
+/// operand (an `.f32`), `tex.grad`'s two gradient vectors (`.f32`
+/// elements, missing ones 0), or none.
+fn lod_of(cx: &mut Ctx, i: &Inst) -> Result<Lod, Stop> {
+    if i.mods.has(Mod::Level) {
+        let o = i
+            .ops
+            .get(2)
+            .ok_or_else(|| Stop::fault(format!("'{}': tex.level without lod", i.text)))?;
+        return Ok(Lod::Level(f32::from_bits(mask(32, cx.get(o)?) as u32)));
+    }
+    if i.mods.has(Mod::Grad) {
+        let mut g = [[0f32; 3]; 2];
+        for (k, gk) in g.iter_mut().enumerate() {
+            let Some(Opnd::Vector(v)) = i.ops.get(2 + k) else {
+                return Err(Stop::fault(format!(
+                    "'{}': tex.grad without its gradient vectors",
+                    i.text
+                )));
+            };
+            for (e, x) in v.iter().zip(gk.iter_mut()) {
+                *x = f32::from_bits(mask(32, cx.get(e)?) as u32);
+            }
+        }
+        return Ok(Lod::Grad {
+            dpdx: g[0],
+            dpdy: g[1],
+        });
+    }
+    Ok(Lod::Base)
+}
+
 fn write_vec(cx: &mut Ctx, o: &Opnd, vals: [u32; 4], t: ScalarType) -> Result<(), Stop> {
     match o {
         Opnd::Vector(v) | Opnd::VectorPred(v, _) => {
@@ -161,7 +193,9 @@ pub fn exec(cx: &mut Ctx, i: &Inst) -> Result<(), Stop> {
             let tex = &cx.m.textures[img];
             let (layer, rest) = split_layer(i, &tex.spec, &bits)?;
             let c = coords_of(&rest, i.ty2 == ScalarType::F32);
-            let vals = texture::fetch_layer(tex, &tex.spec, layer, c, dims_of(i));
+            let lod = lod_of(cx, i)?;
+            let tex = &cx.m.textures[img];
+            let vals = texture::fetch_lod(tex, &tex.spec, layer, c, dims_of(i), lod);
             write_vec(cx, &i.ops[0], vals, i.ty)
         }
         Opcode::Tld4 => {

@@ -448,6 +448,49 @@ pub fn check_geometry(spec: &TextureSpec, layered: bool) -> Result<(), String> {
     }
 }
 
+/// The level of detail a `tex` asks for (PTX ISA `tex`,
+/// #texture-instructions-tex): none (`.base`, the implicit level), an
+/// explicit level (`tex.level`, operand `lod`; SASS `TEX.LL`), or
+/// explicit gradients (`tex.grad`, operands `dPdx`, `dPdy`, one element
+/// per dimension; SASS `TXD`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Lod {
+    Base,
+    Level(f32),
+    Grad { dpdx: [f32; 3], dpdy: [f32; 3] },
+}
+
+/// The mip level a fetch reads: its level of detail clamped to the levels
+/// the texture has. A launch spec texture has exactly one level (no
+/// mipmaps: its `txq.num_mipmap_levels` answers 0, [`txq`]), so every
+/// level of detail selects level 0 — an explicit `lod` of any value (NaN
+/// and infinities included) and any gradients — and the filter is the
+/// texture's `filter` whatever the level (CUDA C++ Programming Guide,
+/// "Texture Object API": `maxMipmapLevelClamp` / `minMipmapLevelClamp`
+/// bound the level; a texture over a plain CUDA array has only level 0,
+/// and `mipmapFilterMode` concerns the choice between levels). Both
+/// runners call this (the interpreter's `tex.level`/`tex.grad`, the
+/// simulator's `TEX.LL`/`TXD`), through [`fetch_lod`].
+pub fn mip_level(_spec: &TextureSpec, _lod: Lod) -> u32 {
+    0
+}
+
+/// [`fetch_layer`] at the level [`mip_level`] selects for `lod` (every
+/// launch spec texture has level 0 only, the level [`fetch_layer`]
+/// reads).
+pub fn fetch_lod(
+    tex: &TextureImage,
+    spec: &TextureSpec,
+    layer: u32,
+    coords: [Coord; 3],
+    dims: usize,
+    lod: Lod,
+) -> [u32; 4] {
+    let level = mip_level(spec, lod);
+    debug_assert_eq!(level, 0, "launch spec textures have one level");
+    fetch_layer(tex, spec, layer, coords, dims)
+}
+
 /// [`fetch`] in layer `layer` (`< spec.layer_count()`, see [`layer_index`])
 /// of a layered texture: the coordinates address a texel of that layer
 /// only; filtering and the address modes never reach another layer (CUDA
@@ -1673,6 +1716,70 @@ mod tests {
             None,
         );
         assert_eq!(t.at([Coord::Int(0); 3], 1)[0], 0x9abc_def0);
+    }
+
+    // ------------------------------------------------ level of detail
+
+    #[test]
+    fn every_level_of_detail_reads_the_one_level() {
+        let t = make(
+            ElemType::F32,
+            1,
+            &[4, 2],
+            (0..8).map(|v| f(v as f32)).collect(),
+            &[Clamp, Wrap],
+            Filter::Linear,
+            false,
+            None,
+        );
+        let c = [Coord::Float(1.75), Coord::Float(0.5), Coord::Float(0.0)];
+        let base = fetch_lod(&t.img, &t.img.spec, 0, c, 2, Lod::Base);
+        assert_eq!(base, t.at(c, 2));
+        for lod in [
+            Lod::Level(0.0),
+            Lod::Level(5.0),
+            Lod::Level(-3.0),
+            Lod::Level(f32::NAN),
+            Lod::Grad {
+                dpdx: [8.0, 0.0, 0.0],
+                dpdy: [0.0, f32::INFINITY, 0.0],
+            },
+        ] {
+            assert_eq!(mip_level(&t.img.spec, lod), 0);
+            assert_eq!(
+                fetch_lod(&t.img, &t.img.spec, 0, c, 2, lod),
+                base,
+                "{lod:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_1d_texture_fetched_as_2d_at_y_0_reads_the_1d_texel() {
+        // ptxas fetches tex.level.1d / tex.grad.1d as 2D at y = 0
+        // (compiler/src/lower/tex_lod.rs); the missing dimension has size 1
+        // and clamps, so every mode and filter agrees with the 1D fetch.
+        for mode in [Clamp, Wrap, Mirror, Border] {
+            for filter in [Filter::Point, Filter::Linear] {
+                for norm in [false, true] {
+                    let t = make(
+                        ElemType::F32,
+                        1,
+                        &[5],
+                        (0..5).map(|v| f(v as f32 - 1.5)).collect(),
+                        &[mode],
+                        filter,
+                        norm,
+                        Some([9.0, 0.0, 0.0, 0.0]),
+                    );
+                    for x in [-1.0f32, -0.25, 0.0, 0.3, 1.5, 2.6, 4.9, 5.5, 7.0] {
+                        let c1 = [Coord::Float(x), Coord::Int(0), Coord::Int(0)];
+                        let c2 = [Coord::Float(x), Coord::Float(0.0), Coord::Int(0)];
+                        assert_eq!(t.at(c1, 1), t.at(c2, 2), "{mode:?} {filter:?} {norm} {x}");
+                    }
+                }
+            }
+        }
     }
 
     // ------------------------------------------------ tld4

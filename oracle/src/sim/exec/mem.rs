@@ -93,7 +93,7 @@ fn outside(space: Space, a: u64, n: u64, lane: u32) -> Stop {
 
 #[inline(never)]
 fn generic_place(ctx: &Ctx<'_>, a: u64, n: u64, lane: u32) -> Result<Place, Stop> {
-    match resolve_generic(a) {
+    match resolve_generic(a, ctx.inputs.addr32) {
         (b's', o) => place(
             ctx,
             Space::Shared,

@@ -1,4 +1,4 @@
-//! Texture fetches (TLD, TEX, TLD4) through the PTX interpreter's texture
+//! Texture fetches (TLD, TEX, TLD4, TXD) through the PTX interpreter's texture
 //! model (`ptx_interp::semantics::texture`), so both runners sample alike.
 //!
 //! Operands (cuobjdump): `TLD.SCR.LZ RZ, R4, R4, 0x0, 0x58, 1D, 0x1` is
@@ -26,12 +26,13 @@
 //! 0 is read as the launch's texture index (real texture objects are small
 //! integers; sm_90 SASS uses only the low word).
 
-use super::super::program::{Dst, Src, TexInst, TexOp, TexRef};
+use super::super::program::{Dst, Src, TexInst, TexLod, TexOp, TexRef};
 use super::super::warp::{Stop, Warp};
 use super::Ctx;
 use crate::launch::{TextureImage, TEXTURE_HANDLE_BASE};
 use crate::ptx_interp::semantics::texture::{
-    check_geometry, fetch_layer, layer_or_fault, tld4_layer, txq as query, Coord, TexQuery,
+    check_geometry, fetch_layer, fetch_lod, layer_or_fault, tld4_layer, txq as query, Coord, Lod,
+    TexQuery,
 };
 
 fn by_handle<'t>(ctx: &'t Ctx<'_>, h: u64) -> Option<&'t TextureImage> {
@@ -96,6 +97,13 @@ fn group_reg(src: Src, k: u8) -> Src {
 
 /// One texture fetch over the active lanes `m`.
 ///
+/// The level of detail (`.LL`'s value, `TXD`'s gradients) goes to the
+/// interpreter's level rule ([`fetch_lod`]: every launch spec texture has
+/// one level). A PTX `.1d` level-of-detail fetch arrives as a `2D` one at
+/// y = 0 (ptxas's form, compiler/src/lower/tex_lod.rs), which reads a 1D
+/// texture as the 1D fetch does: the missing dimension has size 1 and
+/// clamps (`semantics::texture`).
+///
 /// Array fetches (`ARRAY_1D`, `ARRAY_2D`): the first source value is the
 /// array index (after ptxas's clamp to 0xffff, which this does not redo);
 /// the layer and the geometry check are the interpreter's
@@ -108,7 +116,12 @@ pub fn tex(ctx: &mut Ctx<'_>, w: &mut Warp, m: u32, t: &TexInst) -> Result<(), S
     }
     let layered = usize::from(t.layered);
     let dims = usize::from(t.dims);
-    let n = layered + dims + usize::from(t.aoffi);
+    let extra = match t.lod {
+        TexLod::Grad => 2 * dims,
+        TexLod::Level => 1,
+        TexLod::Zero => usize::from(t.aoffi),
+    };
+    let n = layered + dims + extra;
     let mut vals = Vec::with_capacity(n);
     for k in 0..n as u8 {
         let src = if k < t.ra_len {
@@ -121,6 +134,26 @@ pub fn tex(ctx: &mut Ctx<'_>, w: &mut Warp, m: u32, t: &TexInst) -> Result<(), S
         };
         vals.push(w.read(src, m)?);
     }
+    if t.lod == TexLod::Grad && t.layered {
+        // TXD's Ra: the coordinates, then the index; the order here is the
+        // index first.
+        vals[..=dims].rotate_right(1);
+    }
+    let extra_at = layered + dims;
+    let lod_of = |l: usize| -> Lod {
+        let f = |k: usize| f32::from_bits(vals[extra_at + k][l]);
+        match t.lod {
+            TexLod::Zero => Lod::Base,
+            TexLod::Level => Lod::Level(f(0)),
+            TexLod::Grad => {
+                let g = |j: usize| [0, 1, 2].map(|d| if d < dims { f(2 * d + j) } else { 0.0 });
+                Lod::Grad {
+                    dpdx: g(0),
+                    dpdy: g(1),
+                }
+            }
+        }
+    };
     let cv = |k: usize, l: usize| vals.get(layered + k).map_or(0, |v| v[l]);
     let mut img = resolve(ctx, w, t.tex, m.trailing_zeros())?;
     let mut out = [[0u32; 32]; 4];
@@ -147,7 +180,7 @@ pub fn tex(ctx: &mut Ctx<'_>, w: &mut Warp, m: u32, t: &TexInst) -> Result<(), S
             }
             TexOp::Tex => {
                 let c = [0, 1, 2].map(|k| Coord::Float(f32::from_bits(cv(k, l))));
-                fetch_layer(img, &img.spec, layer, c, dims)
+                fetch_lod(img, &img.spec, layer, c, dims, lod_of(l))
             }
             TexOp::Tld4 { comp } => tld4_layer(
                 img,
