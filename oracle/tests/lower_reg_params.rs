@@ -100,7 +100,11 @@ fn spec() -> LaunchSpec {
 fn expected(t: u32) -> [u32; 7] {
     let t64 = u64::from(t);
     let lt13 = t < 13;
-    let mix1 = if lt13 { 2 * t64 + (t64 << 33) } else { t64 << 33 };
+    let mix1 = if lt13 {
+        2 * t64 + (t64 << 33)
+    } else {
+        t64 << 33
+    };
     let mix2: u64 = if lt13 { 9 + (1 << 32) } else { 1 << 32 };
     [
         mix1 as u32,

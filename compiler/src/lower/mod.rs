@@ -27,7 +27,7 @@
 //! | `warp_sync.rs` | match.sync any/all (b32/b64), vote.sync.uni, redux.sync: REDUX on every target (phase 5 expands it on sm_70/sm_75) |
 //! | `atom.rs` | atom/red on global and shared memory |
 //! | `space.rs` | isspacep: window tests on the generic address (our sequence, IADD3/ISETP) |
-//! | `call.rs` | `.func` calls and the ABI below |
+//! | `call.rs` | `.func` calls and the ABI below (`.param` and `.reg` parameters) |
 //!
 //! Per-target rules: the lowering emits the target-independent (newest)
 //! form of the operations phase 5 ConvertUnsupportedOps expands
@@ -137,6 +137,8 @@ mod warp_sync;
 mod tests;
 #[cfg(test)]
 mod tests_gaps;
+#[cfg(test)]
+mod tests_reg_params;
 #[cfg(test)]
 mod tests_res_ref;
 #[cfg(test)]
