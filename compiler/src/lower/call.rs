@@ -23,13 +23,14 @@ use rustc_hash::FxHashSet;
 
 use crate::ir::sass_text::SassOperand;
 use crate::ir::{Op, Operand};
-use crate::ptx::ast::{self, Instruction, OperandKind, Statement};
+use crate::ptx::ast::{self, Instruction, OperandKind, StateSpace, Statement};
 use crate::ptx::intern::Sym;
 use crate::ptx::isa::Opcode;
+use crate::ptx::types::ScalarType;
 
 use super::builder::*;
-use super::regs::Binding;
-use super::{var_size_align, CurFn, Cx, FuncAbi, LowerError};
+use super::regs::{Binding, Val};
+use super::{var_size_align, AbiSlot, CurFn, Cx, FuncAbi, LowerError};
 
 fn callees(b: &ast::Block, out: &mut Vec<(Sym, crate::ptx::Span)>) {
     for s in &b.stmts {
@@ -101,19 +102,45 @@ pub fn check_no_recursion(m: &ast::Module, f: &ast::Function) -> Result<(), Lowe
 }
 
 impl Cx<'_> {
-    fn words_for(&mut self, decls: &[ast::VarDecl]) -> Vec<(u32, u32)> {
-        decls
-            .iter()
-            .map(|d| {
-                let (size, _) = var_size_align(d);
-                let words = size.div_ceil(4).max(1);
-                let first = self.b.valigned(if words >= 2 { 2 } else { 1 });
-                for _ in 1..words {
-                    self.b.vreg();
+    /// The ABI slots of a parameter (or return value) list: a `.reg`
+    /// declaration gets a register of its type, a `.param` one words.
+    fn slots_for(&mut self, decls: &[ast::VarDecl]) -> R<Vec<AbiSlot>> {
+        let mut out = Vec::with_capacity(decls.len());
+        for d in decls {
+            if d.space == StateSpace::Reg {
+                let ty = match d.scalar() {
+                    Some(t) if d.vector.is_none() && d.dims.is_empty() => t,
+                    _ => {
+                        return Err(LowerError::new(
+                            d.span,
+                            format!(
+                                "`.reg` parameter `{}`: only scalar `.reg` parameters are lowered",
+                                self.name(d.name)
+                            ),
+                        ))
+                    }
+                };
+                if ty.bits() > 64 {
+                    return Err(LowerError::new(
+                        d.span,
+                        format!(
+                            "`.reg` parameter `{}`: 128-bit `.reg` parameters are not lowered",
+                            self.name(d.name)
+                        ),
+                    ));
                 }
-                (first, words)
-            })
-            .collect()
+                out.push(AbiSlot::Reg(Val::of_type(&mut self.b, ty), ty));
+                continue;
+            }
+            let (size, _) = var_size_align(d);
+            let words = size.div_ceil(4).max(1);
+            let first = self.b.valigned(if words >= 2 { 2 } else { 1 });
+            for _ in 1..words {
+                self.b.vreg();
+            }
+            out.push(AbiSlot::Words(first, words));
+        }
+        Ok(out)
     }
 
     fn func_abi(&mut self, f: Sym) -> R<FuncAbi> {
@@ -127,9 +154,9 @@ impl Cx<'_> {
             ));
         };
         let label = self.b.new_label();
-        let params = self.words_for(&func.params);
+        let params = self.slots_for(&func.params)?;
         let rets = match &func.returns {
-            Some(r) => self.words_for(r),
+            Some(r) => self.slots_for(r)?,
             None => vec![],
         };
         let ra = self.b.vpair();
@@ -183,10 +210,14 @@ impl Cx<'_> {
             return self.err("call arguments do not match the callee");
         }
         for (k, a) in args.iter().enumerate() {
-            let (first, words) = self.arg_words(a)?;
-            let (pf, pw) = abi.params[k];
-            for w in 0..words.min(pw) {
-                self.mov(pf + w, r(first + w))?;
+            match abi.params[k] {
+                AbiSlot::Words(pf, pw) => {
+                    let (first, words) = self.arg_words(a)?;
+                    for w in 0..words.min(pw) {
+                        self.mov(pf + w, r(first + w))?;
+                    }
+                }
+                AbiSlot::Reg(val, ty) => self.reg_arg(a, val, ty)?,
             }
         }
         let ret = self.b.new_label();
@@ -208,13 +239,77 @@ impl Cx<'_> {
         self.b.start_block(ret);
         self.b.emit(Op::BSYNC, &[], [barrier])?;
         for (k, o) in rets.iter().enumerate() {
-            let (first, words) = self.arg_words(o)?;
-            let (rf, rw) = abi.rets[k];
-            for w in 0..words.min(rw) {
-                self.mov(first + w, r(rf + w))?;
+            match abi.rets[k] {
+                AbiSlot::Words(rf, rw) => {
+                    let (first, words) = self.arg_words(o)?;
+                    for w in 0..words.min(rw) {
+                        self.mov(first + w, r(rf + w))?;
+                    }
+                }
+                AbiSlot::Reg(val, _) => self.reg_ret(o, val)?,
             }
         }
         Ok(())
+    }
+
+    /// Writes a call argument (a register or an immediate, PTX ISA 9.7.12.4
+    /// "Arguments may be registers, immediate constants, or variables in
+    /// .param space") into the callee's `.reg` parameter `val` of type
+    /// `ty`, as `mov.ty` would.
+    fn reg_arg(&mut self, a: &ast::Operand, val: Val, ty: ScalarType) -> R {
+        if let OperandKind::Name(s) = a.kind {
+            match self.lookup(s) {
+                Some(Binding::Reg { .. }) => {}
+                Some(_) => {
+                    return self.err(format!(
+                        "`{}` is not a register or an immediate: a `.reg` parameter takes one",
+                        self.name(s)
+                    ))
+                }
+                None => return self.err(format!("unknown name `{}`", self.name(s))),
+            }
+        }
+        match val {
+            Val::P(d) => {
+                let x = self.src_pred(a)?;
+                self.b.emit(
+                    Op::PLOP3,
+                    &["LUT"],
+                    [p(d), pt(), x, pt(), pt(), imm(0xf0), imm(0)],
+                )
+            }
+            Val::R(v) => {
+                let x = self.src32(a, ty)?;
+                self.mov(v, x)
+            }
+            Val::D(v) => {
+                let (lo, hi) = self.src64(a, ty)?;
+                self.mov(v, lo)?;
+                self.mov(v + 1, hi)
+            }
+            Val::Q(_) => self.err("128-bit `.reg` parameters are not lowered"),
+        }
+    }
+
+    /// Copies the callee's `.reg` return value `val` into the call's
+    /// destination register (of the same kind: ptxas 11.8 refuses a
+    /// mismatched type, "Type of argument does not match formal parameter").
+    fn reg_ret(&mut self, o: &ast::Operand, val: Val) -> R {
+        let (dst, _) = self.dst_val(o)?;
+        match (dst, val) {
+            (Val::P(d), Val::P(s)) => self.b.emit(
+                Op::PLOP3,
+                &["LUT"],
+                [p(d), pt(), p(s), pt(), pt(), imm(0xf0), imm(0)],
+            ),
+            (Val::R(d), Val::R(s)) => self.mov(d, r(s)),
+            (Val::D(d), Val::D(s)) => {
+                self.mov(d, r(s))?;
+                self.mov(d + 1, r(s + 1))
+            }
+            _ => self
+                .err("the call's return register does not match the callee's `.reg` return value"),
+        }
     }
 
     /// Lowers a callee's body after the kernel.
@@ -235,12 +330,22 @@ impl Cx<'_> {
         for (k, v) in self.layout_vars() {
             self.scopes.bind(k, v);
         }
-        for (p, &(first, words)) in func.params.iter().zip(&abi.params) {
-            self.scopes
-                .bind(p.name, Binding::ParamWords { first, words });
+        for (p, &slot) in func.params.iter().zip(&abi.params) {
+            let binding = match slot {
+                AbiSlot::Words(first, words) => Binding::ParamWords { first, words },
+                AbiSlot::Reg(val, ty) => Binding::Reg { val, ty },
+            };
+            self.scopes.bind(p.name, binding);
         }
         if let Some(rs) = &func.returns {
-            for (p, &(first, words)) in rs.iter().zip(&abi.rets) {
+            for (p, &slot) in rs.iter().zip(&abi.rets) {
+                let (first, words) = match slot {
+                    AbiSlot::Words(first, words) => (first, words),
+                    AbiSlot::Reg(val, ty) => {
+                        self.scopes.bind(p.name, Binding::Reg { val, ty });
+                        continue;
+                    }
+                };
                 self.scopes
                     .bind(p.name, Binding::ParamWords { first, words });
                 // A sub-word store (`st.param.b16 [func_retval0]`) merges

@@ -28,7 +28,7 @@
 //! | `warp_sync.rs` | match.sync any/all (b32/b64), vote.sync.uni, redux.sync: REDUX on every target (phase 5 expands it on sm_70/sm_75) |
 //! | `atom.rs` | atom/red on global and shared memory |
 //! | `space.rs` | isspacep: window tests on the generic address (our sequence, IADD3/ISETP) |
-//! | `call.rs` | `.func` calls and the ABI below |
+//! | `call.rs` | `.func` calls and the ABI below (`.param` and `.reg` parameters) |
 //!
 //! Per-target rules: the lowering emits the target-independent (newest)
 //! form of the operations phase 5 ConvertUnsupportedOps expands
@@ -84,7 +84,12 @@
 //! word `0`), executes `CALL.REL.NOINC .L_x_callee`, and copies the return
 //! words out. The callee returns with `RET.REL.NODEC %ra 0x0`. Parameters
 //! of any size travel in registers (a word each); nothing is passed on the
-//! stack. There are no callee-saved registers: virtual registers of
+//! stack. A `.reg` parameter or return value (`.func (.reg .b32 r) f
+//! (.reg .b32 a)`) is simply the callee's register of its type (a pair
+//! for 64 bits, a virtual predicate for `.pred`), which the body uses as
+//! an operand; the call site writes it from a register or an immediate
+//! and reads the return register out as it would a `mov` (ptxas 11.8
+//! passes those in R registers too, a `.pred` as a 0/-1 word). There are no callee-saved registers: virtual registers of
 //! different functions are disjoint, which is also why recursion (direct
 //! or not) is refused. Callee bodies follow the kernel's `EXIT` in the
 //! same [`crate::ir::Function`], as ptxas lays them out, then the
@@ -146,6 +151,8 @@ mod warp_sync;
 mod tests;
 #[cfg(test)]
 mod tests_gaps;
+#[cfg(test)]
+mod tests_reg_params;
 #[cfg(test)]
 mod tests_res_ref;
 #[cfg(test)]
@@ -564,13 +571,27 @@ fn init_bytes(v: &ast::VarDecl, size: u32) -> Result<Vec<u8>, String> {
     Ok(out)
 }
 
+/// Where one `.func` parameter or return value lives (see the module's
+/// ABI section).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum AbiSlot {
+    /// A `.param` variable: its bytes in consecutive 32-bit registers
+    /// (first register, word count).
+    Words(u32, u32),
+    /// A `.reg` parameter or return value (PTX ISA 5.1.6 "Parameter State
+    /// Space", 7.1 "Function declarations and definitions": scalar
+    /// parameters and return values in registers, used as operands): a
+    /// register of its type, which the body names directly.
+    Reg(Val, crate::ptx::types::ScalarType),
+}
+
 /// A callee's fixed virtual registers (see the module's ABI section).
 #[derive(Clone, Debug)]
 pub(crate) struct FuncAbi {
     pub label: u32,
-    /// Per parameter: first word register and word count.
-    pub params: Vec<(u32, u32)>,
-    pub rets: Vec<(u32, u32)>,
+    /// Per parameter, then per return value, in declaration order.
+    pub params: Vec<AbiSlot>,
+    pub rets: Vec<AbiSlot>,
     /// Return-address pair.
     pub ra: u32,
 }

@@ -698,7 +698,10 @@ impl<'m> FnDecoder<'m, '_> {
         let mut ops = Vec::with_capacity(i.operands.len());
         for (k, o) in i.operands.iter().enumerate() {
             let oty = operand_type(i.opcode, k, ty, ty2);
-            ops.push(self.operand(o, oty)?);
+            ops.push(match self.call_args(i, k) {
+                Some(types) => self.typed_list(o, &types)?,
+                None => self.operand(o, oty)?,
+            });
         }
         let (line, _) = self.file.line_col(i.span.lo);
         Ok(Inst {
@@ -715,6 +718,45 @@ impl<'m> FnDecoder<'m, '_> {
             line,
             text: instruction_text(self.m, i).into(),
         })
+    }
+
+    /// For the argument list (operand `k`) of a direct `call`, the types of
+    /// the callee's parameters: an immediate argument ("Arguments may be
+    /// registers, immediate constants, or variables in .param space", PTX
+    /// ISA 9.7.12.4) has its parameter's type (`call f, (7, 2.5)` with
+    /// `.reg .b64`, `.reg .f32` parameters passes 64-bit 7 and f32 2.5, as
+    /// ptxas 11.8 does); `call` itself has no type.
+    fn call_args(&self, i: &ast::Instruction, k: usize) -> Option<Vec<ScalarType>> {
+        if i.opcode != Opcode::Call || k == 0 {
+            return None;
+        }
+        let OperandKind::List(_) = i.operands[k].kind else {
+            return None;
+        };
+        let OperandKind::Name(callee) = i.operands[k - 1].kind else {
+            return None;
+        };
+        let f = self.m.function(self.m.name(callee))?;
+        Some(
+            f.params
+                .iter()
+                .map(|p| p.scalar().unwrap_or(ScalarType::B32))
+                .collect(),
+        )
+    }
+
+    /// An argument list with each element decoded at its parameter's type.
+    fn typed_list(&self, o: &ast::Operand, types: &[ScalarType]) -> Result<Opnd, DecodeError> {
+        let OperandKind::List(v) = &o.kind else {
+            return self.operand(o, ScalarType::B32);
+        };
+        Ok(Opnd::List(
+            v.iter()
+                .enumerate()
+                .map(|(k, e)| self.operand(e, types.get(k).copied().unwrap_or(ScalarType::B32)))
+                .collect::<Result<Vec<_>, _>>()?
+                .into_boxed_slice(),
+        ))
     }
 
     fn operand(&self, o: &ast::Operand, ty: ScalarType) -> Result<Opnd, DecodeError> {
