@@ -18,12 +18,14 @@
 
 mod pair_run;
 mod seq_harness;
+mod surf_common;
 use oracle::commands::sim::run_sass;
 use oracle::launch::LaunchSpec;
 use oracle::ptx_interp::{Outcome, RunLimits};
 use oracle::sim::SimInputs;
 use pair_run::{agree, case, finish, interp, lowered, ARCHS};
 use seq_harness::Rng;
+use surf_common::{bits_json, SHAPES};
 
 /// Row of W u32 elements (32 bytes: a multiple of every access size), H
 /// rows, L layers.
@@ -64,12 +66,6 @@ fn items(g: usize, size: i64, inside: bool, seed: u64) -> Vec<[i32; 4]> {
         out.push([layer, x, y, 0]);
     }
     out
-}
-
-fn bits_json(v: &[u64], bits: u32) -> String {
-    let digits = (bits / 4) as usize;
-    let items: Vec<String> = v.iter().map(|x| format!("\"0x{x:0digits$x}\"")).collect();
-    format!("[{}]", items.join(", "))
 }
 
 /// Surfaces `sa`, `sb` (u32, `L` layers of W or W x H, random), the item
@@ -171,53 +167,8 @@ fn kernel(store: bool, g: usize, bits: u32, n: usize, mode: &str, divergent: boo
     } else {
         ""
     };
-    format!(
-        r#".version 7.8
-.target sm_80
-.address_size 64
-.visible .entry k(.param .u64 sa, .param .u64 sb, .param .u64 crd, .param .u64 val, .param .u64 out, .param .u32 n)
-{{
-.reg .b32 %r<40>;
-.reg .b64 %rd<40>;
-.reg .b16 %h<40>;
-.reg .pred %p<4>;
-ld.param.u64 %rd1, [sa];
-ld.param.u64 %rd2, [sb];
-ld.param.u64 %rd3, [crd];
-ld.param.u64 %rd4, [val];
-ld.param.u64 %rd5, [out];
-ld.param.u32 %r1, [n];
-mov.u32 %r2, %tid.x;
-mov.u32 %r3, %ntid.x;
-LOOP:
-setp.ge.u32 %p2, %r2, %r1;
-@%p2 bra DONE;
-{pick}mul.wide.u32 %rd7, %r2, 16;
-add.s64 %rd8, %rd3, %rd7;
-ld.global.v4.u32 {{%r10, %r11, %r12, %r13}}, [%rd8];
-{body}add.u32 %r2, %r2, %r3;
-bra LOOP;
-DONE:
-ret;
-}}
-"#
-    )
+    surf_common::loop_kernel(pick, &body)
 }
-
-/// The `.bN x vK` shapes the lowering takes (at most 16 bytes).
-const SHAPES: [(u32, usize); 11] = [
-    (8, 1),
-    (8, 2),
-    (8, 4),
-    (16, 1),
-    (16, 2),
-    (16, 4),
-    (32, 1),
-    (32, 2),
-    (32, 4),
-    (64, 1),
-    (64, 2),
-];
 
 fn every_shape_and_mode(store: bool, divergent: bool) {
     let mut fails = Vec::new();
