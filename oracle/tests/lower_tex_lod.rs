@@ -16,13 +16,12 @@
 //! memory (sm_70 general register, sm_75+ handle loop), and a per-lane
 //! choice of two textures (the handle loop with two handles).
 
+mod pair_run;
 use oracle::commands::sim::run_sass;
 use oracle::launch::LaunchSpec;
-use oracle::ptx_interp::{self, Outcome, RunLimits, RunResult};
+use oracle::ptx_interp::{self, RunLimits};
 use oracle::sim::SimInputs;
-use ptxc::lower::{lower_module, LowerOptions};
-
-const ARCHS: [&str; 6] = ["sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90"];
+use pair_run::{both, same_outputs, ARCHS};
 
 /// Threads: two warps.
 const N: usize = 64;
@@ -153,43 +152,6 @@ fn spec(cin: &[u32]) -> LaunchSpec {
         ol = N * OUT_WORDS,
     );
     LaunchSpec::from_json_str(&text, ".").unwrap()
-}
-
-/// The interpreter's and the simulator's runs of `src` on `arch`.
-fn both(src: &str, spec: &LaunchSpec, arch: &str) -> (RunResult, RunResult) {
-    let limits = RunLimits::default();
-    let m = ptxc::ptx::parse_checked("tex_lod", src).unwrap();
-    let want = ptx_interp::run(&m, src, spec, &limits).unwrap();
-    let sm = ptxc::targets::lookup_sm(arch).unwrap();
-    let ks = lower_module(&m, sm, &LowerOptions::default())
-        .unwrap_or_else(|e| panic!("{arch}: lower: {e}"));
-    let k = ks.iter().find(|k| k.name == spec.kernel).unwrap();
-    let got = oracle::sim::run(&k.function, sm, spec, &SimInputs::from_lowered(k), &limits)
-        .unwrap_or_else(|e| panic!("{arch}: sim setup: {e}"));
-    (want, got)
-}
-
-fn same_outputs(want: &RunResult, got: &RunResult, what: &str) {
-    assert_eq!(want.outcome, Outcome::Completed, "{what}: interpreter");
-    assert_eq!(got.outcome, Outcome::Completed, "{what}: simulator");
-    let mut diffs = Vec::new();
-    for b in &want.outputs.buffers {
-        let g = got.outputs.get(&b.name).expect("the same outputs");
-        for (k, (x, y)) in b.bits.iter().zip(&g.bits).enumerate() {
-            if x != y {
-                diffs.push(format!(
-                    "{}[{k}]: interpreter {x:#x}, simulator {y:#x}",
-                    b.name
-                ));
-            }
-        }
-    }
-    assert!(
-        diffs.is_empty(),
-        "{what}: {} differences, {:?}",
-        diffs.len(),
-        &diffs[..diffs.len().min(8)]
-    );
 }
 
 #[test]

@@ -506,6 +506,8 @@ pub struct Liveness {
     block_def: Vec<BitSet>,
     steps: Vec<Vec<Step>>,
     split: Vec<Option<(GuardKey, usize, usize)>>,
+    /// Every unit (what a step that reads all registers reads).
+    all: BitSet,
 }
 
 impl Liveness {
@@ -686,6 +688,7 @@ impl Liveness {
             block_def,
             steps,
             split,
+            all,
         }
     }
 
@@ -707,18 +710,21 @@ impl Liveness {
         &self.block_def[b]
     }
 
+    /// Walks block `b` backwards from its end, calling `at` with each
+    /// instruction's index, step and the live state right after it.
+    fn walk_block(&self, b: usize, mut at: impl FnMut(usize, &Step, &Walk)) {
+        let mut w = Walk::at_end(&self.live_out[b], self.split[b], &self.live_in);
+        for (i, s) in self.steps[b].iter().enumerate().rev() {
+            at(i, s, &w);
+            w.back(s, &self.live_in, &self.all, &mut |_, _| {});
+        }
+    }
+
     /// The live set after each instruction of block `b` (index `i` is the
     /// set right after instruction `i`).
     pub fn live_after_each(&self, b: usize) -> Vec<BitSet> {
-        let n = self.units.len();
-        let all = BitSet::full(n);
-        let steps = &self.steps[b];
-        let mut out = vec![BitSet::new(n); steps.len()];
-        let mut w = Walk::at_end(&self.live_out[b], self.split[b], &self.live_in);
-        for (i, s) in steps.iter().enumerate().rev() {
-            out[i] = w.flat();
-            w.back(s, &self.live_in, &all, &mut |_, _| {});
-        }
+        let mut out = vec![BitSet::default(); self.steps[b].len()];
+        self.walk_block(b, |i, _, w| out[i] = w.flat());
         out
     }
 
@@ -726,14 +732,8 @@ impl Liveness {
     /// live right after it ([`Liveness::live_after_each`] asked only that,
     /// without building a set per instruction: the dead-code scan's query).
     pub fn defs_live_after(&self, b: usize) -> Vec<bool> {
-        let all = BitSet::full(self.units.len());
-        let steps = &self.steps[b];
-        let mut out = vec![false; steps.len()];
-        let mut w = Walk::at_end(&self.live_out[b], self.split[b], &self.live_in);
-        for (i, s) in steps.iter().enumerate().rev() {
-            out[i] = s.defs.iter().any(|&d| w.contains(d));
-            w.back(s, &self.live_in, &all, &mut |_, _| {});
-        }
+        let mut out = vec![false; self.steps[b].len()];
+        self.walk_block(b, |i, s, w| out[i] = s.defs.iter().any(|&d| w.contains(d)));
         out
     }
 

@@ -26,6 +26,20 @@ pub fn lowered(src: &str, spec: &LaunchSpec, arch: &str) -> Result<RunResult, St
         .map_err(|e| format!("sim setup: {e}"))
 }
 
+/// The interpreter's and the simulator's runs of `src` on `arch` (the
+/// lowering must succeed).
+pub fn both(src: &str, spec: &LaunchSpec, arch: &str) -> (RunResult, RunResult) {
+    let got = lowered(src, spec, arch).unwrap_or_else(|e| panic!("{arch}: {e}"));
+    (interp(src, spec), got)
+}
+
+/// Panics unless both runs complete with equal outputs ([`agree`]).
+pub fn same_outputs(want: &RunResult, got: &RunResult, what: &str) {
+    if let Some(e) = agree(want, got, false) {
+        panic!("{what}: {e}");
+    }
+}
+
 pub fn is_fault(o: &Outcome) -> bool {
     matches!(o, Outcome::Fault { .. })
 }
