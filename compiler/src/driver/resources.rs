@@ -16,7 +16,7 @@
 //! allocation's highest register, which can exceed this lower bound.)
 
 use crate::ir::cfg::Cfg;
-use crate::ir::liveness::{BitSet, Liveness};
+use crate::ir::liveness::BitSet;
 use crate::ir::regs::{self, RegFile, RegUnit};
 use crate::ir::Function;
 
@@ -49,7 +49,7 @@ pub struct Pressure {
 
 pub fn pressure(f: &Function) -> Pressure {
     let cfg = Cfg::new(f);
-    let live = Liveness::new(f, &cfg);
+    let live = crate::ir::analysis_cache::liveness(f);
     let n = live.units.len();
     let mut general = BitSet::new(n);
     for i in 0..n {

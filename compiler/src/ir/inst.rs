@@ -14,7 +14,7 @@ use super::IrError;
 pub type Operand = SassOperand;
 
 /// One instruction.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Eq)]
 pub struct Inst {
     pub op: Op,
     /// Dotted modifiers in order, each one the table accepts for `op`.
@@ -32,6 +32,29 @@ pub struct Inst {
     /// [`Inst::control`] and [`Inst::set_control`], which keep this `None`
     /// whenever `encoding` is set, so equal instructions have equal codes.
     pub ctrl: Option<Control>,
+}
+
+/// Field-by-field equality, as derived, in an order that rejects early:
+/// the cheap scalar fields first, and the modifiers by address before
+/// content (they are table strings, so equal ones usually share one).
+/// Whole-function comparisons ([`super::analysis_cache`]) run this on
+/// every instruction.
+impl PartialEq for Inst {
+    fn eq(&self, o: &Inst) -> bool {
+        self.op == o.op
+            && self.ndst == o.ndst
+            && self.guard == o.guard
+            && self.operands.len() == o.operands.len()
+            && self.mods.len() == o.mods.len()
+            && self
+                .mods
+                .iter()
+                .zip(&o.mods)
+                .all(|(a, b)| std::ptr::eq(*a, *b) || a == b)
+            && self.operands == o.operands
+            && self.encoding == o.encoding
+            && self.ctrl == o.ctrl
+    }
 }
 
 impl Inst {

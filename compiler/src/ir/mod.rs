@@ -14,6 +14,7 @@
 //! | `loops.rs` | natural loops and nesting depth |
 //! | `defuse.rs` | def-use chains per register unit (seed 004, `sub_7E6090`) |
 //! | `liveness.rs` | block and instruction liveness (seed 001, `OriPerformLiveDead`) |
+//! | `analysis_cache.rs` | the last liveness computed on this thread, reused while the function is unchanged (exact: compared by `==`) |
 //! | `remove.rs` | removability (seed 004, `sub_7E0030`) and dead instructions |
 //! | `verify.rs` | the IR verifier: structural invariants, per SM |
 //!
@@ -23,6 +24,7 @@
 //! phase. A 64-bit value lives in a register pair `Rn:Rn+1` (n even), for
 //! virtual registers too.
 
+pub mod analysis_cache;
 pub mod cfg;
 pub mod control;
 pub mod defined;

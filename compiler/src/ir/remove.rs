@@ -40,7 +40,6 @@
 //!
 //! [`OpcodeInfo::has_side_effects`]: super::opcode::OpcodeInfo::has_side_effects
 
-use super::cfg::Cfg;
 use super::func::Function;
 use super::inst::{Inst, Operand};
 use super::liveness::Liveness;
@@ -69,8 +68,7 @@ pub fn can_remove(inst: &Inst) -> bool {
 /// The dead instructions of `f`, as (block index, instruction index), in
 /// layout order.
 pub fn dead_instructions(f: &Function) -> Vec<(usize, usize)> {
-    let cfg = Cfg::new(f);
-    let live = Liveness::new(f, &cfg);
+    let live = crate::ir::analysis_cache::liveness(f);
     dead_instructions_with(f, &live)
 }
 

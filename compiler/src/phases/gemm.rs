@@ -39,7 +39,7 @@ pub fn gemm_loops(f: &Function) -> Vec<usize> {
     let cfg = Cfg::new(f);
     let dom = DomTree::new(&cfg);
     let li = LoopInfo::new(&cfg, &dom);
-    let live = Liveness::new(f, &cfg);
+    let live = crate::ir::analysis_cache::liveness(f);
     gemm_loops_with(f, &li, &live)
 }
 

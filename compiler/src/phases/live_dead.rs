@@ -11,8 +11,10 @@
 //! last instruction). At -O0 these phases are no-ops.
 
 use super::phase::{Phase, PhaseContext, PhaseError};
+use std::rc::Rc;
+
+use crate::ir::analysis_cache::{self, Pass};
 use crate::ir::cfg::Cfg;
-use crate::ir::liveness::Liveness;
 use crate::ir::remove::dead_instructions_with;
 use crate::ir::Function;
 
@@ -58,20 +60,34 @@ pub fn remove_dead(f: &mut Function, dead: &[(usize, usize)]) -> Vec<(usize, usi
 /// Each round asks the liveness of the function as the previous round
 /// left it; the update after a removal reuses the other instructions'
 /// steps ([`Liveness::after_removal`]) instead of recomputing them.
+///
+/// A function equal to one a previous call left with nothing to remove is
+/// returned untouched at once, and the first round's liveness comes from
+/// [`analysis_cache`] (both exact: see there).
 pub fn live_dead(f: &mut Function, rounds: usize) -> usize {
     if rounds == 0 {
         return 0;
     }
-    let mut live = Liveness::new(f, &Cfg::new(f));
+    let Some(mut live) = analysis_cache::liveness_unless_clean(f, Pass::DeadCode) else {
+        return 0;
+    };
     let mut total = 0;
     for round in 1..=rounds {
         let dead = dead_instructions_with(f, &live);
         let removed = remove_dead(f, &dead);
         total += removed.len();
-        if removed.is_empty() || round == rounds {
+        if removed.is_empty() {
+            analysis_cache::mark_clean(f, Pass::DeadCode);
             break;
         }
-        live = live.after_removal(f, &Cfg::new(f), &removed);
+        if round == rounds {
+            break;
+        }
+        // `f` changed: the cache's copy is stale; dropping it leaves `live`
+        // the only owner, updated in place rather than copied.
+        analysis_cache::forget();
+        let owned = Rc::try_unwrap(live).unwrap_or_else(|rc| (*rc).clone());
+        live = Rc::new(owned.after_removal(f, &Cfg::new(f), &removed));
     }
     total
 }
@@ -95,6 +111,7 @@ impl Phase for LiveDead {
 mod tests {
     use super::*;
     use crate::ir::cfg::tests::func;
+    use crate::ir::liveness::Liveness;
 
     fn body() -> Function {
         // R1 <- R0 <- const: a chain; the first round removes MOV R1 (unread),

@@ -27,7 +27,7 @@ pub struct LoopView {
     pub cfg: Cfg,
     pub dom: DomTree,
     pub loops: LoopInfo,
-    pub live: Liveness,
+    pub live: std::rc::Rc<Liveness>,
     /// Blocks whose label some instruction names other than as the target
     /// of a `BRA`/`JMP` that ends a block: return addresses (`MOV %ra,
     /// .L_x_N`, the call ABI of `lower/mod.rs`), `BSSY` reconvergence
@@ -43,7 +43,7 @@ impl LoopView {
         let cfg = Cfg::new(f);
         let dom = DomTree::new(&cfg);
         let loops = LoopInfo::new(&cfg, &dom);
-        let live = Liveness::new(f, &cfg);
+        let live = crate::ir::analysis_cache::liveness(f);
         let mut address_taken = vec![false; f.blocks.len()];
         for blk in &f.blocks {
             for (i, inst) in blk.insts.iter().enumerate() {

@@ -55,7 +55,6 @@ use super::phase::{Phase, PhaseContext, PhaseError};
 use crate::float::nan::canonical_nan;
 use crate::float::FloatType;
 use crate::ir::cfg::Cfg;
-use crate::ir::liveness::Liveness;
 use crate::ir::regs::{self, RegUnit};
 use crate::ir::sass_text::Reg;
 use crate::ir::{Function, Inst, Op, Operand};
@@ -384,7 +383,7 @@ pub fn solve(f: &Function) -> Option<BTreeMap<RegUnit, Facts>> {
         return None;
     }
     let cfg = Cfg::new(f);
-    let live = Liveness::new(f, &cfg);
+    let live = crate::ir::analysis_cache::liveness(f);
     // Definitions per unit: the instruction, or None when it defines the
     // unit some other way than as a lone 32-bit destination.
     let mut defs: BTreeMap<RegUnit, Vec<Option<&Inst>>> = BTreeMap::new();

@@ -17,7 +17,7 @@
 
 use super::nodes::{Class, Nodes};
 use crate::ir::cfg::Cfg;
-use crate::ir::liveness::{BitSet, Liveness};
+use crate::ir::liveness::BitSet;
 use crate::ir::regs::{self, RegUnit};
 use crate::ir::Function;
 
@@ -74,7 +74,7 @@ pub fn build(f: &Function, ns: &Nodes) -> Graph {
         live_len: vec![0; n],
     };
     let cfg = Cfg::new(f);
-    let live = Liveness::new(f, &cfg);
+    let live = crate::ir::analysis_cache::liveness(f);
     let slots: Vec<Slot> = (0..live.units.len())
         .map(|i| slot_of(ns, live.units.unit(i)))
         .collect();

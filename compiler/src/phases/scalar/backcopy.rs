@@ -18,17 +18,14 @@
 //! itself is fine: sources are read before the destination is written.
 
 use super::facts::clobbers_all;
-use crate::ir::cfg::Cfg;
 use crate::ir::inst::Operand;
-use crate::ir::liveness::Liveness;
 use crate::ir::opcode::Op;
 use crate::ir::regs::{self, RegUnit};
 use crate::ir::Function;
 
 /// One sweep; returns the count of copies removed.
 pub fn back_propagate(f: &mut Function) -> usize {
-    let cfg = Cfg::new(f);
-    let live = Liveness::new(f, &cfg);
+    let live = crate::ir::analysis_cache::liveness(f);
     let mut n = 0;
     for b in 0..f.blocks.len() {
         let after = live.live_after_each(b);

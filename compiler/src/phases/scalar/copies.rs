@@ -30,6 +30,7 @@
 
 use super::facts::Available;
 use super::fold::is_plain_reg;
+use crate::ir::analysis_cache::{self, Pass};
 use crate::ir::cfg::Cfg;
 use crate::ir::inst::{Inst, Operand};
 use crate::ir::opcode::{match_shape, Op};
@@ -150,7 +151,15 @@ fn non_reg_sources(inst: &Inst) -> usize {
 
 /// Rewrites the sources of every instruction from the copy facts; returns
 /// how many operands changed.
+///
+/// A function this pass already left unchanged is returned at once
+/// ([`analysis_cache`]).
 pub fn propagate(f: &mut Function) -> usize {
+    analysis_cache::unless_clean(f, Pass::CopyProp, propagate_once)
+}
+
+/// One run of [`propagate`].
+fn propagate_once(f: &mut Function) -> usize {
     let cfg = Cfg::new(f);
     let av = analyze(f, &cfg);
     if av.facts.is_empty() {

@@ -37,6 +37,7 @@
 use super::copies::unit_reg;
 use super::facts::Available;
 use super::fold::mov_like;
+use crate::ir::analysis_cache::{self, Pass};
 use crate::ir::cfg::Cfg;
 use crate::ir::inst::{Inst, Operand};
 use crate::ir::opcode::{Category, Effects, Op};
@@ -192,7 +193,16 @@ pub fn analyze(f: &Function, cfg: &Cfg, loads: bool) -> Available<Expr> {
 
 /// Replaces recomputations by copies; returns how many instructions were
 /// replaced.
+///
+/// A function this pass already left unchanged is returned at once
+/// ([`analysis_cache`]).
 pub fn eliminate(f: &mut Function, loads: bool) -> usize {
+    let pass = if loads { Pass::CseLoads } else { Pass::Cse };
+    analysis_cache::unless_clean(f, pass, |f| eliminate_once(f, loads))
+}
+
+/// One run of [`eliminate`].
+fn eliminate_once(f: &mut Function, loads: bool) -> usize {
     let cfg = Cfg::new(f);
     let av = analyze(f, &cfg, loads);
     if av.facts.is_empty() {

@@ -22,6 +22,7 @@
 //! and the index their rewrites are recorded under.
 
 use super::fixed_point;
+use crate::ir::analysis_cache::{self, Pass};
 use crate::ir::Function;
 use crate::phases::live_dead::live_dead;
 use crate::phases::phase::{Phase, PhaseContext, PhaseError};
@@ -39,9 +40,24 @@ pub fn round(f: &mut Function) -> usize {
         + live_dead(f, 1)
 }
 
-/// The driver: rounds until nothing changes or `rounds` ran.
+/// The driver: rounds until nothing changes or `rounds` ran. A function
+/// equal to one where a round changed nothing is returned at once (each
+/// part of [`round`] counts every change it makes, so zero means
+/// unchanged; see [`analysis_cache`]).
 pub fn general_optimize(f: &mut Function, rounds: usize) -> usize {
-    fixed_point(rounds, || round(f))
+    if rounds == 0 || analysis_cache::is_clean(f, Pass::GeneralOptimize) {
+        return 0;
+    }
+    let mut settled = false;
+    let n = fixed_point(rounds, || {
+        let n = round(f);
+        settled = n == 0;
+        n
+    });
+    if settled {
+        analysis_cache::mark_clean(f, Pass::GeneralOptimize);
+    }
+    n
 }
 
 impl Phase for GeneralOptimize {

@@ -25,6 +25,7 @@
 //! dead-code phases remove it; the commoning half is [`super::cse`].
 
 use super::fold::{int_value, plain};
+use crate::ir::analysis_cache::{self, Pass};
 use crate::ir::cfg::Cfg;
 use crate::ir::inst::{Inst, Operand};
 use crate::ir::opcode::Op;
@@ -101,7 +102,15 @@ fn build_sum(j: &Inst, terms: Vec<Operand>) -> Option<Inst> {
 }
 
 /// One sweep; returns the count of instructions re-formed.
+///
+/// A function this pass already left unchanged is returned at once
+/// ([`analysis_cache`]).
 pub fn reassociate(f: &mut Function) -> usize {
+    analysis_cache::unless_clean(f, Pass::Reassociate, reassociate_once)
+}
+
+/// One run of [`reassociate`].
+fn reassociate_once(f: &mut Function) -> usize {
     let cfg = Cfg::new(f);
     let av = super::cse::analyze(f, &cfg, false);
     if av.facts.is_empty() {

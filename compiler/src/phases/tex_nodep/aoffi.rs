@@ -64,7 +64,6 @@
 //! allocation and cannot take a fresh one, and `c` is free by the last
 //! condition. Each fold counts once in `--phase-stats`.
 
-use crate::ir::cfg::Cfg;
 use crate::ir::liveness::Liveness;
 use crate::ir::regs::{self, RegUnit};
 use crate::ir::sass_text::Reg;
@@ -279,8 +278,7 @@ pub fn fold_offsets(f: &mut Function) -> (usize, Vec<RegUnit>) {
     let mut n = 0;
     let mut orphaned = Vec::new();
     loop {
-        let cfg = Cfg::new(f);
-        let live = Liveness::new(f, &cfg);
+        let live = crate::ir::analysis_cache::liveness(f);
         let found = (0..f.blocks.len())
             .find_map(|b| (0..f.blocks[b].insts.len()).find_map(|j| plan(f, &live, b, j)));
         let Some(p) = found else {
