@@ -264,6 +264,34 @@ mod tests {
     }
 
     #[test]
+    fn unless_clean_skips_only_a_pass_that_found_nothing() {
+        let mut f = body();
+        let mut runs = 0;
+        let mut nothing = |_: &mut Function| {
+            runs += 1;
+            0
+        };
+        assert_eq!(unless_clean(&mut f, Pass::Cse, &mut nothing), 0);
+        assert_eq!(unless_clean(&mut f, Pass::Cse, &mut nothing), 0);
+        assert_eq!(runs, 1, "the second call on an equal function is skipped");
+        // A pass that rewrites is not remembered, and the rewrite (a new
+        // function) is not known clean for the other pass either.
+        let rewrite = |f: &mut Function| {
+            f.blocks[0].insts.remove(0);
+            1
+        };
+        assert_eq!(unless_clean(&mut f, Pass::Reassociate, rewrite), 1);
+        assert!(!is_clean(&f, Pass::Reassociate));
+        assert!(!is_clean(&f, Pass::Cse));
+        let mut runs = 0;
+        unless_clean(&mut f, Pass::Cse, |_| {
+            runs += 1;
+            0
+        });
+        assert_eq!(runs, 1, "the changed function runs the pass again");
+    }
+
+    #[test]
     fn bypassed_computes_afresh_and_remembers_nothing() {
         let f = body();
         let cached = liveness(&f);
