@@ -107,10 +107,21 @@ impl Cx<'_> {
     /// `suld.b`, `sust.b`, `sured.b`.
     pub fn lower_surf(&mut self, i: &Instruction) -> R {
         let op = i.opcode.name();
-        if i.has(Mod::P) {
-            return self.err(format!(
-                "{op}.p is not lowered (sample addressing through the surface's format)"
-            ));
+        let formatted = i.has(Mod::P);
+        match i.opcode {
+            Opcode::Suld if formatted => {
+                return self.err(
+                    "suld.p is not in the PTX ISA (9.7.11.1 defines suld.b only; ptxas 11.8: \
+                     \"Not a name of any known instruction: 'suld.p'\")",
+                )
+            }
+            Opcode::Sured if formatted => {
+                return self.err(
+                    "sured.p is not lowered (its operand type follows the surface's sample \
+                     format, which the PTX interpreter does not execute)",
+                )
+            }
+            _ => {}
         }
         let (dims, layered): (u32, bool) = if i.has(Mod::D1) {
             (1, false)
@@ -185,6 +196,9 @@ impl Cx<'_> {
             _ => vec![&i.operands[data_k]],
         };
         let n = data_ops.len() as u32;
+        if formatted {
+            return self.lower_sust_p(&data_ops, ty, geom, mode, handle, c);
+        }
         let es = (ty.bits() / 8).max(1);
         let bytes = es * n;
         if i.opcode == Opcode::Sured && n != 1 {
@@ -198,7 +212,8 @@ impl Cx<'_> {
         }
         if bytes > 16 {
             return self.err(format!(
-                "{op}: a {bytes}-byte access is not lowered (SASS surface accesses move at most 16 bytes)"
+                "{op}: a {bytes}-byte access is not lowered (SASS surface accesses move at most 16 bytes; \
+                 ptxas 11.8 refuses it: \"Vector type too large, exceeds 128 bit limit\")"
             ));
         }
         let words = bytes.div_ceil(4);
@@ -240,6 +255,44 @@ impl Cx<'_> {
             .collect::<R<Vec<_>>>()?;
         self.surf_access(i.opcode, &mods, handle, Some(group), c, group)?;
         self.unpack(&elems, es, group)
+    }
+
+    /// `sust.p` (module docs): the source words in a register group, then
+    /// `SUST.P` with the component mask of the vector's length.
+    fn lower_sust_p(
+        &mut self,
+        data_ops: &[&crate::ptx::ast::Operand],
+        ty: ScalarType,
+        geom: &'static str,
+        mode: Option<&'static str>,
+        handle: Handle,
+        coords: u32,
+    ) -> R {
+        if ty != ScalarType::B32 {
+            return self.err(format!(
+                "sust.p takes .b32 data, not .{} (PTX ISA 9.7.11.2: sust.p.geom.vec.b32.clamp; \
+                 ptxas 11.8: \"Unexpected instruction types specified for 'sust.p'\")",
+                ty.name()
+            ));
+        }
+        let n = data_ops.len() as u32;
+        let mask = match n {
+            1 => Some("R"),
+            2 => Some("RG"),
+            4 => None,
+            _ => return self.err("sust.p: the data is a scalar, .v2 or .v4"),
+        };
+        let elems = data_ops
+            .iter()
+            .map(|o| self.surf_elem(o, ty, false))
+            .collect::<R<Vec<_>>>()?;
+        let group = self.b.valigned(n);
+        self.pack(&elems, 4, group)?;
+        let scope = if self.sm.sm < 80 { "CTA" } else { "SM" };
+        let mut mods = vec!["P", geom, "STRONG", scope];
+        mods.extend(mask);
+        mods.extend(mode);
+        self.surf_access(Opcode::Sust, &mods, handle, None, coords, group)
     }
 
     /// A data element of type `ty`: a destination (`dst`) or a source.

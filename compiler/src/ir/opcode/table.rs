@@ -173,7 +173,7 @@ opcodes! {
     CCTLT 110 Texture 70 Variable [KEEP] ["*"] [];
     MEMBAR 111 Sync 70 Fixed [FENCE] ["="] ["SC", "ALL", "CTA", "GPU", "SYS", "VC"];
     SULD 112 Surface 70 Variable [LOAD] ["R = M S [I]"] ["D", "BA", "1D", "2D", "3D", "1D_ARRAY", "2D_ARRAY", "U8", "U16", "64", "128", "STRONG", "WEAK", "CTA", "SM", "GPU", "SYS", "TRAP", "IGN"];
-    SUST 113 Surface 70 Variable [STORE] ["= M R S [I]"] ["D", "BA", "1D", "2D", "3D", "1D_ARRAY", "2D_ARRAY", "U8", "U16", "64", "128", "STRONG", "WEAK", "CTA", "SM", "GPU", "SYS", "TRAP", "IGN"];
+    SUST 113 Surface 70 Variable [STORE] ["= M R S [I]"] ["D", "BA", "P", "1D", "2D", "3D", "1D_ARRAY", "2D_ARRAY", "U8", "U16", "64", "128", "STRONG", "WEAK", "CTA", "SM", "GPU", "SYS", "R", "RG", "TRAP", "IGN"];
     SUATOM 114 Surface 70 Variable [ATOMIC] ["*"] [];
     SURED 115 Surface 70 Variable [ATOMIC] ["= M R S [I]"] ["D", "BA", "1D", "2D", "3D", "ADD", "MIN", "MAX", "AND", "OR", "S32", "U64", "STRONG", "SYS", "TRAP", "IGN"];
     PIXLD 116 Other 70 Variable [] ["*"] [];
