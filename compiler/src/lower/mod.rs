@@ -18,7 +18,7 @@
 //! | `div.rs` | integer div/rem, div/rcp/sqrt rn for f32/f64 with slow-path subroutines |
 //! | `template.rs` | instantiates vendor SASS fragments (the slow paths) on virtual registers |
 //! | `tex.rs` | tex/tld4 with texture objects and module `.texref`s: TLD/TEX/TLD4 (slot, uniform-handle and handle-loop forms); txq dimensions below sm_90: TXQ (other fields: resinfo.rs) |
-//! | `surf.rs` | suld.b/sust.b/sured.b on 1d/2d/3d surfaces and suld.b/sust.b on a1d/a2d arrays: SULD/SUST/SURED (slot, uniform-handle, register and handle-loop forms); suq width/height below sm_90: TXQ (through tex.rs; other fields: resinfo.rs) |
+//! | `surf.rs` | suld.b/sust.b/sured.b on 1d/2d/3d surfaces, suld.b/sust.b on a1d/a2d arrays, sust.p (SUST.P with its component mask) on every geometry: SULD/SUST/SURED (slot, uniform-handle, register and handle-loop forms); suq width/height below sm_90: TXQ (through tex.rs; other fields: resinfo.rs) |
 //! | `resinfo.rs` | istypep (a bit of the handle's high word: LOP3/ISETP); txq/suq fields ptxas reads from the driver's texture/surface information tables (LDG.E.CONSTANT from `c[0x0][0x70]`/`0x80`, our row sizes) |
 //! | `handle.rs` | where a texture or surface handle comes from: a kernel parameter's (or a module reference's) constant-bank slot or a register; the handle loop |
 //! | `res_ref.rs` | module-level `.texref`/`.surfref`: their constant-bank words after the parameters (ptxas's order), [`ResourceRef`] for the runner |
@@ -42,9 +42,10 @@
 //!
 //! Every PTX opcode has a lowering (the dispatch's match is exhaustive).
 //! Not lowered (refused with a specific message; the PTX interpreter
-//! executes them): of the surface instructions (surf.rs), the `.p` forms,
-//! `sured` on arrays (ptxas refuses it), accesses over 16 bytes
-//! (`.v4.b64`), 64-bit `sured` min/max (ptxas refuses them),
+//! executes them): of the surface instructions (surf.rs), `sured` on
+//! arrays, accesses over 16 bytes (`.v4.b64`) and 64-bit `sured` min/max
+//! (ptxas refuses all three), `suld.p` and `sured.p` (the interpreter
+//! does not execute them either; ptxas does not know `suld.p`),
 //! `suq.memory_layout` and `txq.force_unnormalized_coords` (resinfo.rs:
 //! no table content agrees with the interpreter), `redux.sync.f32`
 //! (sm_100a: no target of the SM table has it), cube and multi-sample

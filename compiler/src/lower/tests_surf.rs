@@ -291,13 +291,19 @@ fn a_name_that_is_no_handle_is_refused_naming_the_instruction() {
 
 #[test]
 fn sust_p_component_masks_geometries_and_modes() {
-    // oracle/tests/surfp_vendor/sust_p_forms.sm_XX.sass (ptxas 11.8 -O3):
+    // oracle/tests/surfp_vendor/sust_p.sm_XX.sass (ptxas 11.8 -O3) and the
+    // forms measured beside it (surfp_vendor/README.md):
     // `SUST.P.1D.STRONG.SM.R.IGN [R0], R0, 0x0, 0x58` (scalar, .zero),
     // `SUST.P.2D.STRONG.SM.RG [R4], R2, 0x0, 0x58` (.v2, .clamp),
     // `SUST.P.3D.STRONG.SM.TRAP [R8], R4, 0x0, 0x58` (.v4: no mask),
     // `SUST.P.1D_ARRAY.STRONG.SM.R.TRAP`, `SUST.P.2D_ARRAY.STRONG.SM.RG.TRAP`;
     // sm_70/sm_75 `.STRONG.CTA`.
-    for (sm, scope) in [("sm_70", "CTA"), ("sm_75", "CTA"), ("sm_80", "SM"), ("sm_89", "SM")] {
+    for (sm, scope) in [
+        ("sm_70", "CTA"),
+        ("sm_75", "CTA"),
+        ("sm_80", "SM"),
+        ("sm_89", "SM"),
+    ] {
         for (body, want) in [
             (
                 "sust.p.1d.b32.zero [%rd1, {%r1}], %r2;",

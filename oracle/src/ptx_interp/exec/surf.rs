@@ -230,8 +230,8 @@ fn sust_p(cx: &mut Ctx, i: &Inst) -> Result<(), Stop> {
     let (layered, ndims) = geometry(i)?;
     let coords = coord_words(i, cx)?;
     let fail = |e: String| Stop::fault(format!("'{}': {e}", i.text));
-    let Some(loc) = formats::locate_sample(&spec, layered, ndims, oob_mode(i), &coords)
-        .map_err(fail)?
+    let Some(loc) =
+        formats::locate_sample(&spec, layered, ndims, oob_mode(i), &coords).map_err(fail)?
     else {
         return Ok(()); // .zero: "drops stores to out-of-bounds addresses"
     };

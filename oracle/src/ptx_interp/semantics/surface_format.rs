@@ -141,15 +141,25 @@ mod tests {
     fn conversions_exact_or_stop() {
         let u8s = spec(ElemType::U8, 2);
         assert_eq!(convert_sample(&u8s, &[7, 255, 9]), Ok(vec![7, 255]));
-        assert!(convert_sample(&u8s, &[256, 0]).unwrap_err().contains("range"));
-        assert!(convert_sample(&u8s, &[1]).unwrap_err().contains("unpredictable"));
+        assert!(convert_sample(&u8s, &[256, 0])
+            .unwrap_err()
+            .contains("range"));
+        assert!(convert_sample(&u8s, &[1])
+            .unwrap_err()
+            .contains("unpredictable"));
         let s16 = spec(ElemType::S16, 1);
         assert_eq!(convert_sample(&s16, &[(-2i32) as u32]), Ok(vec![0xfffe]));
         assert!(convert_sample(&s16, &[0x8000]).is_err());
         let f16 = spec(ElemType::F16, 1);
         assert_eq!(convert_sample(&f16, &[1.5f32.to_bits()]), Ok(vec![0x3e00]));
-        assert_eq!(convert_sample(&f16, &[(-0.0f32).to_bits()]), Ok(vec![0x8000]));
-        assert_eq!(convert_sample(&f16, &[f32::INFINITY.to_bits()]), Ok(vec![0x7c00]));
+        assert_eq!(
+            convert_sample(&f16, &[(-0.0f32).to_bits()]),
+            Ok(vec![0x8000])
+        );
+        assert_eq!(
+            convert_sample(&f16, &[f32::INFINITY.to_bits()]),
+            Ok(vec![0x7c00])
+        );
         assert!(convert_sample(&f16, &[0.1f32.to_bits()]).is_err());
         assert!(convert_sample(&f16, &[f32::NAN.to_bits()]).is_err());
         let f32s = spec(ElemType::F32, 1);
