@@ -243,7 +243,11 @@ fn tex_geometry(inst: &Inst) -> (u8, bool) {
 ///   coordinates, Rb (when printed) the rest (`TEX.SCR.LL R6, R4, R4, R10,
 ///   ..., ARRAY_2D`: R4 = index, R5 = x, R10 = y, R11 = LOD;
 ///   `TLD.SCR.LZ.AOFFI RZ, R8, R8, R23, ..., 2D`: R23 the offsets; a 1D
-///   `.AOFFI` fetch has x alone in Ra); without Rb, Ra holds every value;
+///   `.AOFFI` fetch has x alone in Ra); with two values in all, Ra holds
+///   the first and Rb the second (`TLD.SCR.LZ P1, R22, R20, R7, R6, ...,
+///   2D`: x = R7, y = R6; `TLD4.SCR.R P5, R10, R8, R9, R8, ..., 2D`,
+///   oracle/tests/tex_resident_vendor/resident.sm_80.O3.sass); without
+///   Rb, Ra holds every value;
 /// * handle forms (`UR4` or an sm_70 general-register handle, the last
 ///   register source): Ra the index and coordinates, Rb the rest (`TEX.LL
 ///   R6, R4, R4, R7, UR4, 0x0, ARRAY_2D`); a uniform handle is a pair,
@@ -258,7 +262,7 @@ fn tex_src_width(inst: &Inst, src: usize, uniform: bool) -> u8 {
         .take_while(|o| matches!(o, Operand::Reg(_)))
         .count();
     if inst.has_mod("SCR") {
-        let ra = coords.min(2);
+        let ra = if n == 2 { 1 } else { coords.min(2) };
         match src {
             0 if nregs >= 2 => ra,
             0 => n,

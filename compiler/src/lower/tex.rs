@@ -69,6 +69,11 @@ impl Cx<'_> {
         }
         let ctype = self.ty(i)?;
         let float = ctype == ScalarType::F32;
+        if float && !tld4 && matches!(i.operands[0].kind, OperandKind::VectorPred(..)) {
+            // ptxas: a sampled fetch with a residency predicate is TEX.LL at
+            // level -32.0, a 1D one as 2D at y = 0 (module docs).
+            return self.lower_tex_lod(i, dims, false);
+        }
         let (handle, cs) = self.tex_address(i)?;
         // Coordinates into consecutive registers.
         if cs.len() < dims as usize {
@@ -80,7 +85,7 @@ impl Cx<'_> {
             self.mov(c + k, x)?;
         }
         let out = self.tex_dsts(i)?;
-        let (mask, first, d1) = (out.mask, out.first, out.second.map_or(rz(), r));
+        let mask = out.mask;
         let (op, mods): (Op, &[&'static str]) = if tld4 {
             (Op::TLD4, &[tld4_comp(i)])
         } else if float {
@@ -88,15 +93,9 @@ impl Cx<'_> {
         } else {
             (Op::TLD, &["LZ"])
         };
-        self.emit_fetch(
-            op,
-            mods,
-            true,
-            vec![d1, r(first), r(c)],
-            handle,
-            shape(dims),
-            mask,
-        )?;
+        let mut head = out.head();
+        head.push(r(c));
+        self.emit_fetch(op, mods, true, head, handle, shape(dims), mask)?;
         self.tex_moves(&out)
     }
 
@@ -187,6 +186,7 @@ impl Cx<'_> {
 
     /// The destination registers, the write mask and the two channel pairs.
     pub(super) fn tex_dsts(&mut self, i: &Instruction) -> R<TexDsts> {
+        let mut resident = None;
         let dsts: Vec<Option<u32>> = match &i.operands[0].kind {
             OperandKind::Vector(v) => v
                 .iter()
@@ -198,8 +198,17 @@ impl Cx<'_> {
                     },
                 })
                 .collect::<R<_>>()?,
-            OperandKind::VectorPred(..) => {
-                return self.err("texture residency predicates are not lowered")
+            OperandKind::VectorPred(v, pd) => {
+                resident = Some(self.resident_pred(*pd)?);
+                v.iter()
+                    .map(|e| match e.kind {
+                        OperandKind::Sink => Ok(None),
+                        _ => match self.dst_val(e)?.0 {
+                            Val::R(v) => Ok(Some(v)),
+                            _ => self.err("texture destination of a bad class"),
+                        },
+                    })
+                    .collect::<R<_>>()?
             }
             _ => vec![Some(self.dst32(&i.operands[0])?)],
         };
@@ -209,16 +218,39 @@ impl Cx<'_> {
         } else {
             (if used == 2 { 0x3 } else { 0x1 }, self.b.vpair(), None)
         };
+        let nonresident = resident.map(|_| self.b.vpred());
         Ok(TexDsts {
             dsts,
             mask,
             first,
             second,
+            resident,
+            nonresident,
         })
     }
 
-    /// `MOV`s from the channel pairs to the element registers.
+    /// The PTX residency predicate of `{..}|p` (a `.pred` register).
+    fn resident_pred(&mut self, s: crate::ptx::intern::Sym) -> R<u32> {
+        match self.lookup(s) {
+            Some(super::regs::Binding::Reg { val: Val::P(v), .. }) => Ok(v),
+            _ => self.err(format!(
+                "texture residency predicate `{}` is not a .pred register",
+                self.name(s)
+            )),
+        }
+    }
+
+    /// `MOV`s from the channel pairs to the element registers, and the
+    /// residency predicate: the negation of the fetch's predicate
+    /// destination (module docs).
     pub(super) fn tex_moves(&mut self, out: &TexDsts) -> R {
+        if let (Some(d), Some(q)) = (out.resident, out.nonresident) {
+            self.b.emit(
+                Op::PLOP3,
+                &["LUT"],
+                [p(d), pt(), pnot(q), pt(), pt(), imm(0xf0), imm(0)],
+            )?;
+        }
         for (k, d) in out.dsts.iter().enumerate() {
             if let Some(v) = d {
                 let src = if k < 2 {
@@ -240,6 +272,21 @@ pub(super) struct TexDsts {
     pub mask: i64,
     pub first: u32,
     pub second: Option<u32>,
+    /// `{..}|p`: the PTX residency predicate, and the fetch's predicate
+    /// destination (set where a texel is not resident).
+    pub resident: Option<u32>,
+    pub nonresident: Option<u32>,
+}
+
+impl TexDsts {
+    /// The fetch's destinations: `[P,] d1, d0` (the predicate first, as
+    /// ptxas prints `TEX.SCR.LL P0, R6, R4, ...`).
+    pub fn head(&self) -> Vec<Operand> {
+        let mut h: Vec<Operand> = self.nonresident.map(p).into_iter().collect();
+        h.push(self.second.map_or(rz(), r));
+        h.push(r(self.first));
+        h
+    }
 }
 
 /// `tld4.comp`: the gathered component as SASS spells it.

@@ -111,6 +111,9 @@ impl Cx<'_> {
                     self.mov(rb + 2 * k + j as u32, x)?;
                 }
             }
+        } else if !i.has(Mod::Level) {
+            // A plain sampled fetch with a residency predicate (tex.rs).
+            self.mov(at(sdims), imm32(super::tex_array::LOD_MINUS_32))?;
         } else {
             let Some(l) = i.operands.get(2) else {
                 return self.err("tex.level without a level operand");
@@ -119,8 +122,8 @@ impl Cx<'_> {
             self.mov(at(sdims), l)?;
         }
         let out = self.tex_dsts(i)?;
-        let d1 = out.second.map_or(rz(), r);
-        let head = vec![d1, r(out.first), r(ra), r(rb)];
+        let mut head = out.head();
+        head.extend([r(ra), r(rb)]);
         let (op, mods): (Op, &[&'static str]) = if grad {
             (Op::TXD, &[])
         } else {

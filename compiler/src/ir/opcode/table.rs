@@ -144,11 +144,11 @@ opcodes! {
     MATCH 80 Warp 70 Variable [WARP] ["[P] R = S"] ["ALL", "ANY", "U32", "U64"];
     NANOSLEEP 81 Sync 70 Fixed [KEEP] ["= S"] [];
     NANOTRAP 82 Sync 70 Fixed [KEEP] ["*"] [];
-    TEX 83 Texture 70 Variable [LOAD] ["R R = *"] ["SCR", "LZ", "LL", "B", "AOFFI", "DC", "NODEP", "NDV"];
-    TLD 84 Texture 70 Variable [LOAD] ["R R = *"] ["SCR", "LZ", "LL", "AOFFI", "MS", "CL", "NODEP"];
-    TLD4 85 Texture 70 Variable [LOAD] ["R R = *"] ["SCR", "R", "G", "B", "A", "AOFFI", "PTP", "DC", "NODEP"];
+    TEX 83 Texture 70 Variable [LOAD] ["[P] R R = *"] ["SCR", "LZ", "LL", "B", "AOFFI", "DC", "NODEP", "NDV"];
+    TLD 84 Texture 70 Variable [LOAD] ["[P] R R = *"] ["SCR", "LZ", "LL", "AOFFI", "MS", "CL", "NODEP"];
+    TLD4 85 Texture 70 Variable [LOAD] ["[P] R R = *"] ["SCR", "R", "G", "B", "A", "AOFFI", "PTP", "DC", "NODEP"];
     TMML 86 Texture 70 Variable [LOAD] ["*"] [];
-    TXD 87 Texture 70 Variable [LOAD] ["R R = *"] ["NODEP"];
+    TXD 87 Texture 70 Variable [LOAD] ["[P] R R = *"] ["NODEP"];
     TXQ 88 Texture 70 Variable [LOAD] ["R R = *"] ["SCR", "NODEP", "B"];
     LDC 89 MemConstant 70 Variable [LOAD] ["R = C"] ["U8", "S8", "U16", "S16", "32", "64", "IL", "IS", "ISL"];
     ALD 90 Other 70 Variable [LOAD] ["*"] [];
