@@ -17,6 +17,9 @@
 //! each predicate is true (word 7 of a thread's output collects them:
 //! 0x1ff), and the texels must be those the fetch without a predicate
 //! reads (the interpreter's).
+//!
+//! Also: a separate sampler (`[t, s, {x, y}]`, `texmode_independent`)
+//! faults in the interpreter and is refused by the lowering.
 
 mod pair_run;
 use oracle::commands::sim::run_sass;
@@ -153,5 +156,41 @@ fn vendor_listings_match_the_interpreter() {
         )
         .unwrap_or_else(|e| panic!("{arch}: {e}"));
         same_outputs(&want, &got, &format!("vendor {arch}"));
+    }
+}
+
+#[test]
+fn separate_samplers_fault_and_are_refused() {
+    let src = r#".version 7.8
+.target sm_80, texmode_independent
+.address_size 64
+.entry resident(.param .u64 t1, .param .u64 smp, .param .u64 out)
+{
+    .reg .f32 %f<8>;
+    .reg .b64 %rd<4>;
+    ld.param.u64 %rd1, [t1];
+    ld.param.u64 %rd2, [smp];
+    ld.param.u64 %rd3, [out];
+    mov.f32 %f5, 0f3F000000;
+    tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, %rd2, {%f5, %f5}];
+    st.global.v4.f32 [%rd3], {%f1, %f2, %f3, %f4};
+    ret;
+}
+"#;
+    let text = r#"{"kernel": "resident", "grid": [1], "block": [1],
+  "params": [{"texture": "t1"}, {"u64": 7}, {"buffer": "out"}],
+  "buffers": {"out": {"type": "u32", "len": 4, "init": "zeros"}},
+  "textures": {"t1": {"type": "f32", "channels": 4, "dims": [4, 4],
+     "init": {"random": {"seed": 1, "min": -1.0, "max": 1.0}}, "address_mode": ["clamp", "clamp"], "filter": "point"}}}"#;
+    let sp = LaunchSpec::from_json_str(text, ".").unwrap();
+    let want = pair_run::interp(src, &sp);
+    assert!(
+        matches!(&want.outcome, oracle::ptx_interp::Outcome::Fault { message, .. } if message.contains("separate samplers")),
+        "{:?}",
+        want.outcome
+    );
+    for arch in ARCHS {
+        let e = pair_run::lowered(src, &sp, arch).expect_err("refused");
+        assert!(e.contains("separate sampler"), "{arch}: {e}");
     }
 }

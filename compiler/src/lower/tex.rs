@@ -25,6 +25,20 @@
 //!   word in a general register where the uniform one would be (`TLD.LZ
 //!   RZ, Rd, Rc, Rh, 0x0, 1D, 0xf`). DECISION (UNCONFIRMED spelling).
 //!
+//! Residency predicates (`tex... {..}|p, [..]`, `tld4... {..}|p`; PTX ISA
+//! 9.7.10.3: "set to True if data from all texels is resident"): ptxas
+//! 11.8 gives the fetch a predicate destination before the registers and
+//! reads it back negated (`TEX.SCR.LL P2, R14, R12, R14, R27, 0x0, 0x58,
+//! 2D` ... `SEL R2, RZ, 0x1, P2` for `selp.u32 %r, 1, 0, %p`,
+//! oracle/tests/tex_resident_vendor/resident.sm_80.O3.sass): the SASS
+//! predicate is set where a texel is NOT resident. Here: a fresh
+//! predicate destination on every fetch form (TEX, TLD, TLD4, TXD, in
+//! tex.rs, tex_array.rs, tex_lod.rs through [`TexDsts::head`]) and
+//! `PLOP3.LUT p, PT, !q, PT, PT, 0xf0, 0x0` into the PTX predicate. A
+//! plain sampled (`.f32`) 1d/2d/3d fetch with a predicate is, as ptxas
+//! emits it, `TEX.LL` at level -32.0 with a 1D one fetched as 2D at y = 0
+//! (tex_lod.rs's groups) instead of `TEX.LZ`.
+//!
 //! Destinations: the channel mask selects the used vector elements; with
 //! three or four channels the first pair is the second printed destination
 //! and the second pair the first (the simulator's reading of
@@ -175,7 +189,11 @@ impl Cx<'_> {
             return self.err("texture instruction without a [handle, {coords}] operand");
         };
         if a.rest.len() != 1 || a.offset != 0 {
-            return self.err("texture with a separate sampler is not lowered");
+            return self.err(
+                "texture with a separate sampler is not lowered: the PTX interpreter does not \
+                 execute it (the launch spec has no sampler objects); ptxas 11.8 merges the \
+                 handles, (texture & 0xfffff) | sampler << 20 (oracle/tests/tex_resident_vendor/README.md)",
+            );
         }
         let handle = self.tex_handle(a.base)?;
         let OperandKind::Vector(cs) = &a.rest[0].kind else {
