@@ -22,7 +22,7 @@
 //! | `resinfo.rs` | istypep (a bit of the handle's high word: LOP3/ISETP); txq/suq fields ptxas reads from the driver's texture/surface information tables (LDG.E.CONSTANT from `c[0x0][0x70]`/`0x80`, our row sizes) |
 //! | `handle.rs` | where a texture or surface handle comes from: a kernel parameter's (or a module reference's) constant-bank slot or a register; the handle loop |
 //! | `res_ref.rs` | module-level `.texref`/`.surfref`: their constant-bank words after the parameters (ptxas's order), [`ResourceRef`] for the runner |
-//! | `tex_lod.rs` | tex.level (plain geometries) and tex.grad (.1d/.2d/.a1d/.a2d): TEX.LL and TXD with ptxas's register groups |
+//! | `tex_lod.rs` | tex.level (plain geometries) and tex.grad (.1d/.2d/.a1d/.a2d): TEX.LL and TXD with ptxas's register groups; tex.grad.3d: TEX.LL at -32.0 (a DECISION: launch textures have one level) |
 //! | `tex_array.rs` | tex.a1d/a2d (and tex.level), tld4.a2d: the index clamp, TLD.LZ/TEX.LL/TLD4 `ARRAY_1D`/`ARRAY_2D` with ptxas's register groups |
 //! | `warp.rs` | shfl.sync, vote.sync, activemask, bar (incl. bar.red.{popc,and,or}), membar |
 //! | `warp_sync.rs` | match.sync any/all (b32/b64), vote.sync.uni, redux.sync: REDUX on every target (phase 5 expands it on sm_70/sm_75) |
@@ -49,8 +49,7 @@
 //! `suq.memory_layout` and `txq.force_unnormalized_coords` (resinfo.rs:
 //! no table content agrees with the interpreter), `redux.sync.f32`
 //! (sm_100a: no target of the SM table has it), cube and multi-sample
-//! textures, `tex.grad.3d` and `tex.grad`/`tex.level` with
-//! `.s32` coordinates (tex_lod.rs), separate samplers (tex.rs; the
+//! textures, `tex.grad`/`tex.level` with `.s32` coordinates (tex_lod.rs), separate samplers (tex.rs; the
 //! interpreter faults on them too: the launch spec has no samplers), `.reg .vN` vector registers and their components,
 //! indirect calls through call prototypes and recursive calls (call.rs),
 //! the special registers `%gridid` (ptxas reads `c[0x0][0x30]`, where this

@@ -221,12 +221,40 @@ fn refused_forms_say_why() {
     assert!(lower(&kernel(s32), "sm_80")
         .unwrap_err()
         .contains("integer bits"));
-    let g3 = "tex.grad.3d.v4.f32.f32 {%d1, %d2, %d3, %d4}, [%rd1, {%f1, %f2, %f3, %f3}], {%f5, %f6, %f7, %f7}, {%f8, %f5, %f6, %f6};";
+    let g3 = "tex.grad.3d.v4.f32.f32 {%d1, %d2, %d3, %d4}, [%rd1, {%f1, %f2, %f3, %f3}], {%f5}, {%f8, %f5, %f6, %f6};";
     assert!(lower(&kernel(g3), "sm_80")
         .unwrap_err()
-        .contains("no 3D TXD"));
+        .contains("two gradient vectors of 3 element(s)"));
     let l32 = "tex.level.2d.v4.f32.s32 {%d1, %d2, %d3, %d4}, [%rd1, {%r1, %r1}], %f4;";
     assert!(lower(&kernel(l32), "sm_80")
         .unwrap_err()
         .contains("Arguments mismatch"));
+}
+
+/// tex.grad.3d (DECISION in tex_lod.rs): `TEX.SCR.LL` on the 3D shape at
+/// level -32.0 in tex.level.3d's groups, no TXD.
+#[test]
+fn grad_3d_is_a_level_fetch_at_minus_32() {
+    use crate::ir::{Op, Operand};
+    let g3 = "tex.grad.3d.v4.f32.f32 {%d1, %d2, %d3, %d4}, [%rd1, {%f1, %f2, %f3, %f3}], {%f5, %f6, %f7, %f7}, {%f8, %f5, %f6, %f6};";
+    for sm in ["sm_70", "sm_80", "sm_90"] {
+        let ks = lower(&kernel(g3), sm).unwrap();
+        let f = &ks[0].function;
+        assert!(f.insts().all(|i| i.op != Op::TXD), "{sm}");
+        let t = f.insts().find(|i| i.op == Op::TEX).expect("a TEX");
+        assert!(t.has_mod("LL"), "{sm}");
+        assert!(
+            t.operands
+                .iter()
+                .any(|o| matches!(o, Operand::TexShape(s) if s == "3D")),
+            "{sm}"
+        );
+        assert!(
+            f.insts().any(|i| i
+                .operands
+                .iter()
+                .any(|o| matches!(o, Operand::Imm(0xc200_0000)))),
+            "{sm}: the level -32.0"
+        );
+    }
 }
