@@ -46,8 +46,8 @@
 //! arrays, accesses over 16 bytes (`.v4.b64`) and 64-bit `sured` min/max
 //! (ptxas refuses all three), `suld.p` and `sured.p` (the interpreter
 //! does not execute them either; ptxas does not know `suld.p`),
-//! `suq.memory_layout` and `txq.force_unnormalized_coords` (resinfo.rs:
-//! no table content agrees with the interpreter), `redux.sync.f32`
+//! `suq.memory_layout` and, on sm_90, `txq.force_unnormalized_coords`
+//! (resinfo.rs: no table content agrees with the interpreter), `redux.sync.f32`
 //! (sm_100a: no target of the SM table has it), cube and multi-sample
 //! textures, `tex.grad`/`tex.level` with `.s32` coordinates (tex_lod.rs), separate samplers (tex.rs; the
 //! interpreter faults on them too: the launch spec has no samplers), `.reg .vN` vector registers and their components,
