@@ -362,15 +362,13 @@ fn unanswerable_fields_are_refused() {
 /// beside `txq.width` of the same texture (TXQ there, not the table).
 #[test]
 fn force_unnormalized_coords_below_sm_90() {
-    let src = format!(
-        ".version 7.8\n.target sm_80\n.address_size 64\n.visible .entry q(.param .u64 t1, .param .u64 t2, .param .u64 t3, .param .u64 t4, .param .u64 s1, .param .u64 s2, .param .u64 s3, .param .u64 out)\n{{\n.reg .b32 %r<8>;\n.reg .b64 %rd<8>;\n.reg .pred %p<2>;\nld.param.u64 %rd1, [t2];\nld.param.u64 %rd2, [t3];\nld.param.u64 %rd3, [out];\n\
+    let src = ".version 7.8\n.target sm_80\n.address_size 64\n.visible .entry q(.param .u64 t1, .param .u64 t2, .param .u64 t3, .param .u64 t4, .param .u64 s1, .param .u64 s2, .param .u64 s3, .param .u64 out)\n{\n.reg .b32 %r<8>;\n.reg .b64 %rd<8>;\n.reg .pred %p<2>;\nld.param.u64 %rd1, [t2];\nld.param.u64 %rd2, [t3];\nld.param.u64 %rd3, [out];\n\
 txq.force_unnormalized_coords.b32 %r1, [%rd1];\ntxq.width.b32 %r2, [%rd1];\ntxq.force_unnormalized_coords.b32 %r3, [%rd2];\ntxq.normalized_coords.b32 %r4, [%rd2];\n\
-mov.u32 %r5, %tid.x;\nsetp.ne.u32 %p1, %r5, 0;\n@%p1 bra DONE;\nst.global.v4.u32 [%rd3], {{%r1, %r2, %r3, %r4}};\nDONE:\nret;\n}}\n"
-    );
+mov.u32 %r5, %tid.x;\nsetp.ne.u32 %p1, %r5, 0;\n@%p1 bra DONE;\nst.global.v4.u32 [%rd3], {%r1, %r2, %r3, %r4};\nDONE:\nret;\n}\n";
     let sp = spec();
     let limits = RunLimits::default();
-    let m = ptxc::ptx::parse_checked("fu", &src).unwrap();
-    let want = ptx_interp::run(&m, &src, &sp, &limits).unwrap();
+    let m = ptxc::ptx::parse_checked("fu", src).unwrap();
+    let want = ptx_interp::run(&m, src, &sp, &limits).unwrap();
     assert_eq!(want.outcome, Outcome::Completed);
     // t2: 4 wide; t3 normalized; neither forces unnormalized coordinates.
     assert_eq!(&want.outputs.get("out").unwrap().bits[..4], &[0, 4, 0, 1]);

@@ -330,7 +330,9 @@ fn sust_p_lands_on_the_sample_and_converts() {
 /// interpreter says why.
 #[test]
 fn undefined_stores_fault_in_both_runners() {
-    let cases: [(&str, u32, usize, [u32; 4], &str, &str); 6] = [
+    // (type, channels, vector length, words, mode, the interpreter's reason)
+    type Case<'a> = (&'a str, u32, usize, [u32; 4], &'a str, &'a str);
+    let cases: [Case; 6] = [
         ("u8", 1, 1, [256, 0, 0, 0], "clamp", "range"),
         ("s16", 2, 2, [0x7fff, 0xffff_7fff, 0, 0], "clamp", "range"),
         (
