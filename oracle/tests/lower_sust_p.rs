@@ -16,7 +16,8 @@
 //! The handle is a kernel parameter (slot / uniform forms) or chosen per
 //! lane between two surfaces (register form, sm_90 handle loop).
 //!
-//! The last test runs ptxas 11.8's own listings of `sust_p`
+//! One test runs two kernels after the whole `-O3` phase plan. The
+//! vendor test runs ptxas 11.8's own listings of `sust_p`
 //! (oracle/tests/surfp_vendor/, `ptxas -arch=sm_XX -O3` + `cuobjdump -sass`)
 //! in the simulator against the interpreter.
 
@@ -465,6 +466,26 @@ fn vendor_sust_p_runs_in_the_simulator() {
             let ours = lowered(&src, &spec, arch).unwrap_or_else(|e| panic!("{arch}: {e}"));
             if let Some(d) = agree(&want, &ours, fault) {
                 panic!("lowered sust_p on {arch}, x {x}: {d}");
+            }
+        }
+    }
+}
+
+/// `sust.p` after the whole `-O3` phase plan, on every target (a u8 x4
+/// 2d surface and an f16 x2 3d one, divergent handles).
+#[test]
+fn sust_p_after_the_full_pipeline() {
+    for (g, fmt, n) in [(1usize, ("u8", 4u32), 4usize), (2, ("f16", 2), 2)] {
+        let (geom, c, dims, layered) = GEOMS[g];
+        let it = items(dims, layered, false, 12);
+        let spec = launch((dims, layered), fmt, &it, n, None, 13);
+        let src = kernel(geom, c, n, "clamp", true);
+        let want = interp(&src, &spec);
+        for arch in ARCHS {
+            let got =
+                pair_run::lowered_o3(&src, &spec, arch).unwrap_or_else(|e| panic!("{arch}: {e}"));
+            if let Some(d) = agree(&want, &got, false) {
+                panic!("{geom} on {arch} -O3: {d}");
             }
         }
     }

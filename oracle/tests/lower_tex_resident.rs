@@ -18,7 +18,7 @@
 //! 0x1ff), and the texels must be those the fetch without a predicate
 //! reads (the interpreter's).
 //!
-//! Also: a separate sampler (`[t, s, {x, y}]`, `texmode_independent`)
+//! Also: the kernel after the whole `-O3` phase plan; a separate sampler (`[t, s, {x, y}]`, `texmode_independent`)
 //! faults in the interpreter and is refused by the lowering.
 
 mod pair_run;
@@ -192,5 +192,20 @@ fn separate_samplers_fault_and_are_refused() {
     for arch in ARCHS {
         let e = pair_run::lowered(src, &sp, arch).expect_err("refused");
         assert!(e.contains("separate sampler"), "{arch}: {e}");
+    }
+}
+
+/// The same kernels after the whole `-O3` phase plan (scheduling, register
+/// allocation: the fetch's predicate destination is a variable-latency
+/// result like its registers), on every target.
+#[test]
+fn residency_predicates_after_the_full_pipeline() {
+    let sp = spec();
+    let src = ptx();
+    let want = pair_run::interp(&src, &sp);
+    check_interp(&want.outputs.get("out").unwrap().bits);
+    for arch in ARCHS {
+        let got = pair_run::lowered_o3(&src, &sp, arch).unwrap_or_else(|e| panic!("{arch}: {e}"));
+        same_outputs(&want, &got, &format!("{arch} -O3"));
     }
 }
