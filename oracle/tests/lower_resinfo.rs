@@ -325,29 +325,64 @@ fn vendor_probe_runs_in_the_simulator() {
 }
 
 /// The fields with no faithful table content are refused by the lowering,
-/// naming the instruction.
+/// naming the instruction: `suq.memory_layout` everywhere,
+/// `txq.force_unnormalized_coords` on sm_90 (where its word is the width's).
 #[test]
 fn unanswerable_fields_are_refused() {
-    for (inst, want) in [
+    for (inst, want, archs) in [
         (
             "txq.force_unnormalized_coords.b32 %r1, [%rd1];",
-            "txq.force_unnormalized_coords is not lowered",
+            "txq.force_unnormalized_coords is not lowered on sm_90",
+            &ARCHS[5..],
         ),
         (
             "suq.memory_layout.b32 %r1, [%rd1];",
             "suq.memory_layout is not lowered",
+            &ARCHS[..],
         ),
     ] {
         let src = format!(
             ".version 7.8\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 h)\n{{\n.reg .b32 %r<2>;\n.reg .b64 %rd<2>;\nld.param.u64 %rd1, [h];\n{inst}\nret;\n}}\n"
         );
         let m = ptxc::ptx::parse_checked("r", &src).unwrap();
-        for arch in ARCHS {
+        for &arch in archs {
             let sm = ptxc::targets::lookup_sm(arch).unwrap();
             match lower_module(&m, sm, &LowerOptions::default()) {
                 Ok(_) => panic!("{inst} lowered on {arch}"),
                 Err(e) => assert!(e.to_string().contains(want), "{arch}: {e}"),
             }
         }
+    }
+}
+
+/// `txq.force_unnormalized_coords` below sm_90 (compiler/src/lower/
+/// resinfo.rs DECISION): ptxas's load of word 0 of the texture's row,
+/// which this project's rows for those targets hold (the interpreter's
+/// answer, 0: no unified-mode texture forces unnormalized coordinates),
+/// beside `txq.width` of the same texture (TXQ there, not the table).
+#[test]
+fn force_unnormalized_coords_below_sm_90() {
+    let src = ".version 7.8\n.target sm_80\n.address_size 64\n.visible .entry q(.param .u64 t1, .param .u64 t2, .param .u64 t3, .param .u64 t4, .param .u64 s1, .param .u64 s2, .param .u64 s3, .param .u64 out)\n{\n.reg .b32 %r<8>;\n.reg .b64 %rd<8>;\n.reg .pred %p<2>;\nld.param.u64 %rd1, [t2];\nld.param.u64 %rd2, [t3];\nld.param.u64 %rd3, [out];\n\
+txq.force_unnormalized_coords.b32 %r1, [%rd1];\ntxq.width.b32 %r2, [%rd1];\ntxq.force_unnormalized_coords.b32 %r3, [%rd2];\ntxq.normalized_coords.b32 %r4, [%rd2];\n\
+mov.u32 %r5, %tid.x;\nsetp.ne.u32 %p1, %r5, 0;\n@%p1 bra DONE;\nst.global.v4.u32 [%rd3], {%r1, %r2, %r3, %r4};\nDONE:\nret;\n}\n";
+    let sp = spec();
+    let limits = RunLimits::default();
+    let m = ptxc::ptx::parse_checked("fu", src).unwrap();
+    let want = ptx_interp::run(&m, src, &sp, &limits).unwrap();
+    assert_eq!(want.outcome, Outcome::Completed);
+    // t2: 4 wide; t3 normalized; neither forces unnormalized coordinates.
+    assert_eq!(&want.outputs.get("out").unwrap().bits[..4], &[0, 4, 0, 1]);
+    for arch in &ARCHS[..5] {
+        let sm = ptxc::targets::lookup_sm(arch).unwrap();
+        let ks = lower_module(&m, sm, &LowerOptions::default())
+            .unwrap_or_else(|e| panic!("{arch}: lower: {e}"));
+        let k = &ks[0];
+        assert!(
+            k.function.insts().any(|i| i.op == ptxc::ir::Op::LDG),
+            "{arch}: a table load"
+        );
+        let got = oracle::sim::run(&k.function, sm, &sp, &SimInputs::from_lowered(k), &limits)
+            .unwrap_or_else(|e| panic!("{arch}: sim setup: {e}"));
+        same_outputs(&want, &got, arch);
     }
 }

@@ -14,7 +14,8 @@
 //! Geometries: .1d (fetched as 2D at y = 0), .2d, .3d, .a1d, .a2d; texture
 //! sources: a parameter (slot / uniform handle), a handle through local
 //! memory (sm_70 general register, sm_75+ handle loop), and a per-lane
-//! choice of two textures (the handle loop with two handles).
+//! choice of two textures (the handle loop with two handles). Also
+//! `tex.grad.3d` (TEX.LL at -32.0, a DECISION in tex_lod.rs).
 
 mod pair_run;
 use oracle::commands::sim::run_sass;
@@ -168,6 +169,36 @@ fn level_and_gradient_fetches_match_the_interpreter_on_every_target() {
         assert!(out.iter().filter(|&&w| w != 0).count() > N * 27 * 3 / 4);
         assert!((0..N).any(|t| out[t * OUT_WORDS] == u64::from(1.0f32.to_bits())));
         assert!((0..N).any(|t| out[t * OUT_WORDS + 26] == u64::from(9.0f32.to_bits())));
+    }
+}
+
+/// `tex.grad.3d` (compiler/src/lower/tex_lod.rs DECISION: `TEX.LL` at
+/// level -32.0; the launch textures have one level, which both runners
+/// read whatever the gradients) on the 3D texture t3, from its parameter
+/// and through local memory (a register handle), with gradients that are
+/// ordinary, huge, infinite and NaN: the texels equal the interpreter's.
+#[test]
+fn grad_3d_matches_the_interpreter_on_every_target() {
+    let start = PTX.find("    tex.level.1d").unwrap();
+    let end = PTX.find("    ld.param.u64 %rd13, [out];").unwrap();
+    let body = "    st.local.u64 [depot], %rd4;\n    ld.local.u64 %rd16, [depot];\n\
+    tex.grad.3d.v4.f32.f32 {%f10, %f11, %f12, %f13}, [%rd4, {%f1, %f2, %f3, %f3}], {%f5, %f6, %f4, %f4}, {%f6, %f4, %f5, %f5};\n\
+    tex.grad.3d.v4.f32.f32 {%f14, %f15, %f16, %f17}, [%rd16, {%f3, %f1, %f2, %f2}], {%f4, %f4, %f6, %f6}, {%f5, %f5, %f5, %f5};\n\
+    mov.f32 %f18, 0f00000000; mov.f32 %f19, 0f00000000; mov.f32 %f20, 0f00000000; mov.f32 %f21, 0f00000000;\n\
+    mov.f32 %f22, 0f00000000; mov.f32 %f23, 0f00000000; mov.f32 %f24, 0f00000000;\n\
+    mov.f32 %f25, 0f00000000; mov.f32 %f26, 0f00000000; mov.f32 %f27, 0f00000000; mov.f32 %f28, 0f00000000;\n\
+    mov.f32 %f29, 0f00000000; mov.f32 %f30, 0f00000000; mov.f32 %f31, 0f00000000; mov.f32 %f32, 0f00000000;\n\
+    mov.f32 %f33, 0f00000000; mov.f32 %f34, 0f00000000; mov.f32 %f35, 0f00000000; mov.f32 %f36, 0f00000000;\n";
+    let src = format!("{}{body}{}", &PTX[..start], &PTX[end..]);
+    let sp = spec(&inputs());
+    for arch in ARCHS {
+        let (want, got) = both(&src, &sp, arch);
+        same_outputs(&want, &got, arch);
+        let out = &want.outputs.get("out").unwrap().bits;
+        // t3 is 1 channel: words 0 and 4 of each thread hold its texels,
+        // mostly nonzero (random contents, linear filtering).
+        let texels = (0..N).flat_map(|t| [out[t * OUT_WORDS], out[t * OUT_WORDS + 4]]);
+        assert!(texels.filter(|&w| w != 0).count() > N * 3 / 2, "{arch}");
     }
 }
 

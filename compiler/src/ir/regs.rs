@@ -243,7 +243,11 @@ fn tex_geometry(inst: &Inst) -> (u8, bool) {
 ///   coordinates, Rb (when printed) the rest (`TEX.SCR.LL R6, R4, R4, R10,
 ///   ..., ARRAY_2D`: R4 = index, R5 = x, R10 = y, R11 = LOD;
 ///   `TLD.SCR.LZ.AOFFI RZ, R8, R8, R23, ..., 2D`: R23 the offsets; a 1D
-///   `.AOFFI` fetch has x alone in Ra); without Rb, Ra holds every value;
+///   `.AOFFI` fetch has x alone in Ra); with two values in all, Ra holds
+///   the first and Rb the second (`TLD.SCR.LZ P1, R22, R20, R7, R6, ...,
+///   2D`: x = R7, y = R6; `TLD4.SCR.R P5, R10, R8, R9, R8, ..., 2D`,
+///   oracle/tests/tex_resident_vendor/resident.sm_80.O3.sass); without
+///   Rb, Ra holds every value;
 /// * handle forms (`UR4` or an sm_70 general-register handle, the last
 ///   register source): Ra the index and coordinates, Rb the rest (`TEX.LL
 ///   R6, R4, R4, R7, UR4, 0x0, ARRAY_2D`); a uniform handle is a pair,
@@ -258,7 +262,7 @@ fn tex_src_width(inst: &Inst, src: usize, uniform: bool) -> u8 {
         .take_while(|o| matches!(o, Operand::Reg(_)))
         .count();
     if inst.has_mod("SCR") {
-        let ra = coords.min(2);
+        let ra = if n == 2 { 1 } else { coords.min(2) };
         match src {
             0 if nregs >= 2 => ra,
             0 => n,
@@ -371,7 +375,7 @@ pub fn alignment(width: u8) -> u32 {
 /// | `CS2R` | destination 64-bit unless `.32` |
 /// | `BRX`, `JMX` | the target register is 64-bit: ptxas sign-extends the offset into the odd register right before each `BRX` (`SHF.R.S32.HI R3, RZ, 0x1f, R2` + `BRX R2 -0x830`, switch_local) |
 /// | `RET` | the return-address register is a 64-bit pair: the caller writes only the low half (`MOV R4, 0xc0` + `CALL.REL.NOINC`), and the callee zeroes the high half right before returning (`IMAD.MOV.U32 R5, RZ, RZ, 0x0` + `RET.REL.NODEC R4 0x0`, double_noinline, i64_hash, saxpy_div, sort_scan) |
-/// | `SULD`, `SUST`, `SURED` | the data (destination of SULD, first source of SUST/SURED) by size (`.64`/`.U64` pair, `.128` quad); the address `[Rc]` holds 1, 2 or 3 coordinates by `.1D`/`.2D`/`.3D` (2 or 3 by `.1D_ARRAY`/`.2D_ARRAY`: the coordinates, then the layer); the handle register is one word |
+/// | `SULD`, `SUST`, `SURED` | the data (destination of SULD, first source of SUST/SURED) by size (`.64`/`.U64` pair, `.128` quad; `SUST.P` by its component mask: `.R` 1, `.RG` 2, none 4); the address `[Rc]` holds 1, 2 or 3 coordinates by `.1D`/`.2D`/`.3D` (2 or 3 by `.1D_ARRAY`/`.2D_ARRAY`: the coordinates, then the layer); the handle register is one word |
 /// | `TEX`, `TLD`, `TLD4`, `TXQ`, `TXD` | destinations: the mask (last immediate) gives the channel count c; each non-`RZ` destination receives up to two channels, one register each, the first destination first; only `TLD.LZ RZ, Rd, ...` with mask `0x1` occurs in the corpus (Rd holds the texel: it is read next). Sources of TEX/TLD/TLD4: the two value groups Ra/Rb and the handle as [`tex_src_width`] lays them out (a uniform handle is the 64-bit bindless pair: `UMOV UR6, UR4` + `UMOV UR7, URZ` before `TLD.LZ .., UR6`, tex_stencil.sm_90); TXQ: the handle pair with `.B`, else the one-word level; TXD: [`txd_src_width`] |
 pub fn operand_width(inst: &Inst, idx: usize) -> u8 {
     let Some(o) = inst.operands.get(idx) else {
@@ -432,6 +436,19 @@ pub fn operand_width(inst: &Inst, idx: usize) -> u8 {
         // size modifier (none, `.U8`, `.U16`: one register; `.64` a pair;
         // `.128` a quad), the handle one register (its low word).
         Op::SULD if is_dst => size_width(inst),
+        // `SUST.P` (formatted): one register per component by the
+        // component mask, `.R` 1, `.RG` 2, none 4 (ptxas 11.8:
+        // `SUST.P.2D.STRONG.SM.TRAP [R2], R4` stores R4..R7,
+        // oracle/tests/surfp_vendor/).
+        Op::SUST if src == 1 && inst.has_mod("P") => {
+            if inst.has_mod("R") {
+                1
+            } else if inst.has_mod("RG") {
+                2
+            } else {
+                4
+            }
+        }
         Op::SUST | Op::SURED if src == 1 => size_width(inst),
         Op::CS2R => {
             if inst.has_mod("32") {

@@ -17,12 +17,12 @@
 //! | `cvt.rs` | cvt: I2F/I2FP/F2I/F2F/FRND, integer widening/narrowing |
 //! | `div.rs` | integer div/rem, div/rcp/sqrt rn for f32/f64 with slow-path subroutines |
 //! | `template.rs` | instantiates vendor SASS fragments (the slow paths) on virtual registers |
-//! | `tex.rs` | tex/tld4 with texture objects and module `.texref`s: TLD/TEX/TLD4 (slot, uniform-handle and handle-loop forms); txq dimensions below sm_90: TXQ (other fields: resinfo.rs) |
-//! | `surf.rs` | suld.b/sust.b/sured.b on 1d/2d/3d surfaces and suld.b/sust.b on a1d/a2d arrays: SULD/SUST/SURED (slot, uniform-handle, register and handle-loop forms); suq width/height below sm_90: TXQ (through tex.rs; other fields: resinfo.rs) |
+//! | `tex.rs` | tex/tld4 with texture objects and module `.texref`s: TLD/TEX/TLD4 (slot, uniform-handle and handle-loop forms), residency predicates (the fetch's predicate destination, every fetch form); txq dimensions below sm_90: TXQ (other fields: resinfo.rs) |
+//! | `surf.rs` | suld.b/sust.b/sured.b on 1d/2d/3d surfaces, suld.b/sust.b on a1d/a2d arrays, sust.p (SUST.P with its component mask) on every geometry: SULD/SUST/SURED (slot, uniform-handle, register and handle-loop forms); suq width/height below sm_90: TXQ (through tex.rs; other fields: resinfo.rs) |
 //! | `resinfo.rs` | istypep (a bit of the handle's high word: LOP3/ISETP); txq/suq fields ptxas reads from the driver's texture/surface information tables (LDG.E.CONSTANT from `c[0x0][0x70]`/`0x80`, our row sizes) |
 //! | `handle.rs` | where a texture or surface handle comes from: a kernel parameter's (or a module reference's) constant-bank slot or a register; the handle loop |
 //! | `res_ref.rs` | module-level `.texref`/`.surfref`: their constant-bank words after the parameters (ptxas's order), [`ResourceRef`] for the runner |
-//! | `tex_lod.rs` | tex.level (plain geometries) and tex.grad (.1d/.2d/.a1d/.a2d): TEX.LL and TXD with ptxas's register groups |
+//! | `tex_lod.rs` | tex.level (plain geometries) and tex.grad (.1d/.2d/.a1d/.a2d): TEX.LL and TXD with ptxas's register groups; tex.grad.3d: TEX.LL at -32.0 (a DECISION: launch textures have one level) |
 //! | `tex_array.rs` | tex.a1d/a2d (and tex.level), tld4.a2d: the index clamp, TLD.LZ/TEX.LL/TLD4 `ARRAY_1D`/`ARRAY_2D` with ptxas's register groups |
 //! | `warp.rs` | shfl.sync, vote.sync, activemask, bar (incl. bar.red.{popc,and,or}), membar |
 //! | `warp_sync.rs` | match.sync any/all (b32/b64), vote.sync.uni, redux.sync: REDUX on every target (phase 5 expands it on sm_70/sm_75) |
@@ -42,15 +42,15 @@
 //!
 //! Every PTX opcode has a lowering (the dispatch's match is exhaustive).
 //! Not lowered (refused with a specific message; the PTX interpreter
-//! executes them): of the surface instructions (surf.rs), the `.p` forms,
-//! `sured` on arrays (ptxas refuses it), accesses over 16 bytes
-//! (`.v4.b64`), 64-bit `sured` min/max (ptxas refuses them),
-//! `suq.memory_layout` and `txq.force_unnormalized_coords` (resinfo.rs:
-//! no table content agrees with the interpreter), `redux.sync.f32`
+//! executes them): of the surface instructions (surf.rs), `sured` on
+//! arrays, accesses over 16 bytes (`.v4.b64`) and 64-bit `sured` min/max
+//! (ptxas refuses all three), `suld.p` and `sured.p` (the interpreter
+//! does not execute them either; ptxas does not know `suld.p`),
+//! `suq.memory_layout` and, on sm_90, `txq.force_unnormalized_coords`
+//! (resinfo.rs: no table content agrees with the interpreter), `redux.sync.f32`
 //! (sm_100a: no target of the SM table has it), cube and multi-sample
-//! textures, `tex.grad.3d` and `tex.grad`/`tex.level` with
-//! `.s32` coordinates (tex_lod.rs), texture residency predicates and separate
-//! samplers (tex.rs), `.reg .vN` vector registers and their components,
+//! textures, `tex.grad`/`tex.level` with `.s32` coordinates (tex_lod.rs), separate samplers (tex.rs; the
+//! interpreter faults on them too: the launch spec has no samplers), `.reg .vN` vector registers and their components,
 //! indirect calls through call prototypes and recursive calls (call.rs),
 //! the special registers `%gridid` (ptxas reads `c[0x0][0x30]`, where this
 //! lowering keeps the const window), `%total_smem_size` (`SR_SMEMSZ`),

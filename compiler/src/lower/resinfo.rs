@@ -52,12 +52,20 @@
 //! other `txq` field on every target; `suq` `.depth` and the format fields
 //! on every target, `.width/.height` only on sm_90.
 //!
-//! Refused: `txq.force_unnormalized_coords` (ptxas reads word 0 of the
-//! texture's row, the word `txq.width` reads on sm_90, while the ISA's
-//! answer for a unified-mode texture — the interpreter's — is 0: no table
-//! content serves both), `suq.memory_layout` (offset 0x14; the launch spec
-//! does not say whether a surface's memory is linear, and the interpreter
-//! refuses it too).
+//! `txq.force_unnormalized_coords`: ptxas 11.8 reads word 0 of the
+//! texture's row on every target (sm_80: `UIMAD UR6, UR4, UR5, URZ` with
+//! no field offset, then `LDG.E.CONSTANT R5, [R4.64]`), the word where
+//! sm_90 reads `txq.width`: on sm_90 one `LDG.E.CONSTANT R3, [R2.64]`
+//! serves both queries of the same texture. The interpreter's answer for a
+//! unified-mode texture is 0. DECISION: below sm_90, where no width is
+//! read from the table (TXQ), the rows this project builds hold that
+//! answer in word 0 ([`rows_hold_force_unnormalized`]), and the query
+//! lowers to ptxas's load; on sm_90 no content serves both, so it is
+//! refused there.
+//!
+//! Refused: `txq.force_unnormalized_coords` on sm_90 (above),
+//! `suq.memory_layout` (offset 0x14; the launch spec does not say whether
+//! a surface's memory is linear, and the interpreter refuses it too).
 
 use crate::ir::Op;
 use crate::ptx::ast::{Instruction, OperandKind};
@@ -91,6 +99,20 @@ pub const TEX_INFO_FIELDS: &[(Mod, u32)] = &[
     (Mod::NumMipmapLevels, 0x2c),
     (Mod::NumSamples, 0x30),
 ];
+
+/// Where ptxas 11.8 reads `txq.force_unnormalized_coords` in a texture
+/// row on every target: word 0, which holds `.width` for sm_90's
+/// table-read dimensions (module docs). Below sm_90 no width is read from
+/// the table (TXQ), so this project's rows hold the
+/// force_unnormalized_coords answer there (`oracle::sim::resinfo`).
+pub const FORCE_UNNORMALIZED_AT: u32 = 0x0;
+
+/// Whether rows built for target `sm` (the SM number) hold
+/// `txq.force_unnormalized_coords` at [`FORCE_UNNORMALIZED_AT`] rather
+/// than the width (module docs).
+pub fn rows_hold_force_unnormalized(sm: u32) -> bool {
+    sm < 90
+}
 
 /// Byte offset of each `suq` field in a surface row (ptxas 11.8;
 /// `.memory_layout` is at 0x14 and refused, see the module docs).
@@ -178,10 +200,14 @@ impl Cx<'_> {
             return Ok(None);
         }
         if q == Mod::ForceUnnormalizedCoords {
+            if rows_hold_force_unnormalized(self.sm.sm) {
+                return Ok(Some(FORCE_UNNORMALIZED_AT));
+            }
             return self.err(
-                "txq.force_unnormalized_coords is not lowered: ptxas 11.8 reads word 0 of the \
-                 texture's information row (where txq.width is), but a unified-mode texture's \
-                 answer is 0 (the PTX interpreter's); no table content serves both",
+                "txq.force_unnormalized_coords is not lowered on sm_90: ptxas 11.8 reads word 0 \
+                 of the texture's information row, the word txq.width reads there (one load \
+                 serves both), but a unified-mode texture's answer is 0 (the PTX \
+                 interpreter's); no table content serves both",
             );
         }
         if q == Mod::MemoryLayout {

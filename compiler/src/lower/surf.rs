@@ -1,5 +1,5 @@
 //! Surface instructions with surface objects (PTX ISA 9.7.11): `suld.b`,
-//! `sust.b`, `sured.b` on 1d/2d/3d surfaces, and `suq`.
+//! `sust.b`, `sust.p`, `sured.b` on 1d/2d/3d surfaces, and `suq`.
 //!
 //! Spellings measured with ptxas 11.8 (`-O3`, and `-O0` for sm_86/sm_89),
 //! kept in oracle/tests/surf_vendor/ (`surf_ld`, `surf_st`, `surf_red`,
@@ -14,7 +14,7 @@
 //!
 //! - Size: the access's bytes (element size times vector length): 1 `.U8`,
 //!   2 `.U16`, 4 nothing, 8 `.64`, 16 `.128`; more than 16 bytes
-//!   (`.v4.b64`) is refused. Narrower vectors travel packed in one wide
+//!   (`.v4.b64`) is refused, as ptxas refuses it. Narrower vectors travel packed in one wide
 //!   access (`suld.b.1d.v4.b8` is one 4-byte `SULD` + `PRMT 0x777k` per
 //!   byte, surf_narrow.sm_80.sass), and a `.U8`/`.U16` result is
 //!   masked too (ptxas: `LOP3.LUT R0, R3, 0xff, R8, 0x78` after `SULD.U8`,
@@ -48,9 +48,26 @@
 //!   ISETP.NE, the access for the matching lanes, branch back) —
 //!   DECISION, the same semantics.
 //!
-//! Refused with a message naming the instruction: `.p` forms (sample
-//! addressing through the surface format), `sured.b` on arrays (ptxas
-//! refuses them), `suq.memory_layout` (resinfo.rs). `suq.depth`, the
+//! - `sust.p` (formatted; oracle/tests/surfp_vendor/sust_p.sm_XX.sass):
+//!   `SUST.P.2D.STRONG.SM.RG.TRAP [Rc], Rs, 0x0, 0x58` — no `.D.BA`, no
+//!   size; the component mask by the vector's length, `.R` (scalar), `.RG`
+//!   (`.v2`), none (`.v4`), printed after the scope; the words in an
+//!   aligned group as for `.b32`; the coordinates as for `.b` (x is a
+//!   sample index: the hardware scales it by the surface's format, the
+//!   interpreter's rule in oracle/src/ptx_interp/semantics/surface_format.rs).
+//!   Only `.b32` (ptxas 11.8: "Unexpected instruction types specified for
+//!   'sust.p'"). ptxas refuses a kernel parameter's name as the handle
+//!   ("Argument 0 of instruction 'sust.p': .surfref or .u64 register
+//!   expected") but emits the slot form for a register loaded from it:
+//!   DECISION, the name lowers as that register would.
+//!
+//! Refused with a message naming the instruction: `suld.p` (not in the
+//! PTX ISA; ptxas: "Not a name of any known instruction"), `sured.p`
+//! (ptxas emits `SURED.D` without `.BA`, but the interpreter does not
+//! execute it: its operand type follows the sample format), accesses over
+//! 16 bytes (ptxas: "Vector type too large, exceeds 128 bit limit"),
+//! `sured.b` on arrays (ptxas refuses them), `suq.memory_layout`
+//! (resinfo.rs). `suq.depth`, the
 //! format fields and (sm_90) every field read the driver's surface
 //! information table, `LDG.E.CONSTANT` from `c[0x0][0x80]`/`c[0x0][0x100]`
 //! as in ptxas 11.8 (resinfo.rs).
@@ -107,10 +124,21 @@ impl Cx<'_> {
     /// `suld.b`, `sust.b`, `sured.b`.
     pub fn lower_surf(&mut self, i: &Instruction) -> R {
         let op = i.opcode.name();
-        if i.has(Mod::P) {
-            return self.err(format!(
-                "{op}.p is not lowered (sample addressing through the surface's format)"
-            ));
+        let formatted = i.has(Mod::P);
+        match i.opcode {
+            Opcode::Suld if formatted => {
+                return self.err(
+                    "suld.p is not in the PTX ISA (9.7.11.1 defines suld.b only; ptxas 11.8: \
+                     \"Not a name of any known instruction: 'suld.p'\")",
+                )
+            }
+            Opcode::Sured if formatted => {
+                return self.err(
+                    "sured.p is not lowered (its operand type follows the surface's sample \
+                     format, which the PTX interpreter does not execute)",
+                )
+            }
+            _ => {}
         }
         let (dims, layered): (u32, bool) = if i.has(Mod::D1) {
             (1, false)
@@ -185,6 +213,9 @@ impl Cx<'_> {
             _ => vec![&i.operands[data_k]],
         };
         let n = data_ops.len() as u32;
+        if formatted {
+            return self.lower_sust_p(&data_ops, ty, geom, mode, handle, c);
+        }
         let es = (ty.bits() / 8).max(1);
         let bytes = es * n;
         if i.opcode == Opcode::Sured && n != 1 {
@@ -198,7 +229,8 @@ impl Cx<'_> {
         }
         if bytes > 16 {
             return self.err(format!(
-                "{op}: a {bytes}-byte access is not lowered (SASS surface accesses move at most 16 bytes)"
+                "{op}: a {bytes}-byte access is not lowered (SASS surface accesses move at most 16 bytes; \
+                 ptxas 11.8 refuses it: \"Vector type too large, exceeds 128 bit limit\")"
             ));
         }
         let words = bytes.div_ceil(4);
@@ -240,6 +272,44 @@ impl Cx<'_> {
             .collect::<R<Vec<_>>>()?;
         self.surf_access(i.opcode, &mods, handle, Some(group), c, group)?;
         self.unpack(&elems, es, group)
+    }
+
+    /// `sust.p` (module docs): the source words in a register group, then
+    /// `SUST.P` with the component mask of the vector's length.
+    fn lower_sust_p(
+        &mut self,
+        data_ops: &[&crate::ptx::ast::Operand],
+        ty: ScalarType,
+        geom: &'static str,
+        mode: Option<&'static str>,
+        handle: Handle,
+        coords: u32,
+    ) -> R {
+        if ty != ScalarType::B32 {
+            return self.err(format!(
+                "sust.p takes .b32 data, not .{} (PTX ISA 9.7.11.2: sust.p.geom.vec.b32.clamp; \
+                 ptxas 11.8: \"Unexpected instruction types specified for 'sust.p'\")",
+                ty.name()
+            ));
+        }
+        let n = data_ops.len() as u32;
+        let mask = match n {
+            1 => Some("R"),
+            2 => Some("RG"),
+            4 => None,
+            _ => return self.err("sust.p: the data is a scalar, .v2 or .v4"),
+        };
+        let elems = data_ops
+            .iter()
+            .map(|o| self.surf_elem(o, ty, false))
+            .collect::<R<Vec<_>>>()?;
+        let group = self.b.valigned(n);
+        self.pack(&elems, 4, group)?;
+        let scope = if self.sm.sm < 80 { "CTA" } else { "SM" };
+        let mut mods = vec!["P", geom, "STRONG", scope];
+        mods.extend(mask);
+        mods.extend(mode);
+        self.surf_access(Opcode::Sust, &mods, handle, None, coords, group)
     }
 
     /// A data element of type `ty`: a destination (`dst`) or a source.

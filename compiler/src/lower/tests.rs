@@ -512,7 +512,7 @@ fn errors_name_the_instruction_and_position() {
     let e = lower_source(
         "t.ptx",
         src,
-        lookup_sm("sm_80").unwrap(),
+        lookup_sm("sm_90").unwrap(),
         &LowerOptions::default(),
     )
     .unwrap_err();

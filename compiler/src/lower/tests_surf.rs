@@ -242,6 +242,18 @@ fn refusals_name_the_instruction() {
             "suld: a 32-byte access",
         ),
         (
+            "suld.p.1d.b32.trap %r4, [%rd1, {%r1}];",
+            "suld.p is not in the PTX ISA",
+        ),
+        (
+            "sured.p.add.1d.b32.trap [%rd1, {%r1}], %r4;",
+            "sured.p is not lowered",
+        ),
+        (
+            "sust.p.1d.b16.trap [%rd1, {%r1}], %h1;",
+            "sust.p takes .b32 data, not .b16",
+        ),
+        (
             "sured.b.max.1d.u64.trap [%rd1, {%r1}], %rd4;",
             "sured.b: this operation on .u64",
         ),
@@ -274,5 +286,59 @@ fn a_name_that_is_no_handle_is_refused_naming_the_instruction() {
     assert!(
         e.contains("suld: handle `sr` is not a 64-bit register, kernel parameter or module .texref/.surfref"),
         "{e}"
+    );
+}
+
+#[test]
+fn sust_p_component_masks_geometries_and_modes() {
+    // oracle/tests/surfp_vendor/sust_p.sm_XX.sass (ptxas 11.8 -O3) and the
+    // forms measured beside it (surfp_vendor/README.md):
+    // `SUST.P.1D.STRONG.SM.R.IGN [R0], R0, 0x0, 0x58` (scalar, .zero),
+    // `SUST.P.2D.STRONG.SM.RG [R4], R2, 0x0, 0x58` (.v2, .clamp),
+    // `SUST.P.3D.STRONG.SM.TRAP [R8], R4, 0x0, 0x58` (.v4: no mask),
+    // `SUST.P.1D_ARRAY.STRONG.SM.R.TRAP`, `SUST.P.2D_ARRAY.STRONG.SM.RG.TRAP`;
+    // sm_70/sm_75 `.STRONG.CTA`.
+    for (sm, scope) in [
+        ("sm_70", "CTA"),
+        ("sm_75", "CTA"),
+        ("sm_80", "SM"),
+        ("sm_89", "SM"),
+    ] {
+        for (body, want) in [
+            (
+                "sust.p.1d.b32.zero [%rd1, {%r1}], %r2;",
+                format!("SUST.P.1D.STRONG.{scope}.R.IGN [R], R, 0x0, 0x58"),
+            ),
+            (
+                "sust.p.2d.v2.b32.clamp [%rd1, {%r1, %r2}], {%r2, %r3};",
+                format!("SUST.P.2D.STRONG.{scope}.RG [R], R, 0x0, 0x58"),
+            ),
+            (
+                "sust.p.3d.v4.b32.trap [%rd1, {%r1, %r2, %r3, %r3}], {%r1, %r2, %r3, %r3};",
+                format!("SUST.P.3D.STRONG.{scope}.TRAP [R], R, 0x0, 0x58"),
+            ),
+            (
+                "sust.p.a1d.b32.trap [%rd1, {%r1, %r2}], %r3;",
+                format!("SUST.P.1D_ARRAY.STRONG.{scope}.R.TRAP [R], R, 0x0, 0x58"),
+            ),
+            (
+                "sust.p.a2d.v2.b32.trap [%rd1, {%r1, %r2, %r3, %r3}], {%r1, %r2};",
+                format!("SUST.P.2D_ARRAY.STRONG.{scope}.RG.TRAP [R], R, 0x0, 0x58"),
+            ),
+        ] {
+            assert_has(body, sm, &want);
+        }
+    }
+    // sm_90: the uniform handle (`SUST.P.2D.STRONG.SM.TRAP [R2], R4, UR4,
+    // 0x0` after `ULDC UR4, c[0x0][0x210]`), and a register handle's loop.
+    assert_has(
+        "sust.p.2d.v4.b32.trap [%rd1, {%r1, %r2}], {%r1, %r2, %r3, %r3};",
+        "sm_90",
+        "SUST.P.2D.STRONG.SM.TRAP [R], R, UR, 0x0",
+    );
+    assert_has(
+        "sust.p.1d.b32.trap [%rd2, {%r1}], %r3;",
+        "sm_80",
+        "SUST.P.1D.STRONG.SM.R.TRAP [R], R, R",
     );
 }

@@ -221,12 +221,81 @@ fn refused_forms_say_why() {
     assert!(lower(&kernel(s32), "sm_80")
         .unwrap_err()
         .contains("integer bits"));
-    let g3 = "tex.grad.3d.v4.f32.f32 {%d1, %d2, %d3, %d4}, [%rd1, {%f1, %f2, %f3, %f3}], {%f5, %f6, %f7, %f7}, {%f8, %f5, %f6, %f6};";
+    let g3 = "tex.grad.3d.v4.f32.f32 {%d1, %d2, %d3, %d4}, [%rd1, {%f1, %f2, %f3, %f3}], {%f5}, {%f8, %f5, %f6, %f6};";
     assert!(lower(&kernel(g3), "sm_80")
         .unwrap_err()
-        .contains("no 3D TXD"));
+        .contains("two gradient vectors of 3 element(s)"));
     let l32 = "tex.level.2d.v4.f32.s32 {%d1, %d2, %d3, %d4}, [%rd1, {%r1, %r1}], %f4;";
     assert!(lower(&kernel(l32), "sm_80")
         .unwrap_err()
         .contains("Arguments mismatch"));
+}
+
+/// tex.grad.3d (DECISION in tex_lod.rs): `TEX.SCR.LL` on the 3D shape at
+/// level -32.0 in tex.level.3d's groups, no TXD.
+#[test]
+fn grad_3d_is_a_level_fetch_at_minus_32() {
+    use crate::ir::{Op, Operand};
+    let g3 = "tex.grad.3d.v4.f32.f32 {%d1, %d2, %d3, %d4}, [%rd1, {%f1, %f2, %f3, %f3}], {%f5, %f6, %f7, %f7}, {%f8, %f5, %f6, %f6};";
+    for sm in ["sm_70", "sm_80", "sm_90"] {
+        let ks = lower(&kernel(g3), sm).unwrap();
+        let f = &ks[0].function;
+        assert!(f.insts().all(|i| i.op != Op::TXD), "{sm}");
+        let t = f.insts().find(|i| i.op == Op::TEX).expect("a TEX");
+        assert!(t.has_mod("LL"), "{sm}");
+        assert!(
+            t.operands
+                .iter()
+                .any(|o| matches!(o, Operand::TexShape(s) if s == "3D")),
+            "{sm}"
+        );
+        assert!(
+            f.insts().any(|i| i
+                .operands
+                .iter()
+                .any(|o| matches!(o, Operand::Imm(0xc200_0000)))),
+            "{sm}: the level -32.0"
+        );
+    }
+}
+
+/// Residency predicates (tex.rs module docs; ptxas 11.8,
+/// oracle/tests/tex_resident_vendor/resident.sm_80.O3.sass): the fetch
+/// writes a predicate first (`TEX.SCR.LL P2, R14, ...`), a plain `.f32`
+/// 1d fetch is `TEX.LL` on the 2D shape at -32.0, and the PTX predicate is
+/// the negation (`PLOP3.LUT p, PT, !q, PT, PT, 0xf0`).
+#[test]
+fn residency_predicates_write_a_predicate_destination() {
+    use crate::ir::{Op, Operand};
+    let regs = ".reg .pred %q<2>;\n";
+    for (fetch, op, shape) in [
+        ("tex.1d.v4.f32.f32 {%d1, %d2, %d3, %d4}|%q1, [%rd1, {%f1}];", Op::TEX, "2D"),
+        ("tex.3d.v4.f32.s32 {%d1, %d2, %d3, %d4}|%q1, [%rd1, {%r1, %r1, %r1, %r1}];", Op::TLD, "3D"),
+        ("tld4.g.2d.v4.f32.f32 {%d1, %d2, %d3, %d4}|%q1, [%rd1, {%f1, %f2}];", Op::TLD4, "2D"),
+        ("tex.grad.2d.v4.f32.f32 {%d1, %d2, %d3, %d4}|%q1, [%rd1, {%f1, %f2}], {%f5, %f6}, {%f7, %f8};", Op::TXD, "2D"),
+        ("tex.a1d.v4.f32.f32 {%d1, %d2, %d3, %d4}|%q1, [%rd1, {%r1, %f1}];", Op::TEX, "ARRAY_1D"),
+    ] {
+        for sm in ["sm_70", "sm_80", "sm_90"] {
+            let src = kernel(&format!("{regs}{fetch}"));
+            let ks = lower(&src, sm).unwrap_or_else(|e| panic!("{sm} {fetch}: {e}"));
+            let f = &ks[0].function;
+            let t = f.insts().find(|i| i.op == op).expect("the fetch");
+            assert!(
+                matches!(t.operands[0], Operand::Pred { not: false, .. }) && t.ndst == 3,
+                "{sm} {fetch}: {t:?}"
+            );
+            assert!(
+                t.operands.iter().any(|o| matches!(o, Operand::TexShape(s) if s == shape)),
+                "{sm} {fetch}"
+            );
+            if fetch.starts_with("tex.1d") {
+                assert!(t.has_mod("LL"), "{sm}: TEX.LL");
+            }
+            let plop = f.insts().find(|i| i.op == Op::PLOP3).expect("the negation");
+            assert!(
+                matches!(plop.operands[2], Operand::Pred { not: true, .. }),
+                "{sm} {fetch}: {plop:?}"
+            );
+        }
+    }
 }

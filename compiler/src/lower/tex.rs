@@ -25,6 +25,20 @@
 //!   word in a general register where the uniform one would be (`TLD.LZ
 //!   RZ, Rd, Rc, Rh, 0x0, 1D, 0xf`). DECISION (UNCONFIRMED spelling).
 //!
+//! Residency predicates (`tex... {..}|p, [..]`, `tld4... {..}|p`; PTX ISA
+//! 9.7.10.3: "set to True if data from all texels is resident"): ptxas
+//! 11.8 gives the fetch a predicate destination before the registers and
+//! reads it back negated (`TEX.SCR.LL P2, R14, R12, R14, R27, 0x0, 0x58,
+//! 2D` ... `SEL R2, RZ, 0x1, P2` for `selp.u32 %r, 1, 0, %p`,
+//! oracle/tests/tex_resident_vendor/resident.sm_80.O3.sass): the SASS
+//! predicate is set where a texel is NOT resident. Here: a fresh
+//! predicate destination on every fetch form (TEX, TLD, TLD4, TXD, in
+//! tex.rs, tex_array.rs, tex_lod.rs through [`TexDsts::head`]) and
+//! `PLOP3.LUT p, PT, !q, PT, PT, 0xf0, 0x0` into the PTX predicate. A
+//! plain sampled (`.f32`) 1d/2d/3d fetch with a predicate is, as ptxas
+//! emits it, `TEX.LL` at level -32.0 with a 1D one fetched as 2D at y = 0
+//! (tex_lod.rs's groups) instead of `TEX.LZ`.
+//!
 //! Destinations: the channel mask selects the used vector elements; with
 //! three or four channels the first pair is the second printed destination
 //! and the second pair the first (the simulator's reading of
@@ -69,6 +83,11 @@ impl Cx<'_> {
         }
         let ctype = self.ty(i)?;
         let float = ctype == ScalarType::F32;
+        if float && !tld4 && matches!(i.operands[0].kind, OperandKind::VectorPred(..)) {
+            // ptxas: a sampled fetch with a residency predicate is TEX.LL at
+            // level -32.0, a 1D one as 2D at y = 0 (module docs).
+            return self.lower_tex_lod(i, dims, false);
+        }
         let (handle, cs) = self.tex_address(i)?;
         // Coordinates into consecutive registers.
         if cs.len() < dims as usize {
@@ -80,7 +99,7 @@ impl Cx<'_> {
             self.mov(c + k, x)?;
         }
         let out = self.tex_dsts(i)?;
-        let (mask, first, d1) = (out.mask, out.first, out.second.map_or(rz(), r));
+        let mask = out.mask;
         let (op, mods): (Op, &[&'static str]) = if tld4 {
             (Op::TLD4, &[tld4_comp(i)])
         } else if float {
@@ -88,15 +107,9 @@ impl Cx<'_> {
         } else {
             (Op::TLD, &["LZ"])
         };
-        self.emit_fetch(
-            op,
-            mods,
-            true,
-            vec![d1, r(first), r(c)],
-            handle,
-            shape(dims),
-            mask,
-        )?;
+        let mut head = out.head();
+        head.push(r(c));
+        self.emit_fetch(op, mods, true, head, handle, shape(dims), mask)?;
         self.tex_moves(&out)
     }
 
@@ -176,7 +189,11 @@ impl Cx<'_> {
             return self.err("texture instruction without a [handle, {coords}] operand");
         };
         if a.rest.len() != 1 || a.offset != 0 {
-            return self.err("texture with a separate sampler is not lowered");
+            return self.err(
+                "texture with a separate sampler is not lowered: the PTX interpreter does not \
+                 execute it (the launch spec has no sampler objects); ptxas 11.8 merges the \
+                 handles, (texture & 0xfffff) | sampler << 20 (oracle/tests/tex_resident_vendor/README.md)",
+            );
         }
         let handle = self.tex_handle(a.base)?;
         let OperandKind::Vector(cs) = &a.rest[0].kind else {
@@ -187,6 +204,7 @@ impl Cx<'_> {
 
     /// The destination registers, the write mask and the two channel pairs.
     pub(super) fn tex_dsts(&mut self, i: &Instruction) -> R<TexDsts> {
+        let mut resident = None;
         let dsts: Vec<Option<u32>> = match &i.operands[0].kind {
             OperandKind::Vector(v) => v
                 .iter()
@@ -198,8 +216,17 @@ impl Cx<'_> {
                     },
                 })
                 .collect::<R<_>>()?,
-            OperandKind::VectorPred(..) => {
-                return self.err("texture residency predicates are not lowered")
+            OperandKind::VectorPred(v, pd) => {
+                resident = Some(self.resident_pred(*pd)?);
+                v.iter()
+                    .map(|e| match e.kind {
+                        OperandKind::Sink => Ok(None),
+                        _ => match self.dst_val(e)?.0 {
+                            Val::R(v) => Ok(Some(v)),
+                            _ => self.err("texture destination of a bad class"),
+                        },
+                    })
+                    .collect::<R<_>>()?
             }
             _ => vec![Some(self.dst32(&i.operands[0])?)],
         };
@@ -209,16 +236,39 @@ impl Cx<'_> {
         } else {
             (if used == 2 { 0x3 } else { 0x1 }, self.b.vpair(), None)
         };
+        let nonresident = resident.map(|_| self.b.vpred());
         Ok(TexDsts {
             dsts,
             mask,
             first,
             second,
+            resident,
+            nonresident,
         })
     }
 
-    /// `MOV`s from the channel pairs to the element registers.
+    /// The PTX residency predicate of `{..}|p` (a `.pred` register).
+    fn resident_pred(&mut self, s: crate::ptx::intern::Sym) -> R<u32> {
+        match self.lookup(s) {
+            Some(super::regs::Binding::Reg { val: Val::P(v), .. }) => Ok(v),
+            _ => self.err(format!(
+                "texture residency predicate `{}` is not a .pred register",
+                self.name(s)
+            )),
+        }
+    }
+
+    /// `MOV`s from the channel pairs to the element registers, and the
+    /// residency predicate: the negation of the fetch's predicate
+    /// destination (module docs).
     pub(super) fn tex_moves(&mut self, out: &TexDsts) -> R {
+        if let (Some(d), Some(q)) = (out.resident, out.nonresident) {
+            self.b.emit(
+                Op::PLOP3,
+                &["LUT"],
+                [p(d), pt(), pnot(q), pt(), pt(), imm(0xf0), imm(0)],
+            )?;
+        }
         for (k, d) in out.dsts.iter().enumerate() {
             if let Some(v) = d {
                 let src = if k < 2 {
@@ -240,6 +290,21 @@ pub(super) struct TexDsts {
     pub mask: i64,
     pub first: u32,
     pub second: Option<u32>,
+    /// `{..}|p`: the PTX residency predicate, and the fetch's predicate
+    /// destination (set where a texel is not resident).
+    pub resident: Option<u32>,
+    pub nonresident: Option<u32>,
+}
+
+impl TexDsts {
+    /// The fetch's destinations: `[P,] d1, d0` (the predicate first, as
+    /// ptxas prints `TEX.SCR.LL P0, R6, R4, ...`).
+    pub fn head(&self) -> Vec<Operand> {
+        let mut h: Vec<Operand> = self.nonresident.map(p).into_iter().collect();
+        h.push(self.second.map_or(rz(), r));
+        h.push(r(self.first));
+        h
+    }
 }
 
 /// `tld4.comp`: the gathered component as SASS spells it.

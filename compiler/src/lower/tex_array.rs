@@ -46,7 +46,7 @@ use super::tex::tld4_comp;
 use super::Cx;
 
 /// ptxas's level of detail for an array `tex` without `.level`: -32.0.
-const LOD_MINUS_32: u32 = 0xc200_0000;
+pub(super) const LOD_MINUS_32: u32 = 0xc200_0000;
 
 /// The largest array index the fetch sees (ptxas's clamp).
 const MAX_INDEX: i64 = 0xffff;
@@ -101,7 +101,6 @@ impl Cx<'_> {
             self.mov(at(1 + dims), l)?;
         }
         let out = self.tex_dsts(i)?;
-        let d1 = out.second.map_or(rz(), r);
         let (op, mods): (Op, &[&'static str]) = if tld4 {
             (Op::TLD4, &[tld4_comp(i)])
         } else if float {
@@ -110,7 +109,8 @@ impl Cx<'_> {
             (Op::TLD, &["LZ"])
         };
         let shape = Operand::TexShape(format!("ARRAY_{dims}D"));
-        let mut head = vec![d1, r(out.first), r(ra)];
+        let mut head = out.head();
+        head.push(r(ra));
         head.extend(rb.map(r));
         self.emit_fetch(op, mods, true, head, handle, shape, out.mask)?;
         self.tex_moves(&out)

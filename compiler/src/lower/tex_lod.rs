@@ -33,9 +33,23 @@
 //! integers' bits to `TXD`, a sampled-coordinate fetch: `TXD R6, R4, R4,
 //! R8, 0x0, 0x58, 2D` with R4 = the `.s32` x unconverted (measured on
 //! `tex.grad.2d.v4.f32.s32`, sm_80), so the vendor
-//! result is not the PTX one); `tex.grad.3d` (no 3D `TXD`: ptxas emulates
-//! it per quad lane with `SHFL.IDX`, `FSWZADD.NDV` and implicit-level
-//! `TEX.SCR.NDV` fetches, which the simulator does not model).
+//! result is not the PTX one).
+//!
+//! `tex.grad.3d`: there is no 3D `TXD`. ptxas 11.8 emulates it once per
+//! quad lane (sm_80, `tex.grad.3d.v4.f32.f32` of a parameter, 4 rounds):
+//! `BMOV.32.PQUAD MACTIVE, B15`, `SHFL.IDX PT, R4, R0, RZ, 0x1c03` (lane
+//! k's coordinates to its whole quad), `FSWZADD.NDV R4, R7, R4, ZPPPZPPP`
+//! / `ZPZPPPPP` (coordinates plus the gradients arranged so the quad's
+//! differences are them), `TEX.SCR.NDV R6, R4, R4, R6, 0x0, 0x58, 3D`
+//! (implicit level from the quad), `MOV R4, R3, 0x2` (lane k keeps its
+//! round's texel). DECISION: `TEX.LL` at level -32.0 in tex.level.3d's
+//! groups (`TEX.SCR.LL R18, R16, R16, R30, 0x0, 0x58, 3D`), the
+//! gradients checked but unused. The gradients only choose the mip level
+//! (PTX ISA 9.7.10.3: `.grad` "specifies ... gradients" for the level of
+//! detail), every launch spec texture has one level, and both runners
+//! read level 0 whatever the level of detail (`semantics::texture::
+//! mip_level`), so the result is the interpreter's; on a mipmapped
+//! texture it would not be (the launch spec has none).
 
 use crate::ir::Op;
 use crate::ptx::ast::{Instruction, Operand as PtxOperand, OperandKind};
@@ -50,7 +64,7 @@ impl Cx<'_> {
     /// `tex.level` (plain geometries, `dims` 1..=3) and `tex.grad`
     /// (`dims` 1..=2, `layered` for .a1d/.a2d); module docs.
     pub fn lower_tex_lod(&mut self, i: &Instruction, dims: u32, layered: bool) -> R {
-        let grad = i.has(Mod::Grad);
+        let mut grad = i.has(Mod::Grad);
         if self.ty(i)? != ScalarType::F32 {
             return if grad {
                 self.err(
@@ -63,11 +77,11 @@ impl Cx<'_> {
             };
         }
         if grad && dims == 3 {
-            return self.err(
-                "tex.grad.3d is not lowered: there is no 3D TXD; ptxas 11.8 emulates the \
-                 gradients per quad lane (SHFL.IDX, FSWZADD.NDV, implicit-level TEX.SCR.NDV), \
-                 which the simulator does not model",
-            );
+            // DECISION (module docs): TEX.LL at level -32.0, the gradients
+            // checked but not used.
+            self.grad_vector(i, 2, 3)?;
+            self.grad_vector(i, 3, 3)?;
+            grad = false;
         }
         let (handle, cs) = self.tex_address(i)?;
         let ncs = dims as usize + usize::from(layered);
@@ -111,6 +125,10 @@ impl Cx<'_> {
                     self.mov(rb + 2 * k + j as u32, x)?;
                 }
             }
+        } else if !i.has(Mod::Level) {
+            // A plain sampled fetch with a residency predicate (tex.rs), or
+            // tex.grad.3d (module docs).
+            self.mov(at(sdims), imm32(super::tex_array::LOD_MINUS_32))?;
         } else {
             let Some(l) = i.operands.get(2) else {
                 return self.err("tex.level without a level operand");
@@ -119,8 +137,8 @@ impl Cx<'_> {
             self.mov(at(sdims), l)?;
         }
         let out = self.tex_dsts(i)?;
-        let d1 = out.second.map_or(rz(), r);
-        let head = vec![d1, r(out.first), r(ra), r(rb)];
+        let mut head = out.head();
+        head.extend([r(ra), r(rb)]);
         let (op, mods): (Op, &[&'static str]) = if grad {
             (Op::TXD, &[])
         } else {

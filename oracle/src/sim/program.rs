@@ -299,6 +299,11 @@ pub struct TexInst {
     /// The level-of-detail source.
     pub lod: TexLod,
     pub mask: u8,
+    /// The optional predicate destination (`TEX.SCR.LL P0, R6, R4, ...`,
+    /// ptxas 11.8 for a PTX residency predicate `{..}|p`, which it reads
+    /// back negated: `SEL R7, RZ, 0x1, P0`, oracle/tests/tex_resident_vendor/):
+    /// set in a lane where a texel is not resident.
+    pub nonresident: PDst,
 }
 
 /// Where a fetch's level of detail comes from.
@@ -1909,7 +1914,10 @@ fn decode_tex(d: &Dec<'_>, i: &Inst, dsts: &[Operand], s: &[Operand]) -> DResult
     //   tex.level.a2d with the index in R4, x in R5, y in R10 and the LOD
     //   in R11 (level_grad.sm_80); `TLD.SCR.LZ R6, R4, R4, R6, 0x0, 0x58,
     //   3D` (z in R6). With two values or fewer ptxas still prints an Rb
-    //   (`TLD.SCR.LZ R6, R4, R4, R5, ..., ARRAY_1D`), which is not read.
+    //   (`TLD.SCR.LZ R6, R4, R4, R5, ..., ARRAY_1D`), and with exactly
+    //   two values that Rb holds the second (`TLD.SCR.LZ P1, R22, R20, R7,
+    //   R6, ..., 2D`: x = R7, y = R6, tex_resident_vendor; R5 above is
+    //   Ra + 1, so both readings agree there).
     //   Without Rb (this compiler's plain forms) Ra holds every value.
     // * handle forms (`UR4`, or the compiler's sm_70 general register
     //   handle, the last register before the `0x0`): Ra holds the index
@@ -1931,6 +1939,7 @@ fn decode_tex(d: &Dec<'_>, i: &Inst, dsts: &[Operand], s: &[Operand]) -> DResult
             "only level-zero and explicit-level (.LZ, .LL) texture accesses are modelled".into(),
         );
     }
+    let (nonresident, rdsts) = tex_dests(d, dsts)?;
     let (t, dims, layered) = tex_shape(s)?;
     let mask = match s.get(t + 1) {
         Some(o) => d.imm(o)? as u8,
@@ -1950,7 +1959,15 @@ fn decode_tex(d: &Dec<'_>, i: &Inst, dsts: &[Operand], s: &[Operand]) -> DResult
         let rb = regs.get(1).map(|o| d.plain(o)).transpose()?;
         let slot = TexRef::Slot(d.imm(&s[t - 1])? as u32);
         let coords = u8::from(layered) + dims;
-        (rb, slot, if rb.is_some() { coords.min(2) } else { n })
+        // Two values in all: x (or the index) in Ra, the second in Rb
+        // (`TLD.SCR.LZ P1, R22, R20, R7, R6, 0x0, 0x5a, 2D` with x = R7,
+        // y = R6, tex_resident_vendor/resident.sm_80.O3.sass).
+        let ra_len = match rb {
+            None => n,
+            Some(_) if n == 2 => 1,
+            Some(_) => coords.min(2),
+        };
+        (rb, slot, ra_len)
     } else {
         if regs.len() < 2 || regs.len() > 3 {
             return Err("texture handle form needs Ra, [Rb,] and a handle register".into());
@@ -1989,8 +2006,8 @@ fn decode_tex(d: &Dec<'_>, i: &Inst, dsts: &[Operand], s: &[Operand]) -> DResult
     };
     Ok(Kind::Tex(TexInst {
         op,
-        d0: d.dst(&dsts[1])?,
-        d1: d.dst(&dsts[0])?,
+        d0: d.dst(&rdsts[1])?,
+        d1: d.dst(&rdsts[0])?,
         ra,
         rb,
         ra_len,
@@ -2004,7 +2021,18 @@ fn decode_tex(d: &Dec<'_>, i: &Inst, dsts: &[Operand], s: &[Operand]) -> DResult
             TexLod::Zero
         },
         mask,
+        nonresident,
     }))
+}
+
+/// A fetch's destinations: the optional predicate (first, when three are
+/// printed) and the two channel-pair registers.
+fn tex_dests<'o>(d: &Dec<'_>, dsts: &'o [Operand]) -> DResult<(PDst, &'o [Operand])> {
+    match dsts {
+        [pd, rest @ ..] if rest.len() == 2 => Ok((d.pdst(pd)?, rest)),
+        [_, _] => Ok((PDst::None, dsts)),
+        _ => Err("a texture fetch has [P,] and two register destinations".into()),
+    }
 }
 
 /// The texture shape operand's position, dimensions and layering
@@ -2041,6 +2069,7 @@ fn decode_txd(d: &Dec<'_>, i: &Inst, dsts: &[Operand], s: &[Operand]) -> DResult
     if i.mods.iter().any(|m| *m != "NODEP") {
         return Err("TXD modifiers other than .NODEP are not modelled".into());
     }
+    let (nonresident, rdsts) = tex_dests(d, dsts)?;
     let (t, dims, layered) = tex_shape(s)?;
     if dims == 3 {
         return Err("a 3D TXD is not modelled".into());
@@ -2066,8 +2095,8 @@ fn decode_txd(d: &Dec<'_>, i: &Inst, dsts: &[Operand], s: &[Operand]) -> DResult
     };
     Ok(Kind::Tex(TexInst {
         op: TexOp::Tex,
-        d0: d.dst(&dsts[1])?,
-        d1: d.dst(&dsts[0])?,
+        d0: d.dst(&rdsts[1])?,
+        d1: d.dst(&rdsts[0])?,
         ra,
         rb,
         ra_len: u8::from(layered) + dims,
@@ -2077,5 +2106,6 @@ fn decode_txd(d: &Dec<'_>, i: &Inst, dsts: &[Operand], s: &[Operand]) -> DResult
         aoffi: false,
         lod: TexLod::Grad,
         mask,
+        nonresident,
     }))
 }

@@ -27,7 +27,9 @@
 use crate::launch::{LaunchSpec, SurfaceImage, TextureImage};
 use crate::ptx_interp::semantics::surface::{suq, SurfQuery};
 use crate::ptx_interp::semantics::texture::{txq, TexQuery};
-use ptxc::lower::resinfo::{Table, SURF_INFO_FIELDS, TEX_INFO_FIELDS};
+use ptxc::lower::resinfo::{
+    rows_hold_force_unnormalized, Table, FORCE_UNNORMALIZED_AT, SURF_INFO_FIELDS, TEX_INFO_FIELDS,
+};
 use ptxc::lower::GlobalVar;
 
 /// A table's name in fault messages.
@@ -49,8 +51,11 @@ fn put(rows: &mut [u8], row: usize, table: Table, off: u32, v: u32) {
     rows[at..at + 4].copy_from_slice(&v.to_le_bytes());
 }
 
-/// The texture table of a launch (empty without textures).
-pub fn texture_table(spec: &LaunchSpec) -> Result<Vec<u8>, String> {
+/// The texture table of a launch for target `sm` (the SM number; empty
+/// without textures). Below sm_90 word 0 of a row holds
+/// `txq.force_unnormalized_coords` instead of the width, which no code
+/// reads from the table there (`ptxc::lower::resinfo`'s DECISION).
+pub fn texture_table(spec: &LaunchSpec, sm: u32) -> Result<Vec<u8>, String> {
     let t = Table::Texture;
     let imgs = TextureImage::all(spec);
     let rows = imgs.iter().map(|i| row_of(i.handle) + 1).max().unwrap_or(0);
@@ -61,6 +66,10 @@ pub fn texture_table(spec: &LaunchSpec) -> Result<Vec<u8>, String> {
                 format!("texture information field .{} has no txq query", m.text())
             })?;
             put(&mut out, row_of(img.handle), t, off, txq(&img.spec, q));
+        }
+        if rows_hold_force_unnormalized(sm) {
+            let v = txq(&img.spec, TexQuery::ForceUnnormalizedCoords);
+            put(&mut out, row_of(img.handle), t, FORCE_UNNORMALIZED_AT, v);
         }
     }
     Ok(out)
@@ -83,11 +92,12 @@ pub fn surface_table(spec: &LaunchSpec) -> Result<Vec<u8>, String> {
     Ok(out)
 }
 
-/// The non-empty tables of a launch, as allocations to place.
-pub fn tables(spec: &LaunchSpec) -> Result<Vec<(Table, GlobalVar)>, String> {
+/// The non-empty tables of a launch for target `sm`, as allocations to
+/// place.
+pub fn tables(spec: &LaunchSpec, sm: u32) -> Result<Vec<(Table, GlobalVar)>, String> {
     let mut out = Vec::new();
     for (t, bytes) in [
-        (Table::Texture, texture_table(spec)?),
+        (Table::Texture, texture_table(spec, sm)?),
         (Table::Surface, surface_table(spec)?),
     ] {
         if !bytes.is_empty() {
@@ -125,8 +135,12 @@ mod tests {
             "",
         )
         .unwrap();
-        let t = texture_table(&spec).unwrap();
+        let t = texture_table(&spec, 90).unwrap();
         assert_eq!(t.len(), 2 * 0x40);
+        // Below sm_90 word 0 is force_unnormalized_coords (0), not the width.
+        let t80 = texture_table(&spec, 80).unwrap();
+        assert_eq!((word(&t80, 0x0), word(&t80, 0x40)), (0, 0));
+        assert_eq!(word(&t80, 0x44), 3);
         // a (row 0): u8 = CL_UNSIGNED_INT8 0x10DA, CL_R 0x10B0, 4 layers.
         assert_eq!(word(&t, 0x0), 7);
         assert_eq!(word(&t, 0x20), 0x10DA);
@@ -153,6 +167,6 @@ mod tests {
     fn no_resources_no_tables() {
         let spec =
             LaunchSpec::from_json_str(r#"{"kernel": "k", "grid": [1], "block": [1]}"#, "").unwrap();
-        assert!(tables(&spec).unwrap().is_empty());
+        assert!(tables(&spec, 80).unwrap().is_empty());
     }
 }

@@ -80,7 +80,7 @@ pub fn run(
     let mut global = GlobalMem::new(&image);
     // The driver's texture/surface information tables (resinfo.rs) follow
     // the module variables; their addresses go to bank 0.
-    let tables = resinfo::tables(spec).map_err(SetupError)?;
+    let tables = resinfo::tables(spec, sm.sm).map_err(SetupError)?;
     let mut placed = extra.globals.clone();
     placed.extend(tables.iter().map(|(_, g)| g.clone()));
     let all_addrs = place_globals(&placed, image.layout().end()).map_err(SetupError)?;

@@ -1,6 +1,7 @@
-//! What the surface tests (lower_surface.rs, lower_surf_array.rs) share:
-//! the kernel that walks the item buffer, the `.bN x vK` shapes, and the
-//! JSON spelling of element bits.
+//! What the surface tests (lower_surface.rs, lower_surf_array.rs,
+//! lower_sust_p.rs) share: the kernel that walks the item buffer, the
+//! `.bN x vK` shapes, and the JSON spelling of element bits.
+#![allow(dead_code)]
 
 /// A kernel over surfaces `sa`, `sb`: each lane walks the items (`crd`,
 /// 16 bytes each, read into `%r10..%r13`) from `%tid.x` in steps of

@@ -144,11 +144,11 @@ opcodes! {
     MATCH 80 Warp 70 Variable [WARP] ["[P] R = S"] ["ALL", "ANY", "U32", "U64"];
     NANOSLEEP 81 Sync 70 Fixed [KEEP] ["= S"] [];
     NANOTRAP 82 Sync 70 Fixed [KEEP] ["*"] [];
-    TEX 83 Texture 70 Variable [LOAD] ["R R = *"] ["SCR", "LZ", "LL", "B", "AOFFI", "DC", "NODEP", "NDV"];
-    TLD 84 Texture 70 Variable [LOAD] ["R R = *"] ["SCR", "LZ", "LL", "AOFFI", "MS", "CL", "NODEP"];
-    TLD4 85 Texture 70 Variable [LOAD] ["R R = *"] ["SCR", "R", "G", "B", "A", "AOFFI", "PTP", "DC", "NODEP"];
+    TEX 83 Texture 70 Variable [LOAD] ["[P] R R = *"] ["SCR", "LZ", "LL", "B", "AOFFI", "DC", "NODEP", "NDV"];
+    TLD 84 Texture 70 Variable [LOAD] ["[P] R R = *"] ["SCR", "LZ", "LL", "AOFFI", "MS", "CL", "NODEP"];
+    TLD4 85 Texture 70 Variable [LOAD] ["[P] R R = *"] ["SCR", "R", "G", "B", "A", "AOFFI", "PTP", "DC", "NODEP"];
     TMML 86 Texture 70 Variable [LOAD] ["*"] [];
-    TXD 87 Texture 70 Variable [LOAD] ["R R = *"] ["NODEP"];
+    TXD 87 Texture 70 Variable [LOAD] ["[P] R R = *"] ["NODEP"];
     TXQ 88 Texture 70 Variable [LOAD] ["R R = *"] ["SCR", "NODEP", "B"];
     LDC 89 MemConstant 70 Variable [LOAD] ["R = C"] ["U8", "S8", "U16", "S16", "32", "64", "IL", "IS", "ISL"];
     ALD 90 Other 70 Variable [LOAD] ["*"] [];
@@ -173,7 +173,7 @@ opcodes! {
     CCTLT 110 Texture 70 Variable [KEEP] ["*"] [];
     MEMBAR 111 Sync 70 Fixed [FENCE] ["="] ["SC", "ALL", "CTA", "GPU", "SYS", "VC"];
     SULD 112 Surface 70 Variable [LOAD] ["R = M S [I]"] ["D", "BA", "1D", "2D", "3D", "1D_ARRAY", "2D_ARRAY", "U8", "U16", "64", "128", "STRONG", "WEAK", "CTA", "SM", "GPU", "SYS", "TRAP", "IGN"];
-    SUST 113 Surface 70 Variable [STORE] ["= M R S [I]"] ["D", "BA", "1D", "2D", "3D", "1D_ARRAY", "2D_ARRAY", "U8", "U16", "64", "128", "STRONG", "WEAK", "CTA", "SM", "GPU", "SYS", "TRAP", "IGN"];
+    SUST 113 Surface 70 Variable [STORE] ["= M R S [I]"] ["D", "BA", "P", "1D", "2D", "3D", "1D_ARRAY", "2D_ARRAY", "U8", "U16", "64", "128", "STRONG", "WEAK", "CTA", "SM", "GPU", "SYS", "R", "RG", "TRAP", "IGN"];
     SUATOM 114 Surface 70 Variable [ATOMIC] ["*"] [];
     SURED 115 Surface 70 Variable [ATOMIC] ["= M R S [I]"] ["D", "BA", "1D", "2D", "3D", "ADD", "MIN", "MAX", "AND", "OR", "S32", "U64", "STRONG", "SYS", "TRAP", "IGN"];
     PIXLD 116 Other 70 Variable [] ["*"] [];

@@ -1,12 +1,12 @@
 //! Surface instructions (PTX ISA 9.7.11 "Surface Instructions"): `suld.b`,
-//! `sust.b`, `sured.b` and `suq` on the launch spec's surfaces
+//! `sust.b`, `sust.p`, `sured.b` and `suq` on the launch spec's surfaces
 //! (LAUNCH_SPEC.md "Surfaces", this project's extension). Every rule below
 //! quotes its ISA section; where the ISA leaves a case undefined or
 //! ambiguous the instruction faults, saying why, rather than guess.
 //!
 //! The access rules (byte addressing, alignment, `.trap`/`.clamp`/`.zero`,
 //! the ambiguous cases that fault, the `sured` operations, `suq`
-//! dimensions) live in `semantics/surface.rs`, shared with the SASS
+//! dimensions) live in `semantics/surface.rs` (`sust.p`: surface_format.rs), shared with the SASS
 //! simulator; this file reads the operands and applies them. Also:
 //!
 //! * Cache operators (`.ca .cg .cs .cv`, `.wb .cg .cs .wt`) change no
@@ -19,6 +19,7 @@ use crate::launch::SurfaceSpec;
 use crate::ptx_interp::machine::Stop;
 use crate::ptx_interp::program::{AddrBase, Inst, Opnd};
 use crate::ptx_interp::semantics::surface::{self as rules, Oob, RedOp};
+use crate::ptx_interp::semantics::surface_format as formats;
 use ptxc::ptx::isa::Opcode;
 use ptxc::ptx::modifiers::Mod;
 use ptxc::ptx::types::ScalarType;
@@ -122,6 +123,13 @@ fn locate(
     size: u64,
 ) -> Result<Option<rules::Loc>, Stop> {
     let (layered, ndims) = geometry(i)?;
+    let bits = coord_words(i, cx)?;
+    rules::locate(spec, layered, ndims, oob_mode(i), &bits, size)
+        .map_err(|e| Stop::fault(format!("'{}': {e}", i.text)))
+}
+
+/// The coordinate vector's words (array index first when layered).
+fn coord_words(i: &Inst, cx: &mut Ctx) -> Result<Vec<u32>, Stop> {
     let Opnd::Addr { rest, .. } = &i.ops[if i.op == Opcode::Suld { 1 } else { 0 }] else {
         return Err(Stop::fault(format!(
             "'{}': no [handle, coordinates] operand",
@@ -135,8 +143,7 @@ fn locate(
     for e in v.iter() {
         bits.push(mask(32, cx.get(e)?) as u32);
     }
-    rules::locate(spec, layered, ndims, oob_mode(i), &bits, size)
-        .map_err(|e| Stop::fault(format!("'{}': {e}", i.text)))
+    Ok(bits)
 }
 
 /// The byte offset of a location.
@@ -179,20 +186,10 @@ fn suld(cx: &mut Ctx, i: &Inst) -> Result<(), Stop> {
     Ok(())
 }
 
-/// `sust.b` (9.7.11.2); `sust.p` refused.
+/// `sust.b` (9.7.11.2); `sust.p` in [`sust_p`].
 fn sust(cx: &mut Ctx, i: &Inst) -> Result<(), Stop> {
     if i.mods.has(Mod::P) {
-        // 9.7.11.2 sust: sust.p converts to "the surface sample format"
-        // ("UNORM, SNORM, or FLOAT ... .f32 is assumed; UINT ... .u32; SINT
-        // ... .s32. The source data is then converted from this type to the
-        // surface sample format") without saying how (rounding, saturation
-        // to a narrower channel), and "Surface sample components that do
-        // not occur in the source vector will be written with an
-        // unpredictable value".
-        return Err(Stop::fault(format!(
-            "'{}': sust.p is not executed: the PTX ISA (9.7.11.2) does not define its conversion to the surface's channel type (rounding, saturation) and leaves unwritten components unpredictable",
-            i.text
-        )));
+        return sust_p(cx, i);
     }
     let es = b_size(i)?;
     let si = surface(cx, i, &i.ops[0])?;
@@ -210,6 +207,40 @@ fn sust(cx: &mut Ctx, i: &Inst) -> Result<(), Stop> {
     cx.race_surface(si, off, size as usize, true, false)?;
     let data = &mut cx.m.global.image.surfaces[si].data;
     rules::write(data, off, es as usize, &vals);
+    Ok(())
+}
+
+/// `sust.p` (9.7.11.2): a formatted store of one sample, the rules of
+/// `semantics/surface_format.rs` (sample addressing, conversion to the
+/// channel type where exact, the cases that stop). The type is `.b32`
+/// (the ISA's syntax `sust.p.geom.vec.b32.clamp`).
+fn sust_p(cx: &mut Ctx, i: &Inst) -> Result<(), Stop> {
+    if i.ty != ScalarType::B32 {
+        return Err(Stop::fault(format!(
+            "'{}': sust.p takes .b32 data (PTX ISA 9.7.11.2: sust.p.geom.vec.b32.clamp)",
+            i.text
+        )));
+    }
+    let si = surface(cx, i, &i.ops[0])?;
+    let mut words = Vec::new();
+    for e in &data_elems(&i.ops[1]) {
+        words.push(mask(32, cx.get(e)?) as u32);
+    }
+    let spec = cx.m.global.image.surfaces[si].spec.clone();
+    let (layered, ndims) = geometry(i)?;
+    let coords = coord_words(i, cx)?;
+    let fail = |e: String| Stop::fault(format!("'{}': {e}", i.text));
+    let Some(loc) =
+        formats::locate_sample(&spec, layered, ndims, oob_mode(i), &coords).map_err(fail)?
+    else {
+        return Ok(()); // .zero: "drops stores to out-of-bounds addresses"
+    };
+    let vals = formats::convert_sample(&spec, &words).map_err(fail)?;
+    let off = offset(i, &spec, loc)?;
+    let es = spec.ty.size();
+    cx.race_surface(si, off, es * vals.len(), true, false)?;
+    let data = &mut cx.m.global.image.surfaces[si].data;
+    rules::write(data, off, es, &vals);
     Ok(())
 }
 

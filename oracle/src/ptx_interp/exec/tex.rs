@@ -2,7 +2,7 @@
 //! sampling model in `semantics::texture`. Geometries: `tex` .1d/.2d/.3d and
 //! the arrays .a1d/.a2d (on textures with `layers` in the launch spec),
 //! `tld4` .2d/.a2d; cube and multi-sample geometries fault (the launch spec
-//! has no such textures). Surfaces (`suld`, `sust`, `sured`, `suq`) are in
+//! has no such textures), and so do separate samplers ([`refuse_sampler`]). Surfaces (`suld`, `sust`, `sured`, `suq`) are in
 //! `exec/surf.rs`.
 
 use super::{mask, Ctx};
@@ -56,6 +56,24 @@ fn refuse_cube(i: &Inst) -> Result<(), Stop> {
     if i.mods.has(Mod::Cube) || i.mods.has(Mod::Acube) {
         return Err(Stop::fault(format!(
             "'{}': cube textures are not supported: the launch spec has no cubemap textures (only 1d/2d/3d and layered 1d/2d images)",
+            i.text
+        )));
+    }
+    Ok(())
+}
+
+/// A separate sampler (`[tex, sampler, {coords}]`, independent texture
+/// mode) faults. PTX ISA 5.3 ("Texture Sampler and Surface Types"): in
+/// the independent mode the filter and addressing state comes from the
+/// sampler, not the texture, and the launch spec defines no sampler
+/// objects (a `.samplerref`'s initializers are not modelled). Fetching
+/// with the texture's own sampling state and ignoring the sampler, as this
+/// interpreter did before, would answer a different question than the
+/// PTX asks.
+fn refuse_sampler(i: &Inst) -> Result<(), Stop> {
+    if matches!(i.ops.get(1), Some(Opnd::Addr { rest, .. }) if rest.len() > 1) {
+        return Err(Stop::fault(format!(
+            "'{}': separate samplers are not supported: in the independent texture mode the sampling state is the sampler's (PTX ISA 5.3), and the launch spec has no sampler objects",
             i.text
         )));
     }
@@ -181,6 +199,7 @@ pub fn exec(cx: &mut Ctx, i: &Inst) -> Result<(), Stop> {
     match i.op {
         Opcode::Tex => {
             refuse_cube(i)?;
+            refuse_sampler(i)?;
             if i.mods.has(Mod::D2ms) || i.mods.has(Mod::A2dms) {
                 return Err(Stop::fault(format!(
                     "'{}': multi-sample textures are not in the launch spec",
@@ -200,6 +219,7 @@ pub fn exec(cx: &mut Ctx, i: &Inst) -> Result<(), Stop> {
         }
         Opcode::Tld4 => {
             refuse_cube(i)?;
+            refuse_sampler(i)?;
             // PTX ISA tld4: geometries .2d, .a2d, .cube, .acube.
             if !(i.mods.has(Mod::D2) || i.mods.has(Mod::A2d)) {
                 return Err(Stop::fault(format!(

@@ -5,5 +5,6 @@
 pub mod atomic;
 pub mod int;
 pub mod surface;
+pub mod surface_format;
 pub mod texture;
 pub mod warp;

@@ -66,6 +66,21 @@ pub fn locate(
     coords: &[u32],
     size: u64,
 ) -> Result<Option<Loc>, String> {
+    locate_scaled(spec, layered, ndims, oob, coords, size, 1)
+}
+
+/// [`locate`] with the x coordinate counted in units of `x_unit` bytes:
+/// 1 for the `.b` forms (a byte offset), the element size for `sust.p`
+/// (surface_format.rs: "a sample offset rather than a byte offset").
+pub(super) fn locate_scaled(
+    spec: &SurfaceSpec,
+    layered: bool,
+    ndims: usize,
+    oob: Oob,
+    coords: &[u32],
+    size: u64,
+    x_unit: i64,
+) -> Result<Option<Loc>, String> {
     if layered != spec.layers.is_some() || ndims != spec.dims.len() {
         return Err(format!(
             "the geometry does not match surface '{}' ({}{} dimension(s)); the ISA does not define access through another geometry",
@@ -94,7 +109,7 @@ pub fn locate(
             0
         }
     };
-    let (x, y, z) = (c(0), c(1), c(2));
+    let (x, y, z) = (c(0) * x_unit, c(1), c(2));
     if x.rem_euclid(size as i64) != 0 {
         return Err(format!(
             "x = {x} bytes is not a multiple of the access size ({size} bytes): a misaligned surface address is undefined (PTX ISA 9.7.11)"

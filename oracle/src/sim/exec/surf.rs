@@ -25,6 +25,13 @@
 //! ptxas masks the result itself, `LOP3.LUT ... 0xff` after `SULD.U8` in
 //! surf_copy.sm_80.sass, so no vendor code depends on the upper bits).
 //!
+//! `SUST.P` (formatted; ptxas 11.8 for `sust.p`,
+//! oracle/tests/surfp_vendor/): `SUST.P.2D.STRONG.SM.RG.TRAP [R4], R2, 0x0,
+//! 0x58` — the component mask `.R` (1 source register), `.RG` (2), none
+//! (4: RGBA), no size. The sample's format is the surface's (the hardware
+//! reads it from the surface descriptor; here the launch spec), x counts
+//! samples: the interpreter's rules (semantics/surface_format.rs).
+//!
 //! Handles: which surface a handle names is decided by its low word alone
 //! (the SASS operands carry no more on the register and sm_90 forms); the
 //! launch gives every surface a low word no texture has
@@ -34,6 +41,7 @@ use super::super::program::{Dst, Src, TexRef};
 use super::super::warp::{Stop, Warp};
 use super::Ctx;
 use crate::ptx_interp::semantics::surface::{self as rules, Oob, RedOp};
+use crate::ptx_interp::semantics::surface_format as formats;
 use ptxc::ir::sass_text::Reg;
 use ptxc::ir::{Inst, Op, Operand};
 
@@ -59,8 +67,10 @@ pub struct SurfInst {
     pub dims: u8,
     /// `.1D_ARRAY`/`.2D_ARRAY`: the layer index follows the coordinates
     pub layered: bool,
-    /// access bytes: 1, 2, 4, 8, 16
+    /// access bytes: 1, 2, 4, 8, 16 (`SUST.P`: 4 per source component)
     pub size: u8,
+    /// `SUST.P`: a formatted store of one sample (x counts samples)
+    pub formatted: bool,
     pub oob: Oob,
     pub surf: TexRef,
 }
@@ -77,8 +87,12 @@ pub fn decode(
     dsts: &[Operand],
     s: &[Operand],
 ) -> Result<SurfInst, String> {
-    if has(i, "P") || !has(i, "BA") {
-        return Err("only byte-addressed surface accesses (.D.BA) are modelled".into());
+    let formatted = has(i, "P");
+    if formatted && i.op != Op::SUST {
+        return Err("of the formatted (.P) surface accesses only SUST.P is modelled".into());
+    }
+    if !formatted && !has(i, "BA") {
+        return Err("only byte-addressed (.D.BA) and SUST.P surface accesses are modelled".into());
     }
     let (dims, layered) = if has(i, "3D") {
         (3, false)
@@ -129,6 +143,9 @@ pub fn decode(
         _ => return Err("not a surface access".into()),
     };
     let size: u8 = match op {
+        _ if formatted && has(i, "R") => 4,
+        _ if formatted && has(i, "RG") => 8,
+        _ if formatted => 16,
         SurfOp::Red(_, 64, _) => 8,
         SurfOp::Red(..) => 4,
         _ if has(i, "128") => 16,
@@ -169,6 +186,7 @@ pub fn decode(
         dims,
         layered,
         size,
+        formatted,
         oob,
         surf,
     })
@@ -257,6 +275,11 @@ pub fn exec(ctx: &mut Ctx<'_>, w: &mut Warp, m: u32, si: &SurfInst) -> Result<()
             coords.rotate_right(1);
         }
         let spec = &ctx.surfaces[s].spec;
+        if si.formatted {
+            let words: Vec<u32> = (0..words as usize).map(|k| data[k][li]).collect();
+            store_sample(ctx, s, si, &coords, &words).map_err(|e| Stop::fault(l, e))?;
+            continue;
+        }
         let loc = rules::locate(
             spec,
             si.layered,
@@ -299,6 +322,28 @@ pub fn exec(ctx: &mut Ctx<'_>, w: &mut Warp, m: u32, si: &SurfInst) -> Result<()
             w.write_at(si.d, k as u32, m, o);
         }
     }
+    Ok(())
+}
+
+/// `SUST.P` on surface `s` for one lane: the interpreter's `sust.p`
+/// rules (semantics/surface_format.rs: x counts samples, the source words
+/// convert to the channel type where exact, else the store stops).
+fn store_sample(
+    ctx: &mut Ctx<'_>,
+    s: usize,
+    si: &SurfInst,
+    coords: &[u32],
+    words: &[u32],
+) -> Result<(), String> {
+    let spec = &ctx.surfaces[s].spec;
+    let Some(loc) = formats::locate_sample(spec, si.layered, si.dims as usize, si.oob, coords)?
+    else {
+        return Ok(()); // .IGN: the store is dropped
+    };
+    let vals = formats::convert_sample(spec, words)?;
+    let off = rules::offset(spec, loc)?;
+    let es = spec.ty.size();
+    rules::write(&mut ctx.surfaces[s].data, off, es, &vals);
     Ok(())
 }
 

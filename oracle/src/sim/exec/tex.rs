@@ -204,6 +204,10 @@ pub fn tex(ctx: &mut Ctx<'_>, w: &mut Warp, m: u32, t: &TexInst) -> Result<(), S
         let (d, idx) = if k < 2 { (t.d0, k) } else { (t.d1, k - 2) };
         w.write_at(d, idx as u32, m, o);
     }
+    // The predicate destination says "not resident": every texel of a
+    // launch texture is resident (the interpreter's rule for `{..}|p`,
+    // ptx_interp/exec/tex.rs), so it is false in every lane.
+    w.write_pred(t.nonresident, m, 0);
     Ok(())
 }
 
