@@ -14,6 +14,7 @@
 //! | `control.rs` | labels, bra, ret/exit, guards, brx.idx (our compare-and-branch chain) |
 //! | `mem.rs` | ld/st/cvta/mov of addresses: LDG/STG/LDS/STS/LDL/STL/LD/ST/LDC, kernel parameters |
 //! | `float.rs` | f32/f64 add/sub/mul/fma/min/max/neg/abs, MUFU approximations, f16 |
+//! | `half.rs` | bf16/bf16x2 fma/min/max/setp, setp.f16x2, ex2/tanh on f16/f16x2: HFMA2.BF16_V2, HMNMX2, HSETP2, MUFU `.F16` (ptxas's sequences; its refusals below sm_80/sm_75) |
 //! | `cvt.rs` | cvt: I2F/I2FP/F2I/F2F/FRND, integer widening/narrowing |
 //! | `div.rs` | integer div/rem, div/rcp/sqrt rn for f32/f64 with slow-path subroutines |
 //! | `template.rs` | instantiates vendor SASS fragments (the slow paths) on virtual registers |
@@ -130,6 +131,7 @@ mod control;
 mod cvt;
 mod div;
 mod float;
+mod half;
 mod handle;
 mod int;
 mod int_misc;

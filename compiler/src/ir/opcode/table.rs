@@ -8,7 +8,9 @@
 //! `corpus/kernels/` uses them, where that is where the hardware
 //! generation introduced them: the uniform datapath (`ULDC`, `UMOV`,
 //! `UIADD3`, `S2UR`, `VOTEU`, ...) from sm_75 (Turing; no sm_70 listing has
-//! a uniform register); `F2FP` from sm_80, `I2FP` from sm_86 (ptxas 11.8
+//! a uniform register); `F2FP` from sm_80, `HMNMX2` from sm_80 (ptxas 11.8
+//! emits `HMNMX2.BF16_V2` for `min.bf16` on sm_80..sm_90 and refuses
+//! `.bf16` below sm_80; measured, not in the corpus), `I2FP` from sm_86 (ptxas 11.8
 //! emits `I2F` + `F2F`/`PRMT` before); `REDG` and `ENDCOLLECTIVE` from sm_90
 //! (the seed lists `ENDCOLLECTIVE` with the sm_100 additions, but ptxas 11.8
 //! emits it for sm_90: block_reduce.sm_90.sass).
@@ -214,6 +216,7 @@ opcodes! {
     VOTEU - Uniform 75 Fixed [WARP] ["[U] [Q] = P"] ["ALL", "ANY", "EQ"];
     // --- later generations (see the module comment) ---
     F2FP - Conversion 80 Fixed [] ["R = S S"] ["F16", "F32", "BF16", "PACK_AB", "RELU"];
+    HMNMX2 - Fp16 80 Fixed [] ["R = S S P"] ["FTZ", "NAN", "BF16_V2"];
     I2FP - Conversion 86 Fixed [] ["R = S"] ["F32", "S32", "U32", "RN", "RZ", "RM", "RP"];
     REDUX - Warp 80 Variable [WARP] ["U = R"] ["SUM", "MIN", "MAX", "AND", "OR", "XOR", "S32"];
     REDG - Atomic 90 Fixed [ATOMIC] ["= M S"] ["E", "ADD", "MIN", "MAX", "INC", "DEC", "AND", "OR", "XOR", "F32", "F64", "FTZ", "RN", "S32", "U32", "64", "S64", "U64", "STRONG", "SYS", "GPU", "CTA", "SM"];
