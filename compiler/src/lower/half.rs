@@ -49,7 +49,8 @@ use super::builder::*;
 use super::Cx;
 
 /// ptxas 11.8's refusal of `.bf16` below sm_80.
-const BF16_SM80: &str = "requires sm_80 or higher (ptxas 11.8: \"Feature '.bf16' requires .target sm_80 or higher\")";
+const BF16_SM80: &str =
+    "requires sm_80 or higher (ptxas 11.8: \"Feature '.bf16' requires .target sm_80 or higher\")";
 
 fn is_bf16(ty: ScalarType) -> bool {
     matches!(ty, ScalarType::Bf16 | ScalarType::Bf16x2)
@@ -173,7 +174,8 @@ impl Cx<'_> {
             if upper {
                 x.sel = Some("H1".into());
             }
-            self.b.emit(Op::MUFU, &[func, "F16"], [r(t), Operand::Reg(x)])?;
+            self.b
+                .emit(Op::MUFU, &[func, "F16"], [r(t), Operand::Reg(x)])?;
             return Ok(t);
         }
         x.sel = Some(if upper { "H1_H1" } else { "H0_H0" }.into());
@@ -230,9 +232,7 @@ impl Cx<'_> {
             } else {
                 pt()
             };
-            return self
-                .b
-                .emit(Op::HSETP2, &mods, [p(dsts.0), q, a, b, comb]);
+            return self.b.emit(Op::HSETP2, &mods, [p(dsts.0), q, a, b, comb]);
         }
         // bf16 below sm_90: each half as the f32 it is.
         let halves: &[bool] = if packed { &[false, true] } else { &[false] };
@@ -244,8 +244,11 @@ impl Cx<'_> {
             } else {
                 dsts.0
             };
-            self.b
-                .emit(Op::FSETP, &[c, boolop], [p(dst), pt(), fa, fb, comb.clone()])?;
+            self.b.emit(
+                Op::FSETP,
+                &[c, boolop],
+                [p(dst), pt(), fa, fb, comb.clone()],
+            )?;
         }
         Ok(())
     }

@@ -28,6 +28,7 @@
 //! | `warp.rs` | shfl.sync, vote.sync, activemask, bar (incl. bar.red.{popc,and,or}), membar |
 //! | `warp_sync.rs` | match.sync any/all (b32/b64), vote.sync.uni, redux.sync: REDUX on every target (phase 5 expands it on sm_70/sm_75) |
 //! | `atom.rs` | atom/red on global and shared memory |
+//! | `atom16.rs` | atom/red on f16/bf16/b16 (ptxas's 32-bit CAS loop) and the global f16x2/bf16x2 adds |
 //! | `space.rs` | isspacep: window tests on the generic address (our sequence, IADD3/ISETP) |
 //! | `call.rs` | `.func` calls and the ABI below (`.param` and `.reg` parameters) |
 //!
@@ -124,6 +125,7 @@
 //!   kernel's `cvta.param` is refused (space.rs).
 
 mod atom;
+mod atom16;
 pub(crate) mod builder;
 mod call;
 mod cmp;

@@ -219,7 +219,7 @@ opcodes! {
     HMNMX2 - Fp16 80 Fixed [] ["R = S S P"] ["FTZ", "NAN", "BF16_V2"];
     I2FP - Conversion 86 Fixed [] ["R = S"] ["F32", "S32", "U32", "RN", "RZ", "RM", "RP"];
     REDUX - Warp 80 Variable [WARP] ["U = R"] ["SUM", "MIN", "MAX", "AND", "OR", "XOR", "S32"];
-    REDG - Atomic 90 Fixed [ATOMIC] ["= M S"] ["E", "ADD", "MIN", "MAX", "INC", "DEC", "AND", "OR", "XOR", "F32", "F64", "FTZ", "RN", "S32", "U32", "64", "S64", "U64", "STRONG", "SYS", "GPU", "CTA", "SM"];
+    REDG - Atomic 90 Fixed [ATOMIC] ["= M S"] ["E", "ADD", "MIN", "MAX", "INC", "DEC", "AND", "OR", "XOR", "F32", "F64", "FTZ", "RN", "F16x2", "BF16x2", "S32", "U32", "64", "S64", "U64", "STRONG", "SYS", "GPU", "CTA", "SM"];
     ENDCOLLECTIVE - Sync 90 Fixed [CONVERGENCE] ["="] [];
     // --- not an opcode: an instruction slot that cuobjdump printed as an
     // encoding with no text (it lacks text for some sm_90 opcodes). Kept so

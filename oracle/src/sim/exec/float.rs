@@ -149,7 +149,9 @@ fn src(d: &Dec<'_>, o: &Operand, fmt: Fmt) -> DResult<FSrc> {
     };
     let fmt = match fmt {
         Fmt::X2 { .. } if sel == HalfSel::H1 => {
-            return Err(format!("{o}: .H1 on a packed operand (H0_H0/H1_H1 select halves)"))
+            return Err(format!(
+                "{o}: .H1 on a packed operand (H0_H0/H1_H1 select halves)"
+            ))
         }
         Fmt::X2 { bf16, .. } => Fmt::X2 { sel, bf16 },
         Fmt::F16 if sel == HalfSel::H1 => Fmt::F16Hi,
