@@ -34,10 +34,15 @@ const BF16_EDGES: &[u64] = &[
 /// `.u64`, or `.u32` for shared) and writes `%d` (b16); `%v` holds the
 /// memory element (shared: staged through `sm`).
 fn kernel(space: &str, body: &str) -> String {
+    kernel_w(space, body, 16)
+}
+
+/// [`kernel`] with `bits`-wide elements (16, or 32 for the packed forms).
+fn kernel_w(space: &str, body: &str, bits: u32) -> String {
     let (stage_in, stage_out) = match space {
         "shared" => (
-            "mov.u32 %sa, sm; mad.lo.u32 %sa, %tx, 2, %sa; st.shared.b16 [%sa], %v; bar.sync 0;",
-            "bar.sync 0; ld.shared.b16 %v, [%sa]; st.global.b16 [%pm], %v;",
+            "mov.u32 %sa, sm; mad.lo.u32 %sa, %tx, W, %sa; st.shared.bB [%sa], %v; bar.sync 0;",
+            "bar.sync 0; ld.shared.bB %v, [%sa]; st.global.bB [%pm], %v;",
         ),
         _ => ("", ""),
     };
@@ -46,47 +51,49 @@ fn kernel(space: &str, body: &str) -> String {
     } else {
         body.replace("[%ma]", "[%pm]")
     };
-    format!(
+    let text = format!(
         r#".version 7.8
 .target sm_90
 .address_size 64
 .visible .entry k(.param .u32 pn, .param .u64 pm_, .param .u64 pb_, .param .u64 pc_, .param .u64 pd_)
 {{
-.shared .align 4 .b16 sm[256];
+.shared .align 4 .bB sm[256];
 .reg .u32 %i, %n, %cx, %nx, %tx, %sa;
 .reg .u64 %pm, %pb, %pc, %pd;
-.reg .b16 %v, %b, %c, %d;
+.reg .bB %v, %b, %c, %d;
 .reg .pred %ex;
 mov.u32 %cx, %ctaid.x;
 mov.u32 %nx, %ntid.x;
 mov.u32 %tx, %tid.x;
 mad.lo.u32 %i, %cx, %nx, %tx;
 ld.param.u32 %n, [pn];
-ld.param.u64 %pm, [pm_]; mad.wide.u32 %pm, %i, 2, %pm;
-ld.param.u64 %pb, [pb_]; mad.wide.u32 %pb, %i, 2, %pb;
-ld.param.u64 %pc, [pc_]; mad.wide.u32 %pc, %i, 2, %pc;
-ld.param.u64 %pd, [pd_]; mad.wide.u32 %pd, %i, 2, %pd;
-ld.global.b16 %v, [%pm]; ld.global.b16 %b, [%pb]; ld.global.b16 %c, [%pc];
-mov.b16 %d, 0;
+ld.param.u64 %pm, [pm_]; mad.wide.u32 %pm, %i, W, %pm;
+ld.param.u64 %pb, [pb_]; mad.wide.u32 %pb, %i, W, %pb;
+ld.param.u64 %pc, [pc_]; mad.wide.u32 %pc, %i, W, %pc;
+ld.param.u64 %pd, [pd_]; mad.wide.u32 %pd, %i, W, %pd;
+ld.global.bB %v, [%pm]; ld.global.bB %b, [%pb]; ld.global.bB %c, [%pc];
+mov.bB %d, 0;
 {stage_in}
 {body}
 {stage_out}
-st.global.b16 [%pd], %d;
+st.global.bB [%pd], %d;
 ret;
 }}
 "#
-    )
+    );
+    text.replace(" W,", &format!(" {},", bits / 8))
+        .replace(".bB", &format!(".b{bits}"))
 }
 
 /// The launch: `m`, `b`, `c` initialised, `d` zeros; outputs `m` and `d`.
 /// Element counts are multiples of the block size (no bounds check in the
 /// kernel: every thread reaches `bar.sync`).
-fn spec(m: &[u64], b: &[u64], c: &[u64]) -> LaunchSpec {
+fn spec_w(m: &[u64], b: &[u64], c: &[u64], ty: ElemType) -> LaunchSpec {
     let n = m.len();
     assert_eq!(n % BLOCK as usize, 0);
     let buf = |name: &str, v: Option<&[u64]>| BufferSpec {
         name: name.into(),
-        ty: ElemType::U16,
+        ty,
         len: n as u64,
         init: match v {
             Some(v) => Init::Bits(v.to_vec()),
@@ -158,7 +165,12 @@ fn domains(e: &[u64], seed: u64) -> Vec<[Vec<u64>; 3]> {
 }
 
 fn check_on(src: &str, d: &[Vec<u64>; 3], arch: &str, what: &str) {
-    let sp = spec(&d[0], &d[1], &d[2]);
+    let ty = if src.contains(".reg .b32 %v") {
+        ElemType::U32
+    } else {
+        ElemType::U16
+    };
+    let sp = spec_w(&d[0], &d[1], &d[2], ty);
     match differences(src, &sp, arch) {
         Err(e) => panic!("{what} on {arch}: {e}"),
         Ok(x) if x.is_empty() => {}
@@ -264,6 +276,63 @@ fn atom_cas_b16() {
                     check_on(&src, d, arch, &format!("{form} {space}"));
                 }
             }
+        }
+    }
+}
+
+/// Packed inputs: every pair of edges in the low halves, a rotated
+/// pairing in the high halves; and random words.
+fn domains_x2(e: &[u64], seed: u64) -> Vec<[Vec<u64>; 3]> {
+    let p = pairs(e, e);
+    let len = p[0].len();
+    let word = |v: &Vec<u64>, j: usize, k: usize| v[j] | v[(j * 5 + k + 1) % len] << 16;
+    let mut m: Vec<u64> = (0..len).map(|j| word(&p[0], j, 0)).collect();
+    let mut b: Vec<u64> = (0..len).map(|j| word(&p[1], j, 1)).collect();
+    pad(&mut m);
+    pad(&mut b);
+    let c = vec![0; m.len()];
+    let mut rng = Rng(seed);
+    let n = RANDOM.next_multiple_of(BLOCK as usize);
+    let mut r = || -> Vec<u64> { (0..n).map(|_| rng.word(16) | rng.word(16) << 16).collect() };
+    let (rm, rb) = (r(), r());
+    vec![[m, b, c], [rm, rb, vec![0; n]]]
+}
+
+/// `atom`/`red` `.global.add.noftz.f16x2` on every target, `.bf16x2` on
+/// sm_90 (refused before, as by ptxas); shared and generic refused.
+#[test]
+fn atom_add_x2() {
+    for (t, e, seed, archs) in [
+        ("f16x2", F16_EDGES, 44, &ALL[..]),
+        ("bf16x2", BF16_EDGES, 45, &ALL[5..]),
+    ] {
+        let ds = domains_x2(e, seed);
+        for form in ["atom", "red"] {
+            let body = if form == "atom" {
+                format!("atom.global.add.noftz.{t} %d, [%ma], %b;")
+            } else {
+                format!("red.global.add.noftz.{t} [%ma], %b;")
+            };
+            let src = kernel_w("global", &body, 32);
+            for arch in ALL {
+                if archs.contains(&arch) {
+                    for d in &ds {
+                        check_on(&src, d, arch, &format!("{form}.add.{t}"));
+                    }
+                } else {
+                    refused(&src, arch, "requires sm_90");
+                }
+            }
+        }
+        for space in ["shared", ""] {
+            let sp = if space.is_empty() { "" } else { ".shared" };
+            let src = kernel_w(space, &format!("atom{sp}.add.noftz.{t} %d, [%ma], %b;"), 32);
+            let m = ptxc::ptx::parse_checked("atom16", &src).expect("parses");
+            let sm = ptxc::targets::lookup_sm("sm_90").unwrap();
+            let e = ptxc::lower::lower_target(&m, sm, &ptxc::lower::LowerOptions::default())
+                .err()
+                .expect("refused");
+            assert!(e.to_string().contains("shared or generic"), "{e}");
         }
     }
 }
