@@ -6,7 +6,7 @@
 //! checked to refuse with the target named.
 //!
 //! Domains:
-//! - unary (`ex2`/`tanh` on f16): every 16-bit pattern; f16x2: every
+//! - unary (`ex2`/`tanh` on f16 and bf16): every 16-bit pattern; f16x2: every
 //!   pattern in the low half, and (as a second word order) every pattern in
 //!   the high half, the other half a different pattern.
 //! - binary and ternary: all pairs of the edge values (±0, ±min subnormal,
@@ -259,4 +259,69 @@ fn ex2_tanh_f16() {
     check(&tanh[1..], &x2, &ALL[1..]);
     refused(&tanh[..1], "sm_70", "requires sm_75");
     refused(&tanh[1..], "sm_70", "requires sm_75");
+}
+
+/// `ex2.approx.ftz.bf16`/`tanh.approx.bf16` (and x2): sm_90 only, as in
+/// ptxas 11.8; every 16-bit pattern.
+#[test]
+fn ex2_tanh_bf16() {
+    let all16: Vec<Vec<u64>> = vec![(0..65536).collect()];
+    let x2 = exhaustive_x2();
+    let scalar = [
+        op(
+            "ex2.approx.ftz.bf16",
+            &["b16"],
+            "b16",
+            "ex2.approx.ftz.bf16 %d, %a;",
+        ),
+        op(
+            "tanh.approx.bf16",
+            &["b16"],
+            "b16",
+            "tanh.approx.bf16 %d, %a;",
+        ),
+    ];
+    let packed = [
+        op(
+            "ex2.approx.ftz.bf16x2",
+            &["b32"],
+            "b32",
+            "ex2.approx.ftz.bf16x2 %d, %a;",
+        ),
+        op(
+            "tanh.approx.bf16x2",
+            &["b32"],
+            "b32",
+            "tanh.approx.bf16x2 %d, %a;",
+        ),
+    ];
+    // The front end wants `.target sm_90` for these (the harness kernel
+    // says sm_80).
+    let on90 = |g: &[Op], inputs: &[Vec<u64>]| {
+        let src = kernel(g).replace(".target sm_80", ".target sm_90");
+        let d = differences(&src, &spec(g, inputs), "sm_90").expect("runs");
+        assert!(
+            d.is_empty(),
+            "{}: {} differences, first {:x?}",
+            g[0].name,
+            d.len(),
+            d[0]
+        );
+        src
+    };
+    let srcs = [on90(&scalar, &all16), on90(&packed, &x2)];
+    for src in srcs {
+        let m = ptxc::ptx::parse_checked("seq", &src).expect("parses");
+        for arch in &ALL[..5] {
+            let sm = ptxc::targets::lookup_sm(arch).unwrap();
+            let e = ptxc::lower::lower_target(&m, sm, &ptxc::lower::LowerOptions::default())
+                .err()
+                .expect("refused")
+                .to_string();
+            assert!(
+                e.contains("requires sm_90") && e.contains(arch),
+                "{arch}: {e}"
+            );
+        }
+    }
 }

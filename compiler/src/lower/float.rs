@@ -415,7 +415,10 @@ impl Cx<'_> {
             self.mov(d, rz())?;
             return self.mov(d + 1, r(t));
         }
-        if matches!(ty, ScalarType::F16 | ScalarType::F16x2) {
+        if matches!(
+            ty,
+            ScalarType::F16 | ScalarType::F16x2 | ScalarType::Bf16 | ScalarType::Bf16x2
+        ) {
             return self.lower_half_sfu(i, ty);
         }
         if ty != ScalarType::F32 {

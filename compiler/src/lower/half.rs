@@ -14,6 +14,7 @@
 //! | `setp.cmp{.ftz}{.bool}.f16x2 p\|q, a, b{, c}` | `HSETP2.CMP{.FTZ}.BOOL P, Q, a, b, c` | all |
 //! | `ex2`/`tanh.approx.f16 d, a` | `MUFU.EX2.F16`/`MUFU.TANH.F16 d, a` | sm_75+ |
 //! | `ex2`/`tanh.approx.f16x2 d, a` | `MUFU.*.F16 l, a` ; `MUFU.*.F16 h, a.H1` ; `PRMT d, l, 0x5410, h` | sm_75+ |
+//! | `ex2.approx.ftz`/`tanh.approx` `.bf16{x2}` | the same with `MUFU.EX2.BF16`/`MUFU.TANH.BF16` | sm_90 |
 //!
 //! ptxas prints `setp.lt.bf16` at -O3 as the complementary compare with
 //! inverted uses (`HSETP2.BF16_V2.GEU` + `SEL R, RZ, 0x1, P`); this
@@ -24,7 +25,8 @@
 //! Targets that ptxas refuses (its messages: "Feature '.bf16' requires
 //! .target sm_80 or higher", "Feature 'setp.bf16' requires .target sm_90
 //! or higher", "Feature 'ex2.f16/f16x2' requires .target sm_75 or
-//! higher", "Feature 'tanh' requires .target sm_75 or higher"):
+//! higher", "Feature 'tanh' requires .target sm_75 or higher", "Feature
+//! 'ex2.bf16' requires .target sm_90 or higher"):
 //! - `setp.bf16{x2}` below sm_90: our sequence, exact: each bf16 is the
 //!   upper half of the f32 of the same value (`SHF.L.U32 x, a, 0x10, RZ`,
 //!   ptxas's own `cvt.f32.bf16` on sm_80; `LOP3` with `0xffff0000` for an
@@ -37,7 +39,7 @@
 //!   on sm_70.
 //! - refused: bf16 `fma`/`min`/`max` below sm_80 (no exact short
 //!   sequence: the fma needs one rounding of a*b+c), `tanh` on f16 on sm_70
-//!   (no MUFU.TANH there), `.xorsign.abs` and three-source `min`/`max`
+//!   (no MUFU.TANH there), `ex2`/`tanh` on bf16 below sm_90, `.xorsign.abs` and three-source `min`/`max`
 //!   (not measured: ptxas 11.8 accepts neither on bf16 for these targets).
 
 use crate::ir::{Op, Operand};
@@ -141,9 +143,15 @@ impl Cx<'_> {
             O::Tanh => "TANH",
             _ => return self.err(format!("{}.{ty} is not lowered", i.opcode.name())),
         };
-        if is_bf16(ty) {
-            return self.err(format!("{}.{ty} is not lowered", i.opcode.name()));
+        if is_bf16(ty) && self.sm.sm < 90 {
+            return self.err(format!(
+                "{}.{ty} on {} requires sm_90 or higher (ptxas 11.8: \"Feature '{}.bf16' requires .target sm_90 or higher\")",
+                i.opcode.name(),
+                self.sm.name,
+                i.opcode.name()
+            ));
         }
+        let fmt = if is_bf16(ty) { "BF16" } else { "F16" };
         if self.sm.sm < 75 && func == "TANH" {
             return self.err(format!(
                 "tanh.{ty} on {} requires sm_75 or higher (ptxas 11.8: \"Feature 'tanh' requires .target sm_75 or higher\")",
@@ -152,20 +160,27 @@ impl Cx<'_> {
         }
         let d = self.dst32(&i.operands[0])?;
         let a = self.src32r(&i.operands[1], ty)?;
-        if ty == ScalarType::F16 {
-            let t = self.half_fn(func, a, false)?;
+        if is_scalar_half(ty) {
+            let t = self.half_fn(func, fmt, a, false)?;
             self.mov(d, r(t))?;
             return self.narrow(d, 16);
         }
-        let lo = self.half_fn(func, a.clone(), false)?;
-        let hi = self.half_fn(func, a, true)?;
+        let lo = self.half_fn(func, fmt, a.clone(), false)?;
+        let hi = self.half_fn(func, fmt, a, true)?;
         self.b
             .emit(Op::PRMT, &[], [r(d), r(lo), imm(0x5410), r(hi)])
     }
 
     /// One half's function into a fresh register (bits 15:0): `MUFU.F16`
-    /// (sm_75+) or the f32 route (sm_70, EX2 only; module doc).
-    fn half_fn(&mut self, func: &'static str, a: Operand, upper: bool) -> R<u32> {
+    /// / `MUFU.BF16` (`fmt`; sm_75+ / sm_90) or the f32 route (f16 on sm_70,
+    /// EX2 only; module doc).
+    fn half_fn(
+        &mut self,
+        func: &'static str,
+        fmt: &'static str,
+        a: Operand,
+        upper: bool,
+    ) -> R<u32> {
         let Operand::Reg(mut x) = a else {
             return self.err("internal: half_fn on a non-register");
         };
@@ -175,7 +190,7 @@ impl Cx<'_> {
                 x.sel = Some("H1".into());
             }
             self.b
-                .emit(Op::MUFU, &[func, "F16"], [r(t), Operand::Reg(x)])?;
+                .emit(Op::MUFU, &[func, fmt], [r(t), Operand::Reg(x)])?;
             return Ok(t);
         }
         x.sel = Some(if upper { "H1_H1" } else { "H0_H0" }.into());

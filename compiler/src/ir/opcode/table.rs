@@ -113,7 +113,7 @@ opcodes! {
     FLO 39 IntAlu 70 Variable [] ["R [P] = S"] ["U32", "SH"];
     FCHK 40 Fp32 70 Variable [] ["P = S S"] ["DIVIDE"];
     IPA 41 Other 70 Variable [] ["*"] [];
-    MUFU 42 SpecialFunction 70 Variable [] ["R = S"] ["COS", "SIN", "EX2", "LG2", "RCP", "RSQ", "RCP64H", "RSQ64H", "SQRT", "TANH", "F16"];
+    MUFU 42 SpecialFunction 70 Variable [] ["R = S"] ["COS", "SIN", "EX2", "LG2", "RCP", "RSQ", "RCP64H", "RSQ64H", "SQRT", "TANH", "F16", "BF16"];
     F2F 43 Conversion 70 Variable [] ["R = S"] ["F16", "F32", "F64", "BF16", "RN", "RZ", "RM", "RP", "FTZ", "SAT", "ROUND", "FLOOR", "CEIL", "TRUNC"];
     F2I 45 Conversion 70 Variable [] ["R = S"] ["F16", "F32", "F64", "U8", "S8", "U16", "S16", "U32", "S32", "U64", "S64", "TRUNC", "FLOOR", "CEIL", "FTZ", "NTZ"];
     I2F 47 Conversion 70 Variable [] ["R = S"] ["F16", "F32", "F64", "U8", "S8", "U16", "S16", "U32", "S32", "U64", "S64", "RN", "RZ", "RM", "RP"];
