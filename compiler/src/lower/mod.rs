@@ -56,8 +56,14 @@
 //! indirect calls through call prototypes and recursive calls (call.rs),
 //! the special registers `%gridid` (ptxas reads `c[0x0][0x30]`, where this
 //! lowering keeps the const window), `%total_smem_size` (`SR_SMEMSZ`),
-//! `%envregN` and `%pmN`, `.bf16`/`.bf16x2` `fma`/`min`/`max`/`setp`,
-//! `setp.f16x2`, `ex2`/`tanh` on `.f16`, and `atom` on `.f16`/`.b16`. `mov.b128`
+//! `%envregN` and `%pmN`; of the half-precision forms (half.rs,
+//! atom16.rs), the ones ptxas 11.8 refuses on a target and that have no
+//! exact short emulation: `.bf16`/`.bf16x2` `fma`/`min`/`max` below sm_80,
+//! `tanh` on `.f16` on sm_70, `ex2`/`tanh` on `.bf16` below sm_90,
+//! `atom.add.noftz.bf16`/`.bf16x2` below sm_90, plus `min`/`max`
+//! `.xorsign.abs` and three-source forms on bf16, and the f16x2/bf16x2
+//! atomic adds on shared and generic memory (ptxas spins on
+//! `ATOMS.CAST.SPIN`, which the simulator does not model). `mov.b128`
 //! is refused too (the interpreter faults on it). `brkpt` lowers to nothing (mod.rs `dispatch`).
 //!
 //! # Register conventions
