@@ -330,8 +330,7 @@ fn atom_add_x2() {
             let m = ptxc::ptx::parse_checked("atom16", &src).expect("parses");
             let sm = ptxc::targets::lookup_sm("sm_90").unwrap();
             let e = ptxc::lower::lower_target(&m, sm, &ptxc::lower::LowerOptions::default())
-                .err()
-                .expect("refused");
+                .expect_err("refused");
             assert!(e.to_string().contains("shared or generic"), "{e}");
         }
     }

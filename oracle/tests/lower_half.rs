@@ -192,7 +192,8 @@ fn setp_bf16_f16x2() {
         "u32",
         "setp.lt.bf16 %p, %a, %b; selp.u32 %d, 1, 0, %p;",
     );
-    let cases: [(&str, &'static str, bool, &[u64], u32, u64); 4] = [
+    type Case = (&'static str, &'static str, bool, &'static [u64], u32, u64);
+    let cases: [Case; 4] = [
         ("bf16", "b16", false, BF16_EDGES, 16, 31),
         ("bf16x2", "b32", false, BF16_EDGES, 32, 32),
         ("f16x2", "b32", false, F16_EDGES, 32, 33),
@@ -315,8 +316,7 @@ fn ex2_tanh_bf16() {
         for arch in &ALL[..5] {
             let sm = ptxc::targets::lookup_sm(arch).unwrap();
             let e = ptxc::lower::lower_target(&m, sm, &ptxc::lower::LowerOptions::default())
-                .err()
-                .expect("refused")
+                .expect_err("refused")
                 .to_string();
             assert!(
                 e.contains("requires sm_90") && e.contains(arch),

@@ -35,11 +35,11 @@ pub enum HalfSel {
     /// and broadcast. UNCONFIRMED (rounding, flush and even the exact meaning
     /// are from memory of the Volta encoding; not in the corpus).
     F32,
-    /// `.H1` on the one-half source of `MUFU.EX2.F16`/`MUFU.TANH.F16`
-    /// (ptxas 11.8 lowers `ex2.approx.f16x2 d, a` to `MUFU.EX2.F16 R7, R4`
-    /// + `MUFU.EX2.F16 R8, R4.H1` + `PRMT R7, R7, 0x5410, R8`, measured on
-    /// sm_75..sm_90): bits 31:16 read as the 16-bit source (moved to 15:0).
-    /// Only the scalar-half operands accept it (`exec::float::src`).
+    /// `.H1` on the one-half source of the MUFU `.F16`/`.BF16` forms
+    /// (ptxas 11.8 lowers `ex2.approx.f16x2 d, a` to `MUFU.EX2.F16 R7, R4`,
+    /// `MUFU.EX2.F16 R8, R4.H1`, `PRMT R7, R7, 0x5410, R8`; measured on
+    /// sm_75..sm_90): bits 31:16 read as the 16-bit source (moved to
+    /// 15:0). Only the scalar-half operands accept it (`exec::float::src`).
     H1,
 }
 
