@@ -325,3 +325,197 @@ fn ex2_tanh_bf16() {
         }
     }
 }
+
+// ---- ptxas's listings ------------------------------------------------------
+
+/// The kernels of the vendor module for `arch` (those ptxas 11.8 accepts
+/// there) with their inputs.
+fn vendor_kernels(arch: &str) -> Vec<(&'static str, Vec<Op>, Vec<Vec<u64>>)> {
+    let sm: u32 = arch[3..].parse().unwrap();
+    let mut v = vec![];
+    let x2 = exhaustive_x2();
+    let all16: Vec<Vec<u64>> = vec![(0..65536).collect()];
+    let mut setp = setp_ops("f16x2", "b32", false);
+    setp.truncate(6);
+    setp.extend(setp_ops("f16x2", "b32", true).into_iter().skip(14));
+    v.push(("setp_f16x2", setp, edge_inputs(F16_EDGES, 3, true)));
+    if sm >= 75 {
+        let u = |t: &str, rt: &'static str| {
+            vec![
+                op(
+                    &format!("ex2.{t}"),
+                    &[rt],
+                    rt,
+                    &format!("ex2.approx.{t} %d, %a;"),
+                ),
+                op(
+                    &format!("tanh.{t}"),
+                    &[rt],
+                    rt,
+                    &format!("tanh.approx.{t} %d, %a;"),
+                ),
+            ]
+        };
+        v.push(("sfu_f16", u("f16", "b16"), all16.clone()));
+        v.push(("sfu_f16x2", u("f16x2", "b32"), x2.clone()));
+    }
+    if sm >= 80 {
+        for (name, t, rt, bits) in [
+            ("bf16_arith", "bf16", "b16", 16),
+            ("bf16x2_arith", "bf16x2", "b32", 32),
+        ] {
+            let g = vec![
+                op(
+                    "fma",
+                    &[rt, rt, rt],
+                    rt,
+                    &format!("fma.rn.{t} %d, %a, %b, %c;"),
+                ),
+                op(
+                    "fma.relu",
+                    &[rt, rt, rt],
+                    rt,
+                    &format!("fma.rn.relu.{t} %d, %a, %b, %c;"),
+                ),
+                op("min", &[rt, rt, rt], rt, &format!("min.{t} %d, %a, %b;")),
+                op("max", &[rt, rt, rt], rt, &format!("max.{t} %d, %a, %b;")),
+                op(
+                    "min.NaN",
+                    &[rt, rt, rt],
+                    rt,
+                    &format!("min.NaN.{t} %d, %a, %b;"),
+                ),
+                op(
+                    "max.NaN",
+                    &[rt, rt, rt],
+                    rt,
+                    &format!("max.NaN.{t} %d, %a, %b;"),
+                ),
+            ];
+            v.push((name, g, edge_inputs(BF16_EDGES, 3, bits == 32)));
+        }
+    }
+    if sm >= 90 {
+        // ptxas 11.8 refuses `p|q` on scalar bf16 ("Predicate output not
+        // allowed for instruction 'setp'"): one destination here.
+        let mut s: Vec<Op> = CMPS
+            .iter()
+            .map(|c| {
+                op(
+                    &format!("setp.{c}.bf16"),
+                    &["b16", "b16", "b32"],
+                    "u32",
+                    &format!("setp.{c}.bf16 %p, %a, %b; selp.u32 %d, 1, 0, %p;"),
+                )
+            })
+            .collect();
+        s.push(op(
+            "setp.gt.or.bf16",
+            &["b16", "b16", "b32"],
+            "u32",
+            "and.b32 %d, %c, 1; setp.ne.u32 %ex, %d, 0; setp.gt.or.bf16 %p, %a, %b, %ex; selp.u32 %d, 1, 0, %p;",
+        ));
+        v.push(("setp_bf16", s, edge_inputs(BF16_EDGES, 3, false)));
+        let mut s = setp_ops("bf16x2", "b32", false);
+        s.drain(..6);
+        v.push(("setp_bf16x2", s, edge_inputs(BF16_EDGES, 3, true)));
+        let u = |t: &str, rt: &'static str| {
+            vec![
+                op(
+                    &format!("ex2.{t}"),
+                    &[rt],
+                    rt,
+                    &format!("ex2.approx.ftz.{t} %d, %a;"),
+                ),
+                op(
+                    &format!("tanh.{t}"),
+                    &[rt],
+                    rt,
+                    &format!("tanh.approx.{t} %d, %a;"),
+                ),
+            ]
+        };
+        v.push(("sfu_bf16", u("bf16", "b16"), all16));
+        v.push(("sfu_bf16x2", u("bf16x2", "b32"), x2));
+    }
+    v
+}
+
+/// One module of the kernels (the harness kernel `k` renamed), `.target`
+/// set to `arch`.
+fn vendor_module(arch: &str) -> String {
+    let mut out = String::new();
+    for (k, (name, g, _)) in vendor_kernels(arch).iter().enumerate() {
+        let text = kernel(g).replace(".target sm_80", &format!(".target {arch}"));
+        let at = text.find(".visible .entry").unwrap();
+        if k == 0 {
+            out.push_str(&text[..at]);
+        }
+        out.push_str(&text[at..].replace(".entry k(", &format!(".entry {name}(")));
+    }
+    out
+}
+
+fn vendor_dir() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/half_vendor")
+}
+
+/// ptxas 11.8's SASS for the same operations (oracle/tests/half_vendor,
+/// README there), run in the simulator against the interpreter. With
+/// `HALF_VENDOR_WRITE=1` the modules are (re)written instead.
+#[test]
+fn vendor_listings_match_the_interpreter() {
+    use oracle::commands::sim::run_sass;
+    use oracle::ptx_interp::{self, RunLimits};
+    use oracle::sim::SimInputs;
+    let write = std::env::var_os("HALF_VENDOR_WRITE").is_some();
+    let limits = RunLimits::default();
+    let mut ran = 0;
+    for arch in ALL {
+        let src = vendor_module(arch);
+        let path = vendor_dir().join(format!("half.{arch}.ptx"));
+        if write {
+            std::fs::write(&path, &src).unwrap();
+            continue;
+        }
+        let committed = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(
+            committed, src,
+            "{path:?} is stale: rerun with HALF_VENDOR_WRITE=1 and ptxas"
+        );
+        let sass =
+            std::fs::read_to_string(vendor_dir().join(format!("half.{arch}.O3.sass"))).unwrap();
+        let m = ptxc::ptx::parse_checked("half", &src).unwrap();
+        for (name, g, inputs) in vendor_kernels(arch) {
+            let mut sp = spec(&g, &inputs);
+            sp.kernel = name.into();
+            let want = ptx_interp::run(&m, &src, &sp, &limits).unwrap();
+            let got = run_sass(
+                &sp,
+                &sass,
+                "half",
+                arch,
+                Some(name),
+                &SimInputs::default(),
+                &limits,
+            )
+            .unwrap_or_else(|e| panic!("{arch} {name}: {e}"));
+            for b in &want.outputs.buffers {
+                let x = &got.outputs.get(&b.name).unwrap().bits;
+                let bad: Vec<usize> = (0..b.bits.len()).filter(|&k| b.bits[k] != x[k]).collect();
+                assert!(
+                    bad.is_empty(),
+                    "{arch} {name} {}: {} differ, first at {} (inputs {:x?}): interpreter {:#x}, ptxas {:#x}",
+                    b.name,
+                    bad.len(),
+                    bad[0],
+                    inputs.iter().map(|v| v[bad[0]]).collect::<Vec<_>>(),
+                    b.bits[bad[0]],
+                    x[bad[0]]
+                );
+            }
+            ran += 1;
+        }
+    }
+    assert!(write || ran == 1 + 3 * 5 + 2 * 4 + 4, "ran {ran}");
+}
