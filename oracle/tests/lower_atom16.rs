@@ -335,3 +335,150 @@ fn atom_add_x2() {
         }
     }
 }
+
+// ---- ptxas's listings ------------------------------------------------------
+
+/// The vendor module's kernels for `arch`: (name, source of kernel `k`,
+/// inputs, element type).
+fn vendor_kernels(arch: &str) -> Vec<(&'static str, String, [Vec<u64>; 3], ElemType)> {
+    let sm: u32 = arch[3..].parse().unwrap();
+    let f = domains(F16_EDGES, 51);
+    let x2 = domains_x2(F16_EDGES, 52);
+    let u16 = ElemType::U16;
+    let mut v = vec![
+        (
+            "add_f16_global",
+            kernel("global", &body("global", "add.f16")),
+            f[0].clone(),
+            u16,
+        ),
+        (
+            "red_add_f16_global",
+            kernel("global", &body("global", "red.add.f16")),
+            f[0].clone(),
+            u16,
+        ),
+        (
+            "add_f16_shared",
+            kernel("shared", &body("shared", "add.f16")),
+            f[0].clone(),
+            u16,
+        ),
+        (
+            "cas_b16_global",
+            kernel("global", &body("global", "cas.b16")),
+            f[1].clone(),
+            u16,
+        ),
+        (
+            "cas_b16_shared",
+            kernel("shared", &body("shared", "cas.b16")),
+            f[1].clone(),
+            u16,
+        ),
+        (
+            "cas_b16_generic",
+            kernel("", &body("", "cas.b16")),
+            f[1].clone(),
+            u16,
+        ),
+        (
+            "add_f16x2_global",
+            kernel_w("global", "atom.global.add.noftz.f16x2 %d, [%ma], %b;", 32),
+            x2[0].clone(),
+            ElemType::U32,
+        ),
+    ];
+    if sm >= 90 {
+        let b = domains(BF16_EDGES, 53);
+        let bx2 = domains_x2(BF16_EDGES, 54);
+        v.push((
+            "add_bf16_global",
+            kernel("global", &body("global", "add.bf16")),
+            b[0].clone(),
+            u16,
+        ));
+        v.push((
+            "add_bf16x2_global",
+            kernel_w("global", "atom.global.add.noftz.bf16x2 %d, [%ma], %b;", 32),
+            bx2[0].clone(),
+            ElemType::U32,
+        ));
+    }
+    v
+}
+
+fn vendor_module(arch: &str) -> String {
+    let mut out = String::new();
+    for (k, (name, text, _, _)) in vendor_kernels(arch).iter().enumerate() {
+        let text = text.replace(".target sm_90", &format!(".target {arch}"));
+        let at = text.find(".visible .entry").unwrap();
+        if k == 0 {
+            out.push_str(&text[..at]);
+        }
+        out.push_str(&text[at..].replace(".entry k(", &format!(".entry {name}(")));
+    }
+    out
+}
+
+/// ptxas 11.8's SASS for the same atomics (oracle/tests/half_vendor,
+/// `atom16.sm_XX.*`), run in the simulator against the interpreter. With
+/// `HALF_VENDOR_WRITE=1` the modules are (re)written instead.
+#[test]
+fn vendor_listings_match_the_interpreter() {
+    use oracle::commands::sim::run_sass;
+    use oracle::ptx_interp::{self, RunLimits};
+    use oracle::sim::SimInputs;
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/half_vendor");
+    let write = std::env::var_os("HALF_VENDOR_WRITE").is_some();
+    let limits = RunLimits::default();
+    let mut ran = 0;
+    for arch in ALL {
+        let src = vendor_module(arch);
+        let path = dir.join(format!("atom16.{arch}.ptx"));
+        if write {
+            std::fs::write(&path, &src).unwrap();
+            continue;
+        }
+        let committed = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(
+            committed, src,
+            "{path:?} is stale: rerun with HALF_VENDOR_WRITE=1 and ptxas"
+        );
+        let sass = std::fs::read_to_string(dir.join(format!("atom16.{arch}.O3.sass"))).unwrap();
+        let m = ptxc::ptx::parse_checked("atom16", &src).unwrap();
+        for (name, _, d, ty) in vendor_kernels(arch) {
+            let mut sp = spec_w(&d[0], &d[1], &d[2], ty);
+            sp.kernel = name.into();
+            let want = ptx_interp::run(&m, &src, &sp, &limits).unwrap();
+            let got = run_sass(
+                &sp,
+                &sass,
+                "atom16",
+                arch,
+                Some(name),
+                &SimInputs::default(),
+                &limits,
+            )
+            .unwrap_or_else(|e| panic!("{arch} {name}: {e}"));
+            for b in &want.outputs.buffers {
+                let x = &got.outputs.get(&b.name).unwrap().bits;
+                let bad: Vec<usize> = (0..b.bits.len()).filter(|&k| b.bits[k] != x[k]).collect();
+                assert!(
+                    bad.is_empty(),
+                    "{arch} {name} {}: {} differ, first at {} (m {:#x}, b {:#x}, c {:#x}): interpreter {:#x}, ptxas {:#x}",
+                    b.name,
+                    bad.len(),
+                    bad[0],
+                    d[0][bad[0]],
+                    d[1][bad[0]],
+                    d[2][bad[0]],
+                    b.bits[bad[0]],
+                    x[bad[0]]
+                );
+            }
+            ran += 1;
+        }
+    }
+    assert!(write || ran == 6 * 7 + 2, "ran {ran}");
+}
