@@ -126,7 +126,7 @@ impl Cx<'_> {
             }
             _ => {
                 return self.err(format!(
-                    "atom.{}.{ty} is not lowered (16-bit atomics: add.noftz.f16/bf16, cas.b16)",
+                    "atom.{}{ty} is not lowered (16-bit atomics: add.noftz.f16/bf16, cas.b16)",
                     op.to_lowercase()
                 ))
             }
@@ -264,13 +264,14 @@ impl Cx<'_> {
     ) -> R<&'static [&'static str]> {
         if op != "ADD" {
             return self.err(format!(
-                "atom.{}.{ty} is not lowered (packed halves: add.noftz only)",
+                "atom.{}{ty} is not lowered (packed halves: add.noftz only)",
                 op.to_lowercase()
             ));
         }
         if !global {
             return self.err(format!(
-                "atom.add.{ty} on shared or generic memory is not lowered (ptxas spins on ATOMS.CAST.SPIN, which the simulator does not model)"
+                "atom.add{ty} on shared or generic memory is not lowered on {} (ptxas spins on ATOMS.CAST.SPIN, which the simulator does not model)",
+                self.sm.name
             ));
         }
         if ty == ScalarType::Bf16x2 {

@@ -89,7 +89,7 @@ impl Cx<'_> {
     pub(super) fn lower_bf16_fma(&mut self, i: &Instruction, ty: ScalarType) -> R {
         self.need_bf16_sm80(i)?;
         if i.has(Mod::Sat) || i.has(Mod::Ftz) || crate::lower::float::rounding(i).is_some() {
-            return self.err(format!("fma.{ty}: only .rn and .relu exist"));
+            return self.err(format!("fma{ty}: only .rn and .relu exist"));
         }
         let d = self.dst32(&i.operands[0])?;
         let a = self.half_src(&i.operands[1], ty)?;
@@ -113,7 +113,7 @@ impl Cx<'_> {
         self.need_bf16_sm80(i)?;
         if i.has(Mod::Xorsign) || i.operands.len() != 3 {
             return self.err(format!(
-                "{}.{ty}: .xorsign.abs and three sources are not lowered",
+                "{}{ty}: .xorsign.abs and three sources are not lowered",
                 i.opcode.name()
             ));
         }
@@ -141,11 +141,11 @@ impl Cx<'_> {
         let func = match i.opcode {
             O::Ex2 => "EX2",
             O::Tanh => "TANH",
-            _ => return self.err(format!("{}.{ty} is not lowered", i.opcode.name())),
+            _ => return self.err(format!("{}{ty} is not lowered", i.opcode.name())),
         };
         if is_bf16(ty) && self.sm.sm < 90 {
             return self.err(format!(
-                "{}.{ty} on {} requires sm_90 or higher (ptxas 11.8: \"Feature '{}.bf16' requires .target sm_90 or higher\")",
+                "{}{ty} on {} requires sm_90 or higher (ptxas 11.8: \"Feature '{}.bf16' requires .target sm_90 or higher\")",
                 i.opcode.name(),
                 self.sm.name,
                 i.opcode.name()
@@ -154,7 +154,7 @@ impl Cx<'_> {
         let fmt = if is_bf16(ty) { "BF16" } else { "F16" };
         if self.sm.sm < 75 && func == "TANH" {
             return self.err(format!(
-                "tanh.{ty} on {} requires sm_75 or higher (ptxas 11.8: \"Feature 'tanh' requires .target sm_75 or higher\")",
+                "tanh{ty} on {} requires sm_75 or higher (ptxas 11.8: \"Feature 'tanh' requires .target sm_75 or higher\")",
                 self.sm.name
             ));
         }
@@ -220,10 +220,10 @@ impl Cx<'_> {
     ) -> R {
         let packed = !is_scalar_half(ty);
         if packed && dsts.1.is_none() {
-            return self.err(format!("setp.{ty} needs two predicate destinations (p|q)"));
+            return self.err(format!("setp{ty} needs two predicate destinations (p|q)"));
         }
         if is_bf16(ty) && i.has(Mod::Ftz) {
-            return self.err(format!("setp.{ty} has no .ftz"));
+            return self.err(format!("setp{ty} has no .ftz"));
         }
         let a = self.src32r(&i.operands[1], ty)?;
         let b = self.src32r(&i.operands[2], ty)?;

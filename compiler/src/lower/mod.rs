@@ -162,6 +162,8 @@ mod tests;
 #[cfg(test)]
 mod tests_gaps;
 #[cfg(test)]
+mod tests_half;
+#[cfg(test)]
 mod tests_reg_params;
 #[cfg(test)]
 mod tests_res_ref;
