@@ -328,9 +328,12 @@ fn ex2_tanh_bf16() {
 
 // ---- ptxas's listings ------------------------------------------------------
 
+/// A vendor kernel: its name, operations and inputs.
+type VendorKernel = (&'static str, Vec<Op>, Vec<Vec<u64>>);
+
 /// The kernels of the vendor module for `arch` (those ptxas 11.8 accepts
 /// there) with their inputs.
-fn vendor_kernels(arch: &str) -> Vec<(&'static str, Vec<Op>, Vec<Vec<u64>>)> {
+fn vendor_kernels(arch: &str) -> Vec<VendorKernel> {
     let sm: u32 = arch[3..].parse().unwrap();
     let mut v = vec![];
     let x2 = exhaustive_x2();
