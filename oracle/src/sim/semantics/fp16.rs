@@ -453,6 +453,8 @@ mod tests {
         assert_eq!(select_halves(0x3f80_0000, "F32"), Ok(0x3c00_3c00));
         assert_eq!(select_halves(65520.0f32.to_bits(), "F32"), Ok(0x7c00_7c00));
         assert_eq!(HalfSel::F32.apply(0x3f80_0000, true), 0x3f80_3f80);
+        // .H1 (MUFU .F16/.BF16 sources): the high half moved to bits 15:0.
+        assert_eq!(select_halves(x, "H1"), Ok(0x1234));
         assert!(select_halves(x, "H2_H0").unwrap_err().contains("H2_H0"));
         assert_eq!(HalfSel::parse(None), Ok(HalfSel::H1H0));
     }
