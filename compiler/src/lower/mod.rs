@@ -63,7 +63,9 @@
 //! `atom.add.noftz.bf16`/`.bf16x2` below sm_90, plus `min`/`max`
 //! `.xorsign.abs` and three-source forms on bf16, and the f16x2/bf16x2
 //! atomic adds on shared and generic memory (ptxas spins on
-//! `ATOMS.CAST.SPIN`, which the simulator does not model). `mov.b128`
+//! `ATOMS.CAST.SPIN`, which the simulator does not model); outside
+//! half.rs, `add`/`sub`/`mul` on `.bf16`/`.bf16x2` and `min`/`max` on
+//! `.f16x2` (float.rs). `mov.b128`
 //! is refused too (the interpreter faults on it). `brkpt` lowers to nothing (mod.rs `dispatch`).
 //!
 //! # Register conventions
