@@ -203,6 +203,14 @@ fn setp_bf16_f16x2() {
         let mut g = setp_ops(t, rt, ftz);
         if t == "bf16" {
             g.push(op(&single.name, &single.ins, single.out, &single.body));
+        } else {
+            // One destination: the low halves.
+            g.push(op(
+                &format!("setp.geu.{t} (one destination)"),
+                &[rt, rt, "b32"],
+                "u32",
+                &format!("setp.geu.{t} %p, %a, %b; selp.u32 %d, 1, 0, %p;"),
+            ));
         }
         for chunk in g.chunks(9) {
             let ex = edge_inputs(e, 3, bits == 32);

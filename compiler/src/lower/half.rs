@@ -12,6 +12,7 @@
 //! | `setp.cmp{.bool}.bf16 p, a, b{, c}` | `HSETP2.BF16_V2.CMP.BOOL P, PT, a.H0_H0, b.H0_H0, c` | sm_90 |
 //! | `setp.cmp{.bool}.bf16x2 p\|q, a, b{, c}` | `HSETP2.BF16_V2.CMP.BOOL P, Q, a, b, c` | sm_90 |
 //! | `setp.cmp{.ftz}{.bool}.f16x2 p\|q, a, b{, c}` | `HSETP2.CMP{.FTZ}.BOOL P, Q, a, b, c` | all |
+//! | `setp.cmp{.ftz}{.bool}.f16x2 p, a, b{, c}` | `HSETP2.CMP{.FTZ}.BOOL P, PT, a.H0_H0, b.H0_H0, c` | all |
 //! | `ex2`/`tanh.approx.f16 d, a` | `MUFU.EX2.F16`/`MUFU.TANH.F16 d, a` | sm_75+ |
 //! | `ex2`/`tanh.approx.f16x2 d, a` | `MUFU.*.F16 l, a` ; `MUFU.*.F16 h, a.H1` ; `PRMT d, l, 0x5410, h` | sm_75+ |
 //! | `ex2.approx.ftz`/`tanh.approx` `.bf16{x2}` | the same with `MUFU.EX2.BF16`/`MUFU.TANH.BF16` | sm_90 |
@@ -218,10 +219,11 @@ impl Cx<'_> {
         boolop: &'static str,
         comb: Operand,
     ) -> R {
-        let packed = !is_scalar_half(ty);
-        if packed && dsts.1.is_none() {
-            return self.err(format!("setp{ty} needs two predicate destinations (p|q)"));
-        }
+        // A packed compare with one destination compares the low halves
+        // (ptxas 11.8, sm_90: `setp.lt.f16x2 p, a, b` is `HSETP2.LT.AND P0,
+        // PT, R0.H0_H0, R5.H0_H0, PT`; the interpreter writes the low
+        // result): the scalar form.
+        let packed = !is_scalar_half(ty) && dsts.1.is_some();
         if is_bf16(ty) && i.has(Mod::Ftz) {
             return self.err(format!("setp{ty} has no .ftz"));
         }

@@ -132,6 +132,12 @@ fn setp_half() {
             sm,
             &["HSETP2.LE.AND P0, P1, R0, R5, PT ;"],
         );
+        // ptxas 11.8 (sm_90): HSETP2.LT.AND P0, PT, R0.H0_H0, R5.H0_H0, PT
+        has_sequence(
+            "setp.lt.f16x2 %p1, %r1, %r2;",
+            sm,
+            &["HSETP2.LT.AND P0, PT, R0.H0_H0, R5.H0_H0, PT ;"],
+        );
         has_sequence(
             "setp.ltu.ftz.or.f16x2 %p1|%p2, %r1, %r2, !%p1;",
             sm,
