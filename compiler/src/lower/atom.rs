@@ -6,7 +6,8 @@
 //!   [a], b` (`REDG` on sm_90, as the vendor prints it);
 //! - shared: `ATOMS.<op> d, [a], b[, c]`; generic: `ATOM.E.<op>`.
 //! - types: u32 none, s32 `.S32`, u64/b64 `.64`, s64 `.S64`, f32 `.F32.FTZ.RN`,
-//!   f64 `.F64.RN`.
+//!   f64 `.F64.RN`; f16x2/bf16x2 (global `add.noftz`) `.F16x2.RN`/`.BF16x2.RN`
+//!   and the 16-bit types (a CAS loop): atom16.rs.
 
 use crate::ir::sass_text::Reg;
 use crate::ir::{Op, Operand};
@@ -14,6 +15,7 @@ use crate::ptx::ast::{self, AddrBase, Instruction, OperandKind};
 use crate::ptx::modifiers::Mod;
 use crate::ptx::types::ScalarType;
 
+use super::atom16::Space16;
 use super::builder::*;
 use super::regs::{Binding, Val};
 use super::Cx;
@@ -58,7 +60,21 @@ impl Cx<'_> {
         .find(|(m, _)| i.has(*m))
         .map(|(_, s)| *s)
         .ok_or_else(|| super::LowerError::new(i.span, "atom: unknown operation"))?;
+        let shared = i.has(Mod::Shared) || i.has(Mod::SharedCta);
+        let global = i.has(Mod::Global);
+        let sink = is_red || matches!(i.operands[0].kind, OperandKind::Sink);
+        if matches!(ty, ScalarType::F16 | ScalarType::Bf16 | ScalarType::B16) {
+            let space = if shared {
+                Space16::Shared
+            } else if global {
+                Space16::Global
+            } else {
+                Space16::Generic
+            };
+            return self.lower_atom16(i, ty, op, space, sink);
+        }
         let tymods: &[&str] = match ty {
+            ScalarType::F16x2 | ScalarType::Bf16x2 => self.atom_x2_mods(op, ty, global)?,
             ScalarType::S32 => &["S32"],
             ScalarType::U64 | ScalarType::B64 => &["64"],
             ScalarType::S64 => &["S64"],
@@ -67,8 +83,6 @@ impl Cx<'_> {
             _ if ty.bits() == 32 => &[],
             _ => return self.err(format!("atom on {ty} is not lowered")),
         };
-        let shared = i.has(Mod::Shared) || i.has(Mod::SharedCta);
-        let global = i.has(Mod::Global);
         let wide = self.sm.sm >= 80 && !shared;
         let (ai, vi) = if is_red { (0, 1) } else { (1, 2) };
         let addr = self.atom_addr(&i.operands[ai], wide)?;
@@ -85,7 +99,6 @@ impl Cx<'_> {
         } else {
             None
         };
-        let sink = is_red || matches!(i.operands[0].kind, OperandKind::Sink);
         if shared {
             let d = if sink { rz() } else { r(self.atom_dst(i, ty)?) };
             let mut mods = vec![op];

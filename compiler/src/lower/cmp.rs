@@ -7,7 +7,8 @@
 //!   consuming the low result: `ISETP.NE.U32.AND P0, PT, R2, RZ, PT ;
 //!   ISETP.NE.AND.EX P0, PT, R3, RZ, PT, P0` (i64_hash).
 //! - floats: `FSETP` (with `.FTZ`), `DSETP`; f16 compares through
-//!   `HADD2.F32` conversion to f32.
+//!   `HADD2.F32` conversion to f32; `setp` on f16x2, bf16 and bf16x2:
+//!   `HSETP2` (half.rs).
 //! - a two-destination `setp` computes `q = BoolOp(!t, c)` with the
 //!   complementary comparison (the unordered complement for floats).
 //! - selp: `SEL d, a, b, P`; 64-bit: one SEL per word.
@@ -275,6 +276,31 @@ impl Cx<'_> {
             }
             None => ("AND", pt()),
         };
+        let half = matches!(
+            ty,
+            ScalarType::F16x2 | ScalarType::Bf16 | ScalarType::Bf16x2
+        );
+        if half && i.opcode == crate::ptx::isa::Opcode::Setp {
+            let c = float_cmp(cmpm)
+                .ok_or_else(|| super::LowerError::new(i.span, "bad float comparison"))?;
+            return match &i.operands[0].kind {
+                OperandKind::PredPair(ps, qs) => {
+                    let pv = self.dst_pred(&ast_name(*ps, i))?;
+                    let qv = self.dst_pred(&ast_name(*qs, i))?;
+                    if ty == ScalarType::Bf16 {
+                        self.half_setp(i, ty, c, (pv, None), boolop, comb.clone())?;
+                        let cc = complement(c, true);
+                        self.half_setp(i, ty, cc, (qv, None), boolop, comb)
+                    } else {
+                        self.half_setp(i, ty, c, (pv, Some(qv)), boolop, comb)
+                    }
+                }
+                _ => {
+                    let d = self.dst_pred(&i.operands[0])?;
+                    self.half_setp(i, ty, c, (d, None), boolop, comb)
+                }
+            };
+        }
         if i.opcode == crate::ptx::isa::Opcode::Set {
             let dty = i.types().next().unwrap_or(ScalarType::U32);
             let d = self.dst32(&i.operands[0])?;

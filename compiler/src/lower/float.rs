@@ -20,6 +20,7 @@
 //!   `MUFU.RSQ64H`; sin/cos scale by 1/(2pi) with `FMUL.RZ` first.
 //! - f16: `HADD2`/`HMUL2`/`HFMA2` on `.H0_H0` halves (scalar) or packed
 //!   (f16x2); scalar results are masked back to 16 bits.
+//! - bf16 fma/min/max and `ex2`/`tanh` on f16: half.rs.
 
 use crate::ir::{Op, Operand};
 use crate::ptx::ast::{self, Instruction};
@@ -190,6 +191,9 @@ impl Cx<'_> {
             i.opcode,
             crate::ptx::isa::Opcode::Fma | crate::ptx::isa::Opcode::Mad
         );
+        if is_fma && matches!(ty, ScalarType::Bf16 | ScalarType::Bf16x2) {
+            return self.lower_bf16_fma(i, ty);
+        }
         if matches!(ty, ScalarType::F16 | ScalarType::F16x2) {
             let d = self.dst32(&i.operands[0])?;
             let s = self.half_srcs(i, ty, if is_fma { 3 } else { 2 })?;
@@ -306,6 +310,9 @@ impl Cx<'_> {
     pub fn lower_fminmax(&mut self, i: &Instruction, ty: ScalarType) -> R {
         let is_min = i.opcode == crate::ptx::isa::Opcode::Min;
         let sel = if is_min { pt() } else { npt() };
+        if matches!(ty, ScalarType::Bf16 | ScalarType::Bf16x2) {
+            return self.lower_bf16_minmax(i, ty);
+        }
         match ty {
             ScalarType::F32 => {
                 let d = self.dst32(&i.operands[0])?;
@@ -407,6 +414,12 @@ impl Cx<'_> {
             self.b.emit(Op::MUFU, &[func], [r(t), hi])?;
             self.mov(d, rz())?;
             return self.mov(d + 1, r(t));
+        }
+        if matches!(
+            ty,
+            ScalarType::F16 | ScalarType::F16x2 | ScalarType::Bf16 | ScalarType::Bf16x2
+        ) {
+            return self.lower_half_sfu(i, ty);
         }
         if ty != ScalarType::F32 {
             return self.err(format!("{}.{} is not lowered", i.opcode.name(), ty.name()));

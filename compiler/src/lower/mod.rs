@@ -14,6 +14,7 @@
 //! | `control.rs` | labels, bra, ret/exit, guards, brx.idx (our compare-and-branch chain) |
 //! | `mem.rs` | ld/st/cvta/mov of addresses: LDG/STG/LDS/STS/LDL/STL/LD/ST/LDC, kernel parameters |
 //! | `float.rs` | f32/f64 add/sub/mul/fma/min/max/neg/abs, MUFU approximations, f16 |
+//! | `half.rs` | bf16/bf16x2 fma/min/max/setp, setp.f16x2, ex2/tanh on f16/f16x2: HFMA2.BF16_V2, HMNMX2, HSETP2, MUFU `.F16` (ptxas's sequences; its refusals below sm_80/sm_75) |
 //! | `cvt.rs` | cvt: I2F/I2FP/F2I/F2F/FRND, integer widening/narrowing |
 //! | `div.rs` | integer div/rem, div/rcp/sqrt rn for f32/f64 with slow-path subroutines |
 //! | `template.rs` | instantiates vendor SASS fragments (the slow paths) on virtual registers |
@@ -27,6 +28,7 @@
 //! | `warp.rs` | shfl.sync, vote.sync, activemask, bar (incl. bar.red.{popc,and,or}), membar |
 //! | `warp_sync.rs` | match.sync any/all (b32/b64), vote.sync.uni, redux.sync: REDUX on every target (phase 5 expands it on sm_70/sm_75) |
 //! | `atom.rs` | atom/red on global and shared memory |
+//! | `atom16.rs` | atom/red on f16/bf16/b16 (ptxas's 32-bit CAS loop) and the global f16x2/bf16x2 adds |
 //! | `space.rs` | isspacep: window tests on the generic address (our sequence, IADD3/ISETP) |
 //! | `call.rs` | `.func` calls and the ABI below (`.param` and `.reg` parameters) |
 //!
@@ -54,8 +56,16 @@
 //! indirect calls through call prototypes and recursive calls (call.rs),
 //! the special registers `%gridid` (ptxas reads `c[0x0][0x30]`, where this
 //! lowering keeps the const window), `%total_smem_size` (`SR_SMEMSZ`),
-//! `%envregN` and `%pmN`, `.bf16`/`.bf16x2` `fma`/`min`/`max`/`setp`,
-//! `setp.f16x2`, `ex2`/`tanh` on `.f16`, and `atom` on `.f16`/`.b16`. `mov.b128`
+//! `%envregN` and `%pmN`; of the half-precision forms (half.rs,
+//! atom16.rs), the ones ptxas 11.8 refuses on a target and that have no
+//! exact short emulation: `.bf16`/`.bf16x2` `fma`/`min`/`max` below sm_80,
+//! `tanh` on `.f16` on sm_70, `ex2`/`tanh` on `.bf16` below sm_90,
+//! `atom.add.noftz.bf16`/`.bf16x2` below sm_90, plus `min`/`max`
+//! `.xorsign.abs` and three-source forms on bf16, and the f16x2/bf16x2
+//! atomic adds on shared and generic memory (ptxas spins on
+//! `ATOMS.CAST.SPIN`, which the simulator does not model); outside
+//! half.rs, `add`/`sub`/`mul` on `.bf16`/`.bf16x2` and `min`/`max` on
+//! `.f16x2` (float.rs). `mov.b128`
 //! is refused too (the interpreter faults on it). `brkpt` lowers to nothing (mod.rs `dispatch`).
 //!
 //! # Register conventions
@@ -123,6 +133,7 @@
 //!   kernel's `cvta.param` is refused (space.rs).
 
 mod atom;
+mod atom16;
 pub(crate) mod builder;
 mod call;
 mod cmp;
@@ -130,6 +141,7 @@ mod control;
 mod cvt;
 mod div;
 mod float;
+mod half;
 mod handle;
 mod int;
 mod int_misc;
@@ -151,6 +163,8 @@ mod warp_sync;
 mod tests;
 #[cfg(test)]
 mod tests_gaps;
+#[cfg(test)]
+mod tests_half;
 #[cfg(test)]
 mod tests_reg_params;
 #[cfg(test)]

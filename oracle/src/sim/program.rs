@@ -1728,7 +1728,7 @@ fn decode_inst(d: &Dec<'_>, i: &Inst) -> DResult<Kind> {
         TXD => decode_txd(d, i, dsts, s)?,
         TXQ => decode_txq(d, i, dsts, s)?,
         F2F | F2I | I2F | I2FP | FRND | F2FP | FADD | FMUL | FFMA | FMNMX | FSET | FSETP | FCHK
-        | MUFU | DADD | DMUL | DFMA | DSETP | HADD2 | HMUL2 | HFMA2 | HSETP2 | HSET2 => {
+        | MUFU | DADD | DMUL | DFMA | DSETP | HADD2 | HMUL2 | HFMA2 | HSETP2 | HSET2 | HMNMX2 => {
             let fi = float::decode(d, i)?;
             match float::fold(&fi) {
                 // All operands immediate: the constant, computed once.

@@ -8,7 +8,9 @@
 //! `corpus/kernels/` uses them, where that is where the hardware
 //! generation introduced them: the uniform datapath (`ULDC`, `UMOV`,
 //! `UIADD3`, `S2UR`, `VOTEU`, ...) from sm_75 (Turing; no sm_70 listing has
-//! a uniform register); `F2FP` from sm_80, `I2FP` from sm_86 (ptxas 11.8
+//! a uniform register); `F2FP` from sm_80, `HMNMX2` from sm_80 (ptxas 11.8
+//! emits `HMNMX2.BF16_V2` for `min.bf16` on sm_80..sm_90 and refuses
+//! `.bf16` below sm_80; measured, not in the corpus), `I2FP` from sm_86 (ptxas 11.8
 //! emits `I2F` + `F2F`/`PRMT` before); `REDG` and `ENDCOLLECTIVE` from sm_90
 //! (the seed lists `ENDCOLLECTIVE` with the sm_100 additions, but ptxas 11.8
 //! emits it for sm_90: block_reduce.sm_90.sass).
@@ -111,7 +113,7 @@ opcodes! {
     FLO 39 IntAlu 70 Variable [] ["R [P] = S"] ["U32", "SH"];
     FCHK 40 Fp32 70 Variable [] ["P = S S"] ["DIVIDE"];
     IPA 41 Other 70 Variable [] ["*"] [];
-    MUFU 42 SpecialFunction 70 Variable [] ["R = S"] ["COS", "SIN", "EX2", "LG2", "RCP", "RSQ", "RCP64H", "RSQ64H", "SQRT", "TANH", "F16"];
+    MUFU 42 SpecialFunction 70 Variable [] ["R = S"] ["COS", "SIN", "EX2", "LG2", "RCP", "RSQ", "RCP64H", "RSQ64H", "SQRT", "TANH", "F16", "BF16"];
     F2F 43 Conversion 70 Variable [] ["R = S"] ["F16", "F32", "F64", "BF16", "RN", "RZ", "RM", "RP", "FTZ", "SAT", "ROUND", "FLOOR", "CEIL", "TRUNC"];
     F2I 45 Conversion 70 Variable [] ["R = S"] ["F16", "F32", "F64", "U8", "S8", "U16", "S16", "U32", "S32", "U64", "S64", "TRUNC", "FLOOR", "CEIL", "FTZ", "NTZ"];
     I2F 47 Conversion 70 Variable [] ["R = S"] ["F16", "F32", "F64", "U8", "S8", "U16", "S16", "U32", "S32", "U64", "S64", "RN", "RZ", "RM", "RP"];
@@ -214,9 +216,10 @@ opcodes! {
     VOTEU - Uniform 75 Fixed [WARP] ["[U] [Q] = P"] ["ALL", "ANY", "EQ"];
     // --- later generations (see the module comment) ---
     F2FP - Conversion 80 Fixed [] ["R = S S"] ["F16", "F32", "BF16", "PACK_AB", "RELU"];
+    HMNMX2 - Fp16 80 Fixed [] ["R = S S P"] ["FTZ", "NAN", "BF16_V2"];
     I2FP - Conversion 86 Fixed [] ["R = S"] ["F32", "S32", "U32", "RN", "RZ", "RM", "RP"];
     REDUX - Warp 80 Variable [WARP] ["U = R"] ["SUM", "MIN", "MAX", "AND", "OR", "XOR", "S32"];
-    REDG - Atomic 90 Fixed [ATOMIC] ["= M S"] ["E", "ADD", "MIN", "MAX", "INC", "DEC", "AND", "OR", "XOR", "F32", "F64", "FTZ", "RN", "S32", "U32", "64", "S64", "U64", "STRONG", "SYS", "GPU", "CTA", "SM"];
+    REDG - Atomic 90 Fixed [ATOMIC] ["= M S"] ["E", "ADD", "MIN", "MAX", "INC", "DEC", "AND", "OR", "XOR", "F32", "F64", "FTZ", "RN", "F16x2", "BF16x2", "S32", "U32", "64", "S64", "U64", "STRONG", "SYS", "GPU", "CTA", "SM"];
     ENDCOLLECTIVE - Sync 90 Fixed [CONVERGENCE] ["="] [];
     // --- not an opcode: an instruction slot that cuobjdump printed as an
     // encoding with no text (it lacks text for some sm_90 opcodes). Kept so

@@ -77,6 +77,9 @@ pub enum Fmt {
     F32,
     /// f16/bf16 scalar in bits 15:0: bit 15.
     F16,
+    /// f16/bf16 scalar in bits 31:16 (`.H1`, the MUFU `.F16` forms), read
+    /// into bits 15:0: bit 15 then.
+    F16Hi,
     /// f16x2/bf16x2 pair: the half selector, then bits 15 and 31.
     X2 { sel: HalfSel, bf16: bool },
     /// f64 register pair: bit 63.
@@ -120,7 +123,7 @@ pub struct FInst {
 fn imm_ty(fmt: Fmt) -> ImmTy {
     match fmt {
         Fmt::F32 => ImmTy::F32,
-        Fmt::F16 | Fmt::X2 { .. } => ImmTy::F16,
+        Fmt::F16 | Fmt::F16Hi | Fmt::X2 { .. } => ImmTy::F16,
         Fmt::F64 => ImmTy::F64,
         Fmt::Int { .. } => ImmTy::Int,
     }
@@ -145,7 +148,13 @@ fn src(d: &Dec<'_>, o: &Operand, fmt: Fmt) -> DResult<FSrc> {
         (src64_of(x.s), x.neg, x.not, x.abs, x.sel)
     };
     let fmt = match fmt {
+        Fmt::X2 { .. } if sel == HalfSel::H1 => {
+            return Err(format!(
+                "{o}: .H1 on a packed operand (H0_H0/H1_H1 select halves)"
+            ))
+        }
         Fmt::X2 { bf16, .. } => Fmt::X2 { sel, bf16 },
+        Fmt::F16 if sel == HalfSel::H1 => Fmt::F16Hi,
         _ if sel != HalfSel::H1H0 => return Err(format!("{o}: a half selector here")),
         Fmt::Int { wide, .. } => {
             if abs {
@@ -290,6 +299,7 @@ fn modify32(fmt: Fmt, sm: SrcMods, x: u32) -> u32 {
     match fmt {
         Fmt::F32 => sm.apply32(x),
         Fmt::F16 => u32::from(sm.apply16(x as u16)),
+        Fmt::F16Hi => u32::from(sm.apply16((x >> 16) as u16)),
         Fmt::X2 { sel, bf16 } if sel == HalfSel::F32 => sel.apply(sm.apply32(x), bf16),
         Fmt::X2 { sel, bf16 } => sm.apply_x2(sel.apply(x, bf16)),
         Fmt::Int { neg, not, .. } => {
@@ -311,7 +321,7 @@ fn plain32(s: &FSrc) -> bool {
         Fmt::F32 | Fmt::F16 => s.m == SrcMods::NONE,
         Fmt::X2 { sel, .. } => sel == HalfSel::H1H0 && s.m == SrcMods::NONE,
         Fmt::Int { neg, not, .. } => !neg && !not,
-        Fmt::F64 => false,
+        Fmt::F16Hi | Fmt::F64 => false,
     }
 }
 

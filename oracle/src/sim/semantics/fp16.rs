@@ -35,6 +35,12 @@ pub enum HalfSel {
     /// and broadcast. UNCONFIRMED (rounding, flush and even the exact meaning
     /// are from memory of the Volta encoding; not in the corpus).
     F32,
+    /// `.H1` on the one-half source of the MUFU `.F16`/`.BF16` forms
+    /// (ptxas 11.8 lowers `ex2.approx.f16x2 d, a` to `MUFU.EX2.F16 R7, R4`,
+    /// `MUFU.EX2.F16 R8, R4.H1`, `PRMT R7, R7, 0x5410, R8`; measured on
+    /// sm_75..sm_90): bits 31:16 read as the 16-bit source (moved to
+    /// 15:0). Only the scalar-half operands accept it (`exec::float::src`).
+    H1,
 }
 
 impl HalfSel {
@@ -45,6 +51,7 @@ impl HalfSel {
             Some("H0_H0") => Ok(HalfSel::H0H0),
             Some("H1_H1") => Ok(HalfSel::H1H1),
             Some("F32") => Ok(HalfSel::F32),
+            Some("H1") => Ok(HalfSel::H1),
             Some(s) => Err(format!("unknown half selector .{s}")),
         }
     }
@@ -57,6 +64,7 @@ impl HalfSel {
             HalfSel::H1H0 => bits,
             HalfSel::H0H0 => (bits & 0xffff) * 0x0001_0001,
             HalfSel::H1H1 => (bits >> 16) * 0x0001_0001,
+            HalfSel::H1 => bits >> 16,
             HalfSel::F32 => {
                 let h = cvt_float(
                     FloatType::F32,
@@ -445,6 +453,8 @@ mod tests {
         assert_eq!(select_halves(0x3f80_0000, "F32"), Ok(0x3c00_3c00));
         assert_eq!(select_halves(65520.0f32.to_bits(), "F32"), Ok(0x7c00_7c00));
         assert_eq!(HalfSel::F32.apply(0x3f80_0000, true), 0x3f80_3f80);
+        // .H1 (MUFU .F16/.BF16 sources): the high half moved to bits 15:0.
+        assert_eq!(select_halves(x, "H1"), Ok(0x1234));
         assert!(select_halves(x, "H2_H0").unwrap_err().contains("H2_H0"));
         assert_eq!(HalfSel::parse(None), Ok(HalfSel::H1H0));
     }

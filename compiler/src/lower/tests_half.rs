@@ -1,0 +1,279 @@
+//! half.rs and atom16.rs against ptxas 11.8's sequences: the lowered
+//! listing contains, in order, the instructions ptxas emits for the form
+//! (quoted from oracle/tests/half_vendor/*.O3.sass and the measurements
+//! cited in half.rs/atom16.rs), register numbers, `.reuse` and the `.64`
+//! address suffix left out; and the refusals name the target.
+
+use super::tests::listing;
+use super::*;
+use crate::targets::lookup_sm;
+
+const ARCHS: [&str; 6] = ["sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90"];
+
+/// A kernel: `%h1..%h3` b16 and `%r1..%r3` b32 loaded from the parameter
+/// buffer, `body` writes `%h4` / `%r4` / `%p1`, `%p2`, which are stored.
+fn kernel(body: &str) -> String {
+    format!(
+        ".version 7.8\n.target sm_90\n.address_size 64\n\
+         .visible .entry k(.param .u64 pa)\n{{\n\
+         .reg .b16 %h<8>;\n.reg .b32 %r<8>;\n.reg .pred %p<4>;\n.reg .b64 %rd<4>;\n\
+         ld.param.u64 %rd1, [pa];\n\
+         ld.global.b16 %h1, [%rd1]; ld.global.b16 %h2, [%rd1+2]; ld.global.b16 %h3, [%rd1+4];\n\
+         ld.global.b32 %r1, [%rd1+8]; ld.global.b32 %r2, [%rd1+12]; ld.global.b32 %r3, [%rd1+16];\n\
+         mov.b16 %h4, 0; mov.b32 %r4, 0; setp.eq.u32 %p1, %r1, 7; setp.eq.u32 %p2, %r2, 7;\n\
+         {body}\n\
+         st.global.b16 [%rd1+20], %h4; st.global.b32 [%rd1+24], %r4;\n\
+         selp.b32 %r5, 1, 0, %p1; selp.b32 %r6, 1, 0, %p2; st.global.b32 [%rd1+28], %r5; st.global.b32 [%rd1+32], %r6;\n\
+         ret;\n}}\n"
+    )
+}
+
+/// One SASS line without register numbers, `.reuse` and `.64` (virtual
+/// `%rN`/`%pN` read as `R`/`P`).
+fn norm(l: &str) -> String {
+    let l = l
+        .trim()
+        .trim_end_matches(';')
+        .trim()
+        .replace(".reuse", "")
+        .replace(".64", "")
+        .replace("%r", "R")
+        .replace("%p", "P");
+    let mut out = String::new();
+    let mut chars = l.chars().peekable();
+    let mut prev: Option<char> = None;
+    while let Some(c) = chars.next() {
+        out.push(c);
+        let starts = matches!(c, 'R' | 'P' | 'B')
+            && !prev.is_some_and(|p| p.is_ascii_alphanumeric() || p == '_' || p == '.');
+        if starts && chars.peek().is_some_and(|d| d.is_ascii_digit()) {
+            while chars.peek().is_some_and(|d| d.is_ascii_digit()) {
+                chars.next();
+            }
+        }
+        prev = Some(c);
+    }
+    out
+}
+
+fn lower(body: &str, sm: &str) -> Result<String, String> {
+    let ks = lower_source(
+        "t.ptx",
+        &kernel(body),
+        lookup_sm(sm).unwrap(),
+        &LowerOptions::default(),
+    )
+    .map_err(|e| e.to_string())?;
+    Ok(listing(&ks[0]))
+}
+
+/// `want` (ptxas lines) occur in order in the lowering of `body` on `sm`.
+fn has_sequence(body: &str, sm: &str, want: &[&str]) {
+    let got = lower(body, sm).unwrap_or_else(|e| panic!("{sm}: {body}: {e}"));
+    let lines: Vec<String> = got.lines().map(norm).collect();
+    let mut at = 0;
+    for w in want {
+        let w = norm(w);
+        match lines[at..].iter().position(|l| *l == w) {
+            Some(k) => at += k + 1,
+            None => panic!(
+                "{sm}: {body}: `{w}` missing (in order) from\n{}",
+                lines.join("\n")
+            ),
+        }
+    }
+}
+
+fn refused(body: &str, sm: &str, needs: &str) {
+    match lower(body, sm) {
+        Ok(l) => panic!("{sm}: {body} lowered:\n{l}"),
+        Err(e) => assert!(e.contains(needs) && e.contains(sm), "{sm}: {e}"),
+    }
+}
+
+#[test]
+fn bf16_fma_min_max() {
+    for sm in ARCHS {
+        let cases: [(&str, &[&str]); 4] = [
+            // half.sm_80.O3.sass (bf16_arith): HFMA2.BF16_V2 R0, R0.H0_H0, R5.H0_H0, R4.H0_H0
+            (
+                "fma.rn.bf16 %h4, %h1, %h2, %h3;",
+                &["HFMA2.BF16_V2 R0, R0.H0_H0, R5.H0_H0, R4.H0_H0 ;"],
+            ),
+            (
+                "fma.rn.relu.bf16x2 %r4, %r1, %r2, %r3;",
+                &["HFMA2.BF16_V2.RELU R5, R4.reuse, R7.reuse, R6.reuse ;"],
+            ),
+            (
+                "min.bf16 %h4, %h1, %h2;",
+                &["HMNMX2.BF16_V2 R6, R0.reuse.H0_H0, R1.reuse.H0_H0, PT ;"],
+            ),
+            (
+                "max.NaN.bf16x2 %r4, %r1, %r2;",
+                &["HMNMX2.BF16_V2.NAN R5, R4, R5, !PT ;"],
+            ),
+        ];
+        for (body, want) in cases {
+            if sm < "sm_80" {
+                refused(body, sm, "requires sm_80");
+            } else {
+                has_sequence(body, sm, want);
+            }
+        }
+    }
+}
+
+#[test]
+fn setp_half() {
+    for sm in ARCHS {
+        // Every target: HSETP2.LE.AND P0, P1, R0, R5, PT (setp.le.f16x2).
+        has_sequence(
+            "setp.le.f16x2 %p1|%p2, %r1, %r2;",
+            sm,
+            &["HSETP2.LE.AND P0, P1, R0, R5, PT ;"],
+        );
+        // ptxas 11.8 (sm_90): HSETP2.LT.AND P0, PT, R0.H0_H0, R5.H0_H0, PT
+        has_sequence(
+            "setp.lt.f16x2 %p1, %r1, %r2;",
+            sm,
+            &["HSETP2.LT.AND P0, PT, R0.H0_H0, R5.H0_H0, PT ;"],
+        );
+        has_sequence(
+            "setp.ltu.ftz.or.f16x2 %p1|%p2, %r1, %r2, !%p1;",
+            sm,
+            &["HSETP2.LTU.FTZ.OR P0, P1, R0, R5, !P0 ;"],
+        );
+        if sm == "sm_90" {
+            has_sequence(
+                "setp.gtu.bf16x2 %p1|%p2, %r1, %r2;",
+                sm,
+                &["HSETP2.BF16_V2.GTU.AND P0, P1, R4, R5, PT ;"],
+            );
+            has_sequence(
+                "setp.lt.bf16 %p1, %h1, %h2;",
+                sm,
+                &["HSETP2.BF16_V2.LT.AND P2, PT, R0.H0_H0, R1.H0_H0, PT ;"],
+            );
+        } else {
+            // Our f32 route (half.rs): bf16 -> f32 is a 16-bit left shift.
+            has_sequence(
+                "setp.lt.bf16 %p1, %h1, %h2;",
+                sm,
+                &[
+                    "SHF.L.U32 R0, R0, 0x10, RZ ;",
+                    "SHF.L.U32 R1, R1, 0x10, RZ ;",
+                    "FSETP.LT.AND P0, PT, R0, R1, PT ;",
+                ],
+            );
+        }
+    }
+}
+
+#[test]
+fn ex2_tanh_half() {
+    for sm in ARCHS {
+        if sm == "sm_70" {
+            // Our route: f32 conversion, MUFU.EX2, F2F back.
+            has_sequence(
+                "ex2.approx.f16 %h4, %h1;",
+                sm,
+                &[
+                    "HADD2.F32 R0, -RZ, R0.H0_H0 ;",
+                    "MUFU.EX2 R0, R0 ;",
+                    "F2F.F16.F32 R0, R0 ;",
+                ],
+            );
+            refused("tanh.approx.f16 %h4, %h1;", sm, "requires sm_75");
+            continue;
+        }
+        // half.sm_75.O3.sass (sfu_f16x2).
+        has_sequence(
+            "ex2.approx.f16x2 %r4, %r1;",
+            sm,
+            &[
+                "MUFU.EX2.F16 R5, R2 ;",
+                "MUFU.EX2.F16 R6, R2.H1 ;",
+                "PRMT R5, R5, 0x5410, R6 ;",
+            ],
+        );
+        has_sequence("tanh.approx.f16 %h4, %h1;", sm, &["MUFU.TANH.F16 R4, R0 ;"]);
+        if sm == "sm_90" {
+            has_sequence(
+                "tanh.approx.bf16 %h4, %h1;",
+                sm,
+                &["MUFU.TANH.BF16 R6, R0 ;"],
+            );
+        } else {
+            refused("ex2.approx.ftz.bf16 %h4, %h1;", sm, "requires sm_90");
+        }
+    }
+}
+
+#[test]
+fn atom16_loops() {
+    for sm in ARCHS {
+        // atom16.sm_80.O3.sass (add_f16_global).
+        has_sequence(
+            "atom.global.add.noftz.f16 %h4, [%rd1+6], %h1;",
+            sm,
+            &[
+                "LOP3.LUT R2, R11, 0xfffffffd, RZ, 0xc0, !PT ;",
+                "LOP3.LUT R6, R11, 0x2, RZ, 0xc0, !PT ;",
+                "ISETP.EQ.U32.AND P0, PT, R6, RZ, PT ;",
+                "IMAD.SHL.U32 R7, R6, 0x8, RZ ;",
+                "SEL R6, R8, 0x7610, P0 ;",
+                "HADD2 R8, R9, R0.H0_H0 ;",
+                "PRMT R8, R9, R6, R8 ;",
+                "ATOMG.E.CAS.STRONG.GPU PT, R8, [R2], R9, R8 ;",
+                "ISETP.NE.U32.AND P0, PT, R8, R9, PT ;",
+                "SHF.R.U32.HI R7, RZ, R7, R8 ;",
+            ],
+        );
+        // atom16.sm_XX.O3.sass (cas_b16_shared).
+        has_sequence(
+            "atom.shared.cas.b16 %h4, [%r1], %h1, %h2;",
+            sm,
+            &[
+                "SEL R7, R10, 0x5410, P0 ;",
+                "PRMT R11, R9, R7, R4 ;",
+                "PRMT R10, R9, R7, R0 ;",
+                "PRMT R12, R10, R7, RZ ;",
+                "ATOMS.CAS R11, [R6], R10, R11 ;",
+                "PRMT R9, R11, R7, RZ ;",
+                "ISETP.NE.U32.AND P0, PT, R9, R12, PT ;",
+                "SHF.R.U32.HI R5, RZ, R8, R11 ;",
+            ],
+        );
+        has_sequence(
+            "atom.global.add.noftz.f16x2 %r4, [%rd1], %r1;",
+            sm,
+            &["ATOMG.E.ADD.F16x2.RN.STRONG.GPU PT, R5, [R4.64], R7 ;"],
+        );
+        if sm == "sm_90" {
+            has_sequence(
+                "atom.global.add.noftz.bf16 %h4, [%rd1+6], %h1;",
+                sm,
+                &[
+                    "HADD2.BF16_V2 R8, R9, R0.H0_H0 ;",
+                    "ATOMG.E.CAS.STRONG.GPU PT, R8, [R2], R9, R11 ;",
+                ],
+            );
+        } else {
+            refused(
+                "atom.global.add.noftz.bf16 %h4, [%rd1+6], %h1;",
+                sm,
+                "requires sm_90",
+            );
+            refused(
+                "atom.global.add.noftz.bf16x2 %r4, [%rd1+8], %r1;",
+                sm,
+                "requires sm_90",
+            );
+        }
+        refused(
+            "atom.shared.add.noftz.f16x2 %r4, [%r1], %r2;",
+            sm,
+            "shared or generic",
+        );
+    }
+}
