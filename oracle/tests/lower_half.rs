@@ -151,6 +151,61 @@ fn bf16_min_max() {
     }
 }
 
+/// `min`/`max{.ftz}{.NaN}.f16x2` (`HMNMX2`, sm_80+; ptxas refuses below).
+#[test]
+fn f16x2_min_max() {
+    let mut g = vec![];
+    for o in ["min", "max"] {
+        for m in ["", ".NaN", ".ftz", ".ftz.NaN"] {
+            g.push(op(
+                &format!("{o}{m}.f16x2"),
+                &["b32", "b32"],
+                "b32",
+                &format!("{o}{m}.f16x2 %d, %a, %b;"),
+            ));
+        }
+    }
+    run_on(&g, F16_EDGES, 32, &SM80, "requires sm_80", 41);
+}
+
+/// `add`/`sub`/`mul.rn.bf16{x2}` (`HADD2`/`HMUL2.BF16_V2`): sm_90 only, as
+/// in ptxas 11.8; edges and random inputs on sm_90, refusals below.
+#[test]
+fn bf16_add_sub_mul() {
+    for (t, bits, seed) in [("bf16", 16, 51), ("bf16x2", 32, 52)] {
+        let rt = if bits == 16 { "b16" } else { "b32" };
+        let g: Vec<Op> = ["add.rn", "sub.rn", "mul.rn", "add", "mul"]
+            .iter()
+            .map(|o| {
+                op(
+                    &format!("{o}.{t}"),
+                    &[rt, rt],
+                    rt,
+                    &format!("{o}.{t} %d, %a, %b;"),
+                )
+            })
+            .collect();
+        // The front end wants `.target sm_90` for these.
+        let src = kernel(&g).replace(".target sm_80", ".target sm_90");
+        let inputs = [
+            edge_inputs(BF16_EDGES, 2, bits == 32),
+            random_inputs(2, bits, seed),
+        ];
+        for ins in &inputs {
+            let d = differences(&src, &spec(&g, ins), "sm_90").expect("runs");
+            assert!(d.is_empty(), "{t}: {} differences, first {:x?}", d.len(), d[0]);
+        }
+        let m = ptxc::ptx::parse_checked("seq", &src).expect("parses");
+        for arch in &ALL[..5] {
+            let sm = ptxc::targets::lookup_sm(arch).unwrap();
+            let e = ptxc::lower::lower_target(&m, sm, &ptxc::lower::LowerOptions::default())
+                .expect_err("refused")
+                .to_string();
+            assert!(e.contains("requires sm_90") && e.contains(arch), "{arch}: {e}");
+        }
+    }
+}
+
 const CMPS: [&str; 14] = [
     "eq", "ne", "lt", "le", "gt", "ge", "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan",
 ];

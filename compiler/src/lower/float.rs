@@ -153,6 +153,9 @@ impl Cx<'_> {
 
     pub fn lower_fadd(&mut self, i: &Instruction, ty: ScalarType) -> R {
         let sub = i.opcode == crate::ptx::isa::Opcode::Sub;
+        if matches!(ty, ScalarType::Bf16 | ScalarType::Bf16x2) {
+            return self.lower_bf16_arith(i, ty);
+        }
         if matches!(ty, ScalarType::F16 | ScalarType::F16x2) {
             let d = self.dst32(&i.operands[0])?;
             let mut s = self.half_srcs(i, ty, 2)?;
@@ -191,8 +194,12 @@ impl Cx<'_> {
             i.opcode,
             crate::ptx::isa::Opcode::Fma | crate::ptx::isa::Opcode::Mad
         );
-        if is_fma && matches!(ty, ScalarType::Bf16 | ScalarType::Bf16x2) {
-            return self.lower_bf16_fma(i, ty);
+        if matches!(ty, ScalarType::Bf16 | ScalarType::Bf16x2) {
+            return if is_fma {
+                self.lower_bf16_fma(i, ty)
+            } else {
+                self.lower_bf16_arith(i, ty)
+            };
         }
         if matches!(ty, ScalarType::F16 | ScalarType::F16x2) {
             let d = self.dst32(&i.operands[0])?;
@@ -312,6 +319,9 @@ impl Cx<'_> {
         let sel = if is_min { pt() } else { npt() };
         if matches!(ty, ScalarType::Bf16 | ScalarType::Bf16x2) {
             return self.lower_bf16_minmax(i, ty);
+        }
+        if ty == ScalarType::F16x2 {
+            return self.lower_f16x2_minmax(i);
         }
         match ty {
             ScalarType::F32 => {

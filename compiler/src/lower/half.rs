@@ -136,6 +136,74 @@ impl Cx<'_> {
         }
     }
 
+    /// `add`/`sub`/`mul{.rn}.bf16{x2}`: `HADD2.BF16_V2` (`sub` negates the
+    /// second source) and `HMUL2.BF16_V2`, sm_90 only. Measured with ptxas
+    /// 11.8 on sm_90: `HADD2.BF16_V2 R7, R0.H0_H0, -R0.H1_H1` (sub.bf16),
+    /// `HMUL2.BF16_V2 R11, R4, R5` (mul.bf16x2); below sm_90 it refuses
+    /// ("Feature 'add.bf16' requires .target sm_90 or higher").
+    pub(super) fn lower_bf16_arith(&mut self, i: &Instruction, ty: ScalarType) -> R {
+        use crate::ptx::isa::Opcode as O;
+        let name = i.opcode.name();
+        if self.sm.sm < 90 {
+            return self.err(format!(
+                "{name}{ty} on {} requires sm_90 or higher (ptxas 11.8: \"Feature '{name}.bf16' requires .target sm_90 or higher\")",
+                self.sm.name
+            ));
+        }
+        if i.has(Mod::Sat) || i.has(Mod::Ftz) {
+            return self.err(format!("{name}{ty}: only .rn exists"));
+        }
+        let d = self.dst32(&i.operands[0])?;
+        let a = self.half_src(&i.operands[1], ty)?;
+        let b = self.half_src(&i.operands[2], ty)?;
+        match i.opcode {
+            O::Add => self.b.emit(Op::HADD2, &["BF16_V2"], [r(d), a, b])?,
+            O::Sub => self.b.emit(Op::HADD2, &["BF16_V2"], [r(d), a, neg(b)])?,
+            _ => self.b.emit(Op::HMUL2, &["BF16_V2"], [r(d), a, b])?,
+        }
+        if is_scalar_half(ty) {
+            self.narrow(d, 16)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// `min`/`max{.ftz}{.NaN}.f16x2`: `HMNMX2` with `PT` (min) or `!PT`
+    /// (max), from sm_80, as ptxas 11.8 emits it (`HMNMX2 R7, R0, R5, PT`,
+    /// `HMNMX2.NAN R5, R0, R5, !PT` on sm_80 and sm_90); below sm_80 ptxas
+    /// refuses ("Feature 'min.f16 or min.f16x2' requires .target sm_80 or
+    /// higher"). The scalar `.f16` forms go through f32 (float.rs).
+    pub(super) fn lower_f16x2_minmax(&mut self, i: &Instruction) -> R {
+        let name = i.opcode.name();
+        if self.sm.sm < 80 {
+            return self.err(format!(
+                "{name}.f16x2 on {} requires sm_80 or higher (ptxas 11.8: \"Feature '{name}.f16 or {name}.f16x2' requires .target sm_80 or higher\")",
+                self.sm.name
+            ));
+        }
+        if i.has(Mod::Xorsign) || i.operands.len() != 3 {
+            return self.err(format!(
+                "{name}.f16x2: .xorsign.abs and three sources are not lowered"
+            ));
+        }
+        let d = self.dst32(&i.operands[0])?;
+        let a = self.half_src(&i.operands[1], ScalarType::F16x2)?;
+        let b = self.half_src(&i.operands[2], ScalarType::F16x2)?;
+        let mut mods: Vec<&str> = vec![];
+        if i.has(Mod::Ftz) {
+            mods.push("FTZ");
+        }
+        if i.has(Mod::NaNProp) {
+            mods.push("NAN");
+        }
+        let sel = if i.opcode == crate::ptx::isa::Opcode::Min {
+            pt()
+        } else {
+            npt()
+        };
+        self.b.emit(Op::HMNMX2, &mods, [r(d), a, b, sel])
+    }
+
     /// `ex2`/`tanh.approx` on `.f16`/`.f16x2`.
     pub(super) fn lower_half_sfu(&mut self, i: &Instruction, ty: ScalarType) -> R {
         use crate::ptx::isa::Opcode as O;
