@@ -179,6 +179,10 @@ impl Cx<'_> {
                     Space::Param => self.err("a register address in the parameter space"),
                 }
             }
+            Some(Binding::VecReg { .. }) => self.err(format!(
+                "vector register `{}` as an address (PTX addresses are scalar registers)",
+                self.name(base)
+            )),
             Some(Binding::ResourceRef { .. }) => self.err(format!(
                 "`{}` is a .texref/.surfref: not a memory address",
                 self.name(base)
@@ -264,16 +268,13 @@ impl Cx<'_> {
 
     /// The destination registers of a load: element registers and type.
     fn elems(&self, o: &ast::Operand) -> R<Vec<Option<(Val, ScalarType)>>> {
-        match &o.kind {
-            OperandKind::Vector(v) => v
-                .iter()
-                .map(|e| match e.kind {
-                    OperandKind::Sink => Ok(None),
-                    _ => self.dst_val(e).map(Some),
-                })
-                .collect(),
-            _ => Ok(vec![Some(self.dst_val(o)?)]),
-        }
+        self.vector_items(o)
+            .iter()
+            .map(|e| match e.kind {
+                OperandKind::Sink => Ok(None),
+                _ => self.dst_val(e).map(Some),
+            })
+            .collect()
     }
 
     pub fn lower_ld(&mut self, i: &Instruction) -> R {
@@ -407,10 +408,8 @@ impl Cx<'_> {
 
     /// The words of a store's source operands, packed.
     fn store_words(&mut self, o: &ast::Operand, ty: ScalarType) -> R<(Vec<Operand>, u32)> {
-        let items: Vec<&ast::Operand> = match &o.kind {
-            OperandKind::Vector(v) => v.iter().collect(),
-            _ => vec![o],
-        };
+        let items = self.vector_items(o);
+        let items: Vec<&ast::Operand> = items.iter().collect();
         let esize = ty.bytes();
         let total = esize * items.len() as u32;
         let mut words: Vec<Operand> = Vec::new();

@@ -904,9 +904,6 @@ impl<'m> Cx<'m> {
                     VarType::Scalar(t) => t,
                     _ => return self.err("a register of opaque type"),
                 };
-                if v.vector.is_some() {
-                    return self.err("vector registers (.reg .vN) are not lowered");
-                }
                 let name = self.m.name(v.name).to_string();
                 self.scopes.declare_reg(&mut self.b, v, &name, ty);
             }

@@ -116,28 +116,15 @@ impl Cx<'_> {
                         if negated && !matches!(val, Val::P(_)) {
                             return self.err("`!` on a non-predicate");
                         }
-                        Ok(match val {
-                            Val::P(p) => Src::P(p, negated),
-                            Val::R(v) => {
-                                if ty.bits() == 64 {
-                                    return self.err(format!(
-                                        "32-bit register `{}` used as a 64-bit operand",
-                                        self.name(*s)
-                                    ));
-                                }
-                                Src::W(r(v))
-                            }
-                            Val::D(v) => {
-                                if ty.bits() <= 32 && ty.bits() > 1 {
-                                    // A 64-bit register read at 32 bits: its low word.
-                                    Src::W(r(v))
-                                } else {
-                                    Src::D(r(v), r(v + 1))
-                                }
-                            }
-                            Val::Q(_) => return self.err("128-bit operands are not lowered"),
-                        })
+                        match val {
+                            Val::P(p) => Ok(Src::P(p, negated)),
+                            _ => self.reg_src(val, ty, o),
+                        }
                     }
+                    Some(Binding::VecReg { .. }) => self.err(format!(
+                        "vector register `{}` used as a scalar operand",
+                        self.name(*s)
+                    )),
                     Some(b) => {
                         let b = self.param_copy(*s).unwrap_or(b);
                         self.address_of(b, ty)
@@ -168,8 +155,86 @@ impl Cx<'_> {
                     Ok(w)
                 }
             }
-            OperandKind::Component(..) => self.err("vector register components are not lowered"),
+            OperandKind::Component(..) => {
+                let (val, _) = self.component(o)?;
+                self.reg_src(val, ty, o)
+            }
             _ => self.err("unsupported operand"),
+        }
+    }
+
+    /// The source a (non-predicate) register `val` gives at type `ty`.
+    fn reg_src(&self, val: Val, ty: ScalarType, o: &ast::Operand) -> R<Src> {
+        Ok(match val {
+            Val::P(p) => Src::P(p, false),
+            Val::R(v) => {
+                if ty.bits() == 64 {
+                    return self.err(format!(
+                        "32-bit register `{}` used as a 64-bit operand",
+                        self.operand_text(o)
+                    ));
+                }
+                Src::W(r(v))
+            }
+            Val::D(v) => {
+                if ty.bits() <= 32 && ty.bits() > 1 {
+                    // A 64-bit register read at 32 bits: its low word.
+                    Src::W(r(v))
+                } else {
+                    Src::D(r(v), r(v + 1))
+                }
+            }
+            Val::Q(_) => return self.err("128-bit operands are not lowered"),
+        })
+    }
+
+    /// A register operand's name as written (`%r1`, `%v.x`).
+    fn operand_text(&self, o: &ast::Operand) -> String {
+        match o.kind {
+            OperandKind::Name(s) => self.name(s).to_string(),
+            OperandKind::Component(s, c) => format!("{}.{}", self.name(s), ["x", "y", "z", "w"][usize::from(c & 3)]),
+            _ => "operand".into(),
+        }
+    }
+
+    /// `%v.x` (component `c` of a vector register): the component's
+    /// register and the element type (regs.rs).
+    pub fn component(&self, o: &ast::Operand) -> R<(Val, ScalarType)> {
+        let OperandKind::Component(s, c) = o.kind else {
+            return self.err("internal: not a vector register component");
+        };
+        match self.lookup(s) {
+            Some(Binding::VecReg { comps, n, ty }) if c < n => Ok((comps[usize::from(c)], ty)),
+            Some(Binding::VecReg { n, .. }) => self.err(format!(
+                "`{}` has no component {c} (a vector of {n})",
+                self.name(s)
+            )),
+            Some(_) => self.err(format!("`{}` is not a vector register", self.name(s))),
+            None => self.err(format!("unknown name `{}`", self.name(s))),
+        }
+    }
+
+    /// The elements of a vector operand: `{a, b, ...}` as written, a whole
+    /// vector register `%v` as its components `{%v.x, %v.y, ...}` (PTX ISA
+    /// 6.4.2; ptxas 11.8 stores `st.global.v4.b32 [a], %v` as one
+    /// `STG.E.128` of the component registers), any other operand as
+    /// itself.
+    pub fn vector_items<'o>(&self, o: &'o ast::Operand) -> std::borrow::Cow<'o, [ast::Operand]> {
+        use std::borrow::Cow;
+        match &o.kind {
+            OperandKind::Vector(v) => Cow::Borrowed(&v[..]),
+            OperandKind::Name(s) => match self.lookup(*s) {
+                Some(Binding::VecReg { n, .. }) => Cow::Owned(
+                    (0..n)
+                        .map(|c| ast::Operand {
+                            kind: OperandKind::Component(*s, c),
+                            span: o.span,
+                        })
+                        .collect(),
+                ),
+                _ => Cow::Borrowed(std::slice::from_ref(o)),
+            },
+            _ => Cow::Borrowed(std::slice::from_ref(o)),
         }
     }
 
@@ -243,7 +308,9 @@ impl Cx<'_> {
             Binding::KernelParam { .. } | Binding::ParamWords { .. } => {
                 return self.err("internal: the address of a parameter without a frame copy")
             }
-            Binding::Reg { .. } => unreachable!(),
+            Binding::Reg { .. } | Binding::VecReg { .. } => {
+                return self.err("internal: the address of a register")
+            }
         };
         Ok(if ty.bits() == 64 {
             Src::D(lo, imm(0))
@@ -296,10 +363,18 @@ impl Cx<'_> {
 
     /// A 64-bit source in an aligned register pair (copied when it is not one).
     pub fn src64_pair(&mut self, o: &ast::Operand, ty: ScalarType) -> R<u32> {
-        if let OperandKind::Name(s) = &o.kind {
-            if let Some(Binding::Reg { val: Val::D(v), .. }) = self.lookup(*s) {
-                return Ok(v);
+        match &o.kind {
+            OperandKind::Name(s) => {
+                if let Some(Binding::Reg { val: Val::D(v), .. }) = self.lookup(*s) {
+                    return Ok(v);
+                }
             }
+            OperandKind::Component(..) => {
+                if let (Val::D(v), _) = self.component(o)? {
+                    return Ok(v);
+                }
+            }
+            _ => {}
         }
         let (lo, hi) = self.src64(o, ty)?;
         let v = self.b.vpair();
@@ -406,6 +481,7 @@ impl Cx<'_> {
                 Some(Binding::Reg { val, ty }) => Ok((val, ty)),
                 _ => self.err(format!("`{}` is not a register", self.name(*s))),
             },
+            OperandKind::Component(..) => self.component(o),
             OperandKind::Sink => self.err("internal: sink destination"),
             _ => self.err("unsupported destination operand"),
         }

@@ -180,10 +180,8 @@ impl Cx<'_> {
             self.mov(c + at, x)?;
         }
         // Data elements.
-        let data_ops: Vec<_> = match &i.operands[data_k].kind {
-            OperandKind::Vector(v) => v.iter().collect(),
-            _ => vec![&i.operands[data_k]],
-        };
+        let data_items = self.vector_items(&i.operands[data_k]);
+        let data_ops: Vec<_> = data_items.iter().collect();
         let n = data_ops.len() as u32;
         let es = (ty.bits() / 8).max(1);
         let bytes = es * n;

@@ -188,7 +188,8 @@ impl Cx<'_> {
     /// The destination registers, the write mask and the two channel pairs.
     pub(super) fn tex_dsts(&mut self, i: &Instruction) -> R<TexDsts> {
         let dsts: Vec<Option<u32>> = match &i.operands[0].kind {
-            OperandKind::Vector(v) => v
+            OperandKind::Vector(_) | OperandKind::Name(_) => self
+                .vector_items(&i.operands[0])
                 .iter()
                 .map(|e| match e.kind {
                     OperandKind::Sink => Ok(None),
