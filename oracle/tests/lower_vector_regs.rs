@@ -123,9 +123,7 @@ fn check_against(what: &str, got: &RunResult, words: u32, want: impl Fn(u32) -> 
     assert_eq!(got.outcome, Outcome::Completed, "{what}: {:?}", got.outcome);
     let out = &got.outputs.get("out").unwrap().bits;
     for t in 0..N {
-        let w: Vec<u64> = (0..words)
-            .map(|k| out[(words * t + k) as usize])
-            .collect();
+        let w: Vec<u64> = (0..words).map(|k| out[(words * t + k) as usize]).collect();
         let e: Vec<u64> = want(t).iter().map(|&x| u64::from(x)).collect();
         assert_eq!(w, e, "{what}, thread {t}");
     }

@@ -6,8 +6,8 @@
 //! | file | job |
 //! |---|---|
 //! | `builder.rs` | blocks, labels, fresh virtual registers/pairs/predicates, `emit` (checks the opcode table and `sm.has_opcode`) |
-//! | `regs.rs` | PTX register declarations (`%r<N>` ranges, 16/32/64/128-bit, `.pred`) to virtual registers; scoped bindings |
-//! | `operand.rs` | PTX operands to IR sources: registers, immediates split into 32-bit words, special registers (S2R, `c[0x0][..]`) |
+//! | `regs.rs` | PTX register declarations (`%r<N>` ranges, 16/32/64/128-bit, `.pred`, `.vN` vectors: a register per component) to virtual registers; scoped bindings |
+//! | `operand.rs` | PTX operands to IR sources: registers, vector components and whole vector operands, immediates split into 32-bit words, special registers (S2R, `c[0x0][..]`) |
 //! | `int.rs` | add/sub/mul/mad/neg/abs/min/max/logic/shifts, 16/32/64-bit, popc/clz/brev/bfe/bfi/bfind/prmt/lop3/shf |
 //! | `int_misc.rs` | dp4a/dp2a (IDP), sad (VABSDIFF; 64-bit sequence), bmsk (BMSK), szext (SGXT), fns (POPC binary search) |
 //! | `cmp.rs` | setp/selp/set: ISETP(.EX), FSETP, DSETP, predicate logic (PLOP3) |
@@ -50,8 +50,7 @@
 //! (sm_100a: no target of the SM table has it), cube and multi-sample
 //! textures, `tex.grad.3d` and `tex.grad`/`tex.level` with
 //! `.s32` coordinates (tex_lod.rs), texture residency predicates and separate
-//! samplers (tex.rs), `.reg .vN` vector registers and their components,
-//! indirect calls through call prototypes and recursive calls (call.rs),
+//! samplers (tex.rs), indirect calls through call prototypes and recursive calls (call.rs),
 //! the special registers `%gridid` (ptxas reads `c[0x0][0x30]`, where this
 //! lowering keeps the const window), `%total_smem_size` (`SR_SMEMSZ`),
 //! `%envregN` and `%pmN`, `.bf16`/`.bf16x2` `fma`/`min`/`max`/`setp`,
@@ -163,6 +162,8 @@ mod tests_surf;
 mod tests_tex_array;
 #[cfg(test)]
 mod tests_tex_lod;
+#[cfg(test)]
+mod tests_vector_regs;
 
 use rustc_hash::FxHashMap;
 

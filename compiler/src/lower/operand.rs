@@ -192,7 +192,11 @@ impl Cx<'_> {
     fn operand_text(&self, o: &ast::Operand) -> String {
         match o.kind {
             OperandKind::Name(s) => self.name(s).to_string(),
-            OperandKind::Component(s, c) => format!("{}.{}", self.name(s), ["x", "y", "z", "w"][usize::from(c & 3)]),
+            OperandKind::Component(s, c) => format!(
+                "{}.{}",
+                self.name(s),
+                ["x", "y", "z", "w"][usize::from(c & 3)]
+            ),
             _ => "operand".into(),
         }
     }

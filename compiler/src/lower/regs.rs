@@ -17,7 +17,9 @@
 //! vector operand of `ld`/`st`/`tex`/`suld`/`sust` ([`super::Cx::vector_items`]).
 //! ptxas 11.8 does the same: `st.global.v4.b32 [%rd2], %v` after writing
 //! the components is one `STG.E.128 [R2.64], R4` of the four component
-//! registers (sm_80, measured).
+//! registers (sm_80, measured). ptxas 11.8 refuses a component inside a
+//! call's argument list ("Parsing error near '.z'"); here it is the
+//! operand of a `.reg` parameter like any register.
 
 use rustc_hash::FxHashMap;
 

@@ -20,7 +20,7 @@ const ADDF: &str =
     ".func (.reg .b32 r) addf (.reg .b32 a, .reg .b32 b)\n{\nadd.u32 r, a, b;\nret;\n}";
 
 /// The listing's instructions: (opcode with modifiers, operands).
-fn instrs(t: &str) -> Vec<(String, Vec<String>)> {
+pub(super) fn instrs(t: &str) -> Vec<(String, Vec<String>)> {
     t.lines()
         .filter_map(|l| {
             let l = l.split(';').next()?.trim();
