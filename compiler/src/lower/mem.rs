@@ -32,9 +32,11 @@ pub const SHARED_WINDOW: u32 = 0x18;
 pub const LOCAL_WINDOW: u32 = 0x20;
 /// The constant and kernel-parameter windows (read by `isspacep` only:
 /// our `cvta.const` points into a global copy of bank 3, our `cvta.param`
-/// at a local frame copy; space.rs).
-pub const CONST_WINDOW: u32 = 0x30;
-pub const PARAM_WINDOW: u32 = 0x38;
+/// at a local frame copy; space.rs). DECISION: words no ptxas 11.8 form
+/// we model reads on any target (`c[0x0][0x30]` is `%gridid`'s,
+/// `CbankLayout::gridid`), below every target's first parameter.
+pub const CONST_WINDOW: u32 = 0x150;
+pub const PARAM_WINDOW: u32 = 0x158;
 /// The size of each generic window (the PTX interpreter's 64-bit windows,
 /// `ptx_interp::memory::Windows::new(true).span`).
 pub const WINDOW_SPAN: u64 = 1 << 40;

@@ -51,9 +51,7 @@
 //! textures, `tex.grad.3d` and `tex.grad`/`tex.level` with
 //! `.s32` coordinates (tex_lod.rs), texture residency predicates and separate
 //! samplers (tex.rs), indirect calls through call prototypes and recursive calls (call.rs),
-//! the special registers `%gridid` (ptxas reads `c[0x0][0x30]`, where this
-//! lowering keeps the const window), `%total_smem_size` (`SR_SMEMSZ`),
-//! `%envregN` and `%pmN`, `.bf16`/`.bf16x2` `fma`/`min`/`max`/`setp`,
+//! `.bf16`/`.bf16x2` `fma`/`min`/`max`/`setp`,
 //! `setp.f16x2`, `ex2`/`tanh` on `.f16`, and `atom` on `.f16`/`.b16`. `mov.b128`
 //! is refused too (the interpreter faults on it). `brkpt` lowers to nothing (mod.rs `dispatch`).
 //!
@@ -112,7 +110,8 @@
 //!   place the windows there; the PTX interpreter's windows are
 //!   `0x7f00_0000_0000` and `0x7e00_0000_0000`. `isspacep` (space.rs)
 //!   also reads the const and kernel-parameter window bases at
-//!   `c[0x0][0x30]` and `c[0x0][0x38]` (the interpreter's
+//!   `c[0x0][0x150]` and `c[0x0][0x158]` (our DECISION, below every
+//!   target's parameters; `c[0x0][0x30]` is ptxas's `%gridid`) (the interpreter's
 //!   `0x7d00_0000_0000`, `0x7c00_0000_0000`); every window is
 //!   [`WINDOW_SPAN`] bytes. With `.address_size 32` the same words hold
 //!   the interpreter's 32-bit windows (`0xf000_0000`, `0xe000_0000`,

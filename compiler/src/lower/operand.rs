@@ -9,6 +9,16 @@
 //! `%ntid` at `c[0x0][0x0..0x8]` (every corpus kernel: `IMAD R2, R2,
 //! c[0x0][0x0], R3`) and `%nctaid` at `c[0x0][0xc..0x14]` (there is no
 //! `SR_NCTAID` S2R register on sm_70+; ptxas 11.8 reads `c[0x0][0xc]`).
+//!
+//! The launch-environment registers, as ptxas 11.8 reads them on sm_70..
+//! sm_90 (measured; the offsets are the SM table's
+//! [`crate::targets::CbankLayout`]): `%gridid` the 64-bit word at
+//! `gridid`, `%envregN` the word at `envreg + 4N`, `%total_smem_size`
+//! `S2R SR_SMEMSZ` minus the word at `reserved_smem` where the target has
+//! one (sm_80+), `%pmN` `CS2R.32 R, SR_PMN` and `%pmN_64` `CS2R R, SR_PMN`.
+//! The runners' values (LAUNCH_SPEC.md "Special registers"): grid 0, every
+//! `%envreg` 0, the counters 0 (the interpreter's), and the CTA's static
+//! plus dynamic shared bytes.
 
 use crate::ir::{Op, Operand};
 use crate::ptx::ast::{self, Dim, Imm, OperandKind, SpecialReg};
@@ -461,6 +471,41 @@ impl Cx<'_> {
                     [r(v), r(v), imm(0x7f), rz(), imm(0xc0), npt()],
                 )?;
                 Ok(Src::W(r(v)))
+            }
+            SpecialReg::Gridid => Ok(Src::D(
+                cbank(0, self.cb.gridid),
+                cbank(0, self.cb.gridid + 4),
+            )),
+            SpecialReg::Envreg(n) => Ok(Src::W(cbank(0, self.cb.envreg + 4 * u32::from(n)))),
+            SpecialReg::TotalSmemSize => {
+                let Src::W(x) = s2r(self, "SR_SMEMSZ".into())? else {
+                    unreachable!()
+                };
+                let Some(reserved) = self.cb.reserved_smem else {
+                    return Ok(Src::W(x));
+                };
+                let v = self.b.vreg();
+                let mut c = cbank(0, reserved);
+                if let Operand::Const(k) = &mut c {
+                    k.neg = true;
+                }
+                self.b.emit(Op::IADD3, &[], [r(v), x, c, rz()])?;
+                Ok(Src::W(r(v)))
+            }
+            SpecialReg::Pm(n) => {
+                let v = self.b.vreg();
+                self.b.emit(
+                    Op::CS2R,
+                    &["32"],
+                    [r(v), Operand::Special(format!("SR_PM{n}"))],
+                )?;
+                Ok(Src::W(r(v)))
+            }
+            SpecialReg::Pm64(n) => {
+                let v = self.b.vpair();
+                self.b
+                    .emit(Op::CS2R, &[], [r(v), Operand::Special(format!("SR_PM{n}"))])?;
+                Ok(Src::D(r(v), r(v + 1)))
             }
             SpecialReg::Clock64 | SpecialReg::Globaltimer => {
                 let name = if sr == SpecialReg::Clock64 {

@@ -221,6 +221,10 @@ pub enum SReg {
     WarpId,
     SmId,
     CgaCtaId,
+    /// `SR_SMEMSZ`: the CTA's shared memory, reserved bytes included.
+    SmemSz,
+    /// `SR_PM0`..`SR_PM7`: the performance-monitor counters.
+    Pm(u8),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -976,7 +980,18 @@ fn sreg(name: &str) -> DResult<SReg> {
         "SR_WARPID" => SReg::WarpId,
         "SR_SMID" | "SR_VIRTUALSMID" => SReg::SmId,
         "SR_CgaCtaId" => SReg::CgaCtaId,
-        _ => return Err(format!("special register {name} is not modelled")),
+        "SR_SMEMSZ" => SReg::SmemSz,
+        _ => {
+            if let Some(n) = name
+                .strip_prefix("SR_PM")
+                .and_then(|n| n.parse::<u8>().ok())
+            {
+                if n < 8 {
+                    return Ok(SReg::Pm(n));
+                }
+            }
+            return Err(format!("special register {name} is not modelled"));
+        }
     })
 }
 
