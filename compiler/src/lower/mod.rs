@@ -29,6 +29,7 @@
 //! | `atom.rs` | atom/red on global and shared memory |
 //! | `space.rs` | isspacep: window tests on the generic address (our sequence, IADD3/ISETP) |
 //! | `call.rs` | `.func` calls and the ABI below (`.param` and `.reg` parameters) |
+//! | `call_indirect.rs` | function addresses (`mov.u64 %r, f`: the code address) and indirect calls through `.callprototype`s (`CALL.REL.NOINC %r 0x0`); the shared registers of a signature class |
 //!
 //! Per-target rules: the lowering emits the target-independent (newest)
 //! form of the operations phase 5 ConvertUnsupportedOps expands
@@ -50,7 +51,9 @@
 //! (sm_100a: no target of the SM table has it), cube and multi-sample
 //! textures, `tex.grad.3d` and `tex.grad`/`tex.level` with
 //! `.s32` coordinates (tex_lod.rs), texture residency predicates and separate
-//! samplers (tex.rs), indirect calls through call prototypes and recursive calls (call.rs),
+//! samplers (tex.rs), recursive calls, direct or through function
+//! pointers (call.rs), indirect calls through a register with a
+//! `.calltargets` list (the parser has no `.calltargets`),
 //! `.bf16`/`.bf16x2` `fma`/`min`/`max`/`setp`,
 //! `setp.f16x2`, `ex2`/`tanh` on `.f16`, and `atom` on `.f16`/`.b16`. `mov.b128`
 //! is refused too (the interpreter faults on it). `brkpt` lowers to nothing (mod.rs `dispatch`).
@@ -123,6 +126,7 @@
 mod atom;
 pub(crate) mod builder;
 mod call;
+mod call_indirect;
 mod cmp;
 mod control;
 mod cvt;
@@ -594,6 +598,9 @@ pub(crate) struct FuncAbi {
     pub rets: Vec<AbiSlot>,
     /// Return-address pair.
     pub ra: u32,
+    /// The registers are its signature class's (address-taken functions,
+    /// call_indirect.rs): the body copies them into its own.
+    pub shared: bool,
 }
 
 /// The function being lowered.
@@ -602,6 +609,9 @@ pub(crate) struct CurFn {
     pub is_entry: bool,
     pub frame: u32,
     pub ra: u32,
+    /// Before each `RET`: the function's own return slots into its
+    /// class's (address-taken functions, call_indirect.rs).
+    pub ret_copies: Vec<(AbiSlot, AbiSlot)>,
 }
 
 pub(crate) struct Cx<'m> {
@@ -635,6 +645,13 @@ pub(crate) struct Cx<'m> {
     /// The kernel's `.texref`/`.surfref` words (res_ref.rs): the variable
     /// and its bank-0 byte offset, bound in the kernel and every callee.
     pub res_refs: Vec<(Sym, u32)>,
+    /// The module's address-taken functions (call_indirect.rs).
+    pub taken: rustc_hash::FxHashSet<Sym>,
+    /// Per signature class: the parameter, return and return-address
+    /// registers its members share.
+    pub classes: FxHashMap<call_indirect::Sig, (Vec<AbiSlot>, Vec<AbiSlot>, u32)>,
+    /// The current function's `.callprototype`s.
+    pub protos: FxHashMap<Sym, call_indirect::Sig>,
 }
 
 fn lower_kernel(
@@ -675,6 +692,9 @@ fn lower_kernel(
         param_copies: FxHashMap::default(),
         branch_tables: FxHashMap::default(),
         res_refs: Vec::new(),
+        taken: call_indirect::address_taken(m),
+        classes: FxHashMap::default(),
+        protos: FxHashMap::default(),
     };
     cx.b.span = f.name_span;
     // Prologue: the stack pointer, then the global descriptor.
@@ -791,6 +811,7 @@ impl<'m> Cx<'m> {
         self.labels.clear();
         self.local_slots.clear();
         self.branch_tables = control::branch_tables(body);
+        self.protos = call_indirect::prototypes(body);
         self.cc = None;
         let mut frame = frame_layout(body, &mut self.local_slots);
         // Parameters whose address is taken get a frame copy (as ptxas:

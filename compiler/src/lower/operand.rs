@@ -139,7 +139,7 @@ impl Cx<'_> {
                         let b = self.param_copy(*s).unwrap_or(b);
                         self.address_of(b, ty)
                     }
-                    None => self.err(format!("unknown name `{}`", self.name(*s))),
+                    None => self.function_address(*s, ty),
                 }
             }
             OperandKind::SymOffset(s, off) => match self.lookup(*s) {
@@ -250,6 +250,31 @@ impl Cx<'_> {
             },
             _ => Cow::Borrowed(std::slice::from_ref(o)),
         }
+    }
+
+    /// `mov.u64 %r, f`: the code address of `.func f`'s first block,
+    /// high word 0 (call_indirect.rs, ptxas's `MOV R6, 0xf0`).
+    fn function_address(&mut self, s: crate::ptx::intern::Sym, ty: ScalarType) -> R<Src> {
+        match self.m.function(self.name(s)) {
+            Some(f) if f.kind == ast::FuncKind::Func => {}
+            Some(_) => {
+                return self.err(format!(
+                    "the address of kernel `{}` is not lowered",
+                    self.name(s)
+                ))
+            }
+            None => return self.err(format!("unknown name `{}`", self.name(s))),
+        }
+        let abi = self.func_abi(s)?;
+        let v = self.b.vpair();
+        self.b
+            .emit(Op::MOV, &[], [r(v), Operand::Label(abi.label)])?;
+        self.mov(v + 1, rz())?;
+        Ok(if ty.bits() == 64 {
+            Src::D(r(v), r(v + 1))
+        } else {
+            Src::W(r(v))
+        })
     }
 
     /// The source for immediate bits of type `ty`.

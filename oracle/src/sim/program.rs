@@ -564,6 +564,11 @@ pub enum Kind {
     Call {
         target: u32,
     },
+    /// `CALL R off`: to the code address `R + off` (per lane).
+    CallReg {
+        r: Src,
+        off: i64,
+    },
     Ret {
         r: Src,
         off: i64,
@@ -1629,7 +1634,13 @@ fn decode_inst(d: &Dec<'_>, i: &Inst) -> DResult<Kind> {
             Operand::Label(_) | Operand::Imm(_) => Kind::Call {
                 target: d.target(&s[0])?,
             },
-            _ => return Err("indirect CALL is not modelled".into()),
+            // `CALL.REL.NOINC R6 0x0` (ptxas 11.8 through a function
+            // address): like RET, the printed offset is resolved.
+            Operand::RegRel { reg, offset } => Kind::CallReg {
+                r: d.reg_src(*reg),
+                off: *offset,
+            },
+            _ => return Err("CALL needs a label, an address or `R offset`".into()),
         },
         RET => {
             let Operand::RegRel { reg, offset } = &s[0] else {
