@@ -154,6 +154,8 @@ mod tests;
 #[cfg(test)]
 mod tests_gaps;
 #[cfg(test)]
+mod tests_indirect_call;
+#[cfg(test)]
 mod tests_reg_params;
 #[cfg(test)]
 mod tests_res_ref;
