@@ -15,8 +15,10 @@
 //! immediate argument, and an indirect call from inside a `.func`.
 
 mod pair_run;
+use oracle::commands::sim::run_sass;
 use oracle::launch::LaunchSpec;
-use oracle::ptx_interp::Outcome;
+use oracle::ptx_interp::{Outcome, RunLimits};
+use oracle::sim::SimInputs;
 use pair_run::{agree, interp, lowered, lowered_o3, ARCHS};
 
 const N: u32 = 32;
@@ -142,10 +144,14 @@ const PTX: &str = r#".version 7.8
 "#;
 
 fn spec() -> LaunchSpec {
+    spec_words(4)
+}
+
+fn spec_words(words: u32) -> LaunchSpec {
     let text = format!(
         r#"{{"kernel": "k", "grid": [1], "block": [{N}], "params": [{{"buffer": "out"}}],
   "buffers": {{"out": {{"type": "u32", "len": {len}, "init": "zeros"}}}}, "outputs": ["out"]}}"#,
-        len = 4 * N
+        len = words * N
     );
     LaunchSpec::from_json_str(&text, ".").unwrap_or_else(|e| panic!("{e}\n{text}"))
 }
@@ -188,6 +194,50 @@ fn indirect_calls_match_the_interpreter_on_every_target() {
         let o3 = lowered_o3(PTX, &sp, arch).unwrap_or_else(|e| panic!("{arch}: {e}"));
         if let Some(d) = agree(&want, &o3, false) {
             panic!("-O3 on {arch}: {d}");
+        }
+    }
+}
+
+/// ptxas 11.8's own listings of a call through a function address
+/// (tests/indirect_call_vendor/leaf.ptx: `MOV R6, 0xf0 ; @P0 MOV R6, 0x110
+/// ; CALL.REL.NOINC R6 0x0`, per-lane targets) in the simulator against
+/// the interpreter, and the lowering of the same kernel: the simulator's
+/// `CALL R off` is the vendor's, on every target.
+#[test]
+fn vendor_indirect_call_listings_run_in_the_simulator() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/indirect_call_vendor");
+    let src = std::fs::read_to_string(dir.join("leaf.ptx")).unwrap();
+    let sp = spec_words(1);
+    let want = interp(&src, &sp);
+    assert_eq!(want.outcome, Outcome::Completed, "{:?}", want.outcome);
+    // Not vacuous: lanes below 5 ran `addone`, the others `dbl`.
+    let out = &want.outputs.get("out").unwrap().bits;
+    for t in 0..N {
+        let e = if t < 5 { t + 1 } else { 2 * t };
+        assert_eq!(out[t as usize], u64::from(e), "interpreter, thread {t}");
+    }
+    for arch in ARCHS {
+        let sass = std::fs::read_to_string(dir.join(format!("leaf.{arch}.sass"))).unwrap();
+        assert!(
+            sass.contains("CALL.REL.NOINC R6 0x0"),
+            "{arch}: no call through a register"
+        );
+        let got = run_sass(
+            &sp,
+            &sass,
+            "leaf",
+            arch,
+            None,
+            &SimInputs::default(),
+            &RunLimits::default(),
+        )
+        .unwrap_or_else(|e| panic!("{arch}: {e}"));
+        if let Some(d) = agree(&want, &got, false) {
+            panic!("vendor listing on {arch}: {d}");
+        }
+        let ours = lowered(&src, &sp, arch).unwrap_or_else(|e| panic!("{arch}: {e}"));
+        if let Some(d) = agree(&want, &ours, false) {
+            panic!("lowered leaf.ptx on {arch}: {d}");
         }
     }
 }
