@@ -244,7 +244,14 @@ impl Cx<'_> {
         let abi = self.func_abi(f)?;
         let func = self.m.function(self.m.name(f)).expect("func_abi checked");
         let barrier = 1 + call_height(self.m, func);
-        self.call_with(&abi, barrier, Operand::Label(abi.label), rets, args)
+        self.call_with(
+            &abi,
+            &func.params,
+            barrier,
+            Operand::Label(abi.label),
+            rets,
+            args,
+        )
     }
 
     /// `call (rets), %fp, (args), proto` (call_indirect.rs): the class
@@ -256,6 +263,12 @@ impl Cx<'_> {
         rets: &[ast::Operand],
         args: &[ast::Operand],
     ) -> R {
+        if !proto.is_some_and(|p| self.protos.contains_key(&p)) {
+            return self.err(format!(
+                "indirect call through `{}`: only calls with a `.callprototype` of this function are lowered",
+                self.name(fp)
+            ));
+        }
         let cands = call_indirect::candidates(self.m, &self.taken, &self.protos, proto);
         let Some(&first) = cands.first() else {
             return self.err(format!(
@@ -273,6 +286,7 @@ impl Cx<'_> {
             height = height.max(call_height(self.m, func));
         }
         let abi = self.func_abi(first)?;
+        let decls = &self.m.function(self.m.name(first)).expect("a body").params;
         let reg = match self.lookup(fp) {
             Some(Binding::Reg { val: Val::D(v), .. })
             | Some(Binding::Reg { val: Val::R(v), .. }) => v,
@@ -287,7 +301,7 @@ impl Cx<'_> {
             reg: crate::ir::sass_text::Reg::V(reg),
             offset: 0,
         };
-        self.call_with(&abi, 1 + height, target, rets, args)
+        self.call_with(&abi, decls, 1 + height, target, rets, args)
     }
 
     /// The call sequence (module doc): arguments, `BSSY`, return address,
@@ -295,6 +309,7 @@ impl Cx<'_> {
     fn call_with(
         &mut self,
         abi: &FuncAbi,
+        decls: &[ast::VarDecl],
         barrier: u32,
         target: Operand,
         rets: &[ast::Operand],
@@ -306,6 +321,27 @@ impl Cx<'_> {
         for (k, a) in args.iter().enumerate() {
             match abi.params[k] {
                 AbiSlot::Words(pf, pw) => {
+                    if let OperandKind::Imm(x) = a.kind {
+                        // An immediate for a `.param` parameter (PTX ISA
+                        // 9.7.12.4; ptxas 11.8 accepts `call (pr), f, (7,
+                        // 0x100000005, 2.5)`): its bits at the parameter's
+                        // type, zero-extended over the parameter's words.
+                        let ty = decls
+                            .get(k)
+                            .and_then(ast::VarDecl::scalar)
+                            .unwrap_or(ScalarType::B32);
+                        let bits = super::operand::imm_bits(x, ty);
+                        let bits = if ty.bits() >= 64 {
+                            bits
+                        } else {
+                            bits & ((1u64 << ty.bits()) - 1)
+                        };
+                        for w in 0..pw {
+                            let word = if w < 2 { (bits >> (32 * w)) as u32 } else { 0 };
+                            self.mov(pf + w, imm(i64::from(word as i32)))?;
+                        }
+                        continue;
+                    }
                     let (first, words) = self.arg_words(a)?;
                     for w in 0..words.min(pw) {
                         self.mov(pf + w, r(first + w))?;

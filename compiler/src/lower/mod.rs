@@ -52,8 +52,9 @@
 //! textures, `tex.grad.3d` and `tex.grad`/`tex.level` with
 //! `.s32` coordinates (tex_lod.rs), texture residency predicates and separate
 //! samplers (tex.rs), recursive calls, direct or through function
-//! pointers (call.rs), indirect calls through a register with a
-//! `.calltargets` list (the parser has no `.calltargets`),
+//! pointers (call.rs), indirect calls without a `.callprototype` of the
+//! calling function (a call-target list) and the address of a kernel
+//! (call_indirect.rs),
 //! `.bf16`/`.bf16x2` `fma`/`min`/`max`/`setp`,
 //! `setp.f16x2`, `ex2`/`tanh` on `.f16`, and `atom` on `.f16`/`.b16`. `mov.b128`
 //! is refused too (the interpreter faults on it). `brkpt` lowers to nothing (mod.rs `dispatch`).
@@ -79,7 +80,9 @@
 //! those registers virtually: each callee has one fixed set of virtual
 //! registers per kernel: its parameter words, its return-value words, and
 //! a return-address pair. A call site copies the argument words into the
-//! callee's parameter registers (`MOV`), writes the return address
+//! callee's parameter registers (`MOV`; an immediate argument of a
+//! `.param` parameter is its bits at the parameter's type, as ptxas 11.8
+//! folds `call (pr), f, (7, 0x300000005, 2.5)`), writes the return address
 //! (`MOV %ra, .L_x_N` with the label of the block after the call, high
 //! word `0`), executes `CALL.REL.NOINC .L_x_callee`, and copies the return
 //! words out. The callee returns with `RET.REL.NODEC %ra 0x0`. Parameters
@@ -91,7 +94,11 @@
 //! and reads the return register out as it would a `mov` (ptxas 11.8
 //! passes those in R registers too, a `.pred` as a 0/-1 word). There are no callee-saved registers: virtual registers of
 //! different functions are disjoint, which is also why recursion (direct
-//! or not) is refused. Callee bodies follow the kernel's `EXIT` in the
+//! or not, through function pointers too) is refused. A function whose
+//! address is taken (`mov.u64 %r, f`: its first block's code address,
+//! as ptxas) is called, directly or through `CALL.REL.NOINC %r 0x0`, with
+//! the registers of its signature class, which it copies into its own on
+//! entry (call_indirect.rs). Callee bodies follow the kernel's `EXIT` in the
 //! same [`crate::ir::Function`], as ptxas lays them out, then the
 //! compiler's own subroutines (the division slow paths).
 //!
