@@ -292,7 +292,10 @@ impl Cfg {
         // A `CALL` through a register: its candidate callees are the
         // blocks nothing else reaches (as for BRX, (b) above), each a root.
         let mut register_callees = Vec::new();
-        if calls.iter().any(|c| c.target.is_none()) {
+        if calls.iter().any(|c| {
+            c.target.is_none()
+                && super::regs::calls_through_register(&f.blocks[c.block].insts[c.inst])
+        }) {
             let mut has_pred = vec![false; n];
             if n > 0 {
                 has_pred[0] = true;
@@ -550,5 +553,44 @@ pub(crate) mod tests {
         // No enclosing BSSY: every later block but the padding (4).
         assert_eq!(g.succs[0], vec![1, 2, 3]);
         assert_eq!(g.reachable, vec![true, true, true, true, false]);
+    }
+
+    #[test]
+    fn a_register_call_reaches_the_orphan_blocks() {
+        // ptxas's call through a function address (leaf.sm_80: `MOV R6,
+        // 0xf0 ; CALL.REL.NOINC R6 0x0`): the callees (blocks 2 and 3)
+        // have no other edge; each becomes a root, and a procedure.
+        let f = func(
+            ".L_x_0:
+             MOV R20, 0x30 ;
+             CALL.REL.NOINC R6 0x0 ;
+             .L_x_1:
+             EXIT ;
+             .L_x_2:
+             IADD3 R4, R4, 0x1, RZ ;
+             RET.REL.NODEC R20 0x0 ;
+             .L_x_3:
+             SHF.L.U32 R4, R4, 0x1, RZ ;
+             RET.REL.NODEC R20 0x0 ;
+             .L_x_4:
+             BRA .L_x_4 ;",
+        );
+        let g = Cfg::new(&f);
+        assert_eq!(g.calls.len(), 1);
+        assert_eq!(g.calls[0].target, None);
+        assert_eq!(g.register_callees, vec![2, 3]);
+        assert_eq!(g.roots, vec![0, 2, 3]);
+        assert_eq!(g.reachable, vec![true, true, true, true, false]);
+        // An absolute call roots nothing new.
+        let h = func(
+            ".L_x_0:
+             CALL.ABS.NOINC 0x0 ;
+             EXIT ;
+             .L_x_1:
+             RET.REL.NODEC R20 0x0 ;",
+        );
+        let g = Cfg::new(&h);
+        assert!(g.register_callees.is_empty());
+        assert_eq!(g.roots, vec![0]);
     }
 }
