@@ -38,8 +38,9 @@
 //! analysed context-insensitively: the union over all their call sites,
 //! which is safe. A `CALL` through a register is a call to each of
 //! [`Cfg::register_callees`] (live before it: the union of their
-//! `live_in`; after it: into each one's returns). Where the code gives no such knowledge — a `CALL` to an
-//! absolute target, a `RET` in no called procedure, an
+//! `live_in`; after it: into each one's returns). Where the code gives
+//! no such knowledge — a `CALL` to an absolute target, a `RET` in no
+//! called procedure, an
 //! `UNDECODED` slot or an unmodelled opcode ([`regs::reads_all_registers`])
 //! — every unit of the function is live.
 
