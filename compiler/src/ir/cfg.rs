@@ -12,6 +12,7 @@
 //! | `EXIT`, `KILL`, `RTT`, `BPT` | none (the thread ends, or traps); plus the next block when guarded |
 //! | `RET` | none inside the procedure; plus the next block when guarded. Where a `RET` returns to is a property of the calls ([`Cfg::calls`], [`Cfg::procs`]): liveness joins the live sets after every call of the procedure into its returns |
 //! | `CALL L` (anywhere in a block) | falls through to the next instruction; the call is recorded in [`Cfg::calls`], and `L` becomes a root: reachability, reverse postorder and dominators include the callee |
+//! | `CALL R off` (through a register) | falls through; recorded with no target. Its candidate callees are unknown: every block that nothing else reaches (no branch, fallthrough or call edge; not the entry, not padding) becomes a root, as the candidates of `BRX` do (ptxc's address-taken `.func`s, reached only through their addresses, are such blocks) |
 //! | anything else | the next block |
 //!
 //! The last block must not fall through past the end of the function when
@@ -193,6 +194,9 @@ pub struct Cfg {
     pub falls_off_end: bool,
     /// Whether each block's control can continue into the next block.
     pub falls_through: Vec<bool>,
+    /// The candidate callees of every `CALL` through a register (the
+    /// blocks nothing else reaches, module comment); empty without one.
+    pub register_callees: Vec<usize>,
 }
 
 impl Cfg {
@@ -285,6 +289,30 @@ impl Cfg {
         let mut roots = Vec::new();
         let mut procs = Vec::new();
         let mut pending = if n > 0 { vec![0usize] } else { vec![] };
+        // A `CALL` through a register: its candidate callees are the
+        // blocks nothing else reaches (as for BRX, (b) above), each a root.
+        let mut register_callees = Vec::new();
+        if calls.iter().any(|c| {
+            c.target.is_none()
+                && super::regs::calls_through_register(&f.blocks[c.block].insts[c.inst])
+        }) {
+            let mut has_pred = vec![false; n];
+            if n > 0 {
+                has_pred[0] = true;
+            }
+            for s in succs.iter().flatten() {
+                has_pred[*s] = true;
+            }
+            for c in &calls {
+                if let Some(t) = c.target {
+                    has_pred[t] = true;
+                }
+            }
+            register_callees = (0..n)
+                .filter(|&b| !has_pred[b] && !is_padding(f, b))
+                .collect();
+            pending.extend(register_callees.iter().copied());
+        }
         let mut qi = 0;
         while qi < pending.len() {
             let root = pending[qi];
@@ -361,6 +389,7 @@ impl Cfg {
             reachable,
             falls_off_end,
             falls_through,
+            register_callees,
         }
     }
 
@@ -524,5 +553,44 @@ pub(crate) mod tests {
         // No enclosing BSSY: every later block but the padding (4).
         assert_eq!(g.succs[0], vec![1, 2, 3]);
         assert_eq!(g.reachable, vec![true, true, true, true, false]);
+    }
+
+    #[test]
+    fn a_register_call_reaches_the_orphan_blocks() {
+        // ptxas's call through a function address (leaf.sm_80: `MOV R6,
+        // 0xf0 ; CALL.REL.NOINC R6 0x0`): the callees (blocks 2 and 3)
+        // have no other edge; each becomes a root, and a procedure.
+        let f = func(
+            ".L_x_0:
+             MOV R20, 0x30 ;
+             CALL.REL.NOINC R6 0x0 ;
+             .L_x_1:
+             EXIT ;
+             .L_x_2:
+             IADD3 R4, R4, 0x1, RZ ;
+             RET.REL.NODEC R20 0x0 ;
+             .L_x_3:
+             SHF.L.U32 R4, R4, 0x1, RZ ;
+             RET.REL.NODEC R20 0x0 ;
+             .L_x_4:
+             BRA .L_x_4 ;",
+        );
+        let g = Cfg::new(&f);
+        assert_eq!(g.calls.len(), 1);
+        assert_eq!(g.calls[0].target, None);
+        assert_eq!(g.register_callees, vec![2, 3]);
+        assert_eq!(g.roots, vec![0, 2, 3]);
+        assert_eq!(g.reachable, vec![true, true, true, true, false]);
+        // An absolute call roots nothing new.
+        let h = func(
+            ".L_x_0:
+             CALL.ABS.NOINC 0x0 ;
+             EXIT ;
+             .L_x_1:
+             RET.REL.NODEC R20 0x0 ;",
+        );
+        let g = Cfg::new(&h);
+        assert!(g.register_callees.is_empty());
+        assert_eq!(g.roots, vec![0]);
     }
 }

@@ -36,8 +36,11 @@
 //! live after it), and what is live after the call flows into the
 //! `live_out` of every `RET` of the callee's procedure. Callees are thus
 //! analysed context-insensitively: the union over all their call sites,
-//! which is safe. Where the code gives no such knowledge — a `CALL` to an
-//! absolute or register target, a `RET` in no called procedure, an
+//! which is safe. A `CALL` through a register is a call to each of
+//! [`Cfg::register_callees`] (live before it: the union of their
+//! `live_in`; after it: into each one's returns). Where the code gives
+//! no such knowledge — a `CALL` to an absolute target, a `RET` in no
+//! called procedure, an
 //! `UNDECODED` slot or an unmodelled opcode ([`regs::reads_all_registers`])
 //! — every unit of the function is live.
 
@@ -277,13 +280,15 @@ enum StepKind {
     Call {
         callee: usize,
     },
+    /// A call through a register: to any of [`Cfg::register_callees`].
+    CallAny,
     /// Reads every unit.
     ReadsAll,
 }
 
 /// `step` of `inst`: its [`regs::uses`] and [`regs::defs`], numbered in
 /// `units` (which they extend, in first-mention order: uses, then defs).
-fn step(units: &mut UnitMap, inst: &Inst, callee: Option<usize>) -> Step {
+fn step(units: &mut UnitMap, inst: &Inst, callee: Option<usize>, any_callee: bool) -> Step {
     let operand_uses = regs::operand_uses_all(inst);
     let guard_pred = inst.guard.and_then(|g| RegUnit::of_pred(g.pred));
     let mut uses = regs::uses_from(inst, &operand_uses);
@@ -317,6 +322,8 @@ fn step(units: &mut UnitMap, inst: &Inst, callee: Option<usize>) -> Step {
     }
     if let Some(c) = callee {
         s.kind = StepKind::Call { callee: c };
+    } else if any_callee && inst.op == Op::CALL && regs::calls_through_register(inst) {
+        s.kind = StepKind::CallAny;
     } else if regs::reads_all_registers(inst) {
         s.kind = StepKind::ReadsAll;
     }
@@ -402,6 +409,7 @@ impl Walk {
         s: &Step,
         live_in: &[BitSet],
         all: &BitSet,
+        any: &[usize],
         on_call: &mut dyn FnMut(usize, &BitSet),
     ) {
         let n = all.words.len() * 64;
@@ -411,6 +419,24 @@ impl Walk {
             StepKind::ReadsAll => {
                 self.demote_all();
                 self.always.union_with(all);
+            }
+            StepKind::CallAny if live_in.is_empty() => {}
+            StepKind::CallAny => {
+                // Every candidate may run: the union of their needs, and
+                // what is live after flows into each one's returns.
+                let after = self.flat();
+                let mut need = BitSet::new(all.words.len() * 64);
+                for &c in any {
+                    on_call(c, &after);
+                    need.union_with(&live_in[c]);
+                }
+                if s.guard.is_none() {
+                    self.always = need;
+                    self.cond.clear();
+                } else {
+                    self.demote_all();
+                    self.always.union_with(&need);
+                }
             }
             StepKind::Call { callee } => {
                 on_call(callee, &self.flat());
@@ -508,6 +534,8 @@ pub struct Liveness {
     split: Vec<Option<(GuardKey, usize, usize)>>,
     /// Every unit (what a step that reads all registers reads).
     all: BitSet,
+    /// [`Cfg::register_callees`]: what a call through a register may run.
+    register_callees: Vec<usize>,
 }
 
 impl Liveness {
@@ -528,7 +556,14 @@ impl Liveness {
                 blk.insts
                     .iter()
                     .enumerate()
-                    .map(|(i, inst)| step(&mut units, inst, callee_of.get(&(b, i)).copied()))
+                    .map(|(i, inst)| {
+                        step(
+                            &mut units,
+                            inst,
+                            callee_of.get(&(b, i)).copied(),
+                            !cfg.register_callees.is_empty(),
+                        )
+                    })
                     .collect()
             })
             .collect();
@@ -574,7 +609,7 @@ impl Liveness {
                     }
                 }
                 if s.kind == StepKind::Plain || s.kind == StepKind::Never {
-                    w.back(s, &[], &all, &mut |_, _| {});
+                    w.back(s, &[], &all, &[], &mut |_, _| {});
                 } else {
                     // Calls and unknown reads are not part of the block's
                     // own use set (module comment); their operands are.
@@ -582,13 +617,14 @@ impl Liveness {
                         kind: StepKind::Plain,
                         ..s.clone()
                     };
-                    w.back(&plain, &[], &all, &mut |_, _| {});
+                    w.back(&plain, &[], &all, &[], &mut |_, _| {});
                 }
             }
             block_use[b] = w.flat();
         }
-        // RET blocks: which callee entries' return sets feed them, or
-        // "unknown caller" (every unit).
+        // RET blocks: which callee entries' return sets feed them (a
+        // register call's candidates included), or "unknown caller"
+        // (every unit).
         let ret_sources: Vec<Option<Vec<usize>>> = (0..nb)
             .map(|b| {
                 let ends_in_ret = f.blocks[b]
@@ -601,7 +637,10 @@ impl Liveness {
                 let callees: Vec<usize> = cfg
                     .procs_of(b)
                     .map(|p| cfg.procs[p].entry)
-                    .filter(|&e| cfg.calls.iter().any(|c| c.target == Some(e)))
+                    .filter(|&e| {
+                        cfg.calls.iter().any(|c| c.target == Some(e))
+                            || cfg.register_callees.contains(&e)
+                    })
                     .collect();
                 (!callees.is_empty()).then_some(callees)
             })
@@ -672,7 +711,7 @@ impl Liveness {
                 }
                 let mut w = Walk::at_end(&out, split[b], &live_in);
                 for s in steps[b].iter().rev() {
-                    w.back(s, &live_in, &all, &mut |c, after| {
+                    w.back(s, &live_in, &all, &cfg.register_callees, &mut |c, after| {
                         changed |= ret_live[c].union_with(after);
                     });
                 }
@@ -689,6 +728,7 @@ impl Liveness {
             steps,
             split,
             all,
+            register_callees: cfg.register_callees.clone(),
         }
     }
 
@@ -716,7 +756,13 @@ impl Liveness {
         let mut w = Walk::at_end(&self.live_out[b], self.split[b], &self.live_in);
         for (i, s) in self.steps[b].iter().enumerate().rev() {
             at(i, s, &w);
-            w.back(s, &self.live_in, &self.all, &mut |_, _| {});
+            w.back(
+                s,
+                &self.live_in,
+                &self.all,
+                &self.register_callees,
+                &mut |_, _| {},
+            );
         }
     }
 

@@ -398,7 +398,7 @@ pub fn operand_width(inst: &Inst, idx: usize) -> u8 {
         Operand::Reg(r) => r,
         Operand::Const(_) => return 1,
         Operand::RegRel { .. } => {
-            return if matches!(inst.op, Op::BRX | Op::JMX | Op::RET) {
+            return if matches!(inst.op, Op::BRX | Op::JMX | Op::RET | Op::CALL) {
                 2
             } else {
                 1
@@ -496,6 +496,15 @@ pub fn operand_width(inst: &Inst, idx: usize) -> u8 {
 /// tell: `CALL` (the callee's register use is not in the instruction), an
 /// `UNDECODED` slot, an opcode whose operand shapes are not modelled, and
 /// `P2R` (reads the whole predicate file; see the module comment).
+/// `CALL R off`: a call through a register (ptxc's indirect calls).
+pub fn calls_through_register(inst: &Inst) -> bool {
+    inst.op == Op::CALL
+        && inst
+            .srcs()
+            .iter()
+            .any(|o| matches!(o, Operand::RegRel { .. }))
+}
+
 pub fn reads_all_registers(inst: &Inst) -> bool {
     matches!(inst.op, Op::CALL | Op::UNDECODED) || !inst.op.info().is_modelled()
 }

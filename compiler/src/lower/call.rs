@@ -29,14 +29,34 @@ use crate::ptx::isa::Opcode;
 use crate::ptx::types::ScalarType;
 
 use super::builder::*;
+use super::call_indirect;
 use super::regs::{Binding, Val};
 use super::{var_size_align, AbiSlot, CurFn, Cx, FuncAbi, LowerError};
 
-fn callees(b: &ast::Block, out: &mut Vec<(Sym, crate::ptx::Span)>) {
+/// The functions a body calls: direct targets, and the candidates of each
+/// indirect call (call_indirect.rs).
+fn callees(m: &ast::Module, body: &ast::Block, out: &mut Vec<(Sym, crate::ptx::Span)>) {
+    let protos = call_indirect::prototypes(body);
+    let mut taken = None;
+    direct_and_indirect(m, body, &protos, &mut taken, out);
+}
+
+fn direct_and_indirect(
+    m: &ast::Module,
+    b: &ast::Block,
+    protos: &rustc_hash::FxHashMap<Sym, call_indirect::Sig>,
+    taken: &mut Option<FxHashSet<Sym>>,
+    out: &mut Vec<(Sym, crate::ptx::Span)>,
+) {
     for s in &b.stmts {
         match s {
             Statement::Instr(i) if i.opcode == Opcode::Call => {
-                if let Some(o) = i
+                if let Some((_, proto)) = call_indirect::indirect_parts(m, i) {
+                    let t = taken.get_or_insert_with(|| call_indirect::address_taken(m));
+                    for c in call_indirect::candidates(m, t, protos, proto) {
+                        out.push((c, i.span));
+                    }
+                } else if let Some(o) = i
                     .operands
                     .iter()
                     .find(|o| matches!(o.kind, OperandKind::Name(_)))
@@ -46,7 +66,7 @@ fn callees(b: &ast::Block, out: &mut Vec<(Sym, crate::ptx::Span)>) {
                     }
                 }
             }
-            Statement::Block(inner) => callees(inner, out),
+            Statement::Block(inner) => direct_and_indirect(m, inner, protos, taken, out),
             _ => {}
         }
     }
@@ -57,7 +77,7 @@ fn callees(b: &ast::Block, out: &mut Vec<(Sym, crate::ptx::Span)>) {
 pub fn call_height(m: &ast::Module, f: &ast::Function) -> u32 {
     let Some(body) = &f.body else { return 0 };
     let mut cs = Vec::new();
-    callees(body, &mut cs);
+    callees(m, body, &mut cs);
     cs.iter()
         .filter_map(|&(c, _)| m.function(m.name(c)))
         .map(|g| 1 + call_height(m, g))
@@ -78,7 +98,7 @@ pub fn check_no_recursion(m: &ast::Module, f: &ast::Function) -> Result<(), Lowe
     ) -> Result<(), LowerError> {
         let Some(body) = &f.body else { return Ok(()) };
         let mut cs = Vec::new();
-        callees(body, &mut cs);
+        callees(m, body, &mut cs);
         for (c, span) in cs {
             if stack.contains(&c) {
                 return Err(LowerError::new(
@@ -143,7 +163,7 @@ impl Cx<'_> {
         Ok(out)
     }
 
-    fn func_abi(&mut self, f: Sym) -> R<FuncAbi> {
+    pub(super) fn func_abi(&mut self, f: Sym) -> R<FuncAbi> {
         if let Some(a) = self.funcs.get(&f) {
             return Ok(a.clone());
         }
@@ -154,17 +174,29 @@ impl Cx<'_> {
             ));
         };
         let label = self.b.new_label();
-        let params = self.slots_for(&func.params)?;
-        let rets = match &func.returns {
-            Some(r) => self.slots_for(r)?,
-            None => vec![],
+        let shared = self.taken.contains(&f);
+        let class = call_indirect::sig(&func.params, func.returns.as_deref());
+        let (params, rets, ra) = match self.classes.get(&class) {
+            Some(c) if shared => c.clone(),
+            _ => {
+                let params = self.slots_for(&func.params)?;
+                let rets = match &func.returns {
+                    Some(r) => self.slots_for(r)?,
+                    None => vec![],
+                };
+                let regs = (params, rets, self.b.vpair());
+                if shared {
+                    self.classes.insert(class, regs.clone());
+                }
+                regs
+            }
         };
-        let ra = self.b.vpair();
         let abi = FuncAbi {
             label,
             params,
             rets,
             ra,
+            shared,
         };
         self.funcs.insert(f, abi.clone());
         self.func_queue.push(f);
@@ -201,17 +233,115 @@ impl Cx<'_> {
                 OperandKind::List(l) if callee.is_none() => rets = l,
                 OperandKind::List(l) => args = l,
                 OperandKind::Name(s) if callee.is_none() => callee = Some(*s),
-                _ => return self.err("indirect calls and call prototypes are not lowered"),
+                OperandKind::Name(_) => {}
+                _ => return self.err("unsupported call operand"),
             }
+        }
+        if let Some((fp, proto)) = call_indirect::indirect_parts(self.m, i) {
+            return self.lower_indirect_call(fp, proto, rets, args);
         }
         let f = callee.ok_or_else(|| LowerError::new(i.span, "call without a target"))?;
         let abi = self.func_abi(f)?;
+        let func = self.m.function(self.m.name(f)).expect("func_abi checked");
+        let barrier = 1 + call_height(self.m, func);
+        self.call_with(
+            &abi,
+            &func.params,
+            barrier,
+            Operand::Label(abi.label),
+            rets,
+            args,
+        )
+    }
+
+    /// `call (rets), %fp, (args), proto` (call_indirect.rs): the class
+    /// registers of the prototype's signature, `CALL.REL.NOINC %fp 0x0`.
+    fn lower_indirect_call(
+        &mut self,
+        fp: Sym,
+        proto: Option<Sym>,
+        rets: &[ast::Operand],
+        args: &[ast::Operand],
+    ) -> R {
+        if !proto.is_some_and(|p| self.protos.contains_key(&p)) {
+            return self.err(format!(
+                "indirect call through `{}`: only calls with a `.callprototype` of this function are lowered",
+                self.name(fp)
+            ));
+        }
+        let cands = call_indirect::candidates(self.m, &self.taken, &self.protos, proto);
+        let Some(&first) = cands.first() else {
+            return self.err(format!(
+                "indirect call through `{}`: no function of the prototype's signature has its address taken in the module",
+                self.name(fp)
+            ));
+        };
+        let mut height = 0;
+        for &c in &cands {
+            self.func_abi(c)?;
+            let func = self
+                .m
+                .function(self.m.name(c))
+                .expect("a candidate has a body");
+            height = height.max(call_height(self.m, func));
+        }
+        let abi = self.func_abi(first)?;
+        let decls = &self.m.function(self.m.name(first)).expect("a body").params;
+        let reg = match self.lookup(fp) {
+            Some(Binding::Reg { val: Val::D(v), .. })
+            | Some(Binding::Reg { val: Val::R(v), .. }) => v,
+            _ => {
+                return self.err(format!(
+                    "indirect call target `{}` is not an address register",
+                    self.name(fp)
+                ))
+            }
+        };
+        let target = Operand::RegRel {
+            reg: crate::ir::sass_text::Reg::V(reg),
+            offset: 0,
+        };
+        self.call_with(&abi, decls, 1 + height, target, rets, args)
+    }
+
+    /// The call sequence (module doc): arguments, `BSSY`, return address,
+    /// `CALL.REL.NOINC target`, `BSYNC`, results.
+    fn call_with(
+        &mut self,
+        abi: &FuncAbi,
+        decls: &[ast::VarDecl],
+        barrier: u32,
+        target: Operand,
+        rets: &[ast::Operand],
+        args: &[ast::Operand],
+    ) -> R {
         if args.len() != abi.params.len() || rets.len() != abi.rets.len() {
             return self.err("call arguments do not match the callee");
         }
         for (k, a) in args.iter().enumerate() {
             match abi.params[k] {
                 AbiSlot::Words(pf, pw) => {
+                    if let OperandKind::Imm(x) = a.kind {
+                        // An immediate for a `.param` parameter (PTX ISA
+                        // 9.7.12.4; ptxas 11.8 accepts `call (pr), f, (7,
+                        // 0x100000005, 2.5)`): its bits at the parameter's
+                        // type, zero-extended over the parameter's words.
+                        let ty = decls
+                            .get(k)
+                            .and_then(ast::VarDecl::scalar)
+                            .unwrap_or(ScalarType::B32);
+                        let bits = super::operand::imm_bits(x, ty);
+                        let bits = if ty.bits() >= 64 {
+                            bits
+                        } else {
+                            bits & ((1u64 << ty.bits()) - 1)
+                        };
+                        for w in 0..pw {
+                            let word = if w < 2 { (bits >> (32 * w)) as u32 } else { 0 };
+                            self.mov(pf + w, imm(i64::from(word as i32)))?;
+                        }
+                        continue;
+                    }
                     let (first, words) = self.arg_words(a)?;
                     for w in 0..words.min(pw) {
                         self.mov(pf + w, r(first + w))?;
@@ -221,8 +351,6 @@ impl Cx<'_> {
             }
         }
         let ret = self.b.new_label();
-        let func = self.m.function(self.m.name(f)).expect("func_abi checked");
-        let barrier = 1 + call_height(self.m, func);
         if barrier >= BARRIERS {
             return self.err(format!(
                 "calls nest {barrier} deep; convergence barriers B1..B15 allow 14"
@@ -234,8 +362,7 @@ impl Cx<'_> {
         self.b
             .emit(Op::MOV, &[], [r(abi.ra), Operand::Label(ret)])?;
         self.mov(abi.ra + 1, rz())?;
-        self.b
-            .emit(Op::CALL, &["REL", "NOINC"], [Operand::Label(abi.label)])?;
+        self.b.emit(Op::CALL, &["REL", "NOINC"], [target])?;
         self.b.start_block(ret);
         self.b.emit(Op::BSYNC, &[], [barrier])?;
         for (k, o) in rets.iter().enumerate() {
@@ -312,6 +439,30 @@ impl Cx<'_> {
         }
     }
 
+    /// Copies one ABI slot into another of the same shape.
+    pub(super) fn copy_slot(&mut self, from: AbiSlot, to: AbiSlot) -> R {
+        match (from, to) {
+            (AbiSlot::Words(a, n), AbiSlot::Words(b, m)) => {
+                for w in 0..n.min(m) {
+                    self.mov(b + w, r(a + w))?;
+                }
+                Ok(())
+            }
+            (AbiSlot::Reg(Val::P(a), _), AbiSlot::Reg(Val::P(b), _)) => self.b.emit(
+                Op::PLOP3,
+                &["LUT"],
+                [p(b), pt(), p(a), pt(), pt(), imm(0xf0), imm(0)],
+            ),
+            (AbiSlot::Reg(a, _), AbiSlot::Reg(b, _)) => {
+                for (x, y) in a.words().into_iter().zip(b.words()) {
+                    self.mov(y, r(x))?;
+                }
+                Ok(())
+            }
+            _ => self.err("internal: ABI slots of different kinds"),
+        }
+    }
+
     /// Lowers a callee's body after the kernel.
     pub fn lower_func(&mut self, f: Sym) -> R {
         let abi = self.funcs[&f].clone();
@@ -324,11 +475,33 @@ impl Cx<'_> {
                 is_entry: false,
                 frame: 0,
                 ra: abi.ra,
+                ret_copies: Vec::new(),
             },
         );
         self.scopes.push();
         for (k, v) in self.layout_vars() {
             self.scopes.bind(k, v);
+        }
+        let mut abi = abi;
+        if abi.shared {
+            // A member of a signature class (call_indirect.rs): its own
+            // registers, copied from the class's on entry; its return
+            // values go back before each RET (control.rs `lower_ret`).
+            let params = self.slots_for(&func.params)?;
+            let rets = match &func.returns {
+                Some(r) => self.slots_for(r)?,
+                None => vec![],
+            };
+            let ra = self.b.vpair();
+            for (&from, &to) in abi.params.iter().zip(&params) {
+                self.copy_slot(from, to)?;
+            }
+            self.mov(ra, r(abi.ra))?;
+            self.mov(ra + 1, r(abi.ra + 1))?;
+            self.cur.ra = ra;
+            self.cur.ret_copies = rets.iter().copied().zip(abi.rets.iter().copied()).collect();
+            abi.params = params;
+            abi.rets = rets;
         }
         for (p, &slot) in func.params.iter().zip(&abi.params) {
             let binding = match slot {

@@ -99,6 +99,9 @@ impl Cx<'_> {
         if self.cur.is_entry {
             self.b.emit(Op::EXIT, &[], [])?;
         } else {
+            for (own, class) in self.cur.ret_copies.clone() {
+                self.copy_slot(own, class)?;
+            }
             if self.cur.frame > 0 {
                 self.b.emit(
                     Op::IADD3,

@@ -32,9 +32,11 @@ pub const SHARED_WINDOW: u32 = 0x18;
 pub const LOCAL_WINDOW: u32 = 0x20;
 /// The constant and kernel-parameter windows (read by `isspacep` only:
 /// our `cvta.const` points into a global copy of bank 3, our `cvta.param`
-/// at a local frame copy; space.rs).
-pub const CONST_WINDOW: u32 = 0x30;
-pub const PARAM_WINDOW: u32 = 0x38;
+/// at a local frame copy; space.rs). DECISION: words no ptxas 11.8 form
+/// we model reads on any target (`c[0x0][0x30]` is `%gridid`'s,
+/// `CbankLayout::gridid`), below every target's first parameter.
+pub const CONST_WINDOW: u32 = 0x150;
+pub const PARAM_WINDOW: u32 = 0x158;
 /// The size of each generic window (the PTX interpreter's 64-bit windows,
 /// `ptx_interp::memory::Windows::new(true).span`).
 pub const WINDOW_SPAN: u64 = 1 << 40;
@@ -179,6 +181,10 @@ impl Cx<'_> {
                     Space::Param => self.err("a register address in the parameter space"),
                 }
             }
+            Some(Binding::VecReg { .. }) => self.err(format!(
+                "vector register `{}` as an address (PTX addresses are scalar registers)",
+                self.name(base)
+            )),
             Some(Binding::ResourceRef { .. }) => self.err(format!(
                 "`{}` is a .texref/.surfref: not a memory address",
                 self.name(base)
@@ -264,16 +270,13 @@ impl Cx<'_> {
 
     /// The destination registers of a load: element registers and type.
     fn elems(&self, o: &ast::Operand) -> R<Vec<Option<(Val, ScalarType)>>> {
-        match &o.kind {
-            OperandKind::Vector(v) => v
-                .iter()
-                .map(|e| match e.kind {
-                    OperandKind::Sink => Ok(None),
-                    _ => self.dst_val(e).map(Some),
-                })
-                .collect(),
-            _ => Ok(vec![Some(self.dst_val(o)?)]),
-        }
+        self.vector_items(o)
+            .iter()
+            .map(|e| match e.kind {
+                OperandKind::Sink => Ok(None),
+                _ => self.dst_val(e).map(Some),
+            })
+            .collect()
     }
 
     pub fn lower_ld(&mut self, i: &Instruction) -> R {
@@ -407,10 +410,8 @@ impl Cx<'_> {
 
     /// The words of a store's source operands, packed.
     fn store_words(&mut self, o: &ast::Operand, ty: ScalarType) -> R<(Vec<Operand>, u32)> {
-        let items: Vec<&ast::Operand> = match &o.kind {
-            OperandKind::Vector(v) => v.iter().collect(),
-            _ => vec![o],
-        };
+        let items = self.vector_items(o);
+        let items: Vec<&ast::Operand> = items.iter().collect();
         let esize = ty.bytes();
         let total = esize * items.len() as u32;
         let mut words: Vec<Operand> = Vec::new();

@@ -6,8 +6,8 @@
 //! | file | job |
 //! |---|---|
 //! | `builder.rs` | blocks, labels, fresh virtual registers/pairs/predicates, `emit` (checks the opcode table and `sm.has_opcode`) |
-//! | `regs.rs` | PTX register declarations (`%r<N>` ranges, 16/32/64/128-bit, `.pred`) to virtual registers; scoped bindings |
-//! | `operand.rs` | PTX operands to IR sources: registers, immediates split into 32-bit words, special registers (S2R, `c[0x0][..]`) |
+//! | `regs.rs` | PTX register declarations (`%r<N>` ranges, 16/32/64/128-bit, `.pred`, `.vN` vectors: a register per component) to virtual registers; scoped bindings |
+//! | `operand.rs` | PTX operands to IR sources: registers, vector components and whole vector operands, immediates split into 32-bit words, special registers (S2R, `c[0x0][..]`) |
 //! | `int.rs` | add/sub/mul/mad/neg/abs/min/max/logic/shifts, 16/32/64-bit, popc/clz/brev/bfe/bfi/bfind/prmt/lop3/shf |
 //! | `int_misc.rs` | dp4a/dp2a (IDP), sad (VABSDIFF; 64-bit sequence), bmsk (BMSK), szext (SGXT), fns (POPC binary search) |
 //! | `cmp.rs` | setp/selp/set: ISETP(.EX), FSETP, DSETP, predicate logic (PLOP3) |
@@ -31,6 +31,7 @@
 //! | `atom16.rs` | atom/red on f16/bf16/b16 (ptxas's 32-bit CAS loop) and the global f16x2/bf16x2 adds |
 //! | `space.rs` | isspacep: window tests on the generic address (our sequence, IADD3/ISETP) |
 //! | `call.rs` | `.func` calls and the ABI below (`.param` and `.reg` parameters) |
+//! | `call_indirect.rs` | function addresses (`mov.u64 %r, f`: the code address) and indirect calls through `.callprototype`s (`CALL.REL.NOINC %r 0x0`); the shared registers of a signature class |
 //!
 //! Per-target rules: the lowering emits the target-independent (newest)
 //! form of the operations phase 5 ConvertUnsupportedOps expands
@@ -51,21 +52,20 @@
 //! `suq.memory_layout` and, on sm_90, `txq.force_unnormalized_coords`
 //! (resinfo.rs: no table content agrees with the interpreter), `redux.sync.f32`
 //! (sm_100a: no target of the SM table has it), cube and multi-sample
-//! textures, `tex.grad`/`tex.level` with `.s32` coordinates (tex_lod.rs), separate samplers (tex.rs; the
-//! interpreter faults on them too: the launch spec has no samplers), `.reg .vN` vector registers and their components,
-//! indirect calls through call prototypes and recursive calls (call.rs),
-//! the special registers `%gridid` (ptxas reads `c[0x0][0x30]`, where this
-//! lowering keeps the const window), `%total_smem_size` (`SR_SMEMSZ`),
-//! `%envregN` and `%pmN`; of the half-precision forms (half.rs,
+//! textures, `tex.grad`/`tex.level` with `.s32` coordinates (tex_lod.rs),
+//! separate samplers (tex.rs; the interpreter faults on them too: the
+//! launch spec has no samplers), recursive calls, direct or through
+//! function pointers (call.rs), indirect calls without a `.callprototype`
+//! of the calling function (a call-target list) and the address of a
+//! kernel (call_indirect.rs); of the half-precision forms (half.rs,
 //! atom16.rs), the ones ptxas 11.8 refuses on a target and that have no
 //! exact short emulation: `.bf16`/`.bf16x2` `fma`/`min`/`max` below sm_80,
-//! `tanh` on `.f16` on sm_70, `ex2`/`tanh` on `.bf16` below sm_90,
-//! `atom.add.noftz.bf16`/`.bf16x2` below sm_90, plus `min`/`max`
-//! `.xorsign.abs` and three-source forms on bf16, and the f16x2/bf16x2
-//! atomic adds on shared and generic memory (ptxas spins on
-//! `ATOMS.CAST.SPIN`, which the simulator does not model); outside
-//! half.rs, `add`/`sub`/`mul` on `.bf16`/`.bf16x2` and `min`/`max` on
-//! `.f16x2` (float.rs). `mov.b128`
+//! `add`/`sub`/`mul` on `.bf16`/`.bf16x2` below sm_90, `min`/`max` on
+//! `.f16x2` below sm_80, `tanh` on `.f16` on sm_70, `ex2`/`tanh` on
+//! `.bf16` below sm_90, `atom.add.noftz.bf16`/`.bf16x2` below sm_90, plus
+//! `min`/`max` `.xorsign.abs` and three-source forms on bf16 and f16x2,
+//! and the f16x2/bf16x2 atomic adds on shared and generic memory (ptxas
+//! spins on `ATOMS.CAST.SPIN`, which the simulator does not model). `mov.b128`
 //! is refused too (the interpreter faults on it). `brkpt` lowers to nothing (mod.rs `dispatch`).
 //!
 //! # Register conventions
@@ -89,7 +89,9 @@
 //! those registers virtually: each callee has one fixed set of virtual
 //! registers per kernel: its parameter words, its return-value words, and
 //! a return-address pair. A call site copies the argument words into the
-//! callee's parameter registers (`MOV`), writes the return address
+//! callee's parameter registers (`MOV`; an immediate argument of a
+//! `.param` parameter is its bits at the parameter's type, as ptxas 11.8
+//! folds `call (pr), f, (7, 0x300000005, 2.5)`), writes the return address
 //! (`MOV %ra, .L_x_N` with the label of the block after the call, high
 //! word `0`), executes `CALL.REL.NOINC .L_x_callee`, and copies the return
 //! words out. The callee returns with `RET.REL.NODEC %ra 0x0`. Parameters
@@ -101,7 +103,11 @@
 //! and reads the return register out as it would a `mov` (ptxas 11.8
 //! passes those in R registers too, a `.pred` as a 0/-1 word). There are no callee-saved registers: virtual registers of
 //! different functions are disjoint, which is also why recursion (direct
-//! or not) is refused. Callee bodies follow the kernel's `EXIT` in the
+//! or not, through function pointers too) is refused. A function whose
+//! address is taken (`mov.u64 %r, f`: its first block's code address,
+//! as ptxas) is called, directly or through `CALL.REL.NOINC %r 0x0`, with
+//! the registers of its signature class, which it copies into its own on
+//! entry (call_indirect.rs). Callee bodies follow the kernel's `EXIT` in the
 //! same [`crate::ir::Function`], as ptxas lays them out, then the
 //! compiler's own subroutines (the division slow paths).
 //!
@@ -123,7 +129,8 @@
 //!   place the windows there; the PTX interpreter's windows are
 //!   `0x7f00_0000_0000` and `0x7e00_0000_0000`. `isspacep` (space.rs)
 //!   also reads the const and kernel-parameter window bases at
-//!   `c[0x0][0x30]` and `c[0x0][0x38]` (the interpreter's
+//!   `c[0x0][0x150]` and `c[0x0][0x158]` (our DECISION, below every
+//!   target's parameters; `c[0x0][0x30]` is ptxas's `%gridid`) (the interpreter's
 //!   `0x7d00_0000_0000`, `0x7c00_0000_0000`); every window is
 //!   [`WINDOW_SPAN`] bytes. With `.address_size 32` the same words hold
 //!   the interpreter's 32-bit windows (`0xf000_0000`, `0xe000_0000`,
@@ -136,6 +143,7 @@ mod atom;
 mod atom16;
 pub(crate) mod builder;
 mod call;
+mod call_indirect;
 mod cmp;
 mod control;
 mod cvt;
@@ -166,6 +174,8 @@ mod tests_gaps;
 #[cfg(test)]
 mod tests_half;
 #[cfg(test)]
+mod tests_indirect_call;
+#[cfg(test)]
 mod tests_reg_params;
 #[cfg(test)]
 mod tests_res_ref;
@@ -177,6 +187,8 @@ mod tests_surf;
 mod tests_tex_array;
 #[cfg(test)]
 mod tests_tex_lod;
+#[cfg(test)]
+mod tests_vector_regs;
 
 use rustc_hash::FxHashMap;
 
@@ -608,6 +620,9 @@ pub(crate) struct FuncAbi {
     pub rets: Vec<AbiSlot>,
     /// Return-address pair.
     pub ra: u32,
+    /// The registers are its signature class's (address-taken functions,
+    /// call_indirect.rs): the body copies them into its own.
+    pub shared: bool,
 }
 
 /// The function being lowered.
@@ -616,6 +631,9 @@ pub(crate) struct CurFn {
     pub is_entry: bool,
     pub frame: u32,
     pub ra: u32,
+    /// Before each `RET`: the function's own return slots into its
+    /// class's (address-taken functions, call_indirect.rs).
+    pub ret_copies: Vec<(AbiSlot, AbiSlot)>,
 }
 
 pub(crate) struct Cx<'m> {
@@ -649,6 +667,13 @@ pub(crate) struct Cx<'m> {
     /// The kernel's `.texref`/`.surfref` words (res_ref.rs): the variable
     /// and its bank-0 byte offset, bound in the kernel and every callee.
     pub res_refs: Vec<(Sym, u32)>,
+    /// The module's address-taken functions (call_indirect.rs).
+    pub taken: rustc_hash::FxHashSet<Sym>,
+    /// Per signature class: the parameter, return and return-address
+    /// registers its members share.
+    pub classes: FxHashMap<call_indirect::Sig, (Vec<AbiSlot>, Vec<AbiSlot>, u32)>,
+    /// The current function's `.callprototype`s.
+    pub protos: FxHashMap<Sym, call_indirect::Sig>,
 }
 
 fn lower_kernel(
@@ -689,6 +714,9 @@ fn lower_kernel(
         param_copies: FxHashMap::default(),
         branch_tables: FxHashMap::default(),
         res_refs: Vec::new(),
+        taken: call_indirect::address_taken(m),
+        classes: FxHashMap::default(),
+        protos: FxHashMap::default(),
     };
     cx.b.span = f.name_span;
     // Prologue: the stack pointer, then the global descriptor.
@@ -805,6 +833,7 @@ impl<'m> Cx<'m> {
         self.labels.clear();
         self.local_slots.clear();
         self.branch_tables = control::branch_tables(body);
+        self.protos = call_indirect::prototypes(body);
         self.cc = None;
         let mut frame = frame_layout(body, &mut self.local_slots);
         // Parameters whose address is taken get a frame copy (as ptxas:
@@ -918,9 +947,6 @@ impl<'m> Cx<'m> {
                     VarType::Scalar(t) => t,
                     _ => return self.err("a register of opaque type"),
                 };
-                if v.vector.is_some() {
-                    return self.err("vector registers (.reg .vN) are not lowered");
-                }
                 let name = self.m.name(v.name).to_string();
                 self.scopes.declare_reg(&mut self.b, v, &name, ty);
             }

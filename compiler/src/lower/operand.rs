@@ -9,6 +9,16 @@
 //! `%ntid` at `c[0x0][0x0..0x8]` (every corpus kernel: `IMAD R2, R2,
 //! c[0x0][0x0], R3`) and `%nctaid` at `c[0x0][0xc..0x14]` (there is no
 //! `SR_NCTAID` S2R register on sm_70+; ptxas 11.8 reads `c[0x0][0xc]`).
+//!
+//! The launch-environment registers, as ptxas 11.8 reads them on sm_70..
+//! sm_90 (measured; the offsets are the SM table's
+//! [`crate::targets::CbankLayout`]): `%gridid` the 64-bit word at
+//! `gridid`, `%envregN` the word at `envreg + 4N`, `%total_smem_size`
+//! `S2R SR_SMEMSZ` minus the word at `reserved_smem` where the target has
+//! one (sm_80+), `%pmN` `CS2R.32 R, SR_PMN` and `%pmN_64` `CS2R R, SR_PMN`.
+//! The runners' values (LAUNCH_SPEC.md "Special registers"): grid 0, every
+//! `%envreg` 0, the counters 0 (the interpreter's), and the CTA's static
+//! plus dynamic shared bytes.
 
 use crate::ir::{Op, Operand};
 use crate::ptx::ast::{self, Dim, Imm, OperandKind, SpecialReg};
@@ -116,33 +126,20 @@ impl Cx<'_> {
                         if negated && !matches!(val, Val::P(_)) {
                             return self.err("`!` on a non-predicate");
                         }
-                        Ok(match val {
-                            Val::P(p) => Src::P(p, negated),
-                            Val::R(v) => {
-                                if ty.bits() == 64 {
-                                    return self.err(format!(
-                                        "32-bit register `{}` used as a 64-bit operand",
-                                        self.name(*s)
-                                    ));
-                                }
-                                Src::W(r(v))
-                            }
-                            Val::D(v) => {
-                                if ty.bits() <= 32 && ty.bits() > 1 {
-                                    // A 64-bit register read at 32 bits: its low word.
-                                    Src::W(r(v))
-                                } else {
-                                    Src::D(r(v), r(v + 1))
-                                }
-                            }
-                            Val::Q(_) => return self.err("128-bit operands are not lowered"),
-                        })
+                        match val {
+                            Val::P(p) => Ok(Src::P(p, negated)),
+                            _ => self.reg_src(val, ty, o),
+                        }
                     }
+                    Some(Binding::VecReg { .. }) => self.err(format!(
+                        "vector register `{}` used as a scalar operand",
+                        self.name(*s)
+                    )),
                     Some(b) => {
                         let b = self.param_copy(*s).unwrap_or(b);
                         self.address_of(b, ty)
                     }
-                    None => self.err(format!("unknown name `{}`", self.name(*s))),
+                    None => self.function_address(*s, ty),
                 }
             }
             OperandKind::SymOffset(s, off) => match self.lookup(*s) {
@@ -168,9 +165,116 @@ impl Cx<'_> {
                     Ok(w)
                 }
             }
-            OperandKind::Component(..) => self.err("vector register components are not lowered"),
+            OperandKind::Component(..) => {
+                let (val, _) = self.component(o)?;
+                self.reg_src(val, ty, o)
+            }
             _ => self.err("unsupported operand"),
         }
+    }
+
+    /// The source a (non-predicate) register `val` gives at type `ty`.
+    fn reg_src(&self, val: Val, ty: ScalarType, o: &ast::Operand) -> R<Src> {
+        Ok(match val {
+            Val::P(p) => Src::P(p, false),
+            Val::R(v) => {
+                if ty.bits() == 64 {
+                    return self.err(format!(
+                        "32-bit register `{}` used as a 64-bit operand",
+                        self.operand_text(o)
+                    ));
+                }
+                Src::W(r(v))
+            }
+            Val::D(v) => {
+                if ty.bits() <= 32 && ty.bits() > 1 {
+                    // A 64-bit register read at 32 bits: its low word.
+                    Src::W(r(v))
+                } else {
+                    Src::D(r(v), r(v + 1))
+                }
+            }
+            Val::Q(_) => return self.err("128-bit operands are not lowered"),
+        })
+    }
+
+    /// A register operand's name as written (`%r1`, `%v.x`).
+    fn operand_text(&self, o: &ast::Operand) -> String {
+        match o.kind {
+            OperandKind::Name(s) => self.name(s).to_string(),
+            OperandKind::Component(s, c) => format!(
+                "{}.{}",
+                self.name(s),
+                ["x", "y", "z", "w"][usize::from(c & 3)]
+            ),
+            _ => "operand".into(),
+        }
+    }
+
+    /// `%v.x` (component `c` of a vector register): the component's
+    /// register and the element type (regs.rs).
+    pub fn component(&self, o: &ast::Operand) -> R<(Val, ScalarType)> {
+        let OperandKind::Component(s, c) = o.kind else {
+            return self.err("internal: not a vector register component");
+        };
+        match self.lookup(s) {
+            Some(Binding::VecReg { comps, n, ty }) if c < n => Ok((comps[usize::from(c)], ty)),
+            Some(Binding::VecReg { n, .. }) => self.err(format!(
+                "`{}` has no component {c} (a vector of {n})",
+                self.name(s)
+            )),
+            Some(_) => self.err(format!("`{}` is not a vector register", self.name(s))),
+            None => self.err(format!("unknown name `{}`", self.name(s))),
+        }
+    }
+
+    /// The elements of a vector operand: `{a, b, ...}` as written, a whole
+    /// vector register `%v` as its components `{%v.x, %v.y, ...}` (PTX ISA
+    /// 6.4.2; ptxas 11.8 stores `st.global.v4.b32 [a], %v` as one
+    /// `STG.E.128` of the component registers), any other operand as
+    /// itself.
+    pub fn vector_items<'o>(&self, o: &'o ast::Operand) -> std::borrow::Cow<'o, [ast::Operand]> {
+        use std::borrow::Cow;
+        match &o.kind {
+            OperandKind::Vector(v) => Cow::Borrowed(&v[..]),
+            OperandKind::Name(s) => match self.lookup(*s) {
+                Some(Binding::VecReg { n, .. }) => Cow::Owned(
+                    (0..n)
+                        .map(|c| ast::Operand {
+                            kind: OperandKind::Component(*s, c),
+                            span: o.span,
+                        })
+                        .collect(),
+                ),
+                _ => Cow::Borrowed(std::slice::from_ref(o)),
+            },
+            _ => Cow::Borrowed(std::slice::from_ref(o)),
+        }
+    }
+
+    /// `mov.u64 %r, f`: the code address of `.func f`'s first block,
+    /// high word 0 (call_indirect.rs, ptxas's `MOV R6, 0xf0`).
+    fn function_address(&mut self, s: crate::ptx::intern::Sym, ty: ScalarType) -> R<Src> {
+        match self.m.function(self.name(s)) {
+            Some(f) if f.kind == ast::FuncKind::Func => {}
+            Some(_) => {
+                return self.err(format!(
+                    "the address of kernel `{}` is not lowered",
+                    self.name(s)
+                ))
+            }
+            None => return self.err(format!("unknown name `{}`", self.name(s))),
+        }
+        let abi = self.func_abi(s)?;
+        let v = self.b.vpair();
+        self.b
+            .emit(Op::MOV, &[], [r(v), Operand::Label(abi.label)])?;
+        self.mov(v + 1, rz())?;
+        Ok(if ty.bits() == 64 {
+            Src::D(r(v), r(v + 1))
+        } else {
+            Src::W(r(v))
+        })
     }
 
     /// The source for immediate bits of type `ty`.
@@ -243,7 +347,9 @@ impl Cx<'_> {
             Binding::KernelParam { .. } | Binding::ParamWords { .. } => {
                 return self.err("internal: the address of a parameter without a frame copy")
             }
-            Binding::Reg { .. } => unreachable!(),
+            Binding::Reg { .. } | Binding::VecReg { .. } => {
+                return self.err("internal: the address of a register")
+            }
         };
         Ok(if ty.bits() == 64 {
             Src::D(lo, imm(0))
@@ -296,10 +402,18 @@ impl Cx<'_> {
 
     /// A 64-bit source in an aligned register pair (copied when it is not one).
     pub fn src64_pair(&mut self, o: &ast::Operand, ty: ScalarType) -> R<u32> {
-        if let OperandKind::Name(s) = &o.kind {
-            if let Some(Binding::Reg { val: Val::D(v), .. }) = self.lookup(*s) {
-                return Ok(v);
+        match &o.kind {
+            OperandKind::Name(s) => {
+                if let Some(Binding::Reg { val: Val::D(v), .. }) = self.lookup(*s) {
+                    return Ok(v);
+                }
             }
+            OperandKind::Component(..) => {
+                if let (Val::D(v), _) = self.component(o)? {
+                    return Ok(v);
+                }
+            }
+            _ => {}
         }
         let (lo, hi) = self.src64(o, ty)?;
         let v = self.b.vpair();
@@ -383,6 +497,41 @@ impl Cx<'_> {
                 )?;
                 Ok(Src::W(r(v)))
             }
+            SpecialReg::Gridid => Ok(Src::D(
+                cbank(0, self.cb.gridid),
+                cbank(0, self.cb.gridid + 4),
+            )),
+            SpecialReg::Envreg(n) => Ok(Src::W(cbank(0, self.cb.envreg + 4 * u32::from(n)))),
+            SpecialReg::TotalSmemSize => {
+                let Src::W(x) = s2r(self, "SR_SMEMSZ".into())? else {
+                    unreachable!()
+                };
+                let Some(reserved) = self.cb.reserved_smem else {
+                    return Ok(Src::W(x));
+                };
+                let v = self.b.vreg();
+                let mut c = cbank(0, reserved);
+                if let Operand::Const(k) = &mut c {
+                    k.neg = true;
+                }
+                self.b.emit(Op::IADD3, &[], [r(v), x, c, rz()])?;
+                Ok(Src::W(r(v)))
+            }
+            SpecialReg::Pm(n) => {
+                let v = self.b.vreg();
+                self.b.emit(
+                    Op::CS2R,
+                    &["32"],
+                    [r(v), Operand::Special(format!("SR_PM{n}"))],
+                )?;
+                Ok(Src::W(r(v)))
+            }
+            SpecialReg::Pm64(n) => {
+                let v = self.b.vpair();
+                self.b
+                    .emit(Op::CS2R, &[], [r(v), Operand::Special(format!("SR_PM{n}"))])?;
+                Ok(Src::D(r(v), r(v + 1)))
+            }
             SpecialReg::Clock64 | SpecialReg::Globaltimer => {
                 let name = if sr == SpecialReg::Clock64 {
                     "SR_CLOCKLO"
@@ -406,6 +555,7 @@ impl Cx<'_> {
                 Some(Binding::Reg { val, ty }) => Ok((val, ty)),
                 _ => self.err(format!("`{}` is not a register", self.name(*s))),
             },
+            OperandKind::Component(..) => self.component(o),
             OperandKind::Sink => self.err("internal: sink destination"),
             _ => self.err("unsupported destination operand"),
         }

@@ -8,6 +8,18 @@
 //! (low word first); `.b128` an aligned quad. A `%r<N>` declaration
 //! allocates all N at once (the interpreter's numbering, decode.rs), and
 //! inner `{ }` scopes shadow outer ones.
+//!
+//! A vector register (`.reg .v4 .b32 %v;`, PTX ISA 5.2.4 "Vectors" and
+//! 6.4.2 "Vector Operands") is its N components, each exactly a register
+//! of the element type ([`Binding::VecReg`]): `%v.x`/`%v.r` (and `.y/.g`,
+//! `.z/.b`, `.w/.a`) name component 0..3 wherever a scalar register may
+//! appear, and the whole register stands for the `{%v.x, %v.y, ...}`
+//! vector operand of `ld`/`st`/`tex`/`suld`/`sust` ([`super::Cx::vector_items`]).
+//! ptxas 11.8 does the same: `st.global.v4.b32 [%rd2], %v` after writing
+//! the components is one `STG.E.128 [R2.64], R4` of the four component
+//! registers (sm_80, measured). ptxas 11.8 refuses a component inside a
+//! call's argument list ("Parsing error near '.z'"); here it is the
+//! operand of a `.reg` parameter like any register.
 
 use rustc_hash::FxHashMap;
 
@@ -86,6 +98,13 @@ pub enum Binding {
     Global {
         slot: u32,
     },
+    /// A vector register (`.reg .vN .type`): component k is `comps[k]`
+    /// (k < `n`), a register of type `ty` each.
+    VecReg {
+        comps: [Val; 4],
+        n: u8,
+        ty: ScalarType,
+    },
     /// A module `.texref`/`.surfref`: its handle word is at this byte
     /// offset of constant bank 0 (res_ref.rs).
     ResourceRef {
@@ -96,8 +115,8 @@ pub enum Binding {
 #[derive(Default)]
 pub struct Scope {
     pub names: FxHashMap<Sym, Binding>,
-    /// `%r<N>` declarations: prefix -> (count, type, first value).
-    pub ranges: FxHashMap<String, (u32, ScalarType, Vec<Val>)>,
+    /// `%r<N>` declarations: prefix -> the N registers' bindings.
+    pub ranges: FxHashMap<String, Vec<Binding>>,
 }
 
 #[derive(Default)]
@@ -118,17 +137,31 @@ impl Scopes {
         self.stack.last_mut().expect("a scope").names.insert(s, b);
     }
 
-    /// Declares a register (or a `%r<N>` range).
+    /// Declares a register (or a `%r<N>` range), scalar or vector
+    /// (`vector`: the `.vN` width).
     pub fn declare_reg(&mut self, b: &mut Builder, v: &VarDecl, name: &str, ty: ScalarType) {
+        let one = |b: &mut Builder| match v.vector {
+            Some(n) => {
+                let mut comps = [Val::R(0); 4];
+                for c in comps.iter_mut().take(usize::from(n)) {
+                    *c = Val::of_type(b, ty);
+                }
+                Binding::VecReg { comps, n, ty }
+            }
+            None => Binding::Reg {
+                val: Val::of_type(b, ty),
+                ty,
+            },
+        };
         let sc = self.stack.last_mut().expect("a scope");
         match v.range {
             Some(n) => {
-                let vals = (0..n).map(|_| Val::of_type(b, ty)).collect();
-                sc.ranges.insert(name.to_string(), (n, ty, vals));
+                let regs = (0..n).map(|_| one(b)).collect();
+                sc.ranges.insert(name.to_string(), regs);
             }
             None => {
-                let val = Val::of_type(b, ty);
-                sc.names.insert(v.name, Binding::Reg { val, ty });
+                let reg = one(b);
+                sc.names.insert(v.name, reg);
             }
         }
     }
@@ -141,13 +174,10 @@ impl Scopes {
                 return Some(b);
             }
             if let Some((prefix, num)) = split {
-                if let Some((count, ty, vals)) = sc.ranges.get(prefix) {
-                    if let Ok(k) = num.parse::<u32>() {
-                        if k < *count && !(num.len() > 1 && num.starts_with('0')) {
-                            return Some(Binding::Reg {
-                                val: vals[k as usize],
-                                ty: *ty,
-                            });
+                if let Some(regs) = sc.ranges.get(prefix) {
+                    if let Ok(k) = num.parse::<usize>() {
+                        if k < regs.len() && !(num.len() > 1 && num.starts_with('0')) {
+                            return Some(regs[k]);
                         }
                     }
                 }

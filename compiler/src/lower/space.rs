@@ -7,7 +7,7 @@
 //! `ptx_interp::memory::Windows`, 64-bit addresses): each window is
 //! `[base, base + WINDOW_SPAN)` with its base read from constant bank 0
 //! like `cvta` does (shared `c[0x0][0x18]`, local `c[0x0][0x20]`, const
-//! `c[0x0][0x30]`, param `c[0x0][0x38]`). One window test is
+//! `c[0x0][0x150]`, param `c[0x0][0x158]`: mem.rs). One window test is
 //!
 //! ```text
 //! IADD3 t, c, a.lo, -c[0x0][w], RZ        // t = a - base (64-bit)

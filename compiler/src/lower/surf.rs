@@ -208,10 +208,8 @@ impl Cx<'_> {
             self.mov(c + at, x)?;
         }
         // Data elements.
-        let data_ops: Vec<_> = match &i.operands[data_k].kind {
-            OperandKind::Vector(v) => v.iter().collect(),
-            _ => vec![&i.operands[data_k]],
-        };
+        let data_items = self.vector_items(&i.operands[data_k]);
+        let data_ops: Vec<_> = data_items.iter().collect();
         let n = data_ops.len() as u32;
         if formatted {
             return self.lower_sust_p(&data_ops, ty, geom, mode, handle, c);

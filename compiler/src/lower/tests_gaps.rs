@@ -161,7 +161,9 @@ fn isspacep_tests_the_bank0_windows() {
     let body = "isspacep.shared %p2, %rd1;\nisspacep.local %p2, %rd1;\nisspacep.param %p2, %rd1;\nisspacep.const %p2, %rd1;\nisspacep.global %p3, %rd1;";
     for sm in ["sm_70", "sm_80", "sm_90"] {
         let t = lower_text(&kernel(body), sm);
-        for (lo, hi) in [(0x18, 0x1c), (0x20, 0x24), (0x30, 0x34), (0x38, 0x3c)] {
+        // Our window words (mem.rs DECISION; `c[0x0][0x30]` is ptxas's
+        // `%gridid`, so the const and param windows sit at 0x150/0x158).
+        for (lo, hi) in [(0x18, 0x1c), (0x20, 0x24), (0x150, 0x154), (0x158, 0x15c)] {
             let sub = format!("IADD3 R, P, R, -c[0x0][{lo:#x}], RZ");
             let subx = format!("IADD3.X R, R, ~c[0x0][{hi:#x}], RZ, P, !PT");
             assert!(has(&t, &sub), "{sm} {sub}\n{t}");
@@ -308,5 +310,36 @@ fn nwarpid_nsmid_and_dynamic_smem_size_are_ptxas_forms() {
         assert!(has(&t, "MOV R, 0x40"), "{sm}: {t}");
         assert!(has(&t, "MOV R, c[0x0][0x10c]"), "{sm}: {t}");
         assert!(has(&t, "MOV R, c[0x0][0x2c]"), "{sm}: {t}");
+    }
+}
+
+#[test]
+fn launch_environment_registers_are_ptxas_forms() {
+    // ptxas 11.8 (measured, sm_70/75/80/86/89/90): `%gridid` `MOV R6,
+    // c[0x0][0x30] ; MOV R7, c[0x0][0x34]`; `%envreg0`/`%envreg31`
+    // `c[0x0][0x88]`/`c[0x0][0x104]` (sm_90: `0x40`/`0xbc`);
+    // `%total_smem_size` `S2R R8, SR_SMEMSZ`, minus `c[0x0][0x114]` from
+    // sm_80 on; `%pm7` `CS2R.32 R11, SR_PM7`; `%pm3_64` `CS2R R4, SR_PM3`.
+    let src = ".version 7.8\n.target sm_70\n.address_size 64\n.visible .entry k(.param .u64 o)\n{\n.reg .b32 %r<6>;\n.reg .b64 %rd<4>;\nmov.u64 %rd2, %gridid;\nmov.u32 %r1, %total_smem_size;\nmov.u32 %r2, %envreg0;\nmov.u32 %r3, %envreg31;\nmov.u32 %r4, %pm7;\nmov.u64 %rd3, %pm3_64;\nld.param.u64 %rd1, [o];\nst.global.u64 [%rd1], %rd2;\nst.global.u32 [%rd1+8], %r1;\nst.global.u32 [%rd1+12], %r2;\nst.global.u32 [%rd1+16], %r3;\nst.global.u32 [%rd1+20], %r4;\nst.global.u64 [%rd1+24], %rd3;\nret;\n}\n";
+    for sm in ["sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90"] {
+        let t = lower_text(src, sm);
+        let (e0, e31) = if sm == "sm_90" {
+            ("0x40", "0xbc")
+        } else {
+            ("0x88", "0x104")
+        };
+        for l in [
+            "MOV R, c[0x0][0x30]".to_string(),
+            "MOV R, c[0x0][0x34]".to_string(),
+            format!("MOV R, c[0x0][{e0}]"),
+            format!("MOV R, c[0x0][{e31}]"),
+            "S2R R, SR_SMEMSZ".to_string(),
+            "CS2R.32 R, SR_PM7".to_string(),
+            "CS2R R, SR_PM3".to_string(),
+        ] {
+            assert!(has(&t, &l), "{sm}: no `{l}`\n{t}");
+        }
+        let sub = has(&t, "IADD3 R, R, -c[0x0][0x114], RZ");
+        assert_eq!(sub, !matches!(sm, "sm_70" | "sm_75"), "{sm}\n{t}");
     }
 }

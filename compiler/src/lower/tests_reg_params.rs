@@ -20,7 +20,7 @@ const ADDF: &str =
     ".func (.reg .b32 r) addf (.reg .b32 a, .reg .b32 b)\n{\nadd.u32 r, a, b;\nret;\n}";
 
 /// The listing's instructions: (opcode with modifiers, operands).
-fn instrs(t: &str) -> Vec<(String, Vec<String>)> {
+pub(super) fn instrs(t: &str) -> Vec<(String, Vec<String>)> {
     t.lines()
         .filter_map(|l| {
             let l = l.split(';').next()?.trim();
@@ -157,5 +157,37 @@ fn refused_reg_parameter_forms_say_why() {
     assert!(
         e.contains("only scalar `.reg` parameters are lowered"),
         "{e}"
+    );
+}
+
+#[test]
+fn immediates_for_param_parameters_are_their_bits_at_the_parameters_type() {
+    // `call (pr), f, (7, 0x300000005, 2.5)` with `.param .b32 a, .param
+    // .b64 b, .param .f32 c`: the words MOVed into the parameter registers
+    // before the call are 7, 5 and 3 (the .b64's low and high words), and
+    // 2.5f's bits 0x40200000 (ptxas 11.8 folds the callee's sum of them to
+    // `UMOV UR6, 0xbc6`: oracle/tests/lower_param_imm.rs).
+    let f = ".func (.param .b32 r) f3 (.param .b32 a, .param .b64 b, .param .f32 c)\n{\n.reg .b32 %t;\nld.param.b32 %t, [a];\nst.param.b32 [r], %t;\nret;\n}";
+    let body =
+        "{\n.param .b32 pr;\ncall (pr), f3, (7, 0x300000005, 2.5);\nld.param.b32 %r3, [pr];\n}";
+    let t = lower_text(&module(f, body), "sm_80");
+    let is = instrs(&t);
+    let bssy = is
+        .iter()
+        .position(|(op, _)| op == "BSSY")
+        .unwrap_or_else(|| panic!("{t}"));
+    let movs: Vec<String> = is[..bssy]
+        .iter()
+        .rev()
+        .take_while(|(op, _)| op == "MOV")
+        .map(|(_, o)| o[1].clone())
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
+    assert_eq!(
+        movs[movs.len() - 4..],
+        ["0x7", "0x5", "0x3", "0x40200000"],
+        "{t}"
     );
 }

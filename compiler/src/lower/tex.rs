@@ -206,7 +206,8 @@ impl Cx<'_> {
     pub(super) fn tex_dsts(&mut self, i: &Instruction) -> R<TexDsts> {
         let mut resident = None;
         let dsts: Vec<Option<u32>> = match &i.operands[0].kind {
-            OperandKind::Vector(v) => v
+            OperandKind::Vector(_) | OperandKind::Name(_) => self
+                .vector_items(&i.operands[0])
                 .iter()
                 .map(|e| match e.kind {
                     OperandKind::Sink => Ok(None),

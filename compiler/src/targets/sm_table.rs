@@ -113,6 +113,19 @@ pub struct CbankLayout {
     /// `%dynamic_smem_size` (ptxas 11.8, sm_70..sm_90: `MOV R11,
     /// c[0x0][0x2c]`).
     pub dynamic_smem_size: u32,
+    /// `%gridid`, 64-bit (ptxas 11.8, sm_70..sm_90: `MOV R6, c[0x0][0x30]
+    /// ; MOV R7, c[0x0][0x34]`, `LDC.64 R2, c[0x0][0x30]` on sm_90).
+    pub gridid: u32,
+    /// `%envreg0`; `%envregN` is at `+4N` (ptxas 11.8: `%envreg0`
+    /// `c[0x0][0x88]`, `%envreg31` `c[0x0][0x104]` on sm_70..sm_89;
+    /// `c[0x0][0x40]` and `c[0x0][0xbc]` on sm_90).
+    pub envreg: u32,
+    /// The word `%total_smem_size` subtracts from `SR_SMEMSZ` (the
+    /// CTA's reserved shared bytes): ptxas 11.8 on sm_80..sm_90 `S2R R8,
+    /// SR_SMEMSZ ; IADD3 R8, R8, -c[0x0][0x114], RZ` (sm_90: `S2UR` and
+    /// `LDC R8, c[0x0][0x114]`); `None` where it reads `SR_SMEMSZ` alone
+    /// (sm_70, sm_75).
+    pub reserved_smem: Option<u32>,
 }
 
 const VOLTA_TURING: CbankLayout = CbankLayout {
@@ -126,6 +139,9 @@ const VOLTA_TURING: CbankLayout = CbankLayout {
     surf_info: 0x80,
     nsmid: 0x10c,
     dynamic_smem_size: 0x2c,
+    gridid: 0x30,
+    envreg: 0x88,
+    reserved_smem: None,
 };
 const AMPERE_ADA: CbankLayout = CbankLayout {
     param_base: 0x160,
@@ -138,6 +154,9 @@ const AMPERE_ADA: CbankLayout = CbankLayout {
     surf_info: 0x80,
     nsmid: 0x10c,
     dynamic_smem_size: 0x2c,
+    gridid: 0x30,
+    envreg: 0x88,
+    reserved_smem: Some(0x114),
 };
 const HOPPER: CbankLayout = CbankLayout {
     param_base: 0x210,
@@ -150,6 +169,9 @@ const HOPPER: CbankLayout = CbankLayout {
     surf_info: 0x100,
     nsmid: 0x10c,
     dynamic_smem_size: 0x2c,
+    gridid: 0x30,
+    envreg: 0x40,
+    reserved_smem: Some(0x114),
 };
 
 const KB: u32 = 1024;

@@ -427,6 +427,18 @@ pub fn bank0(
         c.dynamic_smem_size,
         &spec.dynamic_shared_bytes.to_le_bytes(),
     );
+    // `%gridid`, `%envreg0..31` and the reserved shared size
+    // `%total_smem_size` subtracts from `SR_SMEMSZ` (the SM table's
+    // offsets, ptxas's words; LAUNCH_SPEC "Special registers"): the
+    // interpreter's grid 0 and environment 0, and the reserved bytes below
+    // the CTA's data (`shared_base`), which `SR_SMEMSZ` counts.
+    put(&mut b, c.gridid, &0u64.to_le_bytes());
+    for n in 0..32 {
+        put(&mut b, c.envreg + 4 * n, &0u32.to_le_bytes());
+    }
+    if let Some(r) = c.reserved_smem {
+        put(&mut b, r, &c.shared_base.to_le_bytes());
+    }
     // The generic windows the compiler's `cvta.shared`/`cvta.local` read
     // (ptxc::lower::mem::{SHARED_WINDOW, LOCAL_WINDOW}; DECISION documented
     // in ptxc::lower): the interpreter's window bases (the 32-bit ones

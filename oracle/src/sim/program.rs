@@ -221,6 +221,10 @@ pub enum SReg {
     WarpId,
     SmId,
     CgaCtaId,
+    /// `SR_SMEMSZ`: the CTA's shared memory, reserved bytes included.
+    SmemSz,
+    /// `SR_PM0`..`SR_PM7`: the performance-monitor counters.
+    Pm(u8),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -564,6 +568,11 @@ pub enum Kind {
     },
     Call {
         target: u32,
+    },
+    /// `CALL R off`: to the code address `R + off` (per lane).
+    CallReg {
+        r: Src,
+        off: i64,
     },
     Ret {
         r: Src,
@@ -981,7 +990,18 @@ fn sreg(name: &str) -> DResult<SReg> {
         "SR_WARPID" => SReg::WarpId,
         "SR_SMID" | "SR_VIRTUALSMID" => SReg::SmId,
         "SR_CgaCtaId" => SReg::CgaCtaId,
-        _ => return Err(format!("special register {name} is not modelled")),
+        "SR_SMEMSZ" => SReg::SmemSz,
+        _ => {
+            if let Some(n) = name
+                .strip_prefix("SR_PM")
+                .and_then(|n| n.parse::<u8>().ok())
+            {
+                if n < 8 {
+                    return Ok(SReg::Pm(n));
+                }
+            }
+            return Err(format!("special register {name} is not modelled"));
+        }
     })
 }
 
@@ -1619,7 +1639,13 @@ fn decode_inst(d: &Dec<'_>, i: &Inst) -> DResult<Kind> {
             Operand::Label(_) | Operand::Imm(_) => Kind::Call {
                 target: d.target(&s[0])?,
             },
-            _ => return Err("indirect CALL is not modelled".into()),
+            // `CALL.REL.NOINC R6 0x0` (ptxas 11.8 through a function
+            // address): like RET, the printed offset is resolved.
+            Operand::RegRel { reg, offset } => Kind::CallReg {
+                r: d.reg_src(*reg),
+                off: *offset,
+            },
+            _ => return Err("CALL needs a label, an address or `R offset`".into()),
         },
         RET => {
             let Operand::RegRel { reg, offset } = &s[0] else {

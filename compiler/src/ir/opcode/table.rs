@@ -134,7 +134,7 @@ opcodes! {
     BRX 68 Control 70 Fixed [CONTROL] ["= W"] ["U"];
     JMP 69 Control 70 Fixed [CONTROL] ["= L"] ["U"];
     JMX 70 Control 70 Fixed [CONTROL] ["= W"] ["U"];
-    CALL 71 Control 70 Fixed [CONTROL] ["= L", "= S"] ["REL", "ABS", "NOINC"];
+    CALL 71 Control 70 Fixed [CONTROL] ["= L", "= S", "= W"] ["REL", "ABS", "NOINC"];
     RET 72 Control 70 Fixed [CONTROL] ["= W"] ["REL", "ABS", "NODEC"];
     BSSY 73 Control 70 Fixed [CONVERGENCE] ["B = L"] [];
     BREAK 74 Control 70 Fixed [CONVERGENCE] ["= [P] B"] [];

@@ -18,7 +18,10 @@
 //!   offset already resolved: the encoding at double_noinline.sm_80 0x690
 //!   holds -0x6a0 = -(next address), printed as 0x0). `CALL.REL.NOINC`
 //!   jumps; the caller has put the return address in a register (`MOV R4,
-//!   0xc0`). There is no call stack.
+//!   0xc0`). There is no call stack. `CALL.REL.NOINC R6 0x0` (ptxas 11.8
+//!   through a function address, `MOV R6, 0xf0`) jumps to `R + off` per
+//!   lane, as RET does (the encoding holds -(next address) there too:
+//!   `0xffffff50` at 0xa0).
 //! - `BSSY Bn` records the executing lanes in `Bn`; `BSYNC Bn` blocks a lane
 //!   of `Bn` until every live lane of `Bn` has arrived at a `BSYNC Bn`;
 //!   lanes not in `Bn` pass. `BREAK Bn` removes lanes from `Bn`.
@@ -114,6 +117,7 @@ pub fn exec(
             taken: m,
             target: *target,
         },
+        Kind::CallReg { r, off } => per_lane_targets(ctx, w, m, *r, *off, "CALL")?,
         Kind::Ret { r, off } => per_lane_targets(ctx, w, m, *r, *off, "RET")?,
         Kind::Exit => Flow::Exit(m),
         Kind::Bssy { b } => {

@@ -7,7 +7,9 @@
 //! Values: `SR_CLOCKLO/HI` and the global timer are the run's count of
 //! thread-instructions so far (deterministic, monotonic); `SR_VIRTID` has
 //! the warp index in bits 14:8 (SEMANTICS_NOTES.md `%warpid`), `SR_SMID`
-//! and `SR_CgaCtaId` are 0 (one SM, no clusters).
+//! and `SR_CgaCtaId` are 0 (one SM, no clusters), `SR_PM0..7` 0, and
+//! `SR_SMEMSZ` the CTA's shared window with its reserved base (LAUNCH_SPEC
+//! "Special registers").
 
 use super::super::program::{Dst, SReg};
 use super::super::warp::{Stop, Warp};
@@ -33,6 +35,13 @@ pub fn s2r(ctx: &Ctx<'_>, w: &mut Warp, m: u32, d: Dst, sr: SReg, wide: bool) ->
             SReg::VirtId => u64::from(w.id & 0x7f) << 8,
             SReg::WarpId => u64::from(w.id),
             SReg::SmId | SReg::CgaCtaId => 0,
+            // The CTA's window: the SM table's reserved base plus the
+            // static and dynamic bytes (`bank0` puts the reserved size at
+            // `CbankLayout::reserved_smem`, which `%total_smem_size`
+            // subtracts on sm_80+: the interpreter's static + dynamic).
+            SReg::SmemSz => u64::from(ctx.cta.shared_base) + ctx.cta.shared.len() as u64,
+            // The interpreter's `%pmN`: 0 (no counters are modelled).
+            SReg::Pm(_) => 0,
         };
     }
     if wide {
