@@ -193,7 +193,12 @@ fn bf16_add_sub_mul() {
         ];
         for ins in &inputs {
             let d = differences(&src, &spec(&g, ins), "sm_90").expect("runs");
-            assert!(d.is_empty(), "{t}: {} differences, first {:x?}", d.len(), d[0]);
+            assert!(
+                d.is_empty(),
+                "{t}: {} differences, first {:x?}",
+                d.len(),
+                d[0]
+            );
         }
         let m = ptxc::ptx::parse_checked("seq", &src).expect("parses");
         for arch in &ALL[..5] {
@@ -201,7 +206,10 @@ fn bf16_add_sub_mul() {
             let e = ptxc::lower::lower_target(&m, sm, &ptxc::lower::LowerOptions::default())
                 .expect_err("refused")
                 .to_string();
-            assert!(e.contains("requires sm_90") && e.contains(arch), "{arch}: {e}");
+            assert!(
+                e.contains("requires sm_90") && e.contains(arch),
+                "{arch}: {e}"
+            );
         }
     }
 }

@@ -6,15 +6,15 @@
 //! parameter's type in the parameter's words) and run in the simulator on
 //! every target at -O0 and -O3.
 //!
-//! Checked against the PTX's meaning, not against the interpreter: the
-//! interpreter (oracle/src/ptx_interp/exec/call.rs) passes an immediate
-//! argument only to `.reg` parameters and leaves a `.param` parameter's
-//! bytes 0 (it computes `tid` here, not `tid + 14`).
+//! Checked against the PTX's meaning (ptxas's folded value) and against
+//! the interpreter, which passes arguments to parameters by position
+//! (oracle/src/ptx_interp/exec/call.rs; it used to pass immediates only to
+//! `.reg` parameters and leave a `.param` parameter 0).
 
 mod pair_run;
 use oracle::launch::LaunchSpec;
 use oracle::ptx_interp::{Outcome, RunResult};
-use pair_run::{lowered, lowered_o3, ARCHS};
+use pair_run::{interp, lowered, lowered_o3, same_outputs, ARCHS};
 
 const N: u32 = 32;
 
@@ -84,14 +84,14 @@ fn check(what: &str, got: &RunResult) {
 #[test]
 fn immediates_for_param_parameters_on_every_target() {
     let sp = spec();
+    let want = interp(PTX, &sp);
+    check("the interpreter", &want);
     for arch in ARCHS {
-        check(
-            &format!("-O0 on {arch}"),
-            &lowered(PTX, &sp, arch).unwrap_or_else(|e| panic!("{arch}: {e}")),
-        );
-        check(
-            &format!("-O3 on {arch}"),
-            &lowered_o3(PTX, &sp, arch).unwrap_or_else(|e| panic!("{arch}: {e}")),
-        );
+        let o0 = lowered(PTX, &sp, arch).unwrap_or_else(|e| panic!("{arch}: {e}"));
+        check(&format!("-O0 on {arch}"), &o0);
+        same_outputs(&want, &o0, &format!("-O0 on {arch}"));
+        let o3 = lowered_o3(PTX, &sp, arch).unwrap_or_else(|e| panic!("{arch}: {e}"));
+        check(&format!("-O3 on {arch}"), &o3);
+        same_outputs(&want, &o3, &format!("-O3 on {arch}"));
     }
 }

@@ -12,12 +12,13 @@
 //! values computed here from the PTX's meaning.
 //!
 //! `whole_vectors`: a whole vector register as the vector operand of
-//! `ld.v4`/`st.v4`/`ld.v2.b64`: checked against the PTX's meaning only,
-//! because the interpreter (oracle/src/ptx_interp/decode.rs) reads a whole
-//! vector register there as its first component alone (the store writes
-//! one element): the vendor's reading is all N (ptxas 11.8, sm_80:
+//! `ld.v4`/`st.v4`/`ld.v2.b64`: checked against the PTX's meaning and the
+//! interpreter, which reads a whole vector register there as the list of
+//! its components (oracle/src/ptx_interp/decode.rs; it used to read the
+//! first component alone), as the vendor does (ptxas 11.8, sm_80:
 //! `st.global.v4.b32 [%rd2], %v` is `STG.E.128 [R2.64], R4` of the four
-//! component registers).
+//! component registers); ranges of vector registers (`%u<2>`) do not
+//! overlap.
 
 mod pair_run;
 use oracle::launch::LaunchSpec;
@@ -203,6 +204,8 @@ fn whole_expected(t: u32) -> Vec<u32> {
 #[test]
 fn whole_vector_registers_load_and_store_every_component() {
     let sp = spec(16);
+    let want = interp(WHOLE, &sp);
+    check_against("interpreter", &want, 16, whole_expected);
     for arch in ARCHS {
         let o0 = lowered(WHOLE, &sp, arch).unwrap_or_else(|e| panic!("{arch}: {e}"));
         check_against(&format!("-O0 on {arch}"), &o0, 16, whole_expected);

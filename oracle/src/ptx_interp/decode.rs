@@ -38,15 +38,22 @@ fn err<T>(msg: impl Into<String>) -> Result<T, DecodeError> {
 
 #[derive(Clone, Copy)]
 enum Binding {
-    Reg { slot: u32, ty: ScalarType },
+    /// A register: its first slot, its element type, and its vector width
+    /// (`.reg .v4 .b32 %v`: 4 consecutive slots, the components; 1 for a
+    /// scalar).
+    Reg {
+        slot: u32,
+        ty: ScalarType,
+        per: u32,
+    },
     Var(VarRef),
     Handle(u64),
 }
 
 struct Scope<'m> {
     names: FxHashMap<Sym, Binding>,
-    /// `%r<46>`: prefix -> (count, first slot, type).
-    ranges: FxHashMap<&'m str, (u32, u32, ScalarType)>,
+    /// `%r<46>`: prefix -> (count, first slot, type, vector width).
+    ranges: FxHashMap<&'m str, (u32, u32, ScalarType, u32)>,
 }
 
 fn align_up(x: u64, a: u64) -> u64 {
@@ -403,9 +410,8 @@ impl<'m> FnDecoder<'m, '_> {
             names: FxHashMap::default(),
             ranges: FxHashMap::default(),
         };
-        let mut param_slots = Vec::new();
+        let mut params_of = Vec::new();
         let mut ret_slots = Vec::new();
-        let mut reg_params = Vec::new();
         let mut reg_rets = Vec::new();
         for (k, p) in f.params.iter().enumerate() {
             match p.space {
@@ -416,9 +422,10 @@ impl<'m> FnDecoder<'m, '_> {
                         Binding::Reg {
                             slot,
                             ty: p.scalar().unwrap_or(ScalarType::B32),
+                            per: 1,
                         },
                     );
-                    reg_params.push(slot);
+                    params_of.push(Param::Reg(slot));
                 }
                 _ if f.kind == FuncKind::Entry => {
                     let off = params.offsets.get(k).copied().unwrap_or(0);
@@ -432,7 +439,7 @@ impl<'m> FnDecoder<'m, '_> {
                 }
                 _ => {
                     let (off, size) = self.frame_slot(p);
-                    param_slots.push((off, size));
+                    params_of.push(Param::Mem { offset: off, size });
                     top.names.insert(
                         p.name,
                         Binding::Var(VarRef {
@@ -451,6 +458,7 @@ impl<'m> FnDecoder<'m, '_> {
                     Binding::Reg {
                         slot,
                         ty: p.scalar().unwrap_or(ScalarType::B32),
+                        per: 1,
                     },
                 );
                 reg_rets.push(slot);
@@ -498,9 +506,8 @@ impl<'m> FnDecoder<'m, '_> {
             nregs: self.nregs,
             reg_names: std::mem::take(&mut self.reg_names),
             frame_bytes: align_up(self.frame, 16),
-            param_slots,
+            params: params_of,
             ret_slots,
-            reg_params,
             reg_rets,
             fast: Vec::new(),
             init_regs: Vec::new(),
@@ -585,11 +592,11 @@ impl<'m> FnDecoder<'m, '_> {
                 match v.range {
                     Some(n) => {
                         let slot = self.alloc_reg(v.name, n * per);
-                        scope.ranges.insert(self.m.name(v.name), (n, slot, ty));
+                        scope.ranges.insert(self.m.name(v.name), (n, slot, ty, per));
                     }
                     None => {
                         let slot = self.alloc_reg(v.name, per);
-                        scope.names.insert(v.name, Binding::Reg { slot, ty });
+                        scope.names.insert(v.name, Binding::Reg { slot, ty, per });
                     }
                 }
             }
@@ -638,10 +645,14 @@ impl<'m> FnDecoder<'m, '_> {
                 return Some(b);
             }
             if let Some((prefix, num)) = split {
-                if let Some(&(count, slot, ty)) = sc.ranges.get(prefix) {
+                if let Some(&(count, slot, ty, per)) = sc.ranges.get(prefix) {
                     if let Ok(k) = num.parse::<u32>() {
                         if k < count && !(num.len() > 1 && num.starts_with('0')) {
-                            return Some(Binding::Reg { slot: slot + k, ty });
+                            return Some(Binding::Reg {
+                                slot: slot + k * per,
+                                ty,
+                                per,
+                            });
                         }
                     }
                 }
@@ -772,7 +783,13 @@ impl<'m> FnDecoder<'m, '_> {
                     Some(Binding::Reg {
                         slot,
                         ty: ScalarType::Pred,
+                        ..
                     }) => Opnd::Pred { slot, neg: false },
+                    // A whole vector register is the list of its components
+                    // (the vector operand of ld/st/tex/suld/sust).
+                    Some(Binding::Reg { slot, per, .. }) if per > 1 => {
+                        Opnd::Vector((slot..slot + per).map(Opnd::Reg).collect())
+                    }
                     Some(Binding::Reg { slot, .. }) => Opnd::Reg(slot),
                     Some(Binding::Var(v)) => Opnd::VarAddr(v, 0),
                     Some(Binding::Handle(h)) => Opnd::Imm(h),

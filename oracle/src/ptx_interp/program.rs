@@ -161,6 +161,14 @@ pub struct Inst {
     pub text: Box<str>,
 }
 
+/// A `.func` parameter: a `.reg` parameter's register slot, or a `.param`
+/// parameter's offset in the frame and size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Param {
+    Reg(u32),
+    Mem { offset: u64, size: u64 },
+}
+
 #[derive(Clone, Debug)]
 pub struct Function {
     pub name: String,
@@ -172,12 +180,12 @@ pub struct Function {
     /// Bytes of per-frame local memory (`.local` variables and `.param`
     /// variables and parameters of a `.func`).
     pub frame_bytes: u64,
-    /// `.param` parameters: offsets in the frame and sizes, in order.
-    pub param_slots: Vec<(u64, u64)>,
+    /// The parameters of a `.func`, in declaration order (none for a
+    /// kernel: its parameters are the launch's).
+    pub params: Vec<Param>,
     /// `.param` return values: offsets in the frame and sizes.
     pub ret_slots: Vec<(u64, u64)>,
-    /// `.reg` parameters and returns: register slots.
-    pub reg_params: Vec<u32>,
+    /// `.reg` returns: register slots.
     pub reg_rets: Vec<u32>,
     /// The instructions' fast forms (`fast`), by pc.
     pub fast: Vec<FastInst>,

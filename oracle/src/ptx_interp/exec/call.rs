@@ -8,7 +8,7 @@
 use super::{Ctx, FUNC_BASE};
 use crate::ptx_interp::machine::{Frame, Stop, TState};
 use crate::ptx_interp::memory::range;
-use crate::ptx_interp::program::{Inst, Opnd, Space};
+use crate::ptx_interp::program::{Inst, Opnd, Param, Space};
 use crate::ptx_interp::result::UbKind;
 
 /// A call's (return list, target, argument list).
@@ -54,50 +54,63 @@ pub fn call(cx: &mut Ctx, i: &Inst) -> Result<bool, Stop> {
     }
     let prog = cx.m.prog;
     let f = &prog.funcs[callee as usize];
-    // Read every argument in the caller's frame before changing anything:
-    // register values into the scratch list, memory arguments checked.
-    // The j-th memory argument fills the j-th memory parameter (`.param`),
-    // the register arguments the `.reg` parameters in order, whatever the
-    // interleaving; a memory argument's size is its parameter's.
-    let size_of_mem = |j: usize| f.param_slots.get(j).map_or(0, |s| s.1);
-    let mut arg_regs = std::mem::take(&mut cx.th().scratch);
-    arg_regs.clear();
-    let mut j = 0;
-    for a in args.iter() {
-        match in_memory(a) {
-            Some((space, offset)) => {
+    if args.len() != f.params.len() {
+        return Err(Stop::fault(format!(
+            "call with {} arguments to {}, which has {} parameters",
+            args.len(),
+            f.name,
+            f.params.len()
+        )));
+    }
+    // Arguments match parameters by position (PTX ISA 9.7.12.4: "Arguments
+    // may be registers, immediate constants, or variables in .param
+    // space"). Read every argument in the caller's frame before changing
+    // anything: a value for a register or immediate argument, the caller's
+    // address for a `.param`/`.local` variable (checked to lie in the
+    // frame).
+    let mut vals = std::mem::take(&mut cx.th().scratch);
+    vals.clear();
+    for (a, p) in args.iter().zip(&f.params) {
+        let v = match (in_memory(a), *p) {
+            (Some((space, offset)), Param::Mem { size, .. }) => {
                 let base = cx.var_address(space, offset);
-                let size = size_of_mem(j);
-                j += 1;
                 if range(&cx.th().local, base, size).is_none() {
-                    cx.th().scratch = arg_regs;
+                    cx.th().scratch = vals;
                     return Err(Stop::fault("call argument outside the frame"));
                 }
+                Ok(base)
             }
-            None => match cx.get(a) {
-                Ok(v) => arg_regs.push(v),
-                Err(e) => {
-                    cx.th().scratch = arg_regs;
-                    return Err(e);
-                }
-            },
+            (Some(_), Param::Reg(_)) => Err(Stop::fault(
+                "a .param or .local variable passed to a .reg parameter",
+            )),
+            (None, _) => cx.get(a),
+        };
+        match v {
+            Ok(v) => vals.push(v),
+            Err(e) => {
+                cx.th().scratch = vals;
+                return Err(e);
+            }
         }
     }
-    // The callee's frame, then its memory parameters: the j-th memory
-    // argument fills the j-th parameter slot.
-    let caller_base = cx.th().frame_base;
+    // The callee's frame, then its `.param` parameters: a variable's bytes,
+    // or a value's low bytes, little-endian (zero beyond eight).
     let th = cx.th();
     let new_base = (th.local.len() as u64).div_ceil(16) * 16;
     th.local.resize((new_base + f.frame_bytes) as usize, 0);
-    let memory_args = args
-        .iter()
-        .filter_map(|a| in_memory(a).map(|(_, offset)| caller_base + offset))
-        .enumerate()
-        .map(|(j, base)| (base, size_of_mem(j)));
-    for ((base, size), &(off, slot_size)) in memory_args.zip(&f.param_slots) {
-        let n = slot_size.min(size) as usize;
-        let at = (new_base + off) as usize;
-        th.local.copy_within(base as usize..base as usize + n, at);
+    for ((&v, a), p) in vals.iter().zip(args.iter()).zip(&f.params) {
+        let Param::Mem { offset, size } = *p else {
+            continue;
+        };
+        let at = (new_base + offset) as usize;
+        if in_memory(a).is_some() {
+            th.local.copy_within(v as usize..(v + size) as usize, at);
+        } else {
+            let bytes = v.to_le_bytes();
+            for k in 0..size as usize {
+                th.local[at + k] = bytes.get(k).copied().unwrap_or(0);
+            }
+        }
     }
     // The callee's registers, from the pool of finished calls.
     let (mut regs, mut written) = th.spare_regs.pop().unwrap_or_default();
@@ -107,11 +120,13 @@ pub fn call(cx: &mut Ctx, i: &Inst) -> Result<bool, Stop> {
     written.extend_from_slice(&f.init_written);
     let regs = std::mem::replace(&mut th.regs, regs);
     let written = std::mem::replace(&mut th.written, written);
-    for (&v, &slot) in arg_regs.iter().zip(&f.reg_params) {
-        th.regs[slot as usize] = v;
-        th.set_written(slot);
+    for (&v, p) in vals.iter().zip(&f.params) {
+        if let Param::Reg(slot) = *p {
+            th.regs[slot as usize] = v;
+            th.set_written(slot);
+        }
     }
-    th.scratch = arg_regs;
+    th.scratch = vals;
     th.frames.push(Frame {
         func: th.func,
         ret_pc: th.pc + 1,
