@@ -426,12 +426,8 @@ fn vendor_module(arch: &str) -> String {
 /// `HALF_VENDOR_WRITE=1` the modules are (re)written instead.
 #[test]
 fn vendor_listings_match_the_interpreter() {
-    use oracle::commands::sim::run_sass;
-    use oracle::ptx_interp::{self, RunLimits};
-    use oracle::sim::SimInputs;
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/half_vendor");
     let write = std::env::var_os("HALF_VENDOR_WRITE").is_some();
-    let limits = RunLimits::default();
     let mut ran = 0;
     for arch in ALL {
         let src = vendor_module(arch);
@@ -450,33 +446,9 @@ fn vendor_listings_match_the_interpreter() {
         for (name, _, d, ty) in vendor_kernels(arch) {
             let mut sp = spec_w(&d[0], &d[1], &d[2], ty);
             sp.kernel = name.into();
-            let want = ptx_interp::run(&m, &src, &sp, &limits).unwrap();
-            let got = run_sass(
-                &sp,
-                &sass,
-                "atom16",
-                arch,
-                Some(name),
-                &SimInputs::default(),
-                &limits,
-            )
-            .unwrap_or_else(|e| panic!("{arch} {name}: {e}"));
-            for b in &want.outputs.buffers {
-                let x = &got.outputs.get(&b.name).unwrap().bits;
-                let bad: Vec<usize> = (0..b.bits.len()).filter(|&k| b.bits[k] != x[k]).collect();
-                assert!(
-                    bad.is_empty(),
-                    "{arch} {name} {}: {} differ, first at {} (m {:#x}, b {:#x}, c {:#x}): interpreter {:#x}, ptxas {:#x}",
-                    b.name,
-                    bad.len(),
-                    bad[0],
-                    d[0][bad[0]],
-                    d[1][bad[0]],
-                    d[2][bad[0]],
-                    b.bits[bad[0]],
-                    x[bad[0]]
-                );
-            }
+            vendor_agrees(&m, &src, &sass, "atom16", arch, &sp, |k| {
+                format!("m {:#x}, b {:#x}, c {:#x}", d[0][k], d[1][k], d[2][k])
+            });
             ran += 1;
         }
     }

@@ -539,11 +539,7 @@ fn vendor_dir() -> std::path::PathBuf {
 /// `HALF_VENDOR_WRITE=1` the modules are (re)written instead.
 #[test]
 fn vendor_listings_match_the_interpreter() {
-    use oracle::commands::sim::run_sass;
-    use oracle::ptx_interp::{self, RunLimits};
-    use oracle::sim::SimInputs;
     let write = std::env::var_os("HALF_VENDOR_WRITE").is_some();
-    let limits = RunLimits::default();
     let mut ran = 0;
     for arch in ALL {
         let src = vendor_module(arch);
@@ -563,31 +559,12 @@ fn vendor_listings_match_the_interpreter() {
         for (name, g, inputs) in vendor_kernels(arch) {
             let mut sp = spec(&g, &inputs);
             sp.kernel = name.into();
-            let want = ptx_interp::run(&m, &src, &sp, &limits).unwrap();
-            let got = run_sass(
-                &sp,
-                &sass,
-                "half",
-                arch,
-                Some(name),
-                &SimInputs::default(),
-                &limits,
-            )
-            .unwrap_or_else(|e| panic!("{arch} {name}: {e}"));
-            for b in &want.outputs.buffers {
-                let x = &got.outputs.get(&b.name).unwrap().bits;
-                let bad: Vec<usize> = (0..b.bits.len()).filter(|&k| b.bits[k] != x[k]).collect();
-                assert!(
-                    bad.is_empty(),
-                    "{arch} {name} {}: {} differ, first at {} (inputs {:x?}): interpreter {:#x}, ptxas {:#x}",
-                    b.name,
-                    bad.len(),
-                    bad[0],
-                    inputs.iter().map(|v| v[bad[0]]).collect::<Vec<_>>(),
-                    b.bits[bad[0]],
-                    x[bad[0]]
-                );
-            }
+            vendor_agrees(&m, &src, &sass, "half", arch, &sp, |k| {
+                format!(
+                    "inputs {:x?}",
+                    inputs.iter().map(|v| v[k]).collect::<Vec<_>>()
+                )
+            });
             ran += 1;
         }
     }

@@ -21,6 +21,18 @@ pub(crate) fn lower_text(src: &str, sm: &str) -> String {
     listing(&ks[0])
 }
 
+/// The message with which lowering a PTX module for sm_80 refuses it.
+pub(crate) fn lower_err(src: &str) -> String {
+    lower_source(
+        "t.ptx",
+        src,
+        lookup_sm("sm_80").unwrap(),
+        &LowerOptions::default(),
+    )
+    .map(|_| ())
+    .expect_err("lowering should refuse")
+}
+
 /// [`lower_text`] after phase 5 ConvertUnsupportedOps (`lower_target`):
 /// the code the target runs.
 pub(crate) fn target_text(src: &str, sm: &str) -> String {

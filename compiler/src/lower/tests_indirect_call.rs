@@ -7,7 +7,7 @@
 //! target, -O0 and -O3, against the interpreter) are in
 //! oracle/tests/lower_indirect_call.rs.
 
-use super::tests::lower_text;
+use super::tests::{lower_err, lower_text};
 use super::tests_reg_params::instrs;
 use super::*;
 use crate::targets::lookup_sm;
@@ -21,17 +21,6 @@ fn module(funcs: &str, body: &str) -> String {
 }
 
 const CALL: &str = "mov.u64 %rd2, inc;\nmov.u64 %rd3, dbl;\nsetp.lt.u32 %p1, %r1, 5;\nselp.b64 %rd4, %rd2, %rd3, %p1;\n{\n.param .b32 pa;\n.param .b32 pr;\nst.param.b32 [pa], %r1;\nproto: .callprototype (.param .b32 _) _ (.param .b32 _);\ncall (pr), %rd4, (pa), proto;\nld.param.b32 %r3, [pr];\n}";
-
-fn lower_err(src: &str) -> String {
-    lower_source(
-        "t.ptx",
-        src,
-        lookup_sm("sm_80").unwrap(),
-        &LowerOptions::default(),
-    )
-    .map(|_| ())
-    .expect_err("lowering should refuse")
-}
 
 #[test]
 fn a_function_address_is_its_label_and_the_call_goes_through_the_register() {

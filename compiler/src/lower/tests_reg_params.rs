@@ -6,9 +6,7 @@
 //! (every target, -O0 and -O3, against the interpreter) are in
 //! oracle/tests/lower_reg_params.rs.
 
-use super::tests::lower_text;
-use super::*;
-use crate::targets::lookup_sm;
+use super::tests::{lower_err, lower_text};
 
 fn module(funcs: &str, body: &str) -> String {
     format!(
@@ -40,17 +38,6 @@ pub(super) fn instrs(t: &str) -> Vec<(String, Vec<String>)> {
             Some((op.to_string(), ops))
         })
         .collect()
-}
-
-fn lower_err(src: &str) -> String {
-    lower_source(
-        "t.ptx",
-        src,
-        lookup_sm("sm_80").unwrap(),
-        &LowerOptions::default(),
-    )
-    .map(|_| ())
-    .expect_err("lowering should refuse")
 }
 
 #[test]

@@ -5,10 +5,8 @@
 //! `STG.E.128 [R2.64], R4` of the four components, sm_80). The executed
 //! checks (every target, -O0 and -O3) are in oracle/tests/lower_vector_regs.rs.
 
-use super::tests::lower_text;
+use super::tests::{lower_err, lower_text};
 use super::tests_reg_params::instrs;
-use super::*;
-use crate::targets::lookup_sm;
 
 fn module(decls: &str, body: &str) -> String {
     format!(
@@ -41,17 +39,6 @@ fn copied_into(is: &[(String, Vec<String>)], end: usize, dst: u32) -> String {
         .find(|(op, o)| op == "MOV" && reg_no(&o[0]) == dst)
         .map(|(_, o)| o[1].clone())
         .unwrap_or_else(|| panic!("nothing written to %r{dst}"))
-}
-
-fn lower_err(src: &str) -> String {
-    lower_source(
-        "t.ptx",
-        src,
-        lookup_sm("sm_80").unwrap(),
-        &LowerOptions::default(),
-    )
-    .map(|_| ())
-    .expect_err("lowering should refuse")
 }
 
 #[test]

@@ -524,3 +524,45 @@ pub fn run_all(ops: Vec<Op>) {
         run(g);
     }
 }
+
+/// Runs kernel `sp.kernel` of the PTX `src` (parsed: `m`) in the
+/// interpreter and ptxas's listing `sass` of it in the simulator, and
+/// panics at the first output word that differs; `inputs(k)` describes
+/// word `k`'s inputs for the message.
+pub fn vendor_agrees(
+    m: &ptxc::ptx::ast::Module,
+    src: &str,
+    sass: &str,
+    module: &str,
+    arch: &str,
+    sp: &LaunchSpec,
+    inputs: impl Fn(usize) -> String,
+) {
+    let limits = RunLimits::default();
+    let name = sp.kernel.as_str();
+    let want = ptx_interp::run(m, src, sp, &limits).unwrap();
+    let got = oracle::commands::sim::run_sass(
+        sp,
+        sass,
+        module,
+        arch,
+        Some(name),
+        &SimInputs::default(),
+        &limits,
+    )
+    .unwrap_or_else(|e| panic!("{arch} {name}: {e}"));
+    for b in &want.outputs.buffers {
+        let x = &got.outputs.get(&b.name).unwrap().bits;
+        let bad: Vec<usize> = (0..b.bits.len()).filter(|&k| b.bits[k] != x[k]).collect();
+        assert!(
+            bad.is_empty(),
+            "{arch} {name} {}: {} differ, first at {} ({}): interpreter {:#x}, ptxas {:#x}",
+            b.name,
+            bad.len(),
+            bad[0],
+            inputs(bad[0]),
+            b.bits[bad[0]],
+            x[bad[0]]
+        );
+    }
+}
