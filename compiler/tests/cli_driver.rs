@@ -100,19 +100,19 @@ fn input_errors_are_positioned_diagnostics() {
         "{}",
         r.stderr
     );
-    // A lowering error carries its position too (`txq.force_unnormalized_coords` is not
+    // A lowering error carries its position too (`suq.memory_layout` is not
     // lowered).
     let f = write(
         &d,
         "unlowered.ptx",
         &format!(
-            "{HEADER}.visible .entry k(.param .u64 p)\n{{\n\t.reg .b32 %r<2>;\n\t.reg .b64 %rd<2>;\n\tld.param.u64 %rd1, [p];\n\ttxq.force_unnormalized_coords.b32 %r1, [%rd1];\n\tret;\n}}\n"
+            "{HEADER}.visible .entry k(.param .u64 p)\n{{\n\t.reg .b32 %r<2>;\n\t.reg .b64 %rd<2>;\n\tld.param.u64 %rd1, [p];\n\tsuq.memory_layout.b32 %r1, [%rd1];\n\tret;\n}}\n"
         ),
     );
     let r = ptxc(&[&f]);
     assert_eq!(r.code, 1);
     assert!(
-        r.stderr.contains("unlowered.ptx:9:2: error: ") && r.stderr.contains("txq"),
+        r.stderr.contains("unlowered.ptx:9:2: error: suq.memory_layout is not lowered"),
         "{}",
         r.stderr
     );
@@ -606,19 +606,19 @@ fn phase_23_threads_give_the_same_output_for_many_entries() {
         assert_eq!(r.stderr, base.stderr, "--threads {t}");
     }
     // The first failure in entry order is reported, whatever the threads.
-    // Entries k2 and k4 fail in the lowering (vector registers).
+    // Entries k2 and k4 fail in the lowering (`suq.memory_layout`).
     let mut bad = many_entries(6);
     for i in [2, 4] {
         bad = bad.replace(
             &format!("add.s32 %r2, %r1, {i};"),
-            &format!(".reg .v2 .b32 %v;\n\tadd.s32 %r2, %r1, {i};"),
+            &format!("suq.memory_layout.b32 %r2, [%rd1];\n\tadd.s32 %r2, %r1, {i};"),
         );
     }
     let f = write(&d, "bad.ptx", &bad);
     let one = ptxc(&["--threads", "0", &f]);
     assert_eq!(one.code, 1);
     assert!(
-        one.stderr.contains("bad.ptx:30:2: error: vector registers"),
+        one.stderr.contains("bad.ptx:30:2: error: suq.memory_layout is not lowered"),
         "{}",
         one.stderr
     );
