@@ -112,7 +112,8 @@ fn input_errors_are_positioned_diagnostics() {
     let r = ptxc(&[&f]);
     assert_eq!(r.code, 1);
     assert!(
-        r.stderr.contains("unlowered.ptx:9:2: error: suq.memory_layout is not lowered"),
+        r.stderr
+            .contains("unlowered.ptx:9:2: error: suq.memory_layout is not lowered"),
         "{}",
         r.stderr
     );
@@ -618,7 +619,8 @@ fn phase_23_threads_give_the_same_output_for_many_entries() {
     let one = ptxc(&["--threads", "0", &f]);
     assert_eq!(one.code, 1);
     assert!(
-        one.stderr.contains("bad.ptx:30:2: error: suq.memory_layout is not lowered"),
+        one.stderr
+            .contains("bad.ptx:30:2: error: suq.memory_layout is not lowered"),
         "{}",
         one.stderr
     );
