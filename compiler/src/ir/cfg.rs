@@ -241,22 +241,8 @@ impl Cfg {
         // Candidate targets of indirect branches.
         if indirect.iter().any(|&x| x) {
             let starts = f.block_addresses();
-            let mut has_pred = vec![false; n];
-            if n > 0 {
-                has_pred[0] = true;
-            }
-            for s in succs.iter().flatten() {
-                has_pred[*s] = true;
-            }
-            for c in &calls {
-                if let Some(t) = c.target {
-                    has_pred[t] = true;
-                }
-            }
             let is_callee = |b: usize| calls.iter().any(|c| c.target == Some(b));
-            let orphans: Vec<usize> = (0..n)
-                .filter(|&b| !has_pred[b] && !is_padding(f, b))
-                .collect();
+            let orphans = orphan_blocks(f, &succs, &calls);
             for b in 0..n {
                 if !indirect[b] {
                     continue;
@@ -296,21 +282,7 @@ impl Cfg {
             c.target.is_none()
                 && super::regs::calls_through_register(&f.blocks[c.block].insts[c.inst])
         }) {
-            let mut has_pred = vec![false; n];
-            if n > 0 {
-                has_pred[0] = true;
-            }
-            for s in succs.iter().flatten() {
-                has_pred[*s] = true;
-            }
-            for c in &calls {
-                if let Some(t) = c.target {
-                    has_pred[t] = true;
-                }
-            }
-            register_callees = (0..n)
-                .filter(|&b| !has_pred[b] && !is_padding(f, b))
-                .collect();
+            register_callees = orphan_blocks(f, &succs, &calls);
             pending.extend(register_callees.iter().copied());
         }
         let mut qi = 0;
@@ -415,6 +387,28 @@ impl Cfg {
         }
         idx
     }
+}
+
+/// The blocks nothing reaches: not the entry, no edge in `succs`, no
+/// direct call; padding excluded. The candidate targets of `BRX` and of a
+/// `CALL` through a register.
+fn orphan_blocks(f: &Function, succs: &[Vec<usize>], calls: &[CallSite]) -> Vec<usize> {
+    let n = f.blocks.len();
+    let mut has_pred = vec![false; n];
+    if n > 0 {
+        has_pred[0] = true;
+    }
+    for s in succs.iter().flatten() {
+        has_pred[*s] = true;
+    }
+    for c in calls {
+        if let Some(t) = c.target {
+            has_pred[t] = true;
+        }
+    }
+    (0..n)
+        .filter(|&b| !has_pred[b] && !is_padding(f, b))
+        .collect()
 }
 
 #[cfg(test)]
