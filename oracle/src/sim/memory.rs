@@ -193,7 +193,8 @@ pub const LOCAL_BYTES: u32 = 16 * 1024;
 pub struct CtaMem {
     pub shared: Vec<u8>,
     pub shared_base: u32,
-    /// Per thread of the CTA (linear thread index), allocated on first use.
+    /// Per thread of the CTA (linear thread index): the top of its local
+    /// window, grown on use ([`CtaMem::local_bytes`]).
     pub local: Vec<Vec<u8>>,
 }
 
@@ -227,12 +228,26 @@ impl CtaMem {
         (a.checked_add(n)? <= u64::from(LOCAL_BYTES)).then_some(a as usize)
     }
 
-    pub fn local_mut(&mut self, thread: usize) -> &mut Vec<u8> {
+    /// The `n` bytes of `thread`'s local memory at offset `o` (inside the
+    /// window: [`CtaMem::local_off`]). A thread's vector holds the top of
+    /// its window, `[LOCAL_BYTES - len, LOCAL_BYTES)`, grown on demand in
+    /// 1 KiB steps: the stack grows down from the top (R1 starts at
+    /// `LOCAL_BYTES`), so most threads touch a few hundred bytes and
+    /// zero-filling all 16 KiB on first use cost more than the run.
+    /// Bytes never written read as zero either way.
+    pub fn local_bytes(&mut self, thread: usize, o: usize, n: usize) -> &mut [u8] {
+        const STEP: usize = 1024;
+        let top = LOCAL_BYTES as usize;
         let l = &mut self.local[thread];
-        if l.is_empty() {
-            l.resize(LOCAL_BYTES as usize, 0);
+        let need = top - o;
+        if l.len() < need {
+            let len = need.div_ceil(STEP).saturating_mul(STEP).min(top);
+            let mut grown = vec![0u8; len];
+            grown[len - l.len()..].copy_from_slice(l);
+            *l = grown;
         }
-        l
+        let start = o - (top - l.len());
+        &mut l[start..start + n]
     }
 }
 
@@ -247,5 +262,29 @@ pub fn resolve_generic(a: u64, addr32: bool) -> (u8, u64) {
         (b'l', a - w.local)
     } else {
         (b'g', a)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn local_bytes_grow_down_and_keep_what_was_written() {
+        let top = LOCAL_BYTES as usize;
+        let mut m = CtaMem::new(0, 0, 2);
+        m.local_bytes(0, top - 8, 4).copy_from_slice(&[1, 2, 3, 4]);
+        assert_eq!(m.local[0].len(), 1024, "first use takes one step");
+        // A store far below the top grows the vector; the old bytes stay
+        // at their offsets and the new ones read as zero.
+        m.local_bytes(0, 16, 4).copy_from_slice(&[9, 9, 9, 9]);
+        assert_eq!(m.local[0].len(), top);
+        assert_eq!(m.local_bytes(0, top - 8, 4), &[1, 2, 3, 4]);
+        assert_eq!(m.local_bytes(0, 16, 4), &[9, 9, 9, 9]);
+        assert_eq!(m.local_bytes(0, 1000, 8), &[0; 8]);
+        assert_eq!(m.local_bytes(0, top - 4, 4), &[0; 4]);
+        // Threads are separate.
+        assert_eq!(m.local_bytes(1, top - 8, 4), &[0; 4]);
+        assert_eq!(m.local_bytes(1, 0, 1), &[0]);
     }
 }

@@ -184,7 +184,9 @@ fn propagate_once(f: &mut Function) -> usize {
                     .map(|&k| &av.facts[k].kind)
             };
             let inst = &f.blocks[b].insts[i];
-            let mut new = inst.clone();
+            // The rewritten instruction, cloned at its first change (most
+            // instructions have none).
+            let mut new: Option<Inst> = None;
             let nd = inst.ndst as usize;
             for idx in nd..inst.operands.len() {
                 let w = regs::operand_width(inst, idx);
@@ -196,6 +198,7 @@ fn propagate_once(f: &mut Function) -> usize {
                         let Some(c) = lookup(u) else { continue };
                         match &c.src {
                             Operand::Reg(s) if is_uniform(s.reg) == is_uniform(r.reg) => {
+                                let new = new.get_or_insert_with(|| inst.clone());
                                 if let Operand::Reg(nr) = &mut new.operands[idx] {
                                     nr.reg = s.reg;
                                     nr.reuse = false;
@@ -203,20 +206,25 @@ fn propagate_once(f: &mut Function) -> usize {
                             }
                             Operand::Imm(_) | Operand::Const(_)
                                 if is_plain_reg(&inst.operands[idx])
-                                    && non_reg_sources(&new) == 0 =>
+                                    && non_reg_sources(new.as_ref().unwrap_or(inst)) == 0 =>
                             {
                                 let imm = matches!(c.src, Operand::Imm(_));
                                 let slots = imm_slots(inst, imm);
                                 if slots.contains(&(idx - nd)) {
-                                    new.operands[idx] = c.src.clone();
+                                    new.get_or_insert_with(|| inst.clone()).operands[idx] =
+                                        c.src.clone();
                                 } else if idx == nd
                                     && swappable(inst)
                                     && slots.contains(&1)
-                                    && matches!(new.operands[nd + 1], Operand::Reg(_))
+                                    && matches!(
+                                        new.as_ref().unwrap_or(inst).operands[nd + 1],
+                                        Operand::Reg(_)
+                                    )
                                     && regs::operand_width(inst, nd + 1) == 1
                                 {
                                     // The value goes where SASS encodes it,
                                     // the other operand takes its place.
+                                    let new = new.get_or_insert_with(|| inst.clone());
                                     new.operands[nd] = new.operands[nd + 1].clone();
                                     new.operands[nd + 1] = c.src.clone();
                                 }
@@ -226,6 +234,7 @@ fn propagate_once(f: &mut Function) -> usize {
                     }
                     Operand::Reg(r) if w == 2 => {
                         if let Some(s) = pair_source(r.reg, &lookup) {
+                            let new = new.get_or_insert_with(|| inst.clone());
                             if let Operand::Reg(nr) = &mut new.operands[idx] {
                                 nr.reg = s;
                                 nr.reuse = false;
@@ -235,6 +244,7 @@ fn propagate_once(f: &mut Function) -> usize {
                     Operand::Mem(m) if w == 2 && m.desc.is_none() => {
                         if let Some(base) = m.base {
                             if let Some(s) = pair_source(base.reg, &lookup) {
+                                let new = new.get_or_insert_with(|| inst.clone());
                                 if let Operand::Mem(nm) = &mut new.operands[idx] {
                                     nm.base.as_mut().unwrap().reg = s;
                                 }
@@ -252,6 +262,7 @@ fn propagate_once(f: &mut Function) -> usize {
                                     if is_uniform(s.reg) == is_uniform(base.reg)
                                         && !matches!(s.reg, Reg::Rz | Reg::Urz)
                                     {
+                                        let new = new.get_or_insert_with(|| inst.clone());
                                         if let Operand::Mem(nm) = &mut new.operands[idx] {
                                             nm.base.as_mut().unwrap().reg = s.reg;
                                         }
@@ -272,12 +283,17 @@ fn propagate_once(f: &mut Function) -> usize {
                 }
             };
             let mut folded = false;
-            if let Some(x) = super::fold::simplify_with(&new, &known) {
-                if x != new && regs::defs(&x) == regs::defs(inst) {
-                    new = x;
+            let cur = new.as_ref().unwrap_or(inst);
+            if let Some(x) = super::fold::simplify_with(cur, &known) {
+                if x != *cur && regs::defs(&x) == regs::defs(inst) {
+                    new = Some(x);
                     folded = true;
                 }
             }
+            let Some(mut new) = new else {
+                av.step(&mut set, (b, i), inst);
+                continue;
+            };
             let info = new.op.info();
             if new != *inst && match_shape(info.name, info.shapes, &new.operands).is_ok() {
                 let changed = if folded {

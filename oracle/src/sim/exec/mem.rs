@@ -111,7 +111,7 @@ fn bytes_mut<'c>(ctx: &'c mut Ctx<'_>, p: Place, n: usize, thread: usize) -> &'c
     match p {
         Place::Global(b, o) => ctx.global.bytes_mut(b, o, n),
         Place::Shared(o) => &mut ctx.cta.shared[o..o + n],
-        Place::Local(o) => &mut ctx.cta.local_mut(thread)[o..o + n],
+        Place::Local(o) => ctx.cta.local_bytes(thread, o, n),
     }
 }
 
