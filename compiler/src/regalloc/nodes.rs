@@ -11,7 +11,7 @@
 //! multiple of its width inside its node, which the lowering guarantees
 //! (`Builder::valigned`); anything else is refused with an error.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::AllocError;
 use crate::ir::cfg::Cfg;
@@ -223,7 +223,7 @@ pub fn build(f: &Function, temps: &TempSet) -> Result<Nodes, AllocError> {
     all.dedup();
     // Merge overlapping intervals per file.
     let mut nodes: Vec<Node> = Vec::new();
-    let mut of_unit = HashMap::new();
+    let mut of_unit = HashMap::default();
     for &(c, lo, w) in &all {
         let hi = lo + w;
         let merge = nodes
@@ -271,7 +271,7 @@ pub fn build(f: &Function, temps: &TempSet) -> Result<Nodes, AllocError> {
         n.temp = (n.lo..n.lo + n.size).any(|u| temps.contains(&(n.class, u)));
     }
     // References, procedures, first definitions.
-    let mut procs: Vec<HashSet<usize>> = vec![HashSet::new(); nodes.len()];
+    let mut procs: Vec<HashSet<usize>> = vec![HashSet::default(); nodes.len()];
     let mut pos = 0usize;
     for (b, blk) in f.blocks.iter().enumerate() {
         let ps: Vec<usize> = cfg.procs_of(b).collect();

@@ -23,7 +23,7 @@
 //! offset inside the procedure's area; `frame.rs` replaces them with real
 //! offsets once the frames are laid out.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use super::nodes::{self, Class, Loc, Nodes, TempSet};
 use super::AllocError;
@@ -107,7 +107,7 @@ enum Home {
 
 /// The highest virtual number of each file in `f`, plus one.
 fn next_free(f: &Function) -> HashMap<Class, u32> {
-    let mut m = HashMap::new();
+    let mut m = HashMap::default();
     for i in f.insts() {
         for (c, lo, w) in nodes::runs(i) {
             let e = m.entry(c).or_insert(0);
@@ -131,7 +131,7 @@ fn fresh(next: &mut HashMap<Class, u32>, c: Class, size: u32, align: u32) -> u32
 fn maybe_defined(f: &Function, ns: &Nodes, victims: &[usize]) -> HashMap<usize, Vec<bool>> {
     let cfg = crate::ir::cfg::Cfg::new(f);
     let nb = f.blocks.len();
-    let mut out = HashMap::new();
+    let mut out = HashMap::default();
     for &v in victims {
         let x = &ns.nodes[v];
         let unit = |n: u32| match x.class {
@@ -174,7 +174,7 @@ pub fn spill(
     slots: &mut Slots,
 ) -> Result<(), AllocError> {
     let mut next = next_free(f);
-    let mut homes: HashMap<usize, Home> = HashMap::new();
+    let mut homes: HashMap<usize, Home> = HashMap::default();
     for &v in victims {
         let x = &ns.nodes[v];
         let proc = x.proc.expect("victims are in one procedure");
@@ -212,7 +212,7 @@ pub fn spill(
             let defs = regs::defs(&inst);
             let mut before = Vec::new();
             let mut after = Vec::new();
-            let mut map: HashMap<(Class, u32), u32> = HashMap::new();
+            let mut map: HashMap<(Class, u32), u32> = HashMap::default();
             for &k in &named {
                 let x = &ns.nodes[k];
                 let t = fresh(&mut next, x.class, x.size, x.align);

@@ -12,7 +12,7 @@
 //! The latency table's fixed latencies (at most 6 cycles) stay under the
 //! 15 a stall count holds.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::ir::control::MAX_STALL;
 use crate::ir::regs::RegUnit;
@@ -29,7 +29,7 @@ pub fn compute(f: &mut Function, sm: &SmInfo) -> u64 {
     let mut extra = 0u64;
     for b in &mut f.blocks {
         let n = b.insts.len();
-        let mut ready: HashMap<RegUnit, u64> = HashMap::new();
+        let mut ready: HashMap<RegUnit, u64> = HashMap::default();
         let mut issue = vec![0u64; n];
         let mut stall = vec![1u64; n];
         for k in 0..n {
