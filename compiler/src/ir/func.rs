@@ -16,12 +16,30 @@ pub struct Block {
 /// from cuobjdump is one function that also holds its callees' code
 /// (ptxas places `.func` bodies after the kernel's EXIT and reaches them
 /// with `CALL.REL`).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, Eq)]
 pub struct Function {
     pub name: String,
     /// The `.headerflags` text of a vendor listing.
     pub header_flags: Option<String>,
     pub blocks: Vec<Block>,
+}
+
+/// Field-by-field equality, as derived, with the block shapes (labels and
+/// lengths) compared before any instruction: the analysis cache compares
+/// whole functions, and a pass that inserted or removed an instruction
+/// anywhere is then told apart without walking the blocks before it.
+impl PartialEq for Function {
+    fn eq(&self, o: &Function) -> bool {
+        self.blocks.len() == o.blocks.len()
+            && self
+                .blocks
+                .iter()
+                .zip(&o.blocks)
+                .all(|(a, b)| a.label == b.label && a.insts.len() == b.insts.len())
+            && self.name == o.name
+            && self.header_flags == o.header_flags
+            && self.blocks == o.blocks
+    }
 }
 
 impl Function {
