@@ -29,6 +29,7 @@
 //! | `warp_sync.rs` | match.sync any/all (b32/b64), vote.sync.uni, redux.sync: REDUX on every target (phase 5 expands it on sm_70/sm_75) |
 //! | `atom.rs` | atom/red on global and shared memory |
 //! | `atom16.rs` | atom/red on f16/bf16/b16 (ptxas's 32-bit CAS loop) and the global f16x2/bf16x2 adds |
+//! | `atom_spin.rs` | atom/red `.add.noftz.f16x2`/`.bf16x2` on shared and generic memory (ptxas's `ATOMS.CAST.SPIN` loop; generic: `ATOM` with its fallbacks after `QSPC`) |
 //! | `space.rs` | isspacep: window tests on the generic address (our sequence, IADD3/ISETP) |
 //! | `call.rs` | `.func` calls and the ABI below (`.param` and `.reg` parameters) |
 //! | `call_indirect.rs` | function addresses (`mov.u64 %r, f`: the code address) and indirect calls through `.callprototype`s (`CALL.REL.NOINC %r 0x0`); the shared registers of a signature class |
@@ -62,10 +63,9 @@
 //! exact short emulation: `.bf16`/`.bf16x2` `fma`/`min`/`max` below sm_80,
 //! `add`/`sub`/`mul` on `.bf16`/`.bf16x2` below sm_90, `min`/`max` on
 //! `.f16x2` below sm_80, `tanh` on `.f16` on sm_70, `ex2`/`tanh` on
-//! `.bf16` below sm_90, `atom.add.noftz.bf16`/`.bf16x2` below sm_90, plus
-//! `min`/`max` `.xorsign.abs` and three-source forms on bf16 and f16x2,
-//! and the f16x2/bf16x2 atomic adds on shared and generic memory (ptxas
-//! spins on `ATOMS.CAST.SPIN`, which the simulator does not model). `mov.b128`
+//! `.bf16` below sm_90, `atom.add.noftz.bf16`/`.bf16x2` below sm_90 (every
+//! space), plus `min`/`max` `.xorsign.abs` and three-source forms on bf16
+//! and f16x2. `mov.b128`
 //! is refused too (the interpreter faults on it). `brkpt` lowers to nothing (mod.rs `dispatch`).
 //!
 //! # Register conventions
@@ -141,6 +141,7 @@
 
 mod atom;
 mod atom16;
+mod atom_spin;
 pub(crate) mod builder;
 mod call;
 mod call_indirect;
