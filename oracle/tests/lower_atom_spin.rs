@@ -2,9 +2,10 @@
 //! (compiler/src/lower/atom_spin.rs: ptxas's `ATOMS.CAST.SPIN` loops and
 //! the generic `ATOM` with its `QSPC` fallbacks), executed in the
 //! simulator against the PTX interpreter (the `seq_harness` runner) on
-//! every target of the SM table; and ptxas 11.8's own listings of the same
+//! every target of the SM table; ptxas 11.8's own listings of the same
 //! kernels (oracle/tests/atom_spin_vendor) in the simulator against the
-//! interpreter.
+//! interpreter; and the ptxc driver's listings (-O0, -O3: allocated,
+//! scheduled, control codes checked) against the interpreter.
 //!
 //! Thread `i` adds its `b[i]` to the 32-bit word of its slot: the group of
 //! `k` consecutive threads (inside one warp) starting at `i - i % k`, whose
@@ -311,7 +312,11 @@ fn add_bf16x2_shared_and_generic() {
 #[test]
 fn red_one_shared_word_per_block() {
     for (t, vals, archs) in [
-        ("f16x2", &[0x0000u64, 0x3800, 0xb800, 0x3c00, 0xbc00, 0x4000, 0xc000][..], &ALL[..]),
+        (
+            "f16x2",
+            &[0x0000u64, 0x3800, 0xb800, 0x3c00, 0xbc00, 0x4000, 0xc000][..],
+            &ALL[..],
+        ),
         ("bf16x2", &[0x0000, 0x3f80, 0xbf80][..], &ALL[5..]),
     ] {
         let mut rng = Rng(63);
@@ -321,12 +326,38 @@ fn red_one_shared_word_per_block() {
         let m: Vec<u64> = (0..n).map(|_| half() | half() << 16).collect();
         let src = kernel_block(t);
         for arch in archs {
-            check_on(&src, &spec(1, &m, &b), arch, &format!("red.shared.{t} [sm+4]"));
+            check_on(
+                &src,
+                &spec(1, &m, &b),
+                arch,
+                &format!("red.shared.{t} [sm+4]"),
+            );
         }
     }
 }
 
 // ---- ptxas's listings ------------------------------------------------------
+
+/// One launch: kernel name, its source (as kernel `k`), `k`, (m, b).
+type Launch = (String, String, u32, (Vec<u64>, Vec<u64>));
+
+/// One module of the distinct kernels of `launches` for `arch`.
+fn module_of(arch: &str, launches: &[Launch]) -> String {
+    let mut out = String::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for (name, text, _, _) in launches {
+        if !seen.insert(name.clone()) {
+            continue;
+        }
+        let text = text.replace(".target sm_90", &format!(".target {arch}"));
+        let at = text.find(".visible .entry").unwrap();
+        if out.is_empty() {
+            out.push_str(&text[..at]);
+        }
+        out.push_str(&text[at..].replace(".entry k(", &format!(".entry {name}(")));
+    }
+    out
+}
 
 /// The vendor module's kernels for `arch`: (name, source of kernel `k`,
 /// k, inputs). Generic atomics over shared memory are left out on sm_90:
@@ -336,7 +367,7 @@ fn red_one_shared_word_per_block() {
 /// "Memory"), so the two window models cannot both hold. Generic over
 /// local is left out everywhere: ptxas adds with `IADD3` there
 /// (atom_spin.rs), which the interpreter does not.
-fn vendor_kernels(arch: &str) -> Vec<(String, String, u32, (Vec<u64>, Vec<u64>))> {
+fn vendor_kernels(arch: &str) -> Vec<Launch> {
     let sm: u32 = arch[3..].parse().unwrap();
     let mut v = Vec::new();
     let mut types = vec![("f16x2", F16_EDGES)];
@@ -352,7 +383,7 @@ fn vendor_kernels(arch: &str) -> Vec<(String, String, u32, (Vec<u64>, Vec<u64>))
             for form in ["atom", "red"] {
                 let name = format!("{form}_{t}_{mode:?}");
                 v.push((name.clone(), kernel(form, t, mode), 1, ds[0].clone()));
-                v.push((format!("{name}_k32"), kernel(form, t, mode), 32, ds[1].clone()));
+                v.push((name, kernel(form, t, mode), 32, ds[1].clone()));
             }
         }
     }
@@ -360,21 +391,7 @@ fn vendor_kernels(arch: &str) -> Vec<(String, String, u32, (Vec<u64>, Vec<u64>))
 }
 
 fn vendor_module(arch: &str) -> String {
-    let mut out = String::new();
-    let mut seen = std::collections::BTreeSet::new();
-    for (k, (name, text, _, _)) in vendor_kernels(arch).iter().enumerate() {
-        let name = name.trim_end_matches("_k32");
-        if !seen.insert(name.to_string()) {
-            continue;
-        }
-        let text = text.replace(".target sm_90", &format!(".target {arch}"));
-        let at = text.find(".visible .entry").unwrap();
-        if k == 0 {
-            out.push_str(&text[..at]);
-        }
-        out.push_str(&text[at..].replace(".entry k(", &format!(".entry {name}(")));
-    }
-    out
+    module_of(arch, &vendor_kernels(arch))
 }
 
 fn vendor_dir() -> std::path::PathBuf {
@@ -406,7 +423,7 @@ fn vendor_listings_match_the_interpreter() {
         let m = ptxc::ptx::parse_checked("spin", &src).unwrap();
         for (name, _, k, (mm, b)) in vendor_kernels(arch) {
             let mut sp = spec(k, &mm, &b);
-            sp.kernel = name.trim_end_matches("_k32").into();
+            sp.kernel = name;
             vendor_agrees(&m, &src, &sass, "spin", arch, &sp, |j| {
                 format!("k {k}, m {:#x}, b {:#x}", mm[j], b[j])
             });
@@ -437,7 +454,12 @@ fn vendor_listings_round_trip_through_the_ir() {
             for (a, b) in back.insts.iter().zip(&f.insts) {
                 assert_eq!(a.to_string(), b.to_string(), "{arch} {}", f.name);
                 let s = a.to_string();
-                for key in ["ATOMS.CAST.SPIN", "QSPC.E.S", "ATOM.E.ADD.F16x2", "HFMA2.MMA"] {
+                for key in [
+                    "ATOMS.CAST.SPIN",
+                    "QSPC.E.S",
+                    "ATOM.E.ADD.F16x2",
+                    "HFMA2.MMA",
+                ] {
                     if s.contains(key) {
                         seen.insert(key);
                     }
@@ -448,3 +470,58 @@ fn vendor_listings_round_trip_through_the_ir() {
     assert_eq!(seen.len(), 4, "forms seen: {seen:?}");
 }
 
+// ---- the whole pipeline ----------------------------------------------------
+
+/// Every kernel of this file's matrix (both types on sm_90, every mode and
+/// form) compiled by the ptxc driver at -O0 and -O3 (register allocation,
+/// scheduling, control codes: the simulator checks them), run against the
+/// interpreter with and without contention.
+#[test]
+fn compiled_listings_match_the_interpreter() {
+    let mut ran = 0;
+    for arch in ALL {
+        let mut types = vec![("f16x2", F16_EDGES)];
+        if arch == "sm_90" {
+            types.push(("bf16x2", BF16_EDGES));
+        }
+        let mut kernels: Vec<Launch> = Vec::new();
+        for (t, e) in types {
+            let ds = domains(e, 81);
+            for mode in MODES {
+                for form in ["atom", "red"] {
+                    let name = format!("{form}_{t}_{mode:?}");
+                    let ks: &[u32] = if mode == Mode::GenericLocal {
+                        &[1]
+                    } else {
+                        &[1, 32]
+                    };
+                    for (j, &k) in ks.iter().enumerate() {
+                        kernels.push((name.clone(), kernel(form, t, mode), k, ds[j].clone()));
+                    }
+                }
+            }
+        }
+        let src = module_of(arch, &kernels);
+        let m = ptxc::ptx::parse_checked("spin", &src).unwrap();
+        for opt in ["-O0", "-O3"] {
+            let opts = ptxc::cli::parse_args(&[opt.to_string(), format!("-arch={arch}")])
+                .unwrap()
+                .unwrap();
+            let sass = ptxc::driver::compile("spin.ptx", &src, &opts.driver, None)
+                .result
+                .unwrap_or_else(|e| panic!("{arch} {opt}: {e}"))
+                .sass;
+            for (name, _, k, (mm, b)) in &kernels {
+                let mut sp = spec(*k, mm, b);
+                sp.kernel = name.clone();
+                vendor_agrees(&m, &src, &sass, "spin", arch, &sp, |j| {
+                    format!("{opt}, k {k}, m {:#x}, b {:#x}", mm[j], b[j])
+                });
+                ran += 1;
+            }
+        }
+    }
+    // 14 launches per type and target, two levels, 7 type-target pairs
+    // (bf16x2 on sm_90 only).
+    assert_eq!(ran, 14 * 2 * 7, "ran {ran}");
+}

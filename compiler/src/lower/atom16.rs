@@ -257,11 +257,7 @@ impl Cx<'_> {
     /// The packed adds' type modifiers, or the refusal (every space:
     /// ptxas 11.8 refuses `atom.add.bf16x2` below sm_90 on global, shared
     /// and generic memory alike, measured).
-    pub(super) fn atom_x2_mods(
-        &self,
-        op: &str,
-        ty: ScalarType,
-    ) -> R<&'static [&'static str]> {
+    pub(super) fn atom_x2_mods(&self, op: &str, ty: ScalarType) -> R<&'static [&'static str]> {
         if op != "ADD" {
             return self.err(format!(
                 "atom.{}{ty} is not lowered (packed halves: add.noftz only)",

@@ -132,8 +132,11 @@ impl Cx<'_> {
         )?;
         self.branch(Some(guard(g, false)), done)?;
         let s = self.b.vpred();
-        self.b
-            .emit(Op::QSPC, &with_e(&["S"]), [p(s), rz(), mem(Reg::V(lo), false, 0)])?;
+        self.b.emit(
+            Op::QSPC,
+            &with_e(&["S"]),
+            [p(s), rz(), mem(Reg::V(lo), false, 0)],
+        )?;
         self.branch(Some(guard(s, true)), local)?;
         let off = self.b.vreg();
         self.b.emit(

@@ -1861,7 +1861,9 @@ fn decode_atom(d: &Dec<'_>, i: &Inst, dsts: &[Operand], s: &[Operand]) -> DResul
     // 11.8 emits for the f16x2/bf16x2 adds (exec/mem.rs `atomic`).
     let spin = has(i, "CAST") && has(i, "SPIN");
     if (has(i, "CAST") || has(i, "SPIN")) && (!spin || space != Space::Shared || has(i, "64")) {
-        return Err("ATOMS.CAST/.SPIN other than the 32-bit ATOMS.CAST.SPIN are not modelled".into());
+        return Err(
+            "ATOMS.CAST/.SPIN other than the 32-bit ATOMS.CAST.SPIN are not modelled".into(),
+        );
     }
     let ty = if has(i, "F32") {
         AtomTy::F32

@@ -278,11 +278,18 @@ pub fn ldc(
 /// have, so `G` is UNCONFIRMED beyond "not shared, not local"), and its
 /// generic f16x2 atomics take the shared path on `QSPC.E.S`. The windows
 /// are the runners' (`memory::resolve_generic`).
-pub fn qspc(ctx: &Ctx<'_>, w: &mut Warp, m: u32, pd: PDst, a: &Addr, space: u8) -> Result<(), Stop> {
+pub fn qspc(
+    ctx: &Ctx<'_>,
+    w: &mut Warp,
+    m: u32,
+    pd: PDst,
+    a: &Addr,
+    space: u8,
+) -> Result<(), Stop> {
     let addrs = addresses(w, a, m)?;
     let mut bits = 0u32;
-    for l in 0..32 {
-        if m >> l & 1 != 0 && resolve_generic(addrs[l], ctx.inputs.addr32).0 == space {
+    for (l, &a) in addrs.iter().enumerate() {
+        if m >> l & 1 != 0 && resolve_generic(a, ctx.inputs.addr32).0 == space {
             bits |= 1 << l;
         }
     }
