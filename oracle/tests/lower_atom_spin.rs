@@ -525,3 +525,31 @@ fn compiled_listings_match_the_interpreter() {
     // (bf16x2 on sm_90 only).
     assert_eq!(ran, 14 * 2 * 7, "ran {ran}");
 }
+
+/// A guarded atomic (`@!%isl`: every thread but the group's first) is
+/// branched around as a whole (lower/mod.rs `instruction`): the loop and
+/// the generic fallbacks run for the other threads only.
+#[test]
+fn guarded_forms() {
+    let ds = domains(F16_EDGES, 91);
+    for mode in MODES {
+        let k = if mode == Mode::GenericLocal { 1 } else { 4 };
+        for form in ["atom", "red"] {
+            let src = kernel(form, "f16x2", mode);
+            let addr = match mode {
+                Mode::Shared => "%sa",
+                Mode::GenericGlobal => "%pw",
+                _ => "%ga",
+            };
+            let body = inst(form, "f16x2", mode, addr);
+            let guarded = src.replace(&body, &format!("@!%isl {body}"));
+            assert_ne!(guarded, src);
+            for arch in ["sm_70", "sm_90"] {
+                for (m, b) in &ds {
+                    let what = format!("@!%isl {form} {mode:?} k={k}");
+                    check_on(&guarded, &spec(k, m, b), arch, &what);
+                }
+            }
+        }
+    }
+}
