@@ -666,8 +666,9 @@ pub(crate) struct Cx<'m> {
     /// The current function's `.branchtargets` tables: name -> labels.
     pub branch_tables: FxHashMap<Sym, Vec<Sym>>,
     /// The kernel's `.texref`/`.surfref` words (res_ref.rs): the variable
-    /// and its bank-0 byte offset, bound in the kernel and every callee.
-    pub res_refs: Vec<(Sym, u32)>,
+    /// and its bank-0 byte offset and kind, bound in the kernel and every
+    /// callee.
+    pub res_refs: Vec<(Sym, u32, res_ref::RefKind)>,
     /// The module's address-taken functions (call_indirect.rs).
     pub taken: rustc_hash::FxHashSet<Sym>,
     /// Per signature class: the parameter, return and return-address
@@ -750,7 +751,10 @@ fn lower_kernel(
         off += size;
     }
     let refs = res_ref::plan(m, f, cb.param_base + off);
-    cx.res_refs = refs.iter().map(|(s, rf)| (*s, rf.offset)).collect();
+    cx.res_refs = refs
+        .iter()
+        .map(|(s, rf)| (*s, rf.offset, rf.kind))
+        .collect();
     cx.scopes.push();
     for (k, v) in cx.layout_vars() {
         cx.scopes.bind(k, v);
@@ -1231,7 +1235,7 @@ impl Cx<'_> {
             .chain(
                 self.res_refs
                     .iter()
-                    .map(|&(s, offset)| (s, Binding::ResourceRef { offset })),
+                    .map(|&(s, offset, kind)| (s, Binding::ResourceRef { offset, kind })),
             )
             .collect()
     }
