@@ -1,4 +1,4 @@
-//! half.rs and atom16.rs against ptxas 11.8's sequences: the lowered
+//! half.rs, atom16.rs and atom_spin.rs against ptxas 11.8's sequences: the lowered
 //! listing contains, in order, the instructions ptxas emits for the form
 //! (quoted from oracle/tests/half_vendor/*.O3.sass and the measurements
 //! cited in half.rs/atom16.rs), register numbers, `.reuse` and the `.64`

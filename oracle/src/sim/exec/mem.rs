@@ -1,5 +1,5 @@
-//! Loads, stores, constant loads and atomics (global, shared, local and
-//! generic). Lanes access memory in lane order (for conflicting stores of
+//! Loads, stores, constant loads, atomics (global, shared, local and
+//! generic; `ATOMS.CAST.SPIN`) and the generic-window query `QSPC`. Lanes access memory in lane order (for conflicting stores of
 //! one instruction the highest lane's value remains; UNCONFIRMED which lane
 //! wins on hardware, PTX leaves it unspecified). Cache and ordering
 //! modifiers (`.E`, `.CONSTANT`, `.STRONG.GPU`, `.SYS`, `.U`, ...) do not
