@@ -553,3 +553,39 @@ fn guarded_forms() {
         }
     }
 }
+
+/// [`kernel`] with `.address_size 32` (`.target sm_80`; refused from
+/// sm_90 on): 32-bit generic addresses (no `.E`; the interpreter's 32-bit
+/// windows, whose bases the runners put in the same bank-0 words).
+fn kernel32(form: &str, t: &str, mode: Mode) -> String {
+    let s = kernel(form, t, mode)
+        .replace(".target sm_90", ".target sm_80")
+        .replace(".address_size 64", ".address_size 32")
+        .replace(".param .u64", ".param .u32")
+        .replace(".reg .u64", ".reg .u32")
+        .replace("ld.param.u64", "ld.param.u32")
+        .replace("mad.wide.u32", "mad.lo.u32")
+        .replace("cvt.u64.u32 %la, %sa;", "mov.u32 %la, %sa;")
+        .replace("cvta.shared.u64", "cvta.shared.u32")
+        .replace("mov.u64 %la, lv;", "mov.u32 %la, lv;")
+        .replace("cvta.local.u64", "cvta.local.u32");
+    assert!(!s.contains("u64"), "{s}");
+    s
+}
+
+#[test]
+fn add_f16x2_with_32_bit_addresses() {
+    let ds = domains(F16_EDGES, 92);
+    for mode in MODES {
+        let k = if mode == Mode::GenericLocal { 1 } else { 4 };
+        for form in ["atom", "red"] {
+            let src = kernel32(form, "f16x2", mode);
+            for arch in ["sm_70", "sm_80", "sm_89"] {
+                for (m, b) in &ds {
+                    let what = format!("-m32 {form}.f16x2 {mode:?} k={k}");
+                    check_on(&src, &spec(k, m, b), arch, &what);
+                }
+            }
+        }
+    }
+}

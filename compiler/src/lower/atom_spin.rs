@@ -28,6 +28,10 @@
 //! done:
 //! ```
 //!
+//! With 32-bit addresses (`.address_size 32`, sm_80 measured) the same
+//! without `.E`: `ATOM.ADD.F16x2.RN.STRONG.GPU P0, R2, [R0], R3`,
+//! `QSPC.S P0, RZ, [R0]`, `LD R2, [R0]`, `ST [R0], R3`.
+//!
 //! Our deviations, each a DECISION:
 //! - the sum is `HADD2` on every target (ptxas's sm_90 `HFMA2.MMA n, old,
 //!   1, 1, b` is the same correctly rounded sum: `old * 1` is exact);
