@@ -2,9 +2,9 @@
 //! memory: ptxas 11.8's spin loops on `ATOMS.CAST.SPIN` (global memory:
 //! the native packed adds, atom16.rs).
 //!
-//! Measured with `ptxas -arch=sm_XX -O3` (and `-O0`: the same instructions,
-//! the add split per half) on sm_70, 75, 80, 86, 89, 90; the listings are
-//! oracle/tests/atom_spin_vendor/. Shared (`atom` and `red` alike):
+//! Measured with `ptxas -arch=sm_XX -O3` on sm_70, 75, 80, 86, 89, 90 (and
+//! `-O0` on sm_80: the same instructions, the add split per half); the -O3
+//! listings are oracle/tests/atom_spin_vendor/. Shared (`atom` and `red` alike):
 //!
 //! ```text
 //! top: LDS old, [a]

@@ -306,8 +306,8 @@ pub fn qspc(
 /// `ATOMS.CAST.SPIN d, [a], cmp, new` (`spin`): if the 32-bit word at `a`
 /// equals `cmp` it becomes `new` and `d` is 1, else the word is kept and
 /// `d` is 0. Source: ptxas 11.8's shared-memory spin loops for
-/// `atom.shared.add.noftz.f16x2` (sm_70..sm_90, -O0 and -O3; listings in
-/// oracle/tests/atom_spin_vendor) read `d` with `ISETP.EQ.U32.AND P0, PT,
+/// `atom.shared.add.noftz.f16x2` (sm_70..sm_90 -O3, listings in
+/// oracle/tests/atom_spin_vendor; sm_80 -O0 alike) read `d` with `ISETP.EQ.U32.AND P0, PT,
 /// d, 0x1, PT` and branch back on `!P0`, after `LDS old; HADD2 new, old,
 /// b`: 1 is success, the loop's exit.
 ///
