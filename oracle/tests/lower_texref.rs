@@ -366,3 +366,84 @@ fn texrefs_after_the_full_pipeline() {
         }
     }
 }
+
+/// `mov.u64 %rd, NAME` of a `.texref`/`.surfref`: an opaque value (PTX
+/// ISA), which the interpreter makes the launch's handle of the resource
+/// (`TEXTURE_HANDLE_BASE | i`, `SURFACE_HANDLE_BASE | i`) and the lowering
+/// the reference's word with the kind's high word (res_ref.rs
+/// `RefKind::handle_high_word`): the stored values agree on every target,
+/// at -O0 (lowering) and -O3, and `istypep` classifies them. ptxas 11.8's
+/// listings (texref_vendor/texref_value.*) agree on sm_90 and, below,
+/// differ exactly by bit 31 of a texref's low word, which ptxas sets.
+#[test]
+fn the_value_of_a_reference_is_its_handle() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/texref_vendor");
+    let read = |f: String| std::fs::read_to_string(dir.join(f)).unwrap();
+    let src = read("texref_value.ptx".into());
+    let tex = |n: &str| {
+        format!(
+            r#""{n}": {{"type": "s32", "channels": 1, "dims": [2], "init": "zeros", "address_mode": ["clamp"], "filter": "point"}}"#
+        )
+    };
+    let text = format!(
+        r#"{{"kernel": "texref_value", "grid": [1], "block": [1],
+  "params": [{{"buffer": "out"}}],
+  "buffers": {{"out": {{"type": "u32", "len": 9}}}},
+  "textures": {{ {}, {}, {} }},
+  "surfaces": {{
+    "sA": {{"type": "u32", "dims": [3], "init": "zeros"}},
+    "sB": {{"type": "u32", "dims": [3], "init": "zeros"}}
+  }}
+}}"#,
+        tex("tA"),
+        tex("tB"),
+        tex("tC")
+    );
+    let sp = LaunchSpec::from_json_str(&text, ".").unwrap();
+    let want = interp(&src, &sp);
+    assert_eq!(want.outcome, Outcome::Completed, "{:?}", want.outcome);
+    let out = &want.outputs.get("out").unwrap().bits;
+    let word = |k: usize| out[2 * k] | out[2 * k + 1] << 32;
+    assert_eq!(word(0), sp.texture_handle("tC").unwrap());
+    assert_eq!(word(1), sp.texture_handle("tA").unwrap());
+    assert_eq!(word(2), sp.surface_handle("sB").unwrap());
+    assert_eq!(word(3), sp.surface_handle("sA").unwrap());
+    assert_ne!(word(0), word(1), "distinct textures, distinct values");
+    // istypep: texref(tC) 1, surfref(tC) 0, texref(sB) 0, surfref(sB) 8.
+    assert_eq!(out[8], 9);
+    let mut fails = Vec::new();
+    case(&src, &sp, false, "mov of a reference", &mut fails);
+    finish(fails, ARCHS.len());
+    for arch in ARCHS {
+        let got = pair_run::lowered_o3(&src, &sp, arch).unwrap_or_else(|e| panic!("{arch}: {e}"));
+        if let Some(d) = agree(&want, &got, false) {
+            panic!("-O3 on {arch}: {d}");
+        }
+    }
+    for arch in ["sm_70", "sm_80", "sm_90"] {
+        let sass = read(format!("texref_value.{arch}.sass"));
+        let inputs = banks_from_rel(&read(format!("texref_value.{arch}.rel.txt")));
+        let vsrc = src.replace(".target sm_80", &format!(".target {arch}"));
+        let got = run_sass(
+            &sp,
+            &sass,
+            "texref_value",
+            arch,
+            None,
+            &inputs,
+            &RunLimits::default(),
+        )
+        .unwrap_or_else(|e| panic!("{arch}: {e}"));
+        assert_eq!(got.outcome, Outcome::Completed, "{arch}: {:?}", got.outcome);
+        let mut expect = interp(&vsrc, &sp).outputs.get("out").unwrap().bits.clone();
+        if arch != "sm_90" {
+            expect[0] |= 0x8000_0000;
+            expect[2] |= 0x8000_0000;
+        }
+        assert_eq!(
+            got.outputs.get("out").unwrap().bits,
+            expect,
+            "ptxas on {arch}"
+        );
+    }
+}

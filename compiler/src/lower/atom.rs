@@ -7,7 +7,8 @@
 //! - shared: `ATOMS.<op> d, [a], b[, c]`; generic: `ATOM.E.<op>`.
 //! - types: u32 none, s32 `.S32`, u64/b64 `.64`, s64 `.S64`, f32 `.F32.FTZ.RN`,
 //!   f64 `.F64.RN`; f16x2/bf16x2 (global `add.noftz`) `.F16x2.RN`/`.BF16x2.RN`
-//!   and the 16-bit types (a CAS loop): atom16.rs.
+//!   and the 16-bit types (a CAS loop): atom16.rs; f16x2/bf16x2 on shared
+//!   and generic memory (ptxas's `ATOMS.CAST.SPIN` loops): atom_spin.rs.
 
 use crate::ir::sass_text::Reg;
 use crate::ir::{Op, Operand};
@@ -21,7 +22,7 @@ use super::regs::{Binding, Val};
 use super::Cx;
 
 impl Cx<'_> {
-    fn atom_addr(&mut self, o: &ast::Operand, wide: bool) -> R<Operand> {
+    pub(super) fn atom_addr(&mut self, o: &ast::Operand, wide: bool) -> R<Operand> {
         let OperandKind::Addr(a) = &o.kind else {
             return self.err("expected an address");
         };
@@ -74,7 +75,13 @@ impl Cx<'_> {
             return self.lower_atom16(i, ty, op, space, sink);
         }
         let tymods: &[&str] = match ty {
-            ScalarType::F16x2 | ScalarType::Bf16x2 => self.atom_x2_mods(op, ty, global)?,
+            ScalarType::F16x2 | ScalarType::Bf16x2 => {
+                let mods = self.atom_x2_mods(op, ty)?;
+                if !global {
+                    return self.lower_atom_spin(i, ty, shared, sink);
+                }
+                mods
+            }
             ScalarType::S32 => &["S32"],
             ScalarType::U64 | ScalarType::B64 => &["64"],
             ScalarType::S64 => &["S64"],

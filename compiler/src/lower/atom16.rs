@@ -36,8 +36,7 @@
 //! Packed: `ATOMG.E.ADD.F16x2.RN.STRONG.GPU PT, d, [a], b` (every target),
 //! `.BF16x2` (sm_90; ptxas: "Instruction 'atom.add.bf16x2.global' requires
 //! .target sm_90 or higher"), `RED`/`REDG` for `red`. Shared and generic
-//! packed adds are refused: ptxas's sequences there spin on
-//! `ATOMS.CAST.SPIN`, which the simulator does not model.
+//! packed adds: atom_spin.rs (the same type bounds, `atom_x2_mods`).
 //! `atom.add.noftz.bf16` needs sm_90 as well (ptxas: "Instruction
 //! 'atom.add.bf16.global' requires .target sm_90 or higher"; the same bound
 //! is applied to shared and generic, UNCONFIRMED there).
@@ -62,7 +61,7 @@ pub(super) enum Space16 {
 impl Cx<'_> {
     /// The full address of an atomic operand: (low word, high word of a
     /// 64-bit address).
-    fn atom16_addr(&mut self, o: &ast::Operand) -> R<(u32, Option<u32>)> {
+    pub(super) fn atom16_addr(&mut self, o: &ast::Operand) -> R<(u32, Option<u32>)> {
         let OperandKind::Addr(a) = &o.kind else {
             return self.err("expected an address");
         };
@@ -255,23 +254,14 @@ impl Cx<'_> {
         self.narrow(d, 16)
     }
 
-    /// The packed adds' type modifiers, or the refusal.
-    pub(super) fn atom_x2_mods(
-        &self,
-        op: &str,
-        ty: ScalarType,
-        global: bool,
-    ) -> R<&'static [&'static str]> {
+    /// The packed adds' type modifiers, or the refusal (every space:
+    /// ptxas 11.8 refuses `atom.add.bf16x2` below sm_90 on global, shared
+    /// and generic memory alike, measured).
+    pub(super) fn atom_x2_mods(&self, op: &str, ty: ScalarType) -> R<&'static [&'static str]> {
         if op != "ADD" {
             return self.err(format!(
                 "atom.{}{ty} is not lowered (packed halves: add.noftz only)",
                 op.to_lowercase()
-            ));
-        }
-        if !global {
-            return self.err(format!(
-                "atom.add{ty} on shared or generic memory is not lowered on {} (ptxas spins on ATOMS.CAST.SPIN, which the simulator does not model)",
-                self.sm.name
             ));
         }
         if ty == ScalarType::Bf16x2 {

@@ -69,7 +69,7 @@ impl Cx<'_> {
             }
             // A module reference's word is named like a parameter's
             // (res_ref.rs).
-            Some(Binding::ResourceRef { offset }) => Some(Handle::Param(offset)),
+            Some(Binding::ResourceRef { offset, .. }) => Some(Handle::Param(offset)),
             _ => None,
         }
     }

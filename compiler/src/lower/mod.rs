@@ -29,6 +29,7 @@
 //! | `warp_sync.rs` | match.sync any/all (b32/b64), vote.sync.uni, redux.sync: REDUX on every target (phase 5 expands it on sm_70/sm_75) |
 //! | `atom.rs` | atom/red on global and shared memory |
 //! | `atom16.rs` | atom/red on f16/bf16/b16 (ptxas's 32-bit CAS loop) and the global f16x2/bf16x2 adds |
+//! | `atom_spin.rs` | atom/red `.add.noftz.f16x2`/`.bf16x2` on shared and generic memory (ptxas's `ATOMS.CAST.SPIN` loop; generic: `ATOM` with its fallbacks after `QSPC`) |
 //! | `space.rs` | isspacep: window tests on the generic address (our sequence, IADD3/ISETP) |
 //! | `call.rs` | `.func` calls and the ABI below (`.param` and `.reg` parameters) |
 //! | `call_indirect.rs` | function addresses (`mov.u64 %r, f`: the code address) and indirect calls through `.callprototype`s (`CALL.REL.NOINC %r 0x0`); the shared registers of a signature class |
@@ -62,10 +63,9 @@
 //! exact short emulation: `.bf16`/`.bf16x2` `fma`/`min`/`max` below sm_80,
 //! `add`/`sub`/`mul` on `.bf16`/`.bf16x2` below sm_90, `min`/`max` on
 //! `.f16x2` below sm_80, `tanh` on `.f16` on sm_70, `ex2`/`tanh` on
-//! `.bf16` below sm_90, `atom.add.noftz.bf16`/`.bf16x2` below sm_90, plus
-//! `min`/`max` `.xorsign.abs` and three-source forms on bf16 and f16x2,
-//! and the f16x2/bf16x2 atomic adds on shared and generic memory (ptxas
-//! spins on `ATOMS.CAST.SPIN`, which the simulator does not model). `mov.b128`
+//! `.bf16` below sm_90, `atom.add.noftz.bf16`/`.bf16x2` below sm_90 (every
+//! space), plus `min`/`max` `.xorsign.abs` and three-source forms on bf16
+//! and f16x2. `mov.b128`
 //! is refused too (the interpreter faults on it). `brkpt` lowers to nothing (mod.rs `dispatch`).
 //!
 //! # Register conventions
@@ -141,6 +141,7 @@
 
 mod atom;
 mod atom16;
+mod atom_spin;
 pub(crate) mod builder;
 mod call;
 mod call_indirect;
@@ -665,8 +666,9 @@ pub(crate) struct Cx<'m> {
     /// The current function's `.branchtargets` tables: name -> labels.
     pub branch_tables: FxHashMap<Sym, Vec<Sym>>,
     /// The kernel's `.texref`/`.surfref` words (res_ref.rs): the variable
-    /// and its bank-0 byte offset, bound in the kernel and every callee.
-    pub res_refs: Vec<(Sym, u32)>,
+    /// and its bank-0 byte offset and kind, bound in the kernel and every
+    /// callee.
+    pub res_refs: Vec<(Sym, u32, res_ref::RefKind)>,
     /// The module's address-taken functions (call_indirect.rs).
     pub taken: rustc_hash::FxHashSet<Sym>,
     /// Per signature class: the parameter, return and return-address
@@ -749,7 +751,10 @@ fn lower_kernel(
         off += size;
     }
     let refs = res_ref::plan(m, f, cb.param_base + off);
-    cx.res_refs = refs.iter().map(|(s, rf)| (*s, rf.offset)).collect();
+    cx.res_refs = refs
+        .iter()
+        .map(|(s, rf)| (*s, rf.offset, rf.kind))
+        .collect();
     cx.scopes.push();
     for (k, v) in cx.layout_vars() {
         cx.scopes.bind(k, v);
@@ -1230,7 +1235,7 @@ impl Cx<'_> {
             .chain(
                 self.res_refs
                     .iter()
-                    .map(|&(s, offset)| (s, Binding::ResourceRef { offset })),
+                    .map(|&(s, offset, kind)| (s, Binding::ResourceRef { offset, kind })),
             )
             .collect()
     }

@@ -325,16 +325,19 @@ impl Cx<'_> {
                     Src::W(r(v))
                 });
             }
-            Binding::ResourceRef { offset } => {
-                // The reference's handle word (res_ref.rs), high word 0:
-                // what the handle forms read (handle.rs). DECISION: ptxas
-                // makes another bindless value of it (`ULDC UR4,
-                // c[0x0][0x168]` + `ULOP3.LUT UR4, UR4, 0x80000000, ...`,
-                // texref_vendor/texref_mov.sm_80.sass); only its use as a
-                // handle is defined (the PTX ISA gives no value).
+            Binding::ResourceRef { offset, kind } => {
+                // The reference's handle word (res_ref.rs) and the kind's
+                // constant high word: ptxas 11.8's value on sm_90 (the
+                // rules and the sm_70..sm_89 difference: `RefKind::
+                // handle_high_word`).
                 let v = self.b.vreg();
                 self.b.emit(Op::MOV, &[], [r(v), cbank(0, offset)])?;
-                r(v)
+                let hi = imm32(kind.handle_high_word());
+                return Ok(if ty.bits() == 64 {
+                    Src::D(r(v), hi)
+                } else {
+                    Src::W(r(v))
+                });
             }
             Binding::Shared { addr } => imm(i64::from(addr)),
             Binding::Const { offset } => imm(i64::from(offset)),

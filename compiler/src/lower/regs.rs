@@ -109,6 +109,7 @@ pub enum Binding {
     /// offset of constant bank 0 (res_ref.rs).
     ResourceRef {
         offset: u32,
+        kind: super::res_ref::RefKind,
     },
 }
 

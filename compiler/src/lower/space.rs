@@ -2,7 +2,9 @@
 //! falls in a state space's generic window.
 //!
 //! The sequence is OURS, not ptxas': no corpus SASS has `isspacep` (ptxas
-//! on sm_70+ may use `QSPC`, which the simulator does not model). It tests
+//! 11.8 uses `QSPC.E.{G,S,L}`; the simulator models `QSPC` on its shared
+//! and local windows only, for atom_spin.rs, and has no answer for the
+//! const and param windows or ptxas's extra `.global` test). It tests
 //! the windows the runners define (mod.rs "Memory"; the PTX interpreter's
 //! `ptx_interp::memory::Windows`, 64-bit addresses): each window is
 //! `[base, base + WINDOW_SPAN)` with its base read from constant bank 0
@@ -38,9 +40,8 @@
 //! ISETP.LT.U32.<OR|AND> P, PT, t, 0x8000000, Pprev
 //! ```
 //!
-//! (ptxas 11.8 `-m32` answers with `QSPC.{G,S,L} P0, RZ, [R0]`, not
-//! modelled by the simulator, plus `ISETP.GE.U32 ... c[0x0][0x50]` for
-//! `.global`, sm_70/sm_80.)
+//! (ptxas 11.8 `-m32` answers with `QSPC.{G,S,L} P0, RZ, [R0]` plus
+//! `ISETP.GE.U32 ... c[0x0][0x50]` for `.global`, sm_70/sm_80.)
 //!
 //! Refused with a message: modules where a kernel takes a generic address
 //! of a kernel parameter (`cvta.param`): ours points at the parameter's

@@ -1,4 +1,4 @@
-//! half.rs and atom16.rs against ptxas 11.8's sequences: the lowered
+//! half.rs, atom16.rs and atom_spin.rs against ptxas 11.8's sequences: the lowered
 //! listing contains, in order, the instructions ptxas emits for the form
 //! (quoted from oracle/tests/half_vendor/*.O3.sass and the measurements
 //! cited in half.rs/atom16.rs), register numbers, `.reuse` and the `.64`
@@ -17,7 +17,7 @@ fn kernel(body: &str) -> String {
         ".version 7.8\n.target sm_90\n.address_size 64\n\
          .visible .entry k(.param .u64 pa)\n{{\n\
          .reg .b16 %h<8>;\n.reg .b32 %r<8>;\n.reg .pred %p<4>;\n.reg .b64 %rd<4>;\n\
-         ld.param.u64 %rd1, [pa];\n\
+         ld.param.u64 %rd1, [pa]; ld.global.b64 %rd2, [%rd1+40];\n\
          ld.global.b16 %h1, [%rd1]; ld.global.b16 %h2, [%rd1+2]; ld.global.b16 %h3, [%rd1+4];\n\
          ld.global.b32 %r1, [%rd1+8]; ld.global.b32 %r2, [%rd1+12]; ld.global.b32 %r3, [%rd1+16];\n\
          mov.b16 %h4, 0; mov.b32 %r4, 0; setp.eq.u32 %p1, %r1, 7; setp.eq.u32 %p2, %r2, 7;\n\
@@ -270,10 +270,82 @@ fn atom16_loops() {
                 "requires sm_90",
             );
         }
-        refused(
-            "atom.shared.add.noftz.f16x2 %r4, [%r1], %r2;",
+        spin_loops(sm);
+    }
+}
+
+/// The shared and generic packed adds (atom_spin.rs): ptxas 11.8's lines
+/// from oracle/tests/atom_spin_vendor/spin.sm_XX.O3.sass (`add_f16x2_shared`,
+/// `add_f16x2_generic`), with a register `b` where ptxas read a constant
+/// and our deviations (atom_spin.rs): `HADD2` on sm_90 and in the local
+/// path, `[R+0x400]` on sm_90.
+fn spin_loops(sm: &str) {
+    let ld = if sm < "sm_80" { "LD.E.SYS" } else { "LD.E" };
+    let st = if sm < "sm_80" { "ST.E.SYS" } else { "ST.E" };
+    let lds = if sm == "sm_90" {
+        "LDS R2, [R0+0x400] ;"
+    } else {
+        "LDS R2, [R0] ;"
+    };
+    let cast = if sm == "sm_90" {
+        "ATOMS.CAST.SPIN R3, [R0+0x400], R2, R3 ;"
+    } else {
+        "ATOMS.CAST.SPIN R3, [R0], R2, R3 ;"
+    };
+    let ldl = format!("{ld} R5, [R2] ;");
+    let stl = format!("{st} [R2], R7 ;");
+    has_sequence(
+        "atom.shared.add.noftz.f16x2 %r4, [%r1], %r2;",
+        sm,
+        &[
+            "LDS R4, [R0] ;",
+            "HADD2 R5, R4, R3 ;",
+            "ATOMS.CAST.SPIN R5, [R0], R4, R5 ;",
+            "ISETP.EQ.U32.AND P0, PT, R5, 0x1, PT ;",
+        ],
+    );
+    has_sequence(
+        "atom.add.noftz.f16x2 %r4, [%rd2], %r2;",
+        sm,
+        &[
+            "ATOM.E.ADD.F16x2.RN.STRONG.GPU P0, R5, [R2], R5 ;",
+            "QSPC.E.S P0, RZ, [R2] ;",
+            "LOP3.LUT R0, R0, 0xffffff, RZ, 0xc0, !PT ;",
+            lds,
+            "HADD2 R3, R2, R5 ;",
+            cast,
+            "ISETP.EQ.U32.AND P0, PT, R3, 0x1, PT ;",
+            &ldl,
+            "HADD2 R7, R5, R7 ;",
+            &stl,
+        ],
+    );
+    has_sequence(
+        "red.add.noftz.f16x2 [%rd2], %r2;",
+        sm,
+        &["ATOM.E.ADD.F16x2.RN.STRONG.GPU P0, RZ, [R2], R5 ;"],
+    );
+    if sm == "sm_90" {
+        has_sequence(
+            "atom.shared.add.noftz.bf16x2 %r4, [%r1], %r2;",
             sm,
-            "shared or generic",
+            &[
+                "LDS R4, [R0] ;",
+                "HADD2.BF16_V2 R5, R4, R3 ;",
+                "ATOMS.CAST.SPIN R5, [R0], R4, R5 ;",
+            ],
         );
+        has_sequence(
+            "atom.add.noftz.bf16x2 %r4, [%rd2], %r2;",
+            sm,
+            &["ATOM.E.ADD.BF16x2.RN.STRONG.GPU P0, R5, [R2], R7 ;"],
+        );
+    } else {
+        refused(
+            "atom.shared.add.noftz.bf16x2 %r4, [%r1], %r2;",
+            sm,
+            "requires sm_90",
+        );
+        refused("red.add.noftz.bf16x2 [%rd2], %r2;", sm, "requires sm_90");
     }
 }

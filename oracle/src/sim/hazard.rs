@@ -35,6 +35,8 @@ struct Facts {
     write_ids: Vec<u32>,
     late_reads: Units,
     writes: Units,
+    /// The writes the read scoreboard completes ([`model::read_sb_writes`]).
+    read_sb_writes: Units,
     lat: Lat,
     depbar: Option<(u8, u32)>,
     queue: u8,
@@ -108,6 +110,7 @@ impl Model {
                     write_ids,
                     reads,
                     late_reads: model::late_reads(i),
+                    read_sb_writes: model::read_sb_writes(i),
                     writes,
                     lat,
                     depbar: model::depbar(i),
@@ -268,9 +271,13 @@ impl Model {
             Lat::Variable(_) => {
                 for (k, &u) in f.writes.iter().enumerate() {
                     t.fixed[f.write_ids[k] as usize] = None;
+                    let sb = match c.write_sb {
+                        None if f.read_sb_writes.contains(&u) => c.read_sb,
+                        sb => sb,
+                    };
                     t.pending.push(Pend {
                         unit: u,
-                        sb: c.write_sb,
+                        sb,
                         write: true,
                         lanes: mask,
                         pc,

@@ -169,7 +169,7 @@ opcodes! {
     ATOMG 103 Atomic 70 Variable [ATOMIC] ["[P] R = M S [S]"] ["E", "ADD", "MIN", "MAX", "INC", "DEC", "AND", "OR", "XOR", "EXCH", "CAS", "SAFEADD", "F32", "F64", "FTZ", "RN", "F16x2", "BF16x2", "S32", "U32", "64", "S64", "U64", "STRONG", "SYS", "GPU", "CTA", "SM"];
     RED 104 Atomic 70 Fixed [ATOMIC] ["= M S"] ["E", "ADD", "MIN", "MAX", "INC", "DEC", "AND", "OR", "XOR", "F32", "F64", "FTZ", "RN", "F16x2", "BF16x2", "S32", "U32", "64", "S64", "U64", "STRONG", "SYS", "GPU", "CTA", "SM"];
     ATOMS 105 Atomic 70 Variable [ATOMIC] ["R = M [S] [S]"] ["ADD", "MIN", "MAX", "INC", "DEC", "AND", "OR", "XOR", "EXCH", "CAS", "CAST", "SPIN", "POPC", "S32", "U32", "32", "64", "S64", "U64"];
-    QSPC 106 Other 70 Variable [] ["*"] [];
+    QSPC 106 Other 70 Variable [] ["P R = M"] ["E", "S", "L", "G"];
     CCTL 108 MemGlobal 70 Variable [KEEP] ["*"] [];
     CCTLL 109 MemLocal 70 Variable [KEEP] ["*"] [];
     CCTLT 110 Texture 70 Variable [KEEP] ["*"] [];

@@ -270,6 +270,23 @@ pub fn decode(d: &Dec<'_>, i: &Inst) -> DResult<FInst> {
         },
         (_, a) => src(d, a, fmt)?,
     };
+    // `HFMA2 d, a, hi, lo, c`: the halves of b as two immediates (ptxas
+    // 11.8's `HFMA2.MMA R11, R10, 1, 1, R4`, `old * 1.0 + b` in its f16x2
+    // atomic-add loops, oracle/tests/atom_spin_vendor).
+    let imm = |o: &Operand| matches!(o, Operand::Imm(_) | Operand::FloatImm(_));
+    let b_pair =
+        matches!(op, O::Hfma2(_)) && s.len() == 4 && imm(&s[1]) && imm(&s[2]) && !imm(&s[3]);
+    if b_pair {
+        let hi = parse_imm(&imm_text(&s[1])?, ImmTy::F16)?;
+        let lo = parse_imm(&imm_text(&s[2])?, ImmTy::F16)?;
+        f.b = FSrc {
+            s: Src64::Imm(hi << 16 | lo),
+            fmt,
+            m: SrcMods::NONE,
+        };
+        f.c = src(d, &s[3], fmt)?;
+        return Ok(f);
+    }
     if n >= 2 {
         f.b = src(d, arg(1)?, fmt)?;
     }

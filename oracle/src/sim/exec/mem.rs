@@ -1,5 +1,5 @@
-//! Loads, stores, constant loads and atomics (global, shared, local and
-//! generic). Lanes access memory in lane order (for conflicting stores of
+//! Loads, stores, constant loads, atomics (global, shared, local and
+//! generic; `ATOMS.CAST.SPIN`) and the generic-window query `QSPC`. Lanes access memory in lane order (for conflicting stores of
 //! one instruction the highest lane's value remains; UNCONFIRMED which lane
 //! wins on hardware, PTX leaves it unspecified). Cache and ordering
 //! modifiers (`.E`, `.CONSTANT`, `.STRONG.GPU`, `.SYS`, `.U`, ...) do not
@@ -270,9 +270,56 @@ pub fn ldc(
     Ok(())
 }
 
+/// `QSPC.E.{S,L,G} P, RZ, [a]`: `P` is set for the lanes whose generic
+/// address lies in the space's window (`G`: in neither the shared nor the
+/// local window). Source: ptxas 11.8 answers `isspacep.shared`/`.local`/
+/// `.global` with `QSPC.E.S`/`.L`/`.G P0, RZ, [R2]` (sm_80, measured; for
+/// `.global` it also tests `c[0x0][0x50]`, a window the simulator does not
+/// have, so `G` is UNCONFIRMED beyond "not shared, not local"), and its
+/// generic f16x2 atomics take the shared path on `QSPC.E.S`. The windows
+/// are the runners' (`memory::resolve_generic`).
+pub fn qspc(
+    ctx: &Ctx<'_>,
+    w: &mut Warp,
+    m: u32,
+    pd: PDst,
+    a: &Addr,
+    space: u8,
+) -> Result<(), Stop> {
+    let addrs = addresses(w, a, m)?;
+    let mut bits = 0u32;
+    for (l, &a) in addrs.iter().enumerate() {
+        if m >> l & 1 != 0 && resolve_generic(a, ctx.inputs.addr32).0 == space {
+            bits |= 1 << l;
+        }
+    }
+    w.write_pred(pd, m, bits);
+    Ok(())
+}
+
 /// Atomics and reductions; the destination gets the old value. The
 /// predicate destination of `ATOMG.CAS` is set when the swap happened
-/// (UNCONFIRMED; ptxas 11.8 writes it to PT in the corpus).
+/// (UNCONFIRMED; ptxas 11.8 writes it to PT in the corpus). Lanes run one
+/// after the other in lane order, so each lane's read-modify-write is
+/// indivisible.
+///
+/// `ATOMS.CAST.SPIN d, [a], cmp, new` (`spin`): if the 32-bit word at `a`
+/// equals `cmp` it becomes `new` and `d` is 1, else the word is kept and
+/// `d` is 0. Source: ptxas 11.8's shared-memory spin loops for
+/// `atom.shared.add.noftz.f16x2` (sm_70..sm_90 -O3, listings in
+/// oracle/tests/atom_spin_vendor; sm_80 -O0 alike) read `d` with `ISETP.EQ.U32.AND P0, PT,
+/// d, 0x1, PT` and branch back on `!P0`, after `LDS old; HADD2 new, old,
+/// b`: 1 is success, the loop's exit.
+///
+/// Generic `ATOM`/`RED` on `.F16x2`/`.BF16x2` act on global addresses
+/// only: a lane whose address falls in the shared or local window leaves
+/// memory and `d` unchanged and clears its predicate destination (set
+/// for the lanes that performed the add). Source: ptxas 11.8 follows
+/// `ATOM.E.ADD.F16x2.RN.STRONG.GPU P0, d, [a], b` with `@P0 BRA done;
+/// QSPC.E.S` and a software add on shared (`ATOMS.CAST.SPIN`) and local
+/// (`LD`/`ST`) memory, which is only correct if the hardware did not
+/// perform the add there. (ptxas does the same for generic `f32`/`f64`
+/// adds and 64-bit `min`/`max`/`add`; those still act on every space here.)
 #[allow(clippy::too_many_arguments)]
 pub fn atomic(
     ctx: &mut Ctx<'_>,
@@ -280,7 +327,7 @@ pub fn atomic(
     m: u32,
     space: Space,
     op: AtomOp,
-    popc: bool,
+    (popc, spin): (bool, bool),
     t: AtomTy,
     ftz: bool,
     d: Dst,
@@ -312,13 +359,19 @@ pub fn atomic(
     } else {
         [0; 32]
     };
+    let global_only = space == Space::Generic && matches!(t, AtomTy::F16x2 | AtomTy::Bf16x2);
     let mut old = [0u64; 32];
     let mut ok = 0u32;
+    let mut done = m;
     let mut mm = m;
     while mm != 0 {
         let l = mm.trailing_zeros();
         mm &= mm - 1;
         let li = l as usize;
+        if global_only && resolve_generic(addrs[li], ctx.inputs.addr32).0 != b'g' {
+            done &= !(1 << l);
+            continue;
+        }
         let p = place(ctx, space, addrs[li], n as u64, l)?;
         let th = thread_of(w, l);
         let bytes = bytes_mut(ctx, p, n, th);
@@ -330,12 +383,12 @@ pub fn atomic(
             ok |= 1 << l;
         }
         bytes.copy_from_slice(&new.to_le_bytes()[..n]);
-        old[li] = o;
+        old[li] = if spin { u64::from(ok >> l & 1) } else { o };
     }
     if wide {
-        w.write64(d, m, &old);
+        w.write64(d, done, &old);
     } else {
-        w.write(d, m, &old.map(|x| x as u32));
+        w.write(d, done, &old.map(|x| x as u32));
     }
     w.write_pred(pd, m, ok);
     Ok(())
