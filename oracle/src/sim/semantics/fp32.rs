@@ -52,6 +52,23 @@ pub fn fmnmx(a: u32, b: u32, pick_min: bool, m: MnmxMods) -> u32 {
     }
 }
 
+/// `.XORSIGN` of FMNMX/HMNMX2, one lane of `bits` bits: the min/max
+/// result `r` (computed from the operands as modified, `|a|` and `|b|` in
+/// ptxas's form) with its sign bit replaced by sign(`sa`) XOR sign(`sb`),
+/// the operands before `|.|`; a NaN result is left alone. ptxas 11.8
+/// lowers PTX `min`/`max.xorsign.abs` (ISA: magnitude min/max(|a|, |b|),
+/// sign sign(a) XOR sign(b) unless NaN) to `FMNMX.XORSIGN d, |a|, |b|` and
+/// `HMNMX2{.BF16_V2}.XORSIGN d, |a|, |b|` (sm_86..sm_90): the sign can only
+/// come from before the `|.|`. Other operand forms are UNCONFIRMED.
+#[inline]
+pub fn xorsign(ty: FloatType, r: u64, sa: u64, sb: u64) -> u64 {
+    if ty.is_nan(r) {
+        return r;
+    }
+    let s = ty.sign_mask();
+    (r & !s) | ((sa ^ sb) & s)
+}
+
 /// The bare comparison of FSETP/FSET (before the `.AND/.OR/.XOR` with the
 /// predicate source).
 #[inline]
