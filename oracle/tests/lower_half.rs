@@ -1,5 +1,6 @@
 //! The half-precision lowerings of compiler/src/lower/half.rs (bf16/bf16x2
-//! fma/min/max/setp, setp.f16x2, ex2/tanh on f16/f16x2), executed in the
+//! fma/min/max/setp/neg/abs, min/max `.xorsign.abs` on the half types and
+//! f32, min/max on f16, setp.f16x2, ex2/tanh on f16/f16x2), executed in the
 //! simulator against the PTX interpreter with the `seq_harness` runner on
 //! every target of the SM table: every output word must agree bit for bit.
 //! Targets where the lowering refuses (ptxas 11.8 refuses them too) are
@@ -166,6 +167,118 @@ fn f16x2_min_max() {
         }
     }
     run_on(&g, F16_EDGES, 32, &SM80, "requires sm_80", 41);
+}
+
+/// `neg`/`abs` on bf16/bf16x2 (`HFMA2.BF16_V2 d, -RZ.H0_H0, RZ.H0_H0,
+/// -a`/`|a|`, ptxas 11.8's sequence) on every 16-bit pattern (bf16) and
+/// every pattern in each half (bf16x2), sm_80+; on sm_70/sm_75 ptxas 11.8
+/// refuses them ("Feature '.bf16' requires .target sm_80 or higher") and
+/// so does the lowering.
+#[test]
+fn bf16_neg_abs_exhaustive() {
+    let all16: Vec<Vec<u64>> = vec![(0..65536).collect()];
+    let x2 = exhaustive_x2();
+    for (t, rt, inputs) in [("bf16", "b16", &all16), ("bf16x2", "b32", &x2)] {
+        let g: Vec<Op> = ["neg", "abs"]
+            .iter()
+            .map(|o| {
+                op(
+                    &format!("{o}.{t}"),
+                    &[rt],
+                    rt,
+                    &format!("{o}.{t} %d, %a;"),
+                )
+            })
+            .collect();
+        for arch in ALL {
+            if SM80.contains(&arch) {
+                check(&g, inputs, &[arch]);
+            } else {
+                refused(&g, arch, "requires sm_80 or higher (ptxas 11.8");
+            }
+        }
+    }
+}
+
+/// `min`/`max{.ftz}{.NaN}.xorsign.abs` on bf16, bf16x2, f16, f16x2 and f32
+/// (`HMNMX2{.BF16_V2}...XORSIGN d, |a|, |b|` / `FMNMX...XORSIGN`, ptxas
+/// 11.8's sequences, sm_86+): edge pairs and [`RANDOM`] random words on
+/// sm_86, 89, 90; refused below (ptxas 11.8: "Modifier '.xorsign' requires
+/// .target sm_86 or higher"; bf16 and f16x2 below sm_80 with their own
+/// "requires sm_80").
+#[test]
+fn min_max_xorsign() {
+    let f32_edges = edge_f32();
+    for (t, rt, edges, bits, seed, ftz) in [
+        ("bf16", "b16", BF16_EDGES, 16, 61, false),
+        ("bf16x2", "b32", BF16_EDGES, 32, 62, false),
+        ("f16", "b16", F16_EDGES, 16, 63, true),
+        ("f16x2", "b32", F16_EDGES, 32, 64, true),
+        ("f32", "b32", &f32_edges[..], 32, 65, true),
+    ] {
+        let mut g = vec![];
+        for o in ["min", "max"] {
+            for nan in ["", ".NaN"] {
+                for z in if ftz { &["", ".ftz"][..] } else { &[""][..] } {
+                    let body = if t == "f32" {
+                        format!("{{ .reg .f32 %x, %y, %z; mov.b32 %x, %a; mov.b32 %y, %b; {o}{z}{nan}.xorsign.abs.f32 %z, %x, %y; mov.b32 %d, %z; }}")
+                    } else {
+                        format!("{o}{z}{nan}.xorsign.abs.{t} %d, %a, %b;")
+                    };
+                    g.push(op(&format!("{o}{z}{nan}.xorsign.abs.{t}"), &[rt, rt], rt, &body));
+                }
+            }
+        }
+        let n = g[0].ins.len();
+        let ex = if t == "f32" {
+            pairs(edges, edges)
+        } else {
+            edge_inputs(edges, n, bits == 32)
+        };
+        let rnd = random_inputs(n, bits, seed);
+        let low = match t {
+            "bf16" | "bf16x2" | "f16x2" => "sm_80",
+            _ => "sm_86",
+        };
+        for arch in ALL {
+            if arch >= "sm_86" {
+                check(&g, &ex, &[arch]);
+                check(&g, &rnd, &[arch]);
+            } else if arch < low {
+                refused(&g, arch, &format!("requires {low} or higher (ptxas 11.8"));
+            } else {
+                refused(&g, arch, "requires sm_86 or higher (ptxas 11.8");
+            }
+        }
+    }
+}
+
+/// `min`/`max{.ftz}{.NaN}.f16` (`HMNMX2 .H0_H0`, ptxas 11.8's sequence on
+/// sm_80+; the f32 route below it, for the forms without `.ftz`/`.NaN`).
+#[test]
+fn f16_min_max() {
+    let mut g = vec![];
+    for o in ["min", "max"] {
+        for m in ["", ".NaN", ".ftz", ".ftz.NaN"] {
+            g.push(op(
+                &format!("{o}{m}.f16"),
+                &["b16", "b16"],
+                "b16",
+                &format!("{o}{m}.f16 %d, %a, %b;"),
+            ));
+        }
+    }
+    let ex = edge_inputs(F16_EDGES, 2, false);
+    let rnd = random_inputs(2, 16, 71);
+    check(&g, &ex, &SM80);
+    check(&g, &rnd, &SM80);
+    let plain: Vec<Op> = g
+        .into_iter()
+        .filter(|o| o.name == "min.f16" || o.name == "max.f16")
+        .collect();
+    assert_eq!(plain.len(), 2);
+    check(&plain, &ex, &ALL[..2]);
+    check(&plain, &rnd, &ALL[..2]);
 }
 
 /// `add`/`sub`/`mul.rn.bf16{x2}` (`HADD2`/`HMUL2.BF16_V2`): sm_90 only, as

@@ -349,9 +349,15 @@ impl Cx<'_> {
                 "{name}{ty} with three sources is not lowered (ptxas 11.8 refuses it: \"Arguments mismatch for instruction '{name}'\"; PTX ISA: PTX 8.8, sm_100)"
             ));
         }
-        if i.has(Mod::Xorsign) && (ty != ScalarType::F32 || self.sm.sm < 86) {
+        if i.has(Mod::Xorsign) && ty != ScalarType::F32 {
             return self.err(format!(
-                "{}.xorsign.abs{ty} on {} is not lowered (ptxas 11.8: \"Modifier '.xorsign' requires .target sm_86 or higher\"; f32 and the half types only)",
+                "{}{ty} has no .xorsign.abs (f32 and the half types only)",
+                i.opcode.name()
+            ));
+        }
+        if i.has(Mod::Xorsign) && self.sm.sm < 86 {
+            return self.err(format!(
+                "{}.xorsign.abs{ty} on {} requires sm_86 or higher (ptxas 11.8: \"Modifier '.xorsign' requires .target sm_86 or higher\")",
                 i.opcode.name(),
                 self.sm.name
             ));
