@@ -218,9 +218,21 @@ fn modifier_marks_name_accepted_modifiers_later_than_their_opcode() {
     for r in OPCODES {
         for &(m, sm) in r.mod_first_sm {
             marks += 1;
-            assert!(r.mods.contains(&m), "{}.{m}: not an accepted modifier", r.name);
-            assert!(sm > r.first_sm, "{}.{m}: mark not later than the opcode", r.name);
-            assert!(targets.contains(&sm), "{}.{m}: sm_{sm} is no target", r.name);
+            assert!(
+                r.mods.contains(&m),
+                "{}.{m}: not an accepted modifier",
+                r.name
+            );
+            assert!(
+                sm > r.first_sm,
+                "{}.{m}: mark not later than the opcode",
+                r.name
+            );
+            assert!(
+                targets.contains(&sm),
+                "{}.{m}: sm_{sm} is no target",
+                r.name
+            );
             assert_eq!(r.mod_first_sm(m), sm);
         }
     }
@@ -240,13 +252,26 @@ fn a_later_modifier_is_lacking_on_an_earlier_target() {
         Some(Lacking::Modifier(Op::HFMA2, "BF16_V2", 80))
     );
     assert_eq!(
-        Op::HFMA2.lacking(&["BF16_V2"], sm("sm_75")).unwrap().message(sm("sm_75")),
+        Op::HFMA2
+            .lacking(&["BF16_V2"], sm("sm_75"))
+            .unwrap()
+            .message(sm("sm_75")),
         "HFMA2.BF16_V2 does not exist on sm_75 (from sm_80)"
     );
     assert_eq!(Op::HFMA2.lacking(&["BF16_V2"], sm("sm_80")), None);
     assert_eq!(Op::HFMA2.lacking(&["FTZ"], sm("sm_70")), None);
-    assert_eq!(Op::HADD2.lacking(&["BF16_V2"], sm("sm_89")).map(|l| l.spelled()), Some("HADD2.BF16_V2".into()));
-    assert_eq!(Op::HMNMX2.lacking(&["XORSIGN"], sm("sm_80")).map(|l| l.spelled()), Some("HMNMX2.XORSIGN".into()));
+    assert_eq!(
+        Op::HADD2
+            .lacking(&["BF16_V2"], sm("sm_89"))
+            .map(|l| l.spelled()),
+        Some("HADD2.BF16_V2".into())
+    );
+    assert_eq!(
+        Op::HMNMX2
+            .lacking(&["XORSIGN"], sm("sm_80"))
+            .map(|l| l.spelled()),
+        Some("HMNMX2.XORSIGN".into())
+    );
     assert_eq!(Op::HMNMX2.lacking(&["XORSIGN"], sm("sm_86")), None);
     // The opcode comes first.
     assert_eq!(

@@ -181,14 +181,7 @@ fn bf16_neg_abs_exhaustive() {
     for (t, rt, inputs) in [("bf16", "b16", &all16), ("bf16x2", "b32", &x2)] {
         let g: Vec<Op> = ["neg", "abs"]
             .iter()
-            .map(|o| {
-                op(
-                    &format!("{o}.{t}"),
-                    &[rt],
-                    rt,
-                    &format!("{o}.{t} %d, %a;"),
-                )
-            })
+            .map(|o| op(&format!("{o}.{t}"), &[rt], rt, &format!("{o}.{t} %d, %a;")))
             .collect();
         for arch in ALL {
             if SM80.contains(&arch) {
@@ -225,7 +218,12 @@ fn min_max_xorsign() {
                     } else {
                         format!("{o}{z}{nan}.xorsign.abs.{t} %d, %a, %b;")
                     };
-                    g.push(op(&format!("{o}{z}{nan}.xorsign.abs.{t}"), &[rt, rt], rt, &body));
+                    g.push(op(
+                        &format!("{o}{z}{nan}.xorsign.abs.{t}"),
+                        &[rt, rt],
+                        rt,
+                        &body,
+                    ));
                 }
             }
         }

@@ -724,8 +724,15 @@ fn a_modifier_the_target_lacks_faults_when_run() {
     };
     match run(sm75).outcome {
         Outcome::Fault { message, at } => {
-            assert_eq!(message, "HFMA2.BF16_V2 does not exist on sm_75 (from sm_80)");
-            assert!(at.instruction.contains("HFMA2.BF16_V2"), "{}", at.instruction);
+            assert_eq!(
+                message,
+                "HFMA2.BF16_V2 does not exist on sm_75 (from sm_80)"
+            );
+            assert!(
+                at.instruction.contains("HFMA2.BF16_V2"),
+                "{}",
+                at.instruction
+            );
         }
         o => panic!("{o:?}"),
     }

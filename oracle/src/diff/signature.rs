@@ -34,10 +34,7 @@ fn first_sms() -> impl Iterator<Item = u32> {
 /// The class of `sm`: `sm_N+` for the largest first SM `N <= sm` of an
 /// opcode or modifier.
 pub fn arch_class(sm: &SmInfo) -> String {
-    let n = first_sms()
-        .filter(|&f| f <= sm.sm)
-        .max()
-        .unwrap_or(0);
+    let n = first_sms().filter(|&f| f <= sm.sm).max().unwrap_or(0);
     format!("sm_{n}+")
 }
 
@@ -125,8 +122,7 @@ mod tests {
                 let same = Op::all().all(|op| {
                     let mods: Vec<&str> = op.info().mods.to_vec();
                     let has = |t: &SmInfo| {
-                        op.available_on(t)
-                            && mods.iter().all(|m| op.lacking(&[m], t).is_none())
+                        op.available_on(t) && mods.iter().all(|m| op.lacking(&[m], t).is_none())
                     };
                     has(sm) == has(other)
                 });

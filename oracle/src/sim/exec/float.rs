@@ -427,10 +427,7 @@ fn mnmx_xorsign(
     let a = read32(w, &fi.a, m)?;
     let b = read32(w, &fi.b, m)?;
     let no_abs = |s: &FSrc| FSrc {
-        m: SrcMods {
-            abs: false,
-            ..s.m
-        },
+        m: SrcMods { abs: false, ..s.m },
         ..*s
     };
     let sa = read32(w, &no_abs(&fi.a), m)?;
