@@ -202,37 +202,11 @@ fn bf16_neg_abs_exhaustive() {
 #[test]
 fn min_max_xorsign() {
     let f32_edges = edge_f32();
-    for (t, rt, edges, bits, seed, ftz) in [
-        ("bf16", "b16", BF16_EDGES, 16, 61, false),
-        ("bf16x2", "b32", BF16_EDGES, 32, 62, false),
-        ("f16", "b16", F16_EDGES, 16, 63, true),
-        ("f16x2", "b32", F16_EDGES, 32, 64, true),
-        ("f32", "b32", &f32_edges[..], 32, 65, true),
-    ] {
-        let mut g = vec![];
-        for o in ["min", "max"] {
-            for nan in ["", ".NaN"] {
-                for z in if ftz { &["", ".ftz"][..] } else { &[""][..] } {
-                    let body = if t == "f32" {
-                        format!("{{ .reg .f32 %x, %y, %z; mov.b32 %x, %a; mov.b32 %y, %b; {o}{z}{nan}.xorsign.abs.f32 %z, %x, %y; mov.b32 %d, %z; }}")
-                    } else {
-                        format!("{o}{z}{nan}.xorsign.abs.{t} %d, %a, %b;")
-                    };
-                    g.push(op(
-                        &format!("{o}{z}{nan}.xorsign.abs.{t}"),
-                        &[rt, rt],
-                        rt,
-                        &body,
-                    ));
-                }
-            }
-        }
+    for (t, _, edges, bits, seed) in XORSIGN_TYPES {
+        let edges = if t == "f32" { &f32_edges[..] } else { edges };
+        let g = xorsign_ops(t);
         let n = g[0].ins.len();
-        let ex = if t == "f32" {
-            pairs(edges, edges)
-        } else {
-            edge_inputs(edges, n, bits == 32)
-        };
+        let ex = xorsign_edges(t, edges);
         let rnd = random_inputs(n, bits, seed);
         let low = match t {
             "bf16" | "bf16x2" | "f16x2" => "sm_80",
@@ -248,6 +222,55 @@ fn min_max_xorsign() {
                 refused(&g, arch, "requires sm_86 or higher (ptxas 11.8");
             }
         }
+    }
+}
+
+/// The types of `.xorsign.abs`: name, kernel name, edges (f32: `edge_f32`),
+/// bits, random seed.
+const XORSIGN_TYPES: [(&str, &str, &[u64], u32, u64); 5] = [
+    ("bf16", "xorsign_bf16", BF16_EDGES, 16, 61),
+    ("bf16x2", "xorsign_bf16x2", BF16_EDGES, 32, 62),
+    ("f16", "xorsign_f16", F16_EDGES, 16, 63),
+    ("f16x2", "xorsign_f16x2", F16_EDGES, 32, 64),
+    ("f32", "xorsign_f32", &[], 32, 65),
+];
+
+/// `min`/`max{.ftz}{.NaN}.xorsign.abs.t` (`.ftz` where the type has it).
+fn xorsign_ops(t: &str) -> Vec<Op> {
+    let rt = if matches!(t, "bf16" | "f16") {
+        "b16"
+    } else {
+        "b32"
+    };
+    let ftz = !t.starts_with("bf16");
+    let mut g = vec![];
+    for o in ["min", "max"] {
+        for nan in ["", ".NaN"] {
+            for z in if ftz { &["", ".ftz"][..] } else { &[""][..] } {
+                let body = if t == "f32" {
+                    format!("{{ .reg .f32 %x, %y, %z; mov.b32 %x, %a; mov.b32 %y, %b; {o}{z}{nan}.xorsign.abs.f32 %z, %x, %y; mov.b32 %d, %z; }}")
+                } else {
+                    format!("{o}{z}{nan}.xorsign.abs.{t} %d, %a, %b;")
+                };
+                g.push(op(
+                    &format!("{o}{z}{nan}.xorsign.abs.{t}"),
+                    &[rt, rt],
+                    rt,
+                    &body,
+                ));
+            }
+        }
+    }
+    g
+}
+
+/// Edge pairs for [`xorsign_ops`] of `t` (in both halves for the packed
+/// types).
+fn xorsign_edges(t: &str, edges: &[u64]) -> Vec<Vec<u64>> {
+    if t == "f32" {
+        pairs(edges, edges)
+    } else {
+        edge_inputs(edges, 2, t.ends_with("x2"))
     }
 }
 
@@ -580,6 +603,23 @@ fn vendor_kernels(arch: &str) -> Vec<VendorKernel> {
             v.push((name, g, edge_inputs(BF16_EDGES, 3, bits == 32)));
         }
     }
+    if sm >= 80 {
+        let negabs = |t: &str, rt: &'static str| -> Vec<Op> {
+            ["neg", "abs"]
+                .iter()
+                .map(|o| op(&format!("{o}.{t}"), &[rt], rt, &format!("{o}.{t} %d, %a;")))
+                .collect()
+        };
+        v.push(("negabs_bf16", negabs("bf16", "b16"), all16.clone()));
+        v.push(("negabs_bf16x2", negabs("bf16x2", "b32"), x2.clone()));
+    }
+    if sm >= 86 {
+        let f32_edges = edge_f32();
+        for (t, name, edges, _, _) in XORSIGN_TYPES {
+            let edges = if t == "f32" { &f32_edges[..] } else { edges };
+            v.push((name, xorsign_ops(t), xorsign_edges(t, edges)));
+        }
+    }
     if sm >= 90 {
         // ptxas 11.8 refuses `p|q` on scalar bf16 ("Predicate output not
         // allowed for instruction 'setp'"): one destination here.
@@ -679,5 +719,11 @@ fn vendor_listings_match_the_interpreter() {
             ran += 1;
         }
     }
-    assert!(write || ran == 1 + 3 * 5 + 2 * 4 + 4, "ran {ran}");
+    // Per target: setp_f16x2; the f16 SFU pair from sm_75; bf16 arith and
+    // neg/abs pairs from sm_80; five xorsign kernels from sm_86; four bf16
+    // kernels on sm_90.
+    assert!(
+        write || ran == 1 + 3 * 5 + 2 * 4 + 2 * 4 + 5 * 3 + 4,
+        "ran {ran}"
+    );
 }
