@@ -514,6 +514,27 @@ mod tests {
             .quickcheck(prop as fn(u32, u32) -> TestResult);
     }
 
+    /// `FMNMX.XORSIGN d, |a|, |b|`: magnitude from the modified operands,
+    /// sign from the operands before `|.|` (PTX `min.xorsign.abs`: -2 and 3
+    /// give -2; -2 and -3 give +2), a NaN result untouched.
+    #[test]
+    fn xorsign_takes_the_signs_before_abs() {
+        let m = MnmxMods::default();
+        let (a, b) = ((-2.0f32).to_bits(), 3.0f32.to_bits());
+        let abs = |x: u32| x & 0x7fff_ffff;
+        let r = fmnmx(abs(a), abs(b), true, m);
+        let x =
+            |r: u32, a: u32, b: u32| xorsign(FloatType::F32, r.into(), a.into(), b.into()) as u32;
+        assert_eq!(f32::from_bits(x(r, a, b)), -2.0);
+        let c = (-3.0f32).to_bits();
+        assert_eq!(f32::from_bits(x(fmnmx(abs(a), abs(c), true, m), a, c)), 2.0);
+        assert_eq!(
+            f32::from_bits(x(fmnmx(abs(a), abs(c), false, m), a, c)),
+            3.0
+        );
+        assert_eq!(x(NAN, a, b), NAN);
+    }
+
     #[test]
     fn frnd_f32() {
         let m = |rnd, ftz| FrndMods { ty: F32, rnd, ftz };
