@@ -511,6 +511,13 @@ impl Cx<'_> {
             }
             _ => return self.err("internal: sfu"),
         };
+        if func == "TANH" && self.sm.sm < 75 {
+            // MUFU.TANH is sm_75+ (the opcode table's modifier mark).
+            return self.err(format!(
+                "tanh.approx.f32 on {} requires sm_75 or higher (ptxas 11.8: \"Feature 'tanh' requires .target sm_75 or higher\")",
+                self.sm.name
+            ));
+        }
         if i.has(Mod::Ftz) || func == "TANH" {
             return self.b.emit(Op::MUFU, &[func], [r(d), a]);
         }

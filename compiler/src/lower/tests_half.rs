@@ -184,6 +184,12 @@ fn ex2_tanh_half() {
                 ],
             );
             refused("tanh.approx.f16 %h4, %h1;", sm, "requires sm_75");
+            // f32 too: MUFU.TANH is sm_75+ (ptxas 11.8 refuses tanh there).
+            refused(
+                ".reg .f32 %f<3>; mov.b32 %f1, %r1; tanh.approx.f32 %f2, %f1; mov.b32 %r4, %f2;",
+                sm,
+                "requires sm_75 or higher (ptxas 11.8",
+            );
             continue;
         }
         // half.sm_75.O3.sass (sfu_f16x2).
