@@ -630,6 +630,32 @@ mod tests {
             Some("unavailable-opcode")
         );
         assert_eq!(first(&f, Some("sm_80"), VerifyOptions::default()), None);
+        // A modifier later than its opcode (the table's mark): HFMA2 is on
+        // every target, `.BF16_V2` from sm_80; also before conversion.
+        let f = func(
+            ".L_x_0:
+             HFMA2.BF16_V2 R0, -RZ.H0_H0, RZ.H0_H0, -R1 ;
+             EXIT ;",
+        );
+        let before = VerifyOptions {
+            before_conversion: true,
+            ..Default::default()
+        };
+        for opts in [VerifyOptions::default(), before] {
+            assert_eq!(first(&f, Some("sm_75"), opts), Some("unavailable-opcode"));
+            assert_eq!(first(&f, Some("sm_80"), opts), None);
+        }
+        let e = verify_with(
+            &f,
+            Some(crate::targets::lookup_sm("sm_75").unwrap()),
+            before,
+        )
+        .unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("HFMA2.BF16_V2 does not exist on sm_75 (from sm_80)"),
+            "{e}"
+        );
         let f = func(
             ".L_x_0:
              IADD3 R0, R1, UR4, RZ ;
