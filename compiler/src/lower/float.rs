@@ -17,7 +17,7 @@
 //! - min/max f32: `FMNMX d, a, b, PT|!PT` (`.NAN`, `.FTZ`), with
 //!   `.xorsign.abs` `FMNMX{.FTZ}{.NAN}.XORSIGN d, |a|, |b|` (ptxas 11.8,
 //!   sm_86+); f16 on sm_80+ `HMNMX2 .H0_H0` (half.rs), below it through
-//!   f32; three sources refused (ptxas 11.8 refuses them); f64 has no
+//!   f32 (`.ftz`/`.NaN` refused there); three sources refused (ptxas 11.8 refuses them); f64 has no
 //!   min/max instruction before sm_90's table rows here: `DSETP` + `SEL`
 //!   with the NaN and signed-zero rules of PTX.
 //! - approximations: `MUFU.RCP/SQRT/RSQ/LG2/EX2/TANH`, `MUFU.RCP64H`,
@@ -342,6 +342,15 @@ impl Cx<'_> {
             && (self.sm.sm >= 80 || i.has(Mod::Xorsign) || i.operands.len() != 3)
         {
             return self.half_minmax(i, ty);
+        }
+        if ty == ScalarType::F16 && (i.has(Mod::Ftz) || i.has(Mod::NaNProp)) {
+            // The f32 route below sm_80 is exact only without them (an f16
+            // subnormal is an f32 normal; FMNMX's NaN is not f16's).
+            let name = i.opcode.name();
+            return self.err(format!(
+                "{name}.ftz/.NaN.f16 on {} requires sm_80 or higher (ptxas 11.8: \"Feature '{name}.f16 or {name}.f16x2' requires .target sm_80 or higher\")",
+                self.sm.name
+            ));
         }
         if i.operands.len() != 3 {
             let name = i.opcode.name();

@@ -62,7 +62,8 @@
 //! atom16.rs), the ones ptxas 11.8 refuses on a target and that have no
 //! exact short emulation: `.bf16`/`.bf16x2` `fma`/`min`/`max`/`neg`/`abs`
 //! below sm_80, `add`/`sub`/`mul` on `.bf16`/`.bf16x2` below sm_90,
-//! `min`/`max` on `.f16x2` below sm_80, `tanh` on `.f16` on sm_70,
+//! `min`/`max` on `.f16x2` and `min`/`max.ftz`/`.NaN` on `.f16` below
+//! sm_80, `tanh` (`.f16`, `.f32`) on sm_70,
 //! `ex2`/`tanh` on `.bf16` below sm_90, `atom.add.noftz.bf16`/`.bf16x2`
 //! below sm_90, `min`/`max.xorsign.abs` below sm_86 (every type), and
 //! three-source `min`/`max` on every target (ptxas 11.8: "Arguments
