@@ -302,7 +302,8 @@ impl Cx<'_> {
             // ptxas 11.8 refuses `neg`/`abs` on `.bf16`/`.bf16x2` below
             // sm_80 (measured on sm_70 and sm_75: "Feature '.bf16' requires
             // .target sm_80 or higher"; PTX ISA: bf16 neg/abs need sm_80),
-            // and HFMA2.BF16_V2 is sm_80+ (the opcode table).
+            // and HFMA2.BF16_V2 is sm_80+ (the opcode table; LLVM's NVPTX
+            // `neg`/`abs.bf16{x2}` patterns require PTX 7.0 and sm_80).
             self.need_bf16_sm80(i)?;
         }
         let d = self.dst32(&i.operands[0])?;

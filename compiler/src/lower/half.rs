@@ -130,14 +130,17 @@ impl Cx<'_> {
     /// `HMNMX2{.BF16_V2}{.FTZ}{.NAN}{.XORSIGN} d, a, b, PT` (min) / `!PT`
     /// (max), `.H0_H0` sources for the scalar types, `|a|, |b|` with
     /// `.xorsign.abs` (sm_86+; ptxas 11.8 below: "Modifier '.xorsign'
-    /// requires .target sm_86 or higher"). Three sources are refused:
-    /// ptxas 11.8 refuses them on every target ("Arguments mismatch for
-    /// instruction 'min'"; PTX ISA 9.7.3.10: PTX 8.8, sm_100).
+    /// requires .target sm_86 or higher"; PTX ISA and LLVM's NVVM
+    /// builtins: `.xorsign.abs` needs PTX 7.2 and sm_86). Three sources are
+    /// refused: ptxas 11.8 refuses them on every target ("Arguments
+    /// mismatch for instruction 'min'"), and the PTX ISA (9.0 syntax
+    /// `min{.ftz}{.NaN}{.abs}.f32 d, a, b, c`) has them only on `.f32`,
+    /// from PTX 8.8 on sm_100.
     pub(super) fn half_minmax(&mut self, i: &Instruction, ty: ScalarType) -> R {
         let name = i.opcode.name();
         if i.operands.len() != 3 {
             return self.err(format!(
-                "{name}{ty} with three sources is not lowered (ptxas 11.8 refuses it: \"Arguments mismatch for instruction '{name}'\"; PTX ISA: PTX 8.8, sm_100)"
+                "{name}{ty} with three sources is not lowered (ptxas 11.8 refuses it: \"Arguments mismatch for instruction '{name}'\"; the PTX ISA has three-source min/max only on .f32, from PTX 8.8 on sm_100)"
             ));
         }
         let xorsign = i.has(Mod::Xorsign);
