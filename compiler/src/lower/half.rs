@@ -1,6 +1,7 @@
 //! The half-precision forms lowered to the packed H* opcodes and the MUFU
-//! `.F16` functions: bf16 fma/min/max/setp, `setp.f16x2`, `ex2`/`tanh` on
-//! f16. The sequences are ptxas 11.8's (`ptxas -arch=sm_XX -O3`, measured on
+//! `.F16` functions: bf16 fma/min/max/setp, min/max on f16 (sm_80+) and
+//! f16x2, `.xorsign.abs` on all four, `setp.f16x2`, `ex2`/`tanh` on f16
+//! (bf16 neg/abs: float.rs). The sequences are ptxas 11.8's (`ptxas -arch=sm_XX -O3`, measured on
 //! sm_70, 75, 80, 86, 89, 90; identical on every target that accepts them):
 //!
 //! | PTX | SASS | targets |
@@ -9,6 +10,7 @@
 //! | `fma.rn{.relu}.bf16x2` | `HFMA2.BF16_V2{.RELU} d, a, b, c` | sm_80+ |
 //! | `min`/`max{.NaN}.bf16` | `HMNMX2.BF16_V2{.NAN} d, a.H0_H0, b.H0_H0, PT` (min) / `!PT` (max) | sm_80+ |
 //! | `min`/`max{.NaN}.bf16x2` | `HMNMX2.BF16_V2{.NAN} d, a, b, PT`/`!PT` | sm_80+ |
+//! | `min`/`max{.ftz}{.NaN}.f16` | `HMNMX2{.FTZ}{.NAN} d, a.H0_H0, b.H0_H0, PT`/`!PT` | sm_80+ |
 //! | `min`/`max{.NaN}.xorsign.abs.bf16{x2}` | `HMNMX2.BF16_V2{.NAN}.XORSIGN d, \|a\|, \|b\|, PT`/`!PT` (`.H0_H0` for bf16) | sm_86+ |
 //! | `min`/`max{.ftz}{.NaN}.xorsign.abs.f16{x2}` | `HMNMX2{.FTZ}{.NAN}.XORSIGN d, \|a\|, \|b\|, PT`/`!PT` (`.H0_H0` for f16) | sm_86+ |
 //! | `setp.cmp{.bool}.bf16 p, a, b{, c}` | `HSETP2.BF16_V2.CMP.BOOL P, PT, a.H0_H0, b.H0_H0, c` | sm_90 |
