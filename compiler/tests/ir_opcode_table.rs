@@ -209,3 +209,73 @@ fn rows_are_consistent() {
     assert!(Op::BAR.info().has_side_effects() && Op::STG.info().has_side_effects());
     assert!(!Op::LDG.info().has_side_effects());
 }
+
+#[test]
+fn modifier_marks_name_accepted_modifiers_later_than_their_opcode() {
+    let targets = ["sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90"]
+        .map(|n| ptxc::targets::lookup_sm(n).unwrap().sm);
+    let mut marks = 0;
+    for r in OPCODES {
+        for &(m, sm) in r.mod_first_sm {
+            marks += 1;
+            assert!(
+                r.mods.contains(&m),
+                "{}.{m}: not an accepted modifier",
+                r.name
+            );
+            assert!(
+                sm > r.first_sm,
+                "{}.{m}: mark not later than the opcode",
+                r.name
+            );
+            assert!(
+                targets.contains(&sm),
+                "{}.{m}: sm_{sm} is no target",
+                r.name
+            );
+            assert_eq!(r.mod_first_sm(m), sm);
+        }
+    }
+    assert!(marks > 0);
+}
+
+/// ptxas 11.8 emits `HFMA2.BF16_V2` from sm_80 and refuses `.bf16` below
+/// ("Feature '.bf16' requires .target sm_80 or higher"); `HMNMX2.XORSIGN`
+/// from sm_86 ("Modifier '.xorsign' requires .target sm_86 or higher").
+#[test]
+fn a_later_modifier_is_lacking_on_an_earlier_target() {
+    use ptxc::ir::Lacking;
+    let sm = |n| ptxc::targets::lookup_sm(n).unwrap();
+    assert!(Op::HFMA2.available_on(sm("sm_75")));
+    assert_eq!(
+        Op::HFMA2.lacking(&["BF16_V2"], sm("sm_75")),
+        Some(Lacking::Modifier(Op::HFMA2, "BF16_V2", 80))
+    );
+    assert_eq!(
+        Op::HFMA2
+            .lacking(&["BF16_V2"], sm("sm_75"))
+            .unwrap()
+            .message(sm("sm_75")),
+        "HFMA2.BF16_V2 does not exist on sm_75 (from sm_80)"
+    );
+    assert_eq!(Op::HFMA2.lacking(&["BF16_V2"], sm("sm_80")), None);
+    assert_eq!(Op::HFMA2.lacking(&["FTZ"], sm("sm_70")), None);
+    assert_eq!(
+        Op::HADD2
+            .lacking(&["BF16_V2"], sm("sm_89"))
+            .map(|l| l.spelled()),
+        Some("HADD2.BF16_V2".into())
+    );
+    assert_eq!(
+        Op::HMNMX2
+            .lacking(&["XORSIGN"], sm("sm_80"))
+            .map(|l| l.spelled()),
+        Some("HMNMX2.XORSIGN".into())
+    );
+    assert_eq!(Op::HMNMX2.lacking(&["XORSIGN"], sm("sm_86")), None);
+    // The opcode comes first.
+    assert_eq!(
+        Op::HMNMX2.lacking(&["XORSIGN"], sm("sm_75")),
+        Some(Lacking::Opcode(Op::HMNMX2, 80))
+    );
+}

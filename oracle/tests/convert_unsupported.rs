@@ -166,7 +166,7 @@ fn check(
             let f = listing_function(&text, &kern.name, sm)
                 .unwrap_or_else(|e| panic!("{what}: {e}\n{text}"));
             for i in f.insts() {
-                assert!(i.op.available_on(sm), "{what}: {} in the listing", i.op);
+                assert!(i.lacking(sm).is_none(), "{what}: {} in the listing", i.op);
             }
             let v = simulate(&f, sm, &p, &oracle, &inputs, &limits);
             assert!(!v.is_failure(), "{what}: {}", v.line());

@@ -1,5 +1,6 @@
 //! The half-precision lowerings of compiler/src/lower/half.rs (bf16/bf16x2
-//! fma/min/max/setp, setp.f16x2, ex2/tanh on f16/f16x2), executed in the
+//! fma/min/max/setp/neg/abs, min/max `.xorsign.abs` on the half types and
+//! f32, min/max on f16, setp.f16x2, ex2/tanh on f16/f16x2), executed in the
 //! simulator against the PTX interpreter with the `seq_harness` runner on
 //! every target of the SM table: every output word must agree bit for bit.
 //! Targets where the lowering refuses (ptxas 11.8 refuses them too) are
@@ -166,6 +167,153 @@ fn f16x2_min_max() {
         }
     }
     run_on(&g, F16_EDGES, 32, &SM80, "requires sm_80", 41);
+}
+
+/// `neg`/`abs` on bf16/bf16x2 (`HFMA2.BF16_V2 d, -RZ.H0_H0, RZ.H0_H0,
+/// -a`/`|a|`, ptxas 11.8's sequence) on every 16-bit pattern (bf16) and
+/// every pattern in each half (bf16x2), sm_80+; on sm_70/sm_75 ptxas 11.8
+/// refuses them ("Feature '.bf16' requires .target sm_80 or higher") and
+/// so does the lowering.
+#[test]
+fn bf16_neg_abs_exhaustive() {
+    let all16: Vec<Vec<u64>> = vec![(0..65536).collect()];
+    let x2 = exhaustive_x2();
+    for (t, rt, inputs) in [("bf16", "b16", &all16), ("bf16x2", "b32", &x2)] {
+        let g: Vec<Op> = ["neg", "abs"]
+            .iter()
+            .map(|o| op(&format!("{o}.{t}"), &[rt], rt, &format!("{o}.{t} %d, %a;")))
+            .collect();
+        for arch in ALL {
+            if SM80.contains(&arch) {
+                check(&g, inputs, &[arch]);
+            } else {
+                refused(&g, arch, "requires sm_80 or higher (ptxas 11.8");
+            }
+        }
+    }
+}
+
+/// `min`/`max{.ftz}{.NaN}.xorsign.abs` on bf16, bf16x2, f16, f16x2 and f32
+/// (`HMNMX2{.BF16_V2}...XORSIGN d, |a|, |b|` / `FMNMX...XORSIGN`, ptxas
+/// 11.8's sequences, sm_86+): edge pairs and [`RANDOM`] random words on
+/// sm_86, 89, 90; refused below (ptxas 11.8: "Modifier '.xorsign' requires
+/// .target sm_86 or higher"; bf16 and f16x2 below sm_80 with their own
+/// "requires sm_80").
+#[test]
+fn min_max_xorsign() {
+    let f32_edges = edge_f32();
+    for (t, _, edges, bits, seed) in XORSIGN_TYPES {
+        let edges = if t == "f32" { &f32_edges[..] } else { edges };
+        let g = xorsign_ops(t);
+        let n = g[0].ins.len();
+        let ex = xorsign_edges(t, edges);
+        let rnd = random_inputs(n, bits, seed);
+        let low = match t {
+            "bf16" | "bf16x2" | "f16x2" => "sm_80",
+            _ => "sm_86",
+        };
+        for arch in ALL {
+            if arch >= "sm_86" {
+                check(&g, &ex, &[arch]);
+                check(&g, &rnd, &[arch]);
+            } else if arch < low {
+                refused(&g, arch, &format!("requires {low} or higher (ptxas 11.8"));
+            } else {
+                refused(&g, arch, "requires sm_86 or higher (ptxas 11.8");
+            }
+        }
+    }
+}
+
+/// The types of `.xorsign.abs`: name, kernel name, edges (f32: `edge_f32`),
+/// bits, random seed.
+const XORSIGN_TYPES: [(&str, &str, &[u64], u32, u64); 5] = [
+    ("bf16", "xorsign_bf16", BF16_EDGES, 16, 61),
+    ("bf16x2", "xorsign_bf16x2", BF16_EDGES, 32, 62),
+    ("f16", "xorsign_f16", F16_EDGES, 16, 63),
+    ("f16x2", "xorsign_f16x2", F16_EDGES, 32, 64),
+    ("f32", "xorsign_f32", &[], 32, 65),
+];
+
+/// `min`/`max{.ftz}{.NaN}.xorsign.abs.t` (`.ftz` where the type has it).
+fn xorsign_ops(t: &str) -> Vec<Op> {
+    let rt = if matches!(t, "bf16" | "f16") {
+        "b16"
+    } else {
+        "b32"
+    };
+    let ftz = !t.starts_with("bf16");
+    let mut g = vec![];
+    for o in ["min", "max"] {
+        for nan in ["", ".NaN"] {
+            for z in if ftz { &["", ".ftz"][..] } else { &[""][..] } {
+                let body = if t == "f32" {
+                    format!("{{ .reg .f32 %x, %y, %z; mov.b32 %x, %a; mov.b32 %y, %b; {o}{z}{nan}.xorsign.abs.f32 %z, %x, %y; mov.b32 %d, %z; }}")
+                } else {
+                    format!("{o}{z}{nan}.xorsign.abs.{t} %d, %a, %b;")
+                };
+                g.push(op(
+                    &format!("{o}{z}{nan}.xorsign.abs.{t}"),
+                    &[rt, rt],
+                    rt,
+                    &body,
+                ));
+            }
+        }
+    }
+    g
+}
+
+/// Edge pairs for [`xorsign_ops`] of `t` (in both halves for the packed
+/// types).
+fn xorsign_edges(t: &str, edges: &[u64]) -> Vec<Vec<u64>> {
+    if t == "f32" {
+        pairs(edges, edges)
+    } else {
+        edge_inputs(edges, 2, t.ends_with("x2"))
+    }
+}
+
+/// `min`/`max{.ftz}{.NaN}.f16` (`HMNMX2 .H0_H0`, ptxas 11.8's sequence on
+/// sm_80+; the f32 route below it, for the forms without `.ftz`/`.NaN`,
+/// which are refused there as ptxas 11.8 refuses every `min.f16`).
+#[test]
+fn f16_min_max() {
+    let mut g = vec![];
+    for o in ["min", "max"] {
+        for m in ["", ".NaN", ".ftz", ".ftz.NaN"] {
+            g.push(op(
+                &format!("{o}{m}.f16"),
+                &["b16", "b16"],
+                "b16",
+                &format!("{o}{m}.f16 %d, %a, %b;"),
+            ));
+        }
+    }
+    let ex = edge_inputs(F16_EDGES, 2, false);
+    let rnd = random_inputs(2, 16, 71);
+    check(&g, &ex, &SM80);
+    check(&g, &rnd, &SM80);
+    let plain: Vec<Op> = g
+        .iter()
+        .filter(|o| o.name == "min.f16" || o.name == "max.f16")
+        .map(|o| op(&o.name, &o.ins, o.out, &o.body))
+        .collect();
+    assert_eq!(plain.len(), 2);
+    for o in g
+        .iter()
+        .filter(|o| o.name.contains(".ftz") || o.name.contains(".NaN"))
+    {
+        for arch in &ALL[..2] {
+            refused(
+                std::slice::from_ref(o),
+                arch,
+                "requires sm_80 or higher (ptxas 11.8",
+            );
+        }
+    }
+    check(&plain, &ex, &ALL[..2]);
+    check(&plain, &rnd, &ALL[..2]);
 }
 
 /// `add`/`sub`/`mul.rn.bf16{x2}` (`HADD2`/`HMUL2.BF16_V2`): sm_90 only, as
@@ -469,6 +617,23 @@ fn vendor_kernels(arch: &str) -> Vec<VendorKernel> {
             v.push((name, g, edge_inputs(BF16_EDGES, 3, bits == 32)));
         }
     }
+    if sm >= 80 {
+        let negabs = |t: &str, rt: &'static str| -> Vec<Op> {
+            ["neg", "abs"]
+                .iter()
+                .map(|o| op(&format!("{o}.{t}"), &[rt], rt, &format!("{o}.{t} %d, %a;")))
+                .collect()
+        };
+        v.push(("negabs_bf16", negabs("bf16", "b16"), all16.clone()));
+        v.push(("negabs_bf16x2", negabs("bf16x2", "b32"), x2.clone()));
+    }
+    if sm >= 86 {
+        let f32_edges = edge_f32();
+        for (t, name, edges, _, _) in XORSIGN_TYPES {
+            let edges = if t == "f32" { &f32_edges[..] } else { edges };
+            v.push((name, xorsign_ops(t), xorsign_edges(t, edges)));
+        }
+    }
     if sm >= 90 {
         // ptxas 11.8 refuses `p|q` on scalar bf16 ("Predicate output not
         // allowed for instruction 'setp'"): one destination here.
@@ -568,5 +733,11 @@ fn vendor_listings_match_the_interpreter() {
             ran += 1;
         }
     }
-    assert!(write || ran == 1 + 3 * 5 + 2 * 4 + 4, "ran {ran}");
+    // Per target: setp_f16x2; the f16 SFU pair from sm_75; bf16 arith and
+    // neg/abs pairs from sm_80; five xorsign kernels from sm_86; four bf16
+    // kernels on sm_90.
+    assert!(
+        write || ran == 1 + 3 * 5 + 2 * 4 + 2 * 4 + 5 * 3 + 4,
+        "ran {ran}"
+    );
 }

@@ -12,7 +12,10 @@
 //! `.param` class, a member also called directly, a member that calls
 //! another member of its own class (its parameters and return address
 //! survive the inner call), a `.reg` class with a 64-bit parameter and an
-//! immediate argument, and an indirect call from inside a `.func`.
+//! immediate argument, and an indirect call from inside a `.func`; and a
+//! callee with `.local` data (calling another with `.local` data) reached
+//! only through a pointer, whose frames the kernel's stack depth
+//! (regalloc/frame.rs) must count.
 
 mod pair_run;
 use oracle::commands::sim::run_sass;
@@ -238,6 +241,140 @@ fn vendor_indirect_call_listings_run_in_the_simulator() {
         let ours = lowered(&src, &sp, arch).unwrap_or_else(|e| panic!("{arch}: {e}"));
         if let Some(d) = agree(&want, &ours, false) {
             panic!("lowered leaf.ptx on {arch}: {d}");
+        }
+    }
+}
+
+/// A callee with `.local` data reached only through a function pointer,
+/// which itself calls a function with `.local` data: the kernel's stack
+/// (regalloc/frame.rs `stack_depth`) must cover the candidate's frame and
+/// its callee's below the call site.
+const LOCALS: &str = r#".version 7.8
+.target sm_70
+.address_size 64
+
+.func (.param .b32 r) inner (.param .b32 a)
+{
+	.local .align 4 .b8 arr[32];
+	.reg .b32 %t<6>;
+	.reg .b64 %q<4>;
+	ld.param.b32 %t1, [a];
+	mov.u64 %q1, arr;
+	and.b32 %t2, %t1, 7;
+	mul.wide.u32 %q2, %t2, 4;
+	add.u64 %q3, %q1, %q2;
+	st.local.u32 [arr], 5;
+	st.local.u32 [%q3], %t1;
+	ld.local.u32 %t3, [arr];
+	add.s32 %t4, %t3, %t1;
+	st.param.b32 [r], %t4;
+	ret;
+}
+
+.func (.param .b32 r) withlocal (.param .b32 a)
+{
+	.local .align 8 .b8 buf[64];
+	.reg .b32 %t<8>;
+	.reg .b64 %q<4>;
+	ld.param.b32 %t1, [a];
+	mov.u64 %q1, buf;
+	and.b32 %t2, %t1, 15;
+	mul.wide.u32 %q2, %t2, 4;
+	add.u64 %q3, %q1, %q2;
+	st.local.u32 [buf+60], 1000;
+	st.local.u32 [%q3], %t1;
+	{
+	.param .b32 pa;
+	.param .b32 pr;
+	st.param.b32 [pa], %t1;
+	call (pr), inner, (pa);
+	ld.param.b32 %t3, [pr];
+	}
+	ld.local.u32 %t4, [buf+60];
+	ld.local.u32 %t5, [%q3];
+	add.s32 %t6, %t3, %t4;
+	add.s32 %t7, %t6, %t5;
+	st.param.b32 [r], %t7;
+	ret;
+}
+
+.func (.param .b32 r) plain (.param .b32 a)
+{
+	.reg .b32 %t<3>;
+	ld.param.b32 %t1, [a];
+	add.s32 %t2, %t1, 7;
+	st.param.b32 [r], %t2;
+	ret;
+}
+
+.visible .entry k(.param .u64 out)
+{
+	.local .align 4 .b8 mine[16];
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<8>;
+	.reg .pred %p<2>;
+	ld.param.u64 %rd1, [out];
+	cvta.to.global.u64 %rd2, %rd1;
+	mov.u32 %r1, %tid.x;
+	mul.wide.u32 %rd6, %r1, 4;
+	add.u64 %rd2, %rd2, %rd6;
+	st.local.u32 [mine+12], %r1;
+	mov.u64 %rd3, withlocal;
+	mov.u64 %rd4, plain;
+	setp.lt.u32 %p1, %r1, 20;
+	selp.b64 %rd5, %rd3, %rd4, %p1;
+	{
+	.param .b32 pa;
+	.param .b32 pr;
+	st.param.b32 [pa], %r1;
+	proto: .callprototype (.param .b32 _) _ (.param .b32 _);
+	call (pr), %rd5, (pa), proto;
+	ld.param.b32 %r2, [pr];
+	}
+	ld.local.u32 %r3, [mine+12];
+	add.s32 %r4, %r2, %r3;
+	st.global.u32 [%rd2], %r4;
+	ret;
+}
+"#;
+
+#[test]
+fn a_callee_with_locals_through_a_pointer_gets_its_frame() {
+    let sp = spec_words(1);
+    let want = interp(LOCALS, &sp);
+    assert_eq!(want.outcome, Outcome::Completed, "{:?}", want.outcome);
+    // Not vacuous: lanes below 20 ran `withlocal`, the others `plain` (t +
+    // 7); the kernel adds t. Each local store at index t lands on the
+    // word read back when the index hits it (arr[0], buf[15]).
+    let out = &want.outputs.get("out").unwrap().bits;
+    for t in 0..N {
+        let inner = if t & 7 == 0 { t } else { 5 } + t;
+        let buf60 = if t & 15 == 15 { t } else { 1000 };
+        let e = if t < 20 { inner + buf60 + t } else { t + 7 } + t;
+        assert_eq!(out[t as usize], u64::from(e), "interpreter, thread {t}");
+    }
+    let m = ptxc::ptx::parse_checked("t", LOCALS).unwrap();
+    for arch in ARCHS {
+        let sm = ptxc::targets::lookup_sm(arch).unwrap();
+        let ks = ptxc::lower::lower_module(&m, sm, &ptxc::lower::LowerOptions::default())
+            .unwrap_or_else(|e| panic!("{arch}: {e}"));
+        let k = ks.iter().find(|k| k.name == "k").unwrap();
+        // The frames of the PTX: kernel 16 bytes, withlocal 64, inner 32
+        // (each a multiple of 16), all on one chain through the pointer
+        // (without the candidates of the register call: 16).
+        let depth = ptxc::regalloc::stack_depth(&k.function).unwrap();
+        assert_eq!(
+            depth,
+            16 + 64 + 32,
+            "{arch}: the stack depth of the lowered code"
+        );
+        let o0 = lowered(LOCALS, &sp, arch).unwrap_or_else(|e| panic!("{arch}: {e}"));
+        if let Some(d) = agree(&want, &o0, false) {
+            panic!("-O0 on {arch}: {d}");
+        }
+        let o3 = lowered_o3(LOCALS, &sp, arch).unwrap_or_else(|e| panic!("{arch}: {e}"));
+        if let Some(d) = agree(&want, &o3, false) {
+            panic!("-O3 on {arch}: {d}");
         }
     }
 }

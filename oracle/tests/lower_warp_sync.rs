@@ -222,7 +222,7 @@ fn all_available(src: &str, arch: &str) {
         .unwrap_or_else(|e| panic!("lower for {arch}: {e}"));
     for k in &ks {
         for i in k.function.insts() {
-            assert!(i.op.available_on(sm), "{} emitted for {arch}", i.op);
+            assert!(i.lacking(sm).is_none(), "{} emitted for {arch}", i.op);
         }
     }
 }

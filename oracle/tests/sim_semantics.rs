@@ -694,6 +694,55 @@ fn opcodes_the_target_lacks_and_unmodelled_forms_fault_when_run() {
 }
 
 #[test]
+fn a_modifier_the_target_lacks_faults_when_run() {
+    // HFMA2 exists on sm_75, `.BF16_V2` only from sm_80 (the opcode
+    // table's modifier mark; ptxas 11.8 refuses `.bf16` below sm_80).
+    let text = listing(
+        &[
+            "HFMA2.BF16_V2 R8, -RZ.H0_H0, RZ.H0_H0, -R6",
+            "STG.E [R2.64], R8",
+            "EXIT",
+        ],
+        "sm_80",
+    );
+    let file = ptxc::ir::sass_text::parse_file(&text).unwrap();
+    let f = ptxc::ir::from_sass(&file.functions[0], None).unwrap();
+    let sm75 = ptxc::targets::lookup_sm("sm_75").unwrap();
+    assert!(
+        ptxc::ir::from_sass(&file.functions[0], Some(sm75)).is_err(),
+        "the SASS reader refuses it for sm_75 too"
+    );
+    let run = |sm| {
+        sim::run(
+            &f,
+            sm,
+            &spec(1, &[0x3f80_0007]),
+            &SimInputs::default(),
+            &RunLimits::default(),
+        )
+        .unwrap()
+    };
+    match run(sm75).outcome {
+        Outcome::Fault { message, at } => {
+            assert_eq!(
+                message,
+                "HFMA2.BF16_V2 does not exist on sm_75 (from sm_80)"
+            );
+            assert!(
+                at.instruction.contains("HFMA2.BF16_V2"),
+                "{}",
+                at.instruction
+            );
+        }
+        o => panic!("{o:?}"),
+    }
+    // On sm_80 it runs: both bf16 halves negated (1.0 and a subnormal).
+    let r = run(ptxc::targets::lookup_sm("sm_80").unwrap());
+    assert_eq!(r.outcome, Outcome::Completed);
+    assert_eq!(r.outputs.get("out").unwrap().bits[0], 0xbf80_8007);
+}
+
+#[test]
 fn virtual_registers_and_labels_of_the_compilers_ir() {
     // The IR before register allocation: %r registers, pairs included.
     let text = "\n\tcode for sm_80\n\t\tFunction : k\n\

@@ -58,6 +58,12 @@ impl PartialEq for Inst {
 }
 
 impl Inst {
+    /// What `sm` lacks of this instruction (its opcode or a modifier, the
+    /// opcode table's first-SM marks); `None` when `sm` can execute it.
+    pub fn lacking(&self, sm: &crate::targets::SmInfo) -> Option<super::Lacking> {
+        self.op.lacking(&self.mods, sm)
+    }
+
     /// Builds an instruction, checking the modifiers and the operand shape
     /// against the opcode table.
     pub fn new(

@@ -44,7 +44,7 @@ pub mod verify;
 
 pub use func::{Block, Function};
 pub use inst::{Inst, Operand};
-pub use opcode::{Op, OpcodeInfo};
+pub use opcode::{Lacking, Op, OpcodeInfo};
 pub use sass_io::{from_sass, to_sass};
 pub use verify::{verify, VerifyError};
 

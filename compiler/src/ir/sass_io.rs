@@ -78,8 +78,8 @@ fn convert(si: &SassInst, sm: Option<&SmInfo>) -> Result<(Inst, Vec<usize>), IrE
         inst.set_control(c);
     }
     if let Some(sm) = sm {
-        if !op.available_on(sm) {
-            return Err(at(format!("{op} does not exist on {}", sm.name)));
+        if let Some(l) = inst.lacking(sm) {
+            return Err(at(l.message(sm)));
         }
         if !sm.uniform_registers && uses_uniform(&inst) {
             return Err(at(format!("{} has no uniform registers", sm.name)));

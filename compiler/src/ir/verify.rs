@@ -14,7 +14,7 @@
 //! | `falls-off-end` | control cannot run past the last block when that block is reachable |
 //! | `misaligned-pair` | a 64-bit register operand starts at an even register, a 96- or 128-bit one at a multiple of 4 ([`regs::alignment`]; widths from [`regs::operand_width`]; virtual registers pair the same way) |
 //! | `register-range` | physical numbers in range, the whole pair or quad included: `R0..R254`, `UR0..UR62`, `P0..P6`, `UP0..UP6`, `B0..B15`; virtual numbers up to [`MAX_VIRTUAL`] |
-//! | `unavailable-opcode` | on a given SM, the opcode exists there ([`Op::available_on`]); with [`VerifyOptions::before_conversion`] (the lowered program, before phase 5 ConvertUnsupportedOps) also an opcode that phase expands ([`crate::phases::convert_unsupported::expands`]) |
+//! | `unavailable-opcode` | on a given SM, the opcode and each modifier exist there ([`Op::lacking`]: the opcode table's first SMs); with [`VerifyOptions::before_conversion`] (the lowered program, before phase 5 ConvertUnsupportedOps) also an opcode that phase expands ([`crate::phases::convert_unsupported::expands`]) |
 //! | `no-uniform-registers` | on a given SM without a uniform datapath, no uniform register or predicate appears; with `before_conversion`, except a register that an instruction to be converted writes (REDUX's destination, which the conversion replaces in its readers) |
 //! | `virtual-register` | with [`VerifyOptions::physical_only`] (after register allocation), no virtual register or predicate appears |
 //!
@@ -277,13 +277,16 @@ fn check_inst(
         }
     }
     if let Some(sm) = sm {
-        let available =
-            inst.op.available_on(sm) || (opts.before_conversion && to_convert(inst, sm));
-        if !available {
-            err(
-                Invariant::UnavailableOpcode,
-                format!("{} does not exist on {}", inst.op, sm.name),
-            );
+        let lack = match inst.lacking(sm) {
+            Some(crate::ir::Lacking::Opcode(..))
+                if opts.before_conversion && to_convert(inst, sm) =>
+            {
+                inst.op.lacking_modifier(&inst.mods, sm)
+            }
+            l => l,
+        };
+        if let Some(l) = lack {
+            err(Invariant::UnavailableOpcode, l.message(sm));
         }
         let uniform = rs
             .iter()
@@ -627,6 +630,32 @@ mod tests {
             Some("unavailable-opcode")
         );
         assert_eq!(first(&f, Some("sm_80"), VerifyOptions::default()), None);
+        // A modifier later than its opcode (the table's mark): HFMA2 is on
+        // every target, `.BF16_V2` from sm_80; also before conversion.
+        let f = func(
+            ".L_x_0:
+             HFMA2.BF16_V2 R0, -RZ.H0_H0, RZ.H0_H0, -R1 ;
+             EXIT ;",
+        );
+        let before = VerifyOptions {
+            before_conversion: true,
+            ..Default::default()
+        };
+        for opts in [VerifyOptions::default(), before] {
+            assert_eq!(first(&f, Some("sm_75"), opts), Some("unavailable-opcode"));
+            assert_eq!(first(&f, Some("sm_80"), opts), None);
+        }
+        let e = verify_with(
+            &f,
+            Some(crate::targets::lookup_sm("sm_75").unwrap()),
+            before,
+        )
+        .unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("HFMA2.BF16_V2 does not exist on sm_75 (from sm_80)"),
+            "{e}"
+        );
         let f = func(
             ".L_x_0:
              IADD3 R0, R1, UR4, RZ ;

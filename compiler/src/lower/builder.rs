@@ -126,9 +126,15 @@ impl Builder {
         ops: impl IntoIterator<Item = Operand>,
     ) -> R {
         // The opcodes phase 5 (ConvertUnsupportedOps) expands are emitted
-        // on every target; everything else the target lacks is refused.
-        if !self.sm.has_opcode(op) && !crate::phases::convert_unsupported::expands(op) {
-            return self.err(format!("{op} does not exist on {}", self.sm.name));
+        // on every target; everything else the target lacks (an opcode, or
+        // a modifier the opcode table marks as later) is refused.
+        let lack = if crate::phases::convert_unsupported::expands(op) {
+            op.lacking_modifier(mods, self.sm)
+        } else {
+            op.lacking(mods, self.sm)
+        };
+        if let Some(l) = lack {
+            return self.err(l.message(self.sm));
         }
         let guard = match (guard, self.guard) {
             (Some(g), Some(a)) if g != a => {

@@ -11,9 +11,13 @@
 //!   -arch=sm_80`; DADD passes a NaN operand on without its modifier, see
 //!   the simulator's `semantics::fp64`); f16/f16x2 `HADD2 d, -a, -RZ.H0_H0`,
 //!   bf16/bf16x2 `HFMA2.BF16_V2 d, -RZ.H0_H0, RZ.H0_H0, -a` (measured with
-//!   `ptxas -arch=sm_90`; `.H0_H0` on `a` for the scalar forms, whose
-//!   results are masked back to 16 bits).
-//! - min/max f32: `FMNMX d, a, b, PT|!PT` (`.NAN`, `.FTZ`); f64 has no
+//!   `ptxas -arch=sm_80..sm_90`; `.H0_H0` on `a` for the scalar forms, whose
+//!   results are masked back to 16 bits); below sm_80 refused, as ptxas
+//!   11.8 refuses it ("Feature '.bf16' requires .target sm_80 or higher").
+//! - min/max f32: `FMNMX d, a, b, PT|!PT` (`.NAN`, `.FTZ`), with
+//!   `.xorsign.abs` `FMNMX{.FTZ}{.NAN}.XORSIGN d, |a|, |b|` (ptxas 11.8,
+//!   sm_86+); f16 on sm_80+ `HMNMX2 .H0_H0` (half.rs), below it through
+//!   f32 (`.ftz`/`.NaN` refused there); three sources refused (ptxas 11.8 refuses them); f64 has no
 //!   min/max instruction before sm_90's table rows here: `DSETP` + `SEL`
 //!   with the NaN and signed-zero rules of PTX.
 //! - approximations: `MUFU.RCP/SQRT/RSQ/LG2/EX2/TANH`, `MUFU.RCP64H`,
@@ -294,6 +298,14 @@ impl Cx<'_> {
             ScalarType::Bf16x2 => (false, true),
             _ => return self.err(format!("neg/abs on {ty} is not lowered")),
         };
+        if bf16 {
+            // ptxas 11.8 refuses `neg`/`abs` on `.bf16`/`.bf16x2` below
+            // sm_80 (measured on sm_70 and sm_75: "Feature '.bf16' requires
+            // .target sm_80 or higher"; PTX ISA: bf16 neg/abs need sm_80),
+            // and HFMA2.BF16_V2 is sm_80+ (the opcode table; LLVM's NVPTX
+            // `neg`/`abs.bf16{x2}` patterns require PTX 7.0 and sm_80).
+            self.need_bf16_sm80(i)?;
+        }
         let d = self.dst32(&i.operands[0])?;
         let a = self.src32r(&i.operands[1], ty)?;
         let a = if scalar { self.h0(a)? } else { a };
@@ -323,7 +335,60 @@ impl Cx<'_> {
         if ty == ScalarType::F16x2 {
             return self.lower_f16x2_minmax(i);
         }
+        // ptxas 11.8 emits `HMNMX2{.FTZ}{.NAN} d, a.H0_H0, b.H0_H0, PT|!PT`
+        // for `min`/`max.f16` on sm_80..sm_90 (refusing it below sm_80:
+        // "Feature 'min.f16 or min.f16x2' requires .target sm_80 or
+        // higher"); `.xorsign.abs` and three sources are refused there too.
+        if ty == ScalarType::F16
+            && (self.sm.sm >= 80 || i.has(Mod::Xorsign) || i.operands.len() != 3)
+        {
+            return self.half_minmax(i, ty);
+        }
+        if ty == ScalarType::F16 && (i.has(Mod::Ftz) || i.has(Mod::NaNProp)) {
+            // The f32 route below sm_80 is exact only without them (an f16
+            // subnormal is an f32 normal; FMNMX's NaN is not f16's).
+            let name = i.opcode.name();
+            return self.err(format!(
+                "{name}.ftz/.NaN.f16 on {} requires sm_80 or higher (ptxas 11.8: \"Feature '{name}.f16 or {name}.f16x2' requires .target sm_80 or higher\")",
+                self.sm.name
+            ));
+        }
+        if i.operands.len() != 3 {
+            let name = i.opcode.name();
+            return self.err(format!(
+                "{name}{ty} with three sources is not lowered (ptxas 11.8 refuses it: \"Arguments mismatch for instruction '{name}'\"; PTX ISA: PTX 8.8, sm_100)"
+            ));
+        }
+        if i.has(Mod::Xorsign) && ty != ScalarType::F32 {
+            return self.err(format!(
+                "{}{ty} has no .xorsign.abs (f32 and the half types only)",
+                i.opcode.name()
+            ));
+        }
+        if i.has(Mod::Xorsign) && self.sm.sm < 86 {
+            return self.err(format!(
+                "{}.xorsign.abs{ty} on {} requires sm_86 or higher (ptxas 11.8: \"Modifier '.xorsign' requires .target sm_86 or higher\")",
+                i.opcode.name(),
+                self.sm.name
+            ));
+        }
         match ty {
+            ScalarType::F32 if i.has(Mod::Xorsign) => {
+                // ptxas 11.8, sm_86..sm_90: `FMNMX{.FTZ}{.NAN}.XORSIGN d,
+                // |a|, |b|, PT|!PT`.
+                let d = self.dst32(&i.operands[0])?;
+                let a = self.src32r(&i.operands[1], ty)?;
+                let b = self.src32r(&i.operands[2], ty)?;
+                let mut mods = vec![];
+                if i.has(Mod::Ftz) {
+                    mods.push("FTZ");
+                }
+                if i.has(Mod::NaNProp) {
+                    mods.push("NAN");
+                }
+                mods.push("XORSIGN");
+                self.b.emit(Op::FMNMX, &mods, [r(d), abs(a), abs(b), sel])
+            }
             ScalarType::F32 => {
                 let d = self.dst32(&i.operands[0])?;
                 let a = self.src32(&i.operands[1], ty)?;
@@ -456,6 +521,13 @@ impl Cx<'_> {
             }
             _ => return self.err("internal: sfu"),
         };
+        if func == "TANH" && self.sm.sm < 75 {
+            // MUFU.TANH is sm_75+ (the opcode table's modifier mark).
+            return self.err(format!(
+                "tanh.approx.f32 on {} requires sm_75 or higher (ptxas 11.8: \"Feature 'tanh' requires .target sm_75 or higher\")",
+                self.sm.name
+            ));
+        }
         if i.has(Mod::Ftz) || func == "TANH" {
             return self.b.emit(Op::MUFU, &[func], [r(d), a]);
         }

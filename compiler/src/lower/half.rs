@@ -1,6 +1,7 @@
 //! The half-precision forms lowered to the packed H* opcodes and the MUFU
-//! `.F16` functions: bf16 fma/min/max/setp, `setp.f16x2`, `ex2`/`tanh` on
-//! f16. The sequences are ptxas 11.8's (`ptxas -arch=sm_XX -O3`, measured on
+//! `.F16` functions: bf16 fma/min/max/setp, min/max on f16 (sm_80+) and
+//! f16x2, `.xorsign.abs` on all four, `setp.f16x2`, `ex2`/`tanh` on f16
+//! (bf16 neg/abs: float.rs). The sequences are ptxas 11.8's (`ptxas -arch=sm_XX -O3`, measured on
 //! sm_70, 75, 80, 86, 89, 90; identical on every target that accepts them):
 //!
 //! | PTX | SASS | targets |
@@ -9,6 +10,9 @@
 //! | `fma.rn{.relu}.bf16x2` | `HFMA2.BF16_V2{.RELU} d, a, b, c` | sm_80+ |
 //! | `min`/`max{.NaN}.bf16` | `HMNMX2.BF16_V2{.NAN} d, a.H0_H0, b.H0_H0, PT` (min) / `!PT` (max) | sm_80+ |
 //! | `min`/`max{.NaN}.bf16x2` | `HMNMX2.BF16_V2{.NAN} d, a, b, PT`/`!PT` | sm_80+ |
+//! | `min`/`max{.ftz}{.NaN}.f16` | `HMNMX2{.FTZ}{.NAN} d, a.H0_H0, b.H0_H0, PT`/`!PT` | sm_80+ |
+//! | `min`/`max{.NaN}.xorsign.abs.bf16{x2}` | `HMNMX2.BF16_V2{.NAN}.XORSIGN d, \|a\|, \|b\|, PT`/`!PT` (`.H0_H0` for bf16) | sm_86+ |
+//! | `min`/`max{.ftz}{.NaN}.xorsign.abs.f16{x2}` | `HMNMX2{.FTZ}{.NAN}.XORSIGN d, \|a\|, \|b\|, PT`/`!PT` (`.H0_H0` for f16) | sm_86+ |
 //! | `setp.cmp{.bool}.bf16 p, a, b{, c}` | `HSETP2.BF16_V2.CMP.BOOL P, PT, a.H0_H0, b.H0_H0, c` | sm_90 |
 //! | `setp.cmp{.bool}.bf16x2 p\|q, a, b{, c}` | `HSETP2.BF16_V2.CMP.BOOL P, Q, a, b, c` | sm_90 |
 //! | `setp.cmp{.ftz}{.bool}.f16x2 p\|q, a, b{, c}` | `HSETP2.CMP{.FTZ}.BOOL P, Q, a, b, c` | all |
@@ -38,10 +42,15 @@
 //!   interpreter's model of the instruction is exactly RN_f16(MUFU.EX2(f32
 //!   a)) (`ptxc::float::approx::ex2_approx_f16`), and f32 MUFU.EX2 exists
 //!   on sm_70.
-//! - refused: bf16 `fma`/`min`/`max` below sm_80 (no exact short
-//!   sequence: the fma needs one rounding of a*b+c), `tanh` on f16 on sm_70
-//!   (no MUFU.TANH there), `ex2`/`tanh` on bf16 below sm_90, `.xorsign.abs` and three-source `min`/`max`
-//!   (not measured: ptxas 11.8 accepts neither on bf16 for these targets).
+//! - refused: bf16 `fma`/`min`/`max`/`neg`/`abs` below sm_80 (no exact
+//!   short sequence for the fma, which needs one rounding of a*b+c; ptxas
+//!   refuses all of them), `tanh` on f16 on sm_70 (no MUFU.TANH there),
+//!   `ex2`/`tanh` on bf16 below sm_90, `min`/`max.xorsign.abs` on the half
+//!   types below sm_86 ("Modifier '.xorsign' requires .target sm_86 or
+//!   higher"; HMNMX2.XORSIGN is sm_86+ in the opcode table) and
+//!   three-source `min`/`max` on every target (ptxas 11.8: "Arguments
+//!   mismatch for instruction 'min'"; the PTX ISA has them from PTX 8.8 on
+//!   sm_100, which no target of the SM table is).
 
 use crate::ir::{Op, Operand};
 use crate::ptx::ast::Instruction;
@@ -74,7 +83,8 @@ impl Cx<'_> {
         }
     }
 
-    fn need_bf16_sm80(&self, i: &Instruction) -> R {
+    /// ptxas 11.8's refusal of `.bf16`/`.bf16x2` below sm_80.
+    pub(super) fn need_bf16_sm80(&self, i: &Instruction) -> R {
         if self.sm.sm < 80 {
             return self.err(format!(
                 "{}.{} on {} {BF16_SM80}",
@@ -109,26 +119,65 @@ impl Cx<'_> {
         }
     }
 
-    /// `min`/`max{.NaN}.bf16{x2}`.
+    /// `min`/`max{.NaN}{.xorsign.abs}.bf16{x2}` (sm_80+).
     pub(super) fn lower_bf16_minmax(&mut self, i: &Instruction, ty: ScalarType) -> R {
         self.need_bf16_sm80(i)?;
-        if i.has(Mod::Xorsign) || i.operands.len() != 3 {
+        if i.has(Mod::Ftz) {
+            return self.err(format!("{}{ty} has no .ftz", i.opcode.name()));
+        }
+        self.half_minmax(i, ty)
+    }
+
+    /// `min`/`max` on the half types as ptxas 11.8 emits them (module doc):
+    /// `HMNMX2{.BF16_V2}{.FTZ}{.NAN}{.XORSIGN} d, a, b, PT` (min) / `!PT`
+    /// (max), `.H0_H0` sources for the scalar types, `|a|, |b|` with
+    /// `.xorsign.abs` (sm_86+; ptxas 11.8 below: "Modifier '.xorsign'
+    /// requires .target sm_86 or higher"; PTX ISA and LLVM's NVVM
+    /// builtins: `.xorsign.abs` needs PTX 7.2 and sm_86). Three sources are
+    /// refused: ptxas 11.8 refuses them on every target ("Arguments
+    /// mismatch for instruction 'min'"), and the PTX ISA (9.0 syntax
+    /// `min{.ftz}{.NaN}{.abs}.f32 d, a, b, c`) has them only on `.f32`,
+    /// from PTX 8.8 on sm_100.
+    pub(super) fn half_minmax(&mut self, i: &Instruction, ty: ScalarType) -> R {
+        let name = i.opcode.name();
+        if i.operands.len() != 3 {
             return self.err(format!(
-                "{}{ty}: .xorsign.abs and three sources are not lowered",
-                i.opcode.name()
+                "{name}{ty} with three sources is not lowered (ptxas 11.8 refuses it: \"Arguments mismatch for instruction '{name}'\"; the PTX ISA has three-source min/max only on .f32, from PTX 8.8 on sm_100)"
             ));
         }
-        let is_min = i.opcode == crate::ptx::isa::Opcode::Min;
+        let xorsign = i.has(Mod::Xorsign);
+        if xorsign && self.sm.sm < 86 {
+            return self.err(format!(
+                "{name}.xorsign.abs{ty} on {} requires sm_86 or higher (ptxas 11.8: \"Modifier '.xorsign' requires .target sm_86 or higher\")",
+                self.sm.name
+            ));
+        }
         let d = self.dst32(&i.operands[0])?;
-        let a = self.half_src(&i.operands[1], ty)?;
-        let b = self.half_src(&i.operands[2], ty)?;
-        let mods: &[&str] = if i.has(Mod::NaNProp) {
-            &["BF16_V2", "NAN"]
+        let mut a = self.half_src(&i.operands[1], ty)?;
+        let mut b = self.half_src(&i.operands[2], ty)?;
+        if xorsign {
+            a = abs(a);
+            b = abs(b);
+        }
+        let mut mods: Vec<&str> = vec![];
+        if is_bf16(ty) {
+            mods.push("BF16_V2");
+        }
+        if i.has(Mod::Ftz) {
+            mods.push("FTZ");
+        }
+        if i.has(Mod::NaNProp) {
+            mods.push("NAN");
+        }
+        if xorsign {
+            mods.push("XORSIGN");
+        }
+        let sel = if i.opcode == crate::ptx::isa::Opcode::Min {
+            pt()
         } else {
-            &["BF16_V2"]
+            npt()
         };
-        let sel = if is_min { pt() } else { npt() };
-        self.b.emit(Op::HMNMX2, mods, [r(d), a, b, sel])?;
+        self.b.emit(Op::HMNMX2, &mods, [r(d), a, b, sel])?;
         if is_scalar_half(ty) {
             self.narrow(d, 16)
         } else {
@@ -168,11 +217,12 @@ impl Cx<'_> {
         }
     }
 
-    /// `min`/`max{.ftz}{.NaN}.f16x2`: `HMNMX2` with `PT` (min) or `!PT`
-    /// (max), from sm_80, as ptxas 11.8 emits it (`HMNMX2 R7, R0, R5, PT`,
-    /// `HMNMX2.NAN R5, R0, R5, !PT` on sm_80 and sm_90); below sm_80 ptxas
-    /// refuses ("Feature 'min.f16 or min.f16x2' requires .target sm_80 or
-    /// higher"). The scalar `.f16` forms go through f32 (float.rs).
+    /// `min`/`max{.ftz}{.NaN}{.xorsign.abs}.f16x2`: `HMNMX2` with `PT`
+    /// (min) or `!PT` (max), from sm_80, as ptxas 11.8 emits it (`HMNMX2
+    /// R7, R0, R5, PT`, `HMNMX2.NAN R5, R0, R5, !PT` on sm_80 and sm_90;
+    /// [`Self::half_minmax`]); below sm_80 ptxas refuses ("Feature 'min.f16
+    /// or min.f16x2' requires .target sm_80 or higher"). The scalar `.f16`
+    /// forms go through f32 (float.rs), but for `.xorsign.abs`.
     pub(super) fn lower_f16x2_minmax(&mut self, i: &Instruction) -> R {
         let name = i.opcode.name();
         if self.sm.sm < 80 {
@@ -181,27 +231,7 @@ impl Cx<'_> {
                 self.sm.name
             ));
         }
-        if i.has(Mod::Xorsign) || i.operands.len() != 3 {
-            return self.err(format!(
-                "{name}.f16x2: .xorsign.abs and three sources are not lowered"
-            ));
-        }
-        let d = self.dst32(&i.operands[0])?;
-        let a = self.half_src(&i.operands[1], ScalarType::F16x2)?;
-        let b = self.half_src(&i.operands[2], ScalarType::F16x2)?;
-        let mut mods: Vec<&str> = vec![];
-        if i.has(Mod::Ftz) {
-            mods.push("FTZ");
-        }
-        if i.has(Mod::NaNProp) {
-            mods.push("NAN");
-        }
-        let sel = if i.opcode == crate::ptx::isa::Opcode::Min {
-            pt()
-        } else {
-            npt()
-        };
-        self.b.emit(Op::HMNMX2, &mods, [r(d), a, b, sel])
+        self.half_minmax(i, ScalarType::F16x2)
     }
 
     /// `ex2`/`tanh.approx` on `.f16`/`.f16x2`.

@@ -14,7 +14,7 @@
 //! | `control.rs` | labels, bra, ret/exit, guards, brx.idx (our compare-and-branch chain) |
 //! | `mem.rs` | ld/st/cvta/mov of addresses: LDG/STG/LDS/STS/LDL/STL/LD/ST/LDC, kernel parameters |
 //! | `float.rs` | f32/f64 add/sub/mul/fma/min/max/neg/abs, MUFU approximations, f16 |
-//! | `half.rs` | bf16/bf16x2 fma/min/max/setp, setp.f16x2, ex2/tanh on f16/f16x2: HFMA2.BF16_V2, HMNMX2, HSETP2, MUFU `.F16` (ptxas's sequences; its refusals below sm_80/sm_75) |
+//! | `half.rs` | bf16/bf16x2 fma/min/max/setp, f16/f16x2 min/max (with `.xorsign.abs`), setp.f16x2, ex2/tanh on f16/f16x2: HFMA2.BF16_V2, HMNMX2, HSETP2, MUFU `.F16` (ptxas's sequences; its refusals below sm_86/sm_80/sm_75) |
 //! | `cvt.rs` | cvt: I2F/I2FP/F2I/F2F/FRND, integer widening/narrowing |
 //! | `div.rs` | integer div/rem, div/rcp/sqrt rn for f32/f64 with slow-path subroutines |
 //! | `template.rs` | instantiates vendor SASS fragments (the slow paths) on virtual registers |
@@ -40,7 +40,8 @@
 //! warp_sync.rs, `I2FP` in cvt.rs) on every target, and that phase
 //! replaces them where the SM table lacks them; any other instruction a
 //! target lacks is never emitted ([`Builder::emit`] refuses it, and the
-//! simulator faults on it). [`lower_target`] is lowering followed by that
+//! simulator faults on it), nor is a modifier the opcode table marks as
+//! later than the target (`HFMA2.BF16_V2` below sm_80). [`lower_target`] is lowering followed by that
 //! phase: IR a target can execute (for tests and tools that run lowered
 //! IR without the pipeline).
 //!
@@ -60,12 +61,14 @@
 //! of the calling function (a call-target list) and the address of a
 //! kernel (call_indirect.rs); of the half-precision forms (half.rs,
 //! atom16.rs), the ones ptxas 11.8 refuses on a target and that have no
-//! exact short emulation: `.bf16`/`.bf16x2` `fma`/`min`/`max` below sm_80,
-//! `add`/`sub`/`mul` on `.bf16`/`.bf16x2` below sm_90, `min`/`max` on
-//! `.f16x2` below sm_80, `tanh` on `.f16` on sm_70, `ex2`/`tanh` on
-//! `.bf16` below sm_90, `atom.add.noftz.bf16`/`.bf16x2` below sm_90 (every
-//! space), plus `min`/`max` `.xorsign.abs` and three-source forms on bf16
-//! and f16x2. `mov.b128`
+//! exact short emulation: `.bf16`/`.bf16x2` `fma`/`min`/`max`/`neg`/`abs`
+//! below sm_80, `add`/`sub`/`mul` on `.bf16`/`.bf16x2` below sm_90,
+//! `min`/`max` on `.f16x2` and `min`/`max.ftz`/`.NaN` on `.f16` below
+//! sm_80, `tanh` (`.f16`, `.f32`) on sm_70,
+//! `ex2`/`tanh` on `.bf16` below sm_90, `atom.add.noftz.bf16`/`.bf16x2`
+//! below sm_90 (every space), `min`/`max.xorsign.abs` below sm_86 (every
+//! type), and three-source `min`/`max` on every target (ptxas 11.8:
+//! "Arguments mismatch"; PTX 8.8/sm_100). `mov.b128`
 //! is refused too (the interpreter faults on it). `brkpt` lowers to nothing (mod.rs `dispatch`).
 //!
 //! # Register conventions

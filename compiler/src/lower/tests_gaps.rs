@@ -97,7 +97,7 @@ fn redux_follows_the_sm_table() {
         let sm_info = lookup_sm(sm).unwrap();
         let m = crate::ptx::parse_checked("t.ptx", &kernel(body)).unwrap();
         let ks = super::lower_target(&m, sm_info, &LowerOptions::default()).unwrap();
-        assert!(ks[0].function.insts().all(|i| i.op.available_on(sm_info)));
+        assert!(ks[0].function.insts().all(|i| i.lacking(sm_info).is_none()));
     }
 }
 
@@ -179,7 +179,7 @@ fn isspacep_tests_the_bank0_windows() {
         let sm_info = lookup_sm(sm).unwrap();
         let m = crate::ptx::parse_checked("t.ptx", &kernel(body)).unwrap();
         let ks = super::lower_target(&m, sm_info, &LowerOptions::default()).unwrap();
-        assert!(ks[0].function.insts().all(|i| i.op.available_on(sm_info)));
+        assert!(ks[0].function.insts().all(|i| i.lacking(sm_info).is_none()));
     }
 }
 

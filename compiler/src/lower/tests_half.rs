@@ -184,6 +184,12 @@ fn ex2_tanh_half() {
                 ],
             );
             refused("tanh.approx.f16 %h4, %h1;", sm, "requires sm_75");
+            // f32 too: MUFU.TANH is sm_75+ (ptxas 11.8 refuses tanh there).
+            refused(
+                ".reg .f32 %f<3>; mov.b32 %f1, %r1; tanh.approx.f32 %f2, %f1; mov.b32 %r4, %f2;",
+                sm,
+                "requires sm_75 or higher (ptxas 11.8",
+            );
             continue;
         }
         // half.sm_75.O3.sass (sfu_f16x2).
@@ -347,5 +353,141 @@ fn spin_loops(sm: &str) {
             "requires sm_90",
         );
         refused("red.add.noftz.bf16x2 [%rd2], %r2;", sm, "requires sm_90");
+    }
+}
+
+/// `neg`/`abs` on bf16/bf16x2: ptxas 11.8's `HFMA2.BF16_V2 d, -RZ.H0_H0,
+/// RZ.H0_H0, -a` / `|a|` on sm_80..sm_90 (measured: `ptxas -arch=sm_XX`,
+/// `cuobjdump -sass`); below sm_80 ptxas refuses ("Feature '.bf16'
+/// requires .target sm_80 or higher") and so does the lowering: the
+/// opcode table has no `HFMA2.BF16_V2` there.
+#[test]
+fn bf16_neg_abs() {
+    let cases: [(&str, &str); 4] = [
+        (
+            "neg.bf16 %h4, %h1;",
+            "HFMA2.BF16_V2 R5, -RZ.H0_H0, RZ.H0_H0, -R0.H0_H0 ;",
+        ),
+        (
+            "abs.bf16 %h4, %h1;",
+            "HFMA2.BF16_V2 R0, -RZ.H0_H0, RZ.H0_H0, |R0|.H0_H0 ;",
+        ),
+        (
+            "neg.bf16x2 %r4, %r1;",
+            "HFMA2.BF16_V2 R5, -RZ.H0_H0, RZ.H0_H0, -R0 ;",
+        ),
+        (
+            "abs.bf16x2 %r4, %r1;",
+            "HFMA2.BF16_V2 R5, -RZ.H0_H0, RZ.H0_H0, |R0| ;",
+        ),
+    ];
+    for sm in ARCHS {
+        for (body, want) in cases {
+            if sm < "sm_80" {
+                refused(body, sm, "requires sm_80 or higher (ptxas 11.8");
+            } else {
+                has_sequence(body, sm, &[want]);
+            }
+        }
+    }
+}
+
+/// `min`/`max.xorsign.abs` on the half types and f32: ptxas 11.8's
+/// `HMNMX2{.BF16_V2}{.FTZ}{.NAN}.XORSIGN d, |a|, |b|, PT|!PT` and
+/// `FMNMX{.NAN}.XORSIGN` on sm_86..sm_90 (measured); below sm_86 ptxas
+/// refuses ("Modifier '.xorsign' requires .target sm_86 or higher"), and
+/// bf16 below sm_80 / f16x2 below sm_80 with their own messages.
+#[test]
+fn min_max_xorsign() {
+    let cases: [(&str, &str, &str); 6] = [
+        (
+            "min.xorsign.abs.bf16 %h4, %h1, %h2;",
+            "HMNMX2.BF16_V2.XORSIGN R0, |R0|.H0_H0, |R5|.H0_H0, PT ;",
+            "sm_80",
+        ),
+        (
+            "max.NaN.xorsign.abs.bf16x2 %r4, %r1, %r2;",
+            "HMNMX2.BF16_V2.NAN.XORSIGN R5, |R0|, |R5|, !PT ;",
+            "sm_80",
+        ),
+        (
+            "min.xorsign.abs.f16 %h4, %h1, %h2;",
+            "HMNMX2.XORSIGN R0, |R0|.H0_H0, |R5|.H0_H0, PT ;",
+            "sm_86",
+        ),
+        (
+            "min.ftz.NaN.xorsign.abs.f16x2 %r4, %r1, %r2;",
+            "HMNMX2.FTZ.NAN.XORSIGN R5, |R0|, |R5|, PT ;",
+            "sm_80",
+        ),
+        (
+            "max.xorsign.abs.f16x2 %r4, %r1, %r2;",
+            "HMNMX2.XORSIGN R5, |R0|, |R5|, !PT ;",
+            "sm_80",
+        ),
+        (
+            "mov.b32 %f2, %r1; mov.b32 %f3, %r2; max.NaN.xorsign.abs.f32 %f1, %f2, %f3; mov.b32 %r4, %f1;",
+            "FMNMX.NAN.XORSIGN R5, |R0|, |R5|, !PT ;",
+            "sm_86",
+        ),
+    ];
+    for sm in ARCHS {
+        for (body, want, low) in cases {
+            let body = format!(".reg .f32 %f<4>; {body}");
+            if sm < low {
+                refused(&body, sm, &format!("requires {low} or higher (ptxas 11.8"));
+            } else if sm < "sm_86" {
+                refused(&body, sm, "requires sm_86 or higher (ptxas 11.8");
+            } else {
+                has_sequence(&body, sm, &[want]);
+            }
+        }
+    }
+}
+
+/// `min`/`max.f16` on sm_80+: ptxas 11.8's `HMNMX2.FTZ.NAN R5,
+/// R0.H0_H0, R5.H0_H0, PT` / `HMNMX2 R7, R0.H0_H0, R7.H0_H0, !PT`.
+#[test]
+fn f16_min_max_on_sm80() {
+    for sm in ["sm_80", "sm_86", "sm_89", "sm_90"] {
+        has_sequence(
+            "min.ftz.NaN.f16 %h4, %h1, %h2;",
+            sm,
+            &["HMNMX2.FTZ.NAN R5, R0.H0_H0, R5.H0_H0, PT ;"],
+        );
+        has_sequence(
+            "max.f16 %h4, %h1, %h3;",
+            sm,
+            &["HMNMX2 R7, R0.H0_H0, R7.H0_H0, !PT ;"],
+        );
+    }
+}
+
+/// Three-source `min`/`max` (PTX 8.8, sm_100; the validator refuses it
+/// for every target of the SM table): the lowering refuses it too when
+/// handed an unvalidated module, as ptxas 11.8 does ("Arguments mismatch
+/// for instruction 'min'", every target).
+#[test]
+fn three_source_min_max_is_refused() {
+    for (body, ty) in [
+        ("min.bf16 %h4, %h1, %h2, %h3;", ".bf16"),
+        ("max.f16x2 %r4, %r1, %r2, %r3;", ".f16x2"),
+        ("min.f16 %h4, %h1, %h2, %h3;", ".f16"),
+        ("mov.b32 %f1, %r1; max.f32 %f1, %f1, %f1, %f1;", ".f32"),
+    ] {
+        let src = kernel(&format!(".reg .f32 %f<4>; {body}"));
+        let (m, diags) = crate::ptx::parse_and_validate(&src);
+        assert!(diags.iter().any(|d| d.is_error()), "{body}: validated");
+        for sm in ["sm_80", "sm_90"] {
+            let e = lower_module(&m, lookup_sm(sm).unwrap(), &LowerOptions::default())
+                .map(|_| ())
+                .expect_err(body)
+                .to_string();
+            assert!(
+                e.contains(&format!("{ty} with three sources is not lowered"))
+                    && e.contains("Arguments mismatch"),
+                "{sm}: {e}"
+            );
+        }
     }
 }

@@ -7,6 +7,9 @@
 //! `cvt`); this phase replaces each instruction whose opcode the target
 //! lacks (the SM table, [`SmInfo::has_opcode`]: the opcode table's first-SM
 //! column, seed 004's generation boundaries) by a sequence the target has.
+//! A modifier the target lacks (the table's per-modifier first SM,
+//! `HFMA2.BF16_V2` from sm_80) has no expansion: an error here, and the
+//! lowering never emits one (`Builder::emit`).
 //! [`CONVERSIONS`] is the one list of the opcodes it expands: the lowering
 //! may emit exactly these on any target ([`expands`], `lower::Builder::emit`),
 //! and the IR verifier accepts them before this phase
@@ -30,7 +33,7 @@ use super::loop_util::{fresh_vpred, fresh_vreg};
 use super::phase::{Phase, PhaseContext, PhaseError};
 use crate::ir::opcode::match_shape;
 use crate::ir::sass_text::{Guard, Reg};
-use crate::ir::{Block, Function, Inst, Op, Operand};
+use crate::ir::{Block, Function, Inst, Lacking, Op, Operand};
 use crate::lower::builder::{guard, imm, npt, p, pt, r, rz};
 use crate::targets::SmInfo;
 
@@ -141,7 +144,7 @@ impl Seq {
 /// replacement that does not fit, is an error naming the opcode and the
 /// target; `f` is then left as it was.
 pub fn convert(f: &mut Function, sm: &SmInfo) -> Result<u64, String> {
-    if f.insts().all(|i| sm.has_opcode(i.op)) {
+    if f.insts().all(|i| i.lacking(sm).is_none()) {
         return Ok(0);
     }
     let mut g = f.clone();
@@ -166,15 +169,17 @@ fn convert_all(f: &mut Function, sm: &SmInfo) -> Result<u64, String> {
             insts: Vec::new(),
         };
         for inst in blk.insts {
-            if sm.has_opcode(inst.op) {
+            let Some(lack) = inst.lacking(sm) else {
                 cur.insts.push(inst);
                 continue;
-            }
-            let Some(&(_, expand)) = CONVERSIONS.iter().find(|(o, _)| *o == inst.op) else {
-                return Err(format!(
-                    "{} does not exist on {} and has no expansion",
-                    inst.op, sm.name
-                ));
+            };
+            let expansion = match lack {
+                Lacking::Opcode(..) => CONVERSIONS.iter().find(|(o, _)| *o == inst.op),
+                // No expansion replaces a modifier.
+                Lacking::Modifier(..) => None,
+            };
+            let Some(&(_, expand)) = expansion else {
+                return Err(format!("{} and has no expansion", lack.message(sm)));
             };
             seq.blocks = vec![Block {
                 label: cur.label,

@@ -186,13 +186,35 @@ fn an_opcode_without_an_expansion_is_an_error_naming_it_and_the_target() {
     assert!(!expands(Op::F2FP));
     let before = f.clone();
     let e = convert(&mut f, sm("sm_75")).unwrap_err();
-    assert_eq!(e, "F2FP does not exist on sm_75 and has no expansion");
+    assert_eq!(
+        e,
+        "F2FP does not exist on sm_75 (from sm_80) and has no expansion"
+    );
     assert_eq!(f, before, "a failed conversion leaves the function alone");
     // Through the phase: the error names the phase.
     let mut cx = PhaseContext::new(f, Some(sm("sm_75")));
     let e = ConvertUnsupportedOps.execute(&mut cx).unwrap_err();
     assert_eq!(e.phase, "ConvertUnsupportedOps");
     assert!(e.message.contains("F2FP") && e.message.contains("sm_75"));
+}
+
+#[test]
+fn a_modifier_the_target_lacks_is_an_error_naming_it() {
+    // HFMA2 exists on sm_75, its `.BF16_V2` form only from sm_80 (the
+    // opcode table's modifier mark): no expansion replaces a modifier.
+    let mut f = func(
+        ".L_x_0:
+         HFMA2.BF16_V2 R0, -RZ.H0_H0, RZ.H0_H0, -R1 ;
+         EXIT ;",
+    );
+    let before = f.clone();
+    assert_eq!(convert(&mut f, sm("sm_80")).unwrap(), 0);
+    let e = convert(&mut f, sm("sm_75")).unwrap_err();
+    assert_eq!(
+        e,
+        "HFMA2.BF16_V2 does not exist on sm_75 (from sm_80) and has no expansion"
+    );
+    assert_eq!(f, before);
 }
 
 #[test]

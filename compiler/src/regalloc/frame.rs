@@ -18,7 +18,8 @@
 //! the areas of different procedures never overlap.
 //!
 //! The stack size of the kernel ([`stack_depth`]) is the largest depth
-//! reached, a callee's stack counting from the depth of its call site.
+//! reached, a callee's stack counting from the depth of its call site; a
+//! call through a register counts its deepest candidate callee.
 
 use std::collections::HashMap;
 
@@ -314,12 +315,27 @@ pub fn lay_out(f: &mut Function, slots: &Slots, sm: Option<&SmInfo>) -> Result<u
 
 /// The per-thread stack the kernel needs: the largest depth below the
 /// kernel's initial R1 reached anywhere, callees included.
+///
+/// The callees of a `CALL` through a register (`CALL.REL.NOINC R`,
+/// lower/call_indirect.rs) are its candidates, [`Cfg::register_callees`]
+/// (the blocks nothing else reaches: every address-taken function, a
+/// superset of the call's signature class, which the SASS does not
+/// record); the depth takes the largest over them. A candidate already on
+/// the call chain is skipped: calling it would be recursion, which the
+/// lowering refuses through function pointers too (call.rs,
+/// call_indirect.rs: candidates by class), so it is a member of another
+/// class. A value computed with such a skip depends on the chain and is
+/// not memoised. The result bounds every real call chain from above (each
+/// is a chain of the candidate graph without repeats).
 pub fn stack_depth(f: &Function) -> Result<u32, String> {
     let cfg = Cfg::new(f);
     let Some(kernel) = kernel_proc(&cfg) else {
         return Ok(0);
     };
     let mut memo: HashMap<usize, i64> = HashMap::new();
+    /// The depth of procedure `p`, and the lowest position on `stack` of
+    /// a candidate skipped for being on it (`None`: the value does not
+    /// depend on the chain).
     fn go(
         f: &Function,
         cfg: &Cfg,
@@ -327,30 +343,54 @@ pub fn stack_depth(f: &Function) -> Result<u32, String> {
         kernel: usize,
         memo: &mut HashMap<usize, i64>,
         stack: &mut Vec<usize>,
-    ) -> Result<i64, String> {
+    ) -> Result<(i64, Option<usize>), String> {
         if let Some(&v) = memo.get(&p) {
-            return Ok(v);
+            return Ok((v, None));
         }
         if stack.contains(&p) {
             return Err("recursive calls".into());
         }
+        let here = stack.len();
         stack.push(p);
         let (depths, mut max) = proc_depths(f, cfg, p, p == kernel)?;
+        let mut skipped: Option<usize> = None;
         for c in &cfg.calls {
-            let Some(t) = c.target else { continue };
             let Some(before) = depths.get(&c.block) else {
                 continue;
             };
-            let Some(q) = cfg.procs.iter().position(|x| x.entry == t) else {
-                continue;
+            let callees: &[usize] = match &c.target {
+                Some(t) => std::slice::from_ref(t),
+                None if regs::calls_through_register(&f.blocks[c.block].insts[c.inst]) => {
+                    &cfg.register_callees
+                }
+                None => continue,
             };
             let d = before.get(c.inst).copied().flatten().unwrap_or(0);
-            max = max.max(d + go(f, cfg, q, kernel, memo, stack)?);
+            for &t in callees {
+                let Some(q) = cfg.procs.iter().position(|x| x.entry == t) else {
+                    continue;
+                };
+                if c.target.is_none() {
+                    if let Some(at) = stack.iter().position(|&x| x == q) {
+                        skipped = Some(skipped.map_or(at, |s| s.min(at)));
+                        continue;
+                    }
+                }
+                let (v, s) = go(f, cfg, q, kernel, memo, stack)?;
+                if let Some(s) = s {
+                    skipped = Some(skipped.map_or(s, |x| x.min(s)));
+                }
+                max = max.max(d + v);
+            }
         }
         stack.pop();
-        memo.insert(p, max);
-        Ok(max)
+        // Skips at this procedure or deeper do not depend on the chain.
+        let skipped = skipped.filter(|&s| s < here);
+        if skipped.is_none() {
+            memo.insert(p, max);
+        }
+        Ok((max, skipped))
     }
-    let v = go(f, &cfg, kernel, kernel, &mut memo, &mut Vec::new())?;
+    let (v, _) = go(f, &cfg, kernel, kernel, &mut memo, &mut Vec::new())?;
     u32::try_from(v).map_err(|_| "negative stack depth".into())
 }

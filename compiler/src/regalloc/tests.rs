@@ -252,3 +252,43 @@ fn impossible_allocations_are_clear_errors() {
     .unwrap_err();
     assert!(e.0.contains("cannot allocate"), "{e}");
 }
+
+#[test]
+fn a_register_call_counts_its_deepest_candidate() {
+    // The kernel calls through R6; the candidates (the orphan blocks 2 and
+    // 4) have frames of 0x20 and 0x40 bytes, and the first calls through a
+    // register again (candidates 2 and 4: itself, skipped as it is on the
+    // chain, and the other). Deepest chain: 0x20 + 0x40.
+    let f = func(
+        ".L_x_0:
+         IMAD.MOV.U32 R1, RZ, RZ, c[0x0][0x28] ;
+         MOV R20, 0x20 ;
+         CALL.REL.NOINC R6 0x0 ;
+         .L_x_1:
+         EXIT ;
+         .L_x_2:
+         IADD3 R1, R1, -0x20, RZ ;
+         CALL.REL.NOINC R8 0x0 ;
+         .L_x_3:
+         IADD3 R1, R1, 0x20, RZ ;
+         RET.REL.NODEC R20 0x0 ;
+         .L_x_4:
+         IADD3 R1, R1, -0x40, RZ ;
+         IADD3 R1, R1, 0x40, RZ ;
+         RET.REL.NODEC R20 0x0 ;",
+    );
+    assert_eq!(stack_depth(&f), Ok(0x60));
+    // A direct recursion is still refused.
+    let g = func(
+        ".L_x_0:
+         IMAD.MOV.U32 R1, RZ, RZ, c[0x0][0x28] ;
+         CALL.REL.NOINC .L_x_2 ;
+         .L_x_1:
+         EXIT ;
+         .L_x_2:
+         CALL.REL.NOINC .L_x_2 ;
+         .L_x_3:
+         RET.REL.NODEC R20 0x0 ;",
+    );
+    assert_eq!(stack_depth(&g), Err("recursive calls".to_string()));
+}

@@ -134,12 +134,12 @@ fn judge(
     inputs: &SimInputs,
     limits: &RunLimits,
 ) -> Verdict {
-    if let Some(op) = unavailable_opcode(f, cfg.arch) {
+    if let Some(l) = unavailable_opcode(f, cfg.arch) {
         return Verdict {
-            opcode: Some(op.name().to_string()),
+            opcode: Some(l.op().name().to_string()),
             ..Verdict::new(
                 VerdictKind::Availability,
-                format!("{op} is not available on {}", cfg.arch.name),
+                format!("{} is not available on {}", l.spelled(), cfg.arch.name),
             )
         };
     }

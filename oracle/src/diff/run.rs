@@ -66,9 +66,10 @@ pub struct ConfigRun {
     pub fired: BTreeMap<u16, u64>,
 }
 
-/// The first instruction of `f` that `sm` does not have.
-pub fn unavailable_opcode(f: &Function, sm: &SmInfo) -> Option<ptxc::ir::Op> {
-    f.insts().map(|i| i.op).find(|op| !op.available_on(sm))
+/// What `sm` lacks of the first instruction of `f` it cannot execute (its
+/// opcode, or a modifier the opcode table marks as later).
+pub fn unavailable_opcode(f: &Function, sm: &SmInfo) -> Option<ptxc::ir::Lacking> {
+    f.insts().find_map(|i| i.lacking(sm))
 }
 
 /// The PhaseManager phase an internal error in the `phases` driver phase
@@ -131,12 +132,16 @@ pub fn compile_ptxc(p: &Program, cfg: &Config) -> Result<Compiled, CompileFailur
         return Err(Box::new((v, no_fired())));
     };
     let fired = compiled.fired.clone();
-    if let Some(op) = unavailable_opcode(&compiled.kernel.function, sm) {
+    if let Some(l) = unavailable_opcode(&compiled.kernel.function, sm) {
         let v = Verdict {
-            opcode: Some(op.name().to_string()),
+            opcode: Some(l.op().name().to_string()),
             ..Verdict::new(
                 VerdictKind::Availability,
-                format!("the listing uses {op}, which {} does not have", sm.name),
+                format!(
+                    "the listing uses {}, which {} does not have",
+                    l.spelled(),
+                    sm.name
+                ),
             )
         };
         return Err(Box::new((v, fired)));

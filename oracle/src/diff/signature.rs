@@ -3,9 +3,9 @@
 //! are taken for the same bug; the first is kept, the others counted.
 //!
 //! The architecture class is derived from the opcode table: targets with
-//! the same set of available opcodes form a class, named by the lowest
-//! first-SM boundary they share (`sm_80+` for sm_80, 86 and 89 while no
-//! opcode starts at 86 or 89). A bug in the instruction choice for one
+//! the same set of available opcodes and modifiers form a class, named by
+//! the lowest first-SM boundary they share (`sm_86+` for sm_86 and 89
+//! while no opcode or modifier starts at 89). A bug in the instruction choice for one
 //! generation then dedups across its members and not across generations.
 
 use ptxc::ir::Op;
@@ -23,13 +23,18 @@ pub struct Signature {
     pub opcode: String,
 }
 
-/// The class of `sm`: `sm_N+` for the largest opcode first-SM `N <= sm`.
+/// Every first SM of the opcode table: of an opcode or of a modifier.
+fn first_sms() -> impl Iterator<Item = u32> {
+    Op::all().flat_map(|op| {
+        let i = op.info();
+        std::iter::once(i.first_sm).chain(i.mod_first_sm.iter().map(|&(_, n)| n))
+    })
+}
+
+/// The class of `sm`: `sm_N+` for the largest first SM `N <= sm` of an
+/// opcode or modifier.
 pub fn arch_class(sm: &SmInfo) -> String {
-    let n = Op::all()
-        .map(|op| op.info().first_sm)
-        .filter(|&f| f <= sm.sm)
-        .max()
-        .unwrap_or(0);
+    let n = first_sms().filter(|&f| f <= sm.sm).max().unwrap_or(0);
     format!("sm_{n}+")
 }
 
@@ -108,13 +113,19 @@ mod tests {
         for n in ["sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90"] {
             let c = class(n);
             let b: u32 = c[3..c.len() - 1].parse().unwrap();
-            assert!(Op::all().any(|op| op.info().first_sm == b), "{n}: {c}");
+            assert!(first_sms().any(|f| f == b), "{n}: {c}");
             let sm = ptxc::targets::lookup_sm(n).unwrap();
             assert!(b <= sm.sm);
             // Same class, same opcode set.
             for m in ["sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90"] {
                 let other = ptxc::targets::lookup_sm(m).unwrap();
-                let same = Op::all().all(|op| op.available_on(sm) == op.available_on(other));
+                let same = Op::all().all(|op| {
+                    let mods: Vec<&str> = op.info().mods.to_vec();
+                    let has = |t: &SmInfo| {
+                        op.available_on(t) && mods.iter().all(|m| op.lacking(&[m], t).is_none())
+                    };
+                    has(sm) == has(other)
+                });
                 assert_eq!(class(m) == c, same, "{n} vs {m}");
             }
         }

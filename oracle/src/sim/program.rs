@@ -1044,8 +1044,8 @@ pub fn decode(f: &Function, sm: &SmInfo, banks: &Banks) -> Program {
         let guard = i.guard.map_or(PSrc::TRUE, |g| dec.pred(g.pred, g.negated));
         let kind = if i.op == Op::UNDECODED {
             decode_undecoded(&dec, i, sm)
-        } else if !i.op.available_on(sm) {
-            Kind::Fault(format!("{} does not exist on {}", i.op, sm.name).into())
+        } else if let Some(l) = i.lacking(sm) {
+            Kind::Fault(l.message(sm).into())
         } else {
             match decode_inst(&dec, i) {
                 Ok(k) => k,

@@ -241,6 +241,17 @@ pub fn op(name: &str, ins: &[&'static str], out: &'static str, body: &str) -> Op
 
 /// One kernel for a group of operations over the same inputs: output
 /// buffer `dK` receives operation K's `%d`.
+/// The module's `.target`: sm_80, or sm_86 when an operation needs it
+/// (`.xorsign.abs`: PTX ISA 9.7.3.10, sm_86; the validator refuses it for
+/// an sm_80 module). The lowering's target is chosen separately.
+pub fn kernel_target(g: &[Op]) -> &'static str {
+    if g.iter().any(|o| o.body.contains(".xorsign")) {
+        "sm_86"
+    } else {
+        "sm_80"
+    }
+}
+
 pub fn kernel(g: &[Op]) -> String {
     let ins = &g[0].ins;
     let mut params = String::from(".param .u32 pn");
@@ -266,9 +277,10 @@ pub fn kernel(g: &[Op]) -> String {
             o.out
         ));
     }
+    let target = kernel_target(g);
     format!(
         r#".version 7.8
-.target sm_80
+.target {target}
 .address_size 64
 .visible .entry k({params})
 {{

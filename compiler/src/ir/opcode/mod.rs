@@ -4,8 +4,13 @@
 //! One row per opcode ([`table.rs`](table)): its mnemonic, its index in the
 //! seed's ROT13 name table where the seed lists it, its category (the seed's
 //! "Opcode Categories"), its operand shapes ([`shape`]), the dotted modifiers
-//! it accepts, its side effects (what makes it un-removable), its latency
-//! class, and the first SM that has it. The SASS parser, the printer, the
+//! it accepts (each with the first SM that has it where that is later than
+//! the opcode's: `HFMA2.BF16_V2` from sm_80, [`OpcodeInfo::mod_first_sm`]),
+//! its side effects (what makes it un-removable), its latency class, and
+//! the first SM that has it. Whether a target can execute an instruction
+//! is [`Op::lacking`] of its opcode and modifiers: the lowering's
+//! refusal, ConvertUnsupportedOps, the verifier, the SASS reader and the
+//! simulator's fault all ask it. The SASS parser, the printer, the
 //! verifier, the SM table's availability checks and the simulator's decoder
 //! all read these rows; nothing else lists opcodes.
 //!
@@ -123,6 +128,47 @@ pub struct OpcodeInfo {
     pub shapes: &'static [&'static str],
     /// Every dotted modifier the opcode accepts.
     pub mods: &'static [&'static str],
+    /// The modifiers that exist only from a later SM than the opcode,
+    /// each with its first SM (the table's `"M" @ N`).
+    pub mod_first_sm: &'static [(&'static str, u32)],
+}
+
+/// What a target lacks of an instruction ([`Op::lacking`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lacking {
+    /// The opcode itself (first SM attached).
+    Opcode(Op, u32),
+    /// A modifier of an opcode the target has (first SM attached).
+    Modifier(Op, &'static str, u32),
+}
+
+impl Lacking {
+    /// `HFMA2.BF16_V2` / `REDUX`: what a listing spells.
+    pub fn spelled(&self) -> String {
+        match *self {
+            Lacking::Opcode(op, _) => op.name().to_string(),
+            Lacking::Modifier(op, m, _) => format!("{op}.{m}"),
+        }
+    }
+
+    /// The opcode concerned.
+    pub fn op(&self) -> Op {
+        match *self {
+            Lacking::Opcode(op, _) | Lacking::Modifier(op, _, _) => op,
+        }
+    }
+
+    /// "HFMA2.BF16_V2 does not exist on sm_75 (from sm_80)".
+    pub fn message(&self, sm: &SmInfo) -> String {
+        let from = match *self {
+            Lacking::Opcode(_, f) | Lacking::Modifier(_, _, f) => f,
+        };
+        format!(
+            "{} does not exist on {} (from sm_{from})",
+            self.spelled(),
+            sm.name
+        )
+    }
 }
 
 impl OpcodeInfo {
@@ -143,6 +189,15 @@ impl OpcodeInfo {
     /// The `'static` spelling of `m` if the opcode accepts it.
     pub fn find_mod(&self, m: &str) -> Option<&'static str> {
         self.mods.iter().copied().find(|&x| x == m)
+    }
+
+    /// The first SM that has `.m` on this opcode: the modifier's own mark
+    /// in the table, else the opcode's first SM.
+    pub fn mod_first_sm(&self, m: &str) -> u32 {
+        self.mod_first_sm
+            .iter()
+            .find(|&&(x, _)| x == m)
+            .map_or(self.first_sm, |&(_, n)| n.max(self.first_sm))
     }
 
     /// Whether the shapes are modelled (not `*`).
@@ -168,6 +223,27 @@ impl Op {
     /// Whether `sm` has this opcode.
     pub fn available_on(self, sm: &SmInfo) -> bool {
         sm.sm >= self.info().first_sm
+    }
+
+    /// The first part of the instruction `self.mods` that `sm` lacks: the
+    /// opcode, else the first modifier whose first SM is later than
+    /// `sm` (the table's modifier marks). `None`: `sm` can execute it.
+    pub fn lacking<S: AsRef<str>>(self, mods: &[S], sm: &SmInfo) -> Option<Lacking> {
+        if !self.available_on(sm) {
+            return Some(Lacking::Opcode(self, self.info().first_sm));
+        }
+        self.lacking_modifier(mods, sm)
+    }
+
+    /// The first modifier of `mods` that `sm` lacks on this opcode,
+    /// whether or not `sm` has the opcode.
+    pub fn lacking_modifier<S: AsRef<str>>(self, mods: &[S], sm: &SmInfo) -> Option<Lacking> {
+        let info = self.info();
+        mods.iter().find_map(|m| {
+            let m = m.as_ref();
+            let &(name, first) = info.mod_first_sm.iter().find(|&&(x, _)| x == m)?;
+            (sm.sm < first).then_some(Lacking::Modifier(self, name, first))
+        })
     }
 
     /// Every opcode, in table order.

@@ -1,6 +1,6 @@
 //! The rows. Each line: mnemonic, seed 004 index (`-` when the seed's base
 //! table does not list it), category, first SM, latency, effects, shapes,
-//! accepted modifiers.
+//! accepted modifiers (each with its own first SM where that is later).
 //!
 //! First SM: the seed's generation ranges (base sm_70 set = indices 0..136;
 //! sm_73, sm_82, sm_86, sm_89, sm_90 and sm_100 additions). Opcodes the seed
@@ -18,6 +18,26 @@
 //! Latency: `RED`/`REDG` are memory operations, but fire-and-forget: no
 //! vendor instance sets a scoreboard (no result, operands read at issue),
 //! so the scheduler treats them as fixed-latency.
+//!
+//! Modifier first SM: a modifier written `"M" @ N` exists on its opcode
+//! from sm_N only (later than the opcode's own first SM; the others exist
+//! wherever the opcode does). Measured with ptxas 11.8 (`ptxas -arch=sm_XX
+//! -O3` + `cuobjdump -sass`, sm_70..sm_90): the first target it emits the
+//! modifier for, where it refuses the PTX below that target:
+//!
+//! | modifier | from | ptxas 11.8 below it |
+//! |---|---|---|
+//! | `HFMA2.BF16_V2` | sm_80 | `fma.rn.bf16`, `neg`/`abs.bf16`: "Feature '.bf16' requires .target sm_80 or higher" |
+//! | `HFMA2.RELU` | sm_80 | `fma.rn.relu.f16`: "Modifier '.relu' requires .target sm_80 or higher" |
+//! | `HADD2`/`HMUL2.BF16_V2` | sm_90 | `add`/`mul.bf16`: "Feature 'add.bf16' requires .target sm_90 or higher" |
+//! | `HSETP2`/`HSET2.BF16_V2` | sm_90 | `setp.bf16`: "Feature 'setp.bf16' requires .target sm_90 or higher" |
+//! | `HMNMX2.XORSIGN`, `FMNMX.XORSIGN` | sm_86 | `min.xorsign.abs`: "Modifier '.xorsign' requires .target sm_86 or higher" (PTX ISA: `.xorsign.abs` needs sm_86) |
+//! | `FMNMX.NAN` | sm_80 | `min.NaN.f32`: "Modifier '.NaN' requires .target sm_80 or higher" |
+//! | `MUFU.TANH`, `MUFU.F16` | sm_75 | `tanh.approx.f32`: "Feature 'tanh' requires .target sm_75 or higher"; `ex2.approx.f16`: "Feature 'ex2.f16/f16x2' requires .target sm_75 or higher" |
+//! | `MUFU.BF16` | sm_90 | `ex2.approx.ftz.bf16`: "Feature 'ex2.bf16' requires .target sm_90 or higher" |
+//! | `ATOM`/`ATOMG`/`RED.BF16x2` | sm_90 | `atom`/`red.global.add.noftz.bf16x2`: "Instruction 'atom.add.bf16x2.global' requires .target sm_90 or higher" (`.F16x2` is emitted from sm_70) |
+//!
+//! `HMNMX2.BF16_V2` needs no mark: `HMNMX2` itself starts at sm_80.
 //!
 //! Shapes use the grammar of [`super::shape`]: destinations `=` sources.
 //! Modifier lists hold every modifier the corpus uses plus the documented
@@ -48,6 +68,7 @@ macro_rules! opcodes {
                 effects: E::NONE $(.union(E::$eff))*,
                 shapes: &[$($shape),*],
                 mods: opcodes!(@mods $mods),
+                mod_first_sm: opcodes!(@modsms $mods),
             }
         ),*];
 
@@ -60,13 +81,17 @@ macro_rules! opcodes {
             }
         }
     };
-    (@mods [$($m:literal),*]) => { &[$($m),*] };
+    // A modifier written `"M" @ N` exists from sm_N only (see the module
+    // comment); `@modsms` collects those pairs.
+    (@mods [$($m:literal $(@ $msm:literal)?),*]) => { &[$($m),*] };
+    (@modsms [$($m:literal $(@ $msm:literal)?),*]) => { &[$($( ($m, $msm), )?)*] };
     // `(cmp ..)`: the comparison and predicate-combining modifiers of
     // ISETP/FSETP/DSETP/HSETP2 and their set forms, plus the extras.
-    (@mods (cmp $($m:literal),*)) => {
+    (@mods (cmp $($m:literal $(@ $msm:literal)?),*)) => {
         &["F", "LT", "EQ", "LE", "GT", "NE", "GE", "T", "NUM", "NAN", "LTU", "EQU", "LEU",
           "GTU", "NEU", "GEU", "AND", "OR", "XOR", $($m),*]
     };
+    (@modsms (cmp $($m:literal $(@ $msm:literal)?),*)) => { &[$($( ($m, $msm), )?)*] };
     (@seed -) => { None };
     (@seed $n:literal) => { Some($n) };
 }
@@ -86,7 +111,7 @@ opcodes! {
     FFMA 11 Fp32 70 Fixed [] ["R = S S S"] ["FTZ", "SAT", "RN", "RZ", "RM", "RP"];
     FADD 12 Fp32 70 Fixed [] ["R = S S"] ["FTZ", "SAT", "RN", "RZ", "RM", "RP"];
     FMUL 13 Fp32 70 Fixed [] ["R = S S"] ["FTZ", "SAT", "RN", "RZ", "RM", "RP", "D2", "D4", "D8", "M2", "M4", "M8"];
-    FMNMX 14 Fp32 70 Fixed [] ["R = S S P"] ["FTZ", "NAN", "XORSIGN"];
+    FMNMX 14 Fp32 70 Fixed [] ["R = S S P"] ["FTZ", "NAN" @ 80, "XORSIGN" @ 86];
     FSWZADD 15 Fp32 70 Fixed [] ["*"] [];
     FSET 16 Fp32 70 Fixed [] ["R = S S P"] (cmp "FTZ", "BF");
     FSEL 17 Fp32 70 Fixed [] ["R = S S P"] [];
@@ -113,7 +138,7 @@ opcodes! {
     FLO 39 IntAlu 70 Variable [] ["R [P] = S"] ["U32", "SH"];
     FCHK 40 Fp32 70 Variable [] ["P = S S"] ["DIVIDE"];
     IPA 41 Other 70 Variable [] ["*"] [];
-    MUFU 42 SpecialFunction 70 Variable [] ["R = S"] ["COS", "SIN", "EX2", "LG2", "RCP", "RSQ", "RCP64H", "RSQ64H", "SQRT", "TANH", "F16", "BF16"];
+    MUFU 42 SpecialFunction 70 Variable [] ["R = S"] ["COS", "SIN", "EX2", "LG2", "RCP", "RSQ", "RCP64H", "RSQ64H", "SQRT", "TANH" @ 75, "F16" @ 75, "BF16" @ 90];
     F2F 43 Conversion 70 Variable [] ["R = S"] ["F16", "F32", "F64", "BF16", "RN", "RZ", "RM", "RP", "FTZ", "SAT", "ROUND", "FLOOR", "CEIL", "TRUNC"];
     F2I 45 Conversion 70 Variable [] ["R = S"] ["F16", "F32", "F64", "U8", "S8", "U16", "S16", "U32", "S32", "U64", "S64", "TRUNC", "FLOOR", "CEIL", "FTZ", "NTZ"];
     I2F 47 Conversion 70 Variable [] ["R = S"] ["F16", "F32", "F64", "U8", "S8", "U16", "S16", "U32", "S32", "U64", "S64", "RN", "RZ", "RM", "RP"];
@@ -165,9 +190,9 @@ opcodes! {
     STL 99 MemLocal 70 Variable [STORE] ["= M S"] ["U8", "S8", "U16", "S16", "8", "16", "32", "64", "128", "EF", "EL", "EU", "NA"];
     LD 100 MemGlobal 70 Variable [LOAD] ["R = M"] ["E", "U8", "S8", "U16", "S16", "32", "64", "128", "CONSTANT", "STRONG", "WEAK", "SYS", "GPU", "CTA", "SM", "EF", "EL", "LU", "EU", "NA", "MMIO", "PRIVATE"];
     ST 101 MemGlobal 70 Variable [STORE] ["= M S"] ["E", "U8", "S8", "U16", "S16", "8", "16", "32", "64", "128", "STRONG", "WEAK", "SYS", "GPU", "CTA", "SM", "EF", "EL", "LU", "EU", "NA", "MMIO", "PRIVATE"];
-    ATOM 102 Atomic 70 Variable [ATOMIC] ["[P] R = M S [S]"] ["E", "ADD", "MIN", "MAX", "INC", "DEC", "AND", "OR", "XOR", "EXCH", "CAS", "SAFEADD", "F32", "F64", "FTZ", "RN", "F16x2", "BF16x2", "S32", "U32", "64", "S64", "U64", "STRONG", "SYS", "GPU", "CTA", "SM"];
-    ATOMG 103 Atomic 70 Variable [ATOMIC] ["[P] R = M S [S]"] ["E", "ADD", "MIN", "MAX", "INC", "DEC", "AND", "OR", "XOR", "EXCH", "CAS", "SAFEADD", "F32", "F64", "FTZ", "RN", "F16x2", "BF16x2", "S32", "U32", "64", "S64", "U64", "STRONG", "SYS", "GPU", "CTA", "SM"];
-    RED 104 Atomic 70 Fixed [ATOMIC] ["= M S"] ["E", "ADD", "MIN", "MAX", "INC", "DEC", "AND", "OR", "XOR", "F32", "F64", "FTZ", "RN", "F16x2", "BF16x2", "S32", "U32", "64", "S64", "U64", "STRONG", "SYS", "GPU", "CTA", "SM"];
+    ATOM 102 Atomic 70 Variable [ATOMIC] ["[P] R = M S [S]"] ["E", "ADD", "MIN", "MAX", "INC", "DEC", "AND", "OR", "XOR", "EXCH", "CAS", "SAFEADD", "F32", "F64", "FTZ", "RN", "F16x2", "BF16x2" @ 90, "S32", "U32", "64", "S64", "U64", "STRONG", "SYS", "GPU", "CTA", "SM"];
+    ATOMG 103 Atomic 70 Variable [ATOMIC] ["[P] R = M S [S]"] ["E", "ADD", "MIN", "MAX", "INC", "DEC", "AND", "OR", "XOR", "EXCH", "CAS", "SAFEADD", "F32", "F64", "FTZ", "RN", "F16x2", "BF16x2" @ 90, "S32", "U32", "64", "S64", "U64", "STRONG", "SYS", "GPU", "CTA", "SM"];
+    RED 104 Atomic 70 Fixed [ATOMIC] ["= M S"] ["E", "ADD", "MIN", "MAX", "INC", "DEC", "AND", "OR", "XOR", "F32", "F64", "FTZ", "RN", "F16x2", "BF16x2" @ 90, "S32", "U32", "64", "S64", "U64", "STRONG", "SYS", "GPU", "CTA", "SM"];
     ATOMS 105 Atomic 70 Variable [ATOMIC] ["R = M [S] [S]"] ["ADD", "MIN", "MAX", "INC", "DEC", "AND", "OR", "XOR", "EXCH", "CAS", "CAST", "SPIN", "POPC", "S32", "U32", "32", "64", "S64", "U64"];
     QSPC 106 Other 70 Variable [] ["P R = M"] ["E", "S", "L", "G"];
     CCTL 108 MemGlobal 70 Variable [KEEP] ["*"] [];
@@ -188,11 +213,11 @@ opcodes! {
     DADD 123 Fp64 70 Variable [] ["R = S S"] ["RN", "RZ", "RM", "RP"];
     DMUL 124 Fp64 70 Variable [KEEP] ["R = S S"] ["RN", "RZ", "RM", "RP"];
     DSETP 125 Fp64 70 Variable [] ["P P = S S P"] (cmp);
-    HADD2 126 Fp16 70 Fixed [] ["R = S S"] ["F32", "FTZ", "SAT", "BF16_V2", "MMA"];
-    HFMA2 128 Fp16 70 Fixed [] ["R = S S S", "R = S S S S"] ["MMA", "FTZ", "SAT", "BF16_V2", "F32", "RELU"];
-    HMUL2 129 Fp16 70 Fixed [] ["R = S S"] ["FTZ", "SAT", "BF16_V2", "F32", "MMA"];
-    HSET2 130 Fp16 70 Fixed [] ["R = S S P"] (cmp "FTZ", "BF", "BF16_V2");
-    HSETP2 131 Fp16 70 Fixed [] ["P P = S S P"] (cmp "FTZ", "H_AND", "BF16_V2");
+    HADD2 126 Fp16 70 Fixed [] ["R = S S"] ["F32", "FTZ", "SAT", "BF16_V2" @ 90, "MMA"];
+    HFMA2 128 Fp16 70 Fixed [] ["R = S S S", "R = S S S S"] ["MMA", "FTZ", "SAT", "BF16_V2" @ 80, "F32", "RELU" @ 80];
+    HMUL2 129 Fp16 70 Fixed [] ["R = S S"] ["FTZ", "SAT", "BF16_V2" @ 90, "F32", "MMA"];
+    HSET2 130 Fp16 70 Fixed [] ["R = S S P"] (cmp "FTZ", "BF", "BF16_V2" @ 90);
+    HSETP2 131 Fp16 70 Fixed [] ["P P = S S P"] (cmp "FTZ", "H_AND", "BF16_V2" @ 90);
     HMMA 132 Tensor 70 Variable [] ["*"] [];
     IMMA 134 Tensor 75 Variable [] ["*"] [];
     // --- uniform datapath (Turing, sm_75) ---
@@ -216,7 +241,7 @@ opcodes! {
     VOTEU - Uniform 75 Fixed [WARP] ["[U] [Q] = P"] ["ALL", "ANY", "EQ"];
     // --- later generations (see the module comment) ---
     F2FP - Conversion 80 Fixed [] ["R = S S"] ["F16", "F32", "BF16", "PACK_AB", "RELU"];
-    HMNMX2 - Fp16 80 Fixed [] ["R = S S P"] ["FTZ", "NAN", "BF16_V2"];
+    HMNMX2 - Fp16 80 Fixed [] ["R = S S P"] ["FTZ", "NAN", "BF16_V2", "XORSIGN" @ 86];
     I2FP - Conversion 86 Fixed [] ["R = S"] ["F32", "S32", "U32", "RN", "RZ", "RM", "RP"];
     REDUX - Warp 80 Variable [WARP] ["U = R"] ["SUM", "MIN", "MAX", "AND", "OR", "XOR", "S32"];
     REDG - Atomic 90 Fixed [ATOMIC] ["= M S"] ["E", "ADD", "MIN", "MAX", "INC", "DEC", "AND", "OR", "XOR", "F32", "F64", "FTZ", "RN", "F16x2", "BF16x2", "S32", "U32", "64", "S64", "U64", "STRONG", "SYS", "GPU", "CTA", "SM"];

@@ -54,8 +54,11 @@
 //!   quieting); the opcode then applies its own NaN rule. The old code also
 //!   applied `~` to f64 operands and silently ignored it on f32 ones; it is
 //!   now refused on every float operand.
-//! - Unknown or unmodelled modifiers (e.g. `FMNMX.XORSIGN`, which the old
-//!   code mapped to PTX `.xorsign.abs`) are refused by `semantics::decode`
+//! - `FMNMX`/`HMNMX2.XORSIGN` take the result's sign from the operands
+//!   before their `|.|` (`semantics::fp32::xorsign`; the old code mapped it
+//!   to PTX `.xorsign.abs` of the modified operands, whose signs ptxas's
+//!   `|a|, |b|` form has already cleared).
+//! - Unknown or unmodelled modifiers are refused by `semantics::decode`
 //!   instead of being ignored; forms the old code refused and semantics
 //!   models (HSET2, HFMA2.F32, HFMA2.RELU, MUFU.EX2/TANH.F16, the `.F32`
 //!   operand selector) now run.
@@ -428,6 +431,30 @@ fn map2p(w: &mut Warp, m: u32, fi: &FInst, f: impl Fn(u32, u32, bool) -> u32) ->
     Ok(())
 }
 
+/// FMNMX/HMNMX2 `.XORSIGN`: `f(a, b, p, sa, sb)` per lane, with `sa`/`sb`
+/// the sources read without their `|.|` modifier (selector and `-` kept),
+/// whose sign bits the result takes (`fp32::xorsign`).
+fn mnmx_xorsign(
+    w: &mut Warp,
+    m: u32,
+    fi: &FInst,
+    f: impl Fn(u32, u32, bool, u32, u32) -> u32,
+) -> Result<(), Stop> {
+    let pv = w.pred(fi.ps, m)?;
+    let a = read32(w, &fi.a, m)?;
+    let b = read32(w, &fi.b, m)?;
+    let no_abs = |s: &FSrc| FSrc {
+        m: SrcMods { abs: false, ..s.m },
+        ..*s
+    };
+    let sa = read32(w, &no_abs(&fi.a), m)?;
+    let sb = read32(w, &no_abs(&fi.b), m)?;
+    let mut r = [0u32; 32];
+    lanes(m, |l| r[l] = f(a[l], b[l], pv >> l & 1 != 0, sa[l], sb[l]));
+    w.write(fi.d, m, &r);
+    Ok(())
+}
+
 /// SETP forms: `(P, Q)` per lane from two sources and the predicate.
 #[inline(always)]
 fn setp<T: Copy>(
@@ -573,6 +600,13 @@ pub fn exec(w: &mut Warp, m: u32, fi: &FInst) -> Result<(), Stop> {
         return r;
     }
     match fi.op {
+        O::Fmnmx(mm) if mm.xorsign => mnmx_xorsign(w, m, fi, |a, b, p, sa, sb| {
+            let r = fp32::fmnmx(a, b, p, mm);
+            fp32::xorsign(FloatType::F32, r.into(), sa.into(), sb.into()) as u32
+        }),
+        O::Hmnmx2(mm) if mm.xorsign => mnmx_xorsign(w, m, fi, |a, b, p, sa, sb| {
+            fp16::xorsign_x2(fp16::hmnmx2(a, b, p, mm), sa, sb, mm.bf16)
+        }),
         O::Fmnmx(mm) => map2p(w, m, fi, |a, b, p| fp32::fmnmx(a, b, p, mm)),
         O::Fset(sm) => map2p(w, m, fi, |a, b, p| fp32::fset(a, b, p, sm)),
         O::Fsetp(sm) => {

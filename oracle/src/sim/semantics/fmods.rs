@@ -218,6 +218,10 @@ pub struct MnmxMods {
     pub nan: bool,
     /// HMNMX2 `.BF16_V2`.
     pub bf16: bool,
+    /// FMNMX/HMNMX2 `.XORSIGN` (sm_86+): the result's sign bit is the XOR
+    /// of the operands' sign bits read before their `|.|` modifier (see
+    /// `fp32::xorsign`).
+    pub xorsign: bool,
 }
 
 /// FRND (round to integral value in floating point).
@@ -552,6 +556,7 @@ fn decode_mnmx(opcode: &str, mods: &[&str], ftz_ok: bool, half: bool) -> Result<
             "FTZ" if ftz_ok => set_flag(&mut r.ftz, opcode, m)?,
             "NAN" => set_flag(&mut r.nan, opcode, m)?,
             "BF16_V2" if half => set_flag(&mut r.bf16, opcode, m)?,
+            "XORSIGN" if ftz_ok => set_flag(&mut r.xorsign, opcode, m)?,
             _ => return Err(unknown(opcode, m)),
         }
     }

@@ -248,6 +248,14 @@ pub fn hmnmx2(a: u32, b: u32, pick_min: bool, m: MnmxMods) -> u32 {
     })
 }
 
+/// HMNMX2 `.XORSIGN`: [`super::fp32::xorsign`] on each half of the result
+/// `r`, with the operands' halves `sa`, `sb` before their `|.|`.
+#[inline]
+pub fn xorsign_x2(r: u32, sa: u32, sb: u32, bf16: bool) -> u32 {
+    let t = lane_type(bf16);
+    packed::binary_x2(r, sa ^ sb, |x, s| super::fp32::xorsign(t, x, s, 0))
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::fmods::{BoolOp, FCmp};
