@@ -3,6 +3,7 @@
 //! | file | job |
 //! |---|---|
 //! | `opcode/` | the opcode table: the one list of opcodes, their shapes, modifiers, effects, SMs |
+//! | `atom_reach.rs` | which spaces a generic `ATOM`/`RED` acts on (measured ptxas rule shared by the lowering and the simulator) |
 //! | `inst.rs` | instructions: opcode, modifiers, guard, operands (destinations first) |
 //! | `control.rs` | per-instruction control codes (stall, yield, scoreboards, wait mask, reuse): Volta+ bit layout and text form |
 //! | `func.rs` | functions and basic blocks |
@@ -25,6 +26,7 @@
 //! virtual registers too.
 
 pub mod analysis_cache;
+pub mod atom_reach;
 pub mod cfg;
 pub mod control;
 pub mod defined;

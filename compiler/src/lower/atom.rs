@@ -8,8 +8,13 @@
 //! - types: u32 none, s32 `.S32`, u64/b64 `.64`, s64 `.S64`, f32 `.F32.FTZ.RN`,
 //!   f64 `.F64.RN`; f16x2/bf16x2 (global `add.noftz`) `.F16x2.RN`/`.BF16x2.RN`
 //!   and the 16-bit types (a CAS loop): atom16.rs; f16x2/bf16x2 on shared
-//!   and generic memory (ptxas's `ATOMS.CAST.SPIN` loops): atom_spin.rs.
+//!   and generic memory (ptxas's `ATOMS.CAST.SPIN` loops): atom_spin.rs;
+//! - generic forms whose hardware `ATOM` does not act on every space
+//!   (ir/atom_reach.rs: 64-bit add/min/max/and/or/xor/exch/cas, f32/f64
+//!   add): ptxas's guarded `ATOM` and fallbacks, atom_generic.rs;
+//! - `.E` only for 64-bit addresses (`.address_size 32`: none).
 
+use crate::ir::atom_reach::{generic_reach, reach_type_mod, Reach};
 use crate::ir::sass_text::Reg;
 use crate::ir::{Op, Operand};
 use crate::ptx::ast::{self, AddrBase, Instruction, OperandKind};
@@ -77,6 +82,7 @@ impl Cx<'_> {
         let tymods: &[&str] = match ty {
             ScalarType::F16x2 | ScalarType::Bf16x2 => {
                 let mods = self.atom_x2_mods(op, ty)?;
+                // Shared, and generic (reach Global, ir/atom_reach.rs).
                 if !global {
                     return self.lower_atom_spin(i, ty, shared, sink);
                 }
@@ -90,9 +96,16 @@ impl Cx<'_> {
             _ if ty.bits() == 32 => &[],
             _ => return self.err(format!("atom on {ty} is not lowered")),
         };
-        let wide = self.sm.sm >= 80 && !shared;
+        let reach = generic_reach(op, reach_type_mod(tymods.iter().copied()));
+        if !shared && !global && reach != Reach::All {
+            return self.lower_atom_generic(i, ty, (op, tymods), reach, sink);
+        }
         let (ai, vi) = if is_red { (0, 1) } else { (1, 2) };
-        let addr = self.atom_addr(&i.operands[ai], wide)?;
+        // `.E` (and `.64` from sm_80) only on 64-bit addresses: ptxas 11.8
+        // with `.address_size 32` (sm_80) prints `ATOM.ADD.STRONG.GPU PT, R2,
+        // [UR4+-0x8], R2` and `ATOMG.ADD.STRONG.GPU ...`, no `.E`.
+        let e = !shared && self.atom_addr_is64(&i.operands[ai]);
+        let addr = self.atom_addr(&i.operands[ai], e && self.sm.sm >= 80)?;
         let val = |cx: &mut Self, o: &ast::Operand| -> R<Operand> {
             if ty.bits() == 64 {
                 Ok(r(cx.src64_pair(o, ty)?))
@@ -114,7 +127,7 @@ impl Cx<'_> {
             ops.extend(c);
             return self.b.emit(Op::ATOMS, &mods, ops);
         }
-        let mut mods = vec!["E", op];
+        let mut mods = if e { vec!["E", op] } else { vec![op] };
         mods.extend(tymods);
         mods.extend(["STRONG", "GPU"]);
         if sink && op != "CAS" && op != "EXCH" {
@@ -130,6 +143,20 @@ impl Cx<'_> {
         let mut ops = vec![pt(), d, addr, b];
         ops.extend(c);
         self.b.emit(opc, &mods, ops)
+    }
+
+    /// Whether the atomic's address operand is a 64-bit register.
+    fn atom_addr_is64(&self, o: &ast::Operand) -> bool {
+        let OperandKind::Addr(a) = &o.kind else {
+            return false;
+        };
+        match a.base {
+            AddrBase::Name(s) => matches!(
+                self.lookup(s),
+                Some(Binding::Reg { val: Val::D(_), .. })
+            ),
+            AddrBase::None => false,
+        }
     }
 
     fn atom_dst(&self, i: &Instruction, ty: ScalarType) -> R<u32> {

@@ -29,6 +29,7 @@
 //! | `warp_sync.rs` | match.sync any/all (b32/b64), vote.sync.uni, redux.sync: REDUX on every target (phase 5 expands it on sm_70/sm_75) |
 //! | `atom.rs` | atom/red on global and shared memory |
 //! | `atom16.rs` | atom/red on f16/bf16/b16 (ptxas's 32-bit CAS loop) and the global f16x2/bf16x2 adds |
+//! | `atom_generic.rs` | generic-address atom/red whose hardware `ATOM` does not act on every space (ir/atom_reach.rs): ptxas's guarded `ATOM`, `QSPC` and shared/local fallbacks (64-bit integer ops, f32/f64 add) |
 //! | `atom_spin.rs` | atom/red `.add.noftz.f16x2`/`.bf16x2` on shared and generic memory (ptxas's `ATOMS.CAST.SPIN` loop; generic: `ATOM` with its fallbacks after `QSPC`) |
 //! | `space.rs` | isspacep: window tests on the generic address (our sequence, IADD3/ISETP) |
 //! | `call.rs` | `.func` calls and the ABI below (`.param` and `.reg` parameters) |
@@ -144,6 +145,7 @@
 
 mod atom;
 mod atom16;
+mod atom_generic;
 mod atom_spin;
 pub(crate) mod builder;
 mod call;

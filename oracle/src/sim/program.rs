@@ -6,6 +6,7 @@
 //! if it is executed.
 
 use ptxc::ir::opcode::Category;
+use ptxc::ir::atom_reach::{generic_reach, reach_type_mod, Reach};
 use ptxc::ir::sass_text::{ConstRef, MemRef, Pred, Reg, RegOperand};
 use ptxc::ir::{Function, Inst, Op, Operand};
 use ptxc::targets::SmInfo;
@@ -559,6 +560,9 @@ pub enum Kind {
         /// of ptxas's spin loops; `d` gets 1 when the word held `cmp` (and
         /// now holds `new`), else 0 (exec/mem.rs `atomic`).
         spin: bool,
+        /// The spaces a generic `ATOM`/`RED` performs on
+        /// (compiler/src/ir/atom_reach.rs); `All` for `ATOMS`/`ATOMG`.
+        reach: Reach,
         ty: AtomTy,
         ftz: bool,
         d: Dst,
@@ -1857,14 +1861,31 @@ fn decode_atom(d: &Dec<'_>, i: &Inst, dsts: &[Operand], s: &[Operand]) -> DResul
         .map(|x| x.1)
         .ok_or("no atomic operation modifier")?
     };
-    // `CAST.SPIN` is modelled on its 32-bit shared form, the one ptxas
-    // 11.8 emits for the f16x2/bf16x2 adds (exec/mem.rs `atomic`).
+    // `CAST.SPIN` is modelled on its shared forms, the ones ptxas 11.8
+    // emits in its spin loops (exec/mem.rs `atomic`; `.64` for the 64-bit
+    // generic fallbacks, compiler/src/lower/atom_generic.rs).
     let spin = has(i, "CAST") && has(i, "SPIN");
-    if (has(i, "CAST") || has(i, "SPIN")) && (!spin || space != Space::Shared || has(i, "64")) {
-        return Err(
-            "ATOMS.CAST/.SPIN other than the 32-bit ATOMS.CAST.SPIN are not modelled".into(),
-        );
+    if (has(i, "CAST") || has(i, "SPIN")) && (!spin || space != Space::Shared) {
+        return Err("ATOMS.CAST/.SPIN other than ATOMS.CAST.SPIN[.64] are not modelled".into());
     }
+    // The spaces a generic ATOM/RED acts on: the rule ptxc's lowering
+    // uses too (compiler/src/ir/atom_reach.rs, measured on ptxas 11.8).
+    let reach = if space == Space::Generic {
+        let opname = i
+            .mods
+            .iter()
+            .copied()
+            .find(|m| {
+                matches!(
+                    *m,
+                    "ADD" | "MIN" | "MAX" | "INC" | "DEC" | "AND" | "OR" | "XOR" | "EXCH" | "CAS"
+                )
+            })
+            .unwrap_or("ADD");
+        generic_reach(opname, reach_type_mod(i.mods.iter().copied()))
+    } else {
+        Reach::All
+    };
     let ty = if has(i, "F32") {
         AtomTy::F32
     } else if has(i, "F64") {
@@ -1898,6 +1919,7 @@ fn decode_atom(d: &Dec<'_>, i: &Inst, dsts: &[Operand], s: &[Operand]) -> DResul
         op,
         popc,
         spin,
+        reach,
         ty,
         ftz: has(i, "FTZ"),
         d: dr,

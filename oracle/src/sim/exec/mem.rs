@@ -12,6 +12,7 @@ use super::super::warp::{Stop, Warp, V};
 use super::Ctx;
 use crate::ptx_interp::semantics::atomic::{atom, AtomOp, AtomTy};
 use crate::ptx_interp::UbKind;
+use ptxc::ir::atom_reach::Reach;
 
 /// Per-lane addresses.
 pub fn addresses(w: &Warp, a: &Addr, m: u32) -> Result<[u64; 32], Stop> {
@@ -297,35 +298,37 @@ pub fn qspc(
     Ok(())
 }
 
-/// Atomics and reductions; the destination gets the old value. The
-/// predicate destination of `ATOMG.CAS` is set when the swap happened
-/// (UNCONFIRMED; ptxas 11.8 writes it to PT in the corpus). Lanes run one
-/// after the other in lane order, so each lane's read-modify-write is
+/// Atomics and reductions; the destination gets the old value. Lanes run
+/// one after the other in lane order, so each lane's read-modify-write is
 /// indivisible.
 ///
-/// `ATOMS.CAST.SPIN d, [a], cmp, new` (`spin`): if the 32-bit word at `a`
-/// equals `cmp` it becomes `new` and `d` is 1, else the word is kept and
-/// `d` is 0. Source: ptxas 11.8's shared-memory spin loops for
-/// `atom.shared.add.noftz.f16x2` (sm_70..sm_90 -O3, listings in
-/// oracle/tests/atom_spin_vendor; sm_80 -O0 alike) read `d` with `ISETP.EQ.U32.AND P0, PT,
-/// d, 0x1, PT` and branch back on `!P0`, after `LDS old; HADD2 new, old,
-/// b`: 1 is success, the loop's exit.
+/// The predicate destination is set for the lanes that performed the
+/// operation (for `CAS` too, swapped or not). Source: ptxas 11.8 follows
+/// a guarded generic `ATOM.E.CAS.64 P0, ...` with `@P0 BRA done` and a
+/// local `LD`/`ST` compare-and-store (oracle/tests/atom_generic_vendor),
+/// which only makes sense if `P0` means "performed"; `ATOMG`/`ATOMS` get
+/// `PT` from ptxas.
 ///
-/// Generic `ATOM`/`RED` on `.F16x2`/`.BF16x2` act on global addresses
-/// only: a lane whose address falls in the shared or local window leaves
-/// memory and `d` unchanged and clears its predicate destination (set
-/// for the lanes that performed the add). Source: ptxas 11.8 follows
-/// `ATOM.E.ADD.F16x2.RN.STRONG.GPU P0, d, [a], b` with `@P0 BRA done;
-/// QSPC.E.S` and a software add on shared (`ATOMS.CAST.SPIN`) and local
-/// (`LD`/`ST`) memory, which is only correct if the hardware did not
-/// perform the add there. (ptxas does the same for generic `f32`/`f64`
-/// adds and 64-bit `min`/`max`/`add`; those still act on every space here.)
+/// `ATOMS.CAST.SPIN[.64] d, [a], cmp, new` (`spin`): if the word at `a`
+/// equals `cmp` it becomes `new` and `d` is 1, else the word is kept and
+/// `d` is 0 (`.64`: `d` a pair, high word 0). Source: ptxas 11.8's
+/// shared-memory spin loops for `atom.shared.add.noftz.f16x2` (sm_70..sm_90
+/// -O3, listings in oracle/tests/atom_spin_vendor; sm_80 -O0 alike) read
+/// `d` with `ISETP.EQ.U32.AND P0, PT, d, 0x1, PT` and branch back on
+/// `!P0`, after `LDS old; HADD2 new, old, b`: 1 is success, the loop's
+/// exit; the 64-bit generic fallbacks test `d.lo == 1 && d.hi == 0`
+/// (oracle/tests/atom_generic_vendor).
+///
+/// Generic `ATOM`/`RED` act on the spaces of their `reach`
+/// (compiler/src/ir/atom_reach.rs: the rule measured on ptxas 11.8 and
+/// shared with ptxc's lowering): a lane whose address falls outside them
+/// leaves memory and `d` unchanged and clears its predicate destination.
 #[allow(clippy::too_many_arguments)]
 pub fn atomic(
     ctx: &mut Ctx<'_>,
     w: &mut Warp,
     m: u32,
-    space: Space,
+    (space, reach): (Space, Reach),
     op: AtomOp,
     (popc, spin): (bool, bool),
     t: AtomTy,
@@ -359,18 +362,19 @@ pub fn atomic(
     } else {
         [0; 32]
     };
-    let global_only = space == Space::Generic && matches!(t, AtomTy::F16x2 | AtomTy::Bf16x2);
     let mut old = [0u64; 32];
-    let mut ok = 0u32;
     let mut done = m;
     let mut mm = m;
     while mm != 0 {
         let l = mm.trailing_zeros();
         mm &= mm - 1;
         let li = l as usize;
-        if global_only && resolve_generic(addrs[li], ctx.inputs.addr32).0 != b'g' {
-            done &= !(1 << l);
-            continue;
+        if reach != Reach::All {
+            let sp = resolve_generic(addrs[li], ctx.inputs.addr32).0;
+            if sp == b'l' || (reach == Reach::Global && sp == b's') {
+                done &= !(1 << l);
+                continue;
+            }
         }
         let p = place(ctx, space, addrs[li], n as u64, l)?;
         let th = thread_of(w, l);
@@ -379,17 +383,15 @@ pub fn atomic(
         buf[..n].copy_from_slice(bytes);
         let o = u64::from_le_bytes(buf);
         let new = atom(op, t, o, vb[li], vc[li], ftz);
-        if op != AtomOp::Cas || o & t.mask() == vb[li] & t.mask() {
-            ok |= 1 << l;
-        }
+        let swapped = op != AtomOp::Cas || o & t.mask() == vb[li] & t.mask();
         bytes.copy_from_slice(&new.to_le_bytes()[..n]);
-        old[li] = if spin { u64::from(ok >> l & 1) } else { o };
+        old[li] = if spin { u64::from(swapped) } else { o };
     }
     if wide {
         w.write64(d, done, &old);
     } else {
         w.write(d, done, &old.map(|x| x as u32));
     }
-    w.write_pred(pd, m, ok);
+    w.write_pred(pd, m, done);
     Ok(())
 }
