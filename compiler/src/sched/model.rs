@@ -23,9 +23,8 @@
 //!   other late readers) may be written only after that scoreboard was
 //!   waited on ([`late_reads`]: the sources, not the guard). Completing
 //!   an operation (its write scoreboard waited on) completes its reads too.
-//! - the writes of [`read_sb_writes`] (an `ATOM`'s predicate when its
-//!   register result is `RZ`) complete with the read scoreboard when the
-//!   instruction sets no write scoreboard.
+//! - the writes of [`read_sb_writes`] (an `ATOM`'s predicate) complete
+//!   with the read scoreboard when the instruction sets one.
 //!
 //! Variable-latency instructions of one [`in_order_queue`] complete in
 //! issue order: waiting for one of them (through its scoreboard) also
@@ -106,24 +105,27 @@ pub fn writes(inst: &Inst) -> Units {
     regs::defs(inst)
 }
 
-/// The written units a read scoreboard also completes when the
-/// instruction sets no write scoreboard: the predicate destination of an
-/// `ATOM` whose register destination is `RZ`. ptxas 11.8, sm_90:
+/// The written units that complete with the read scoreboard when the
+/// instruction sets one (else with its write scoreboard): the predicate
+/// destination of an `ATOM`. ptxas 11.8, sm_90:
 /// `ATOM.E.ADD.F16x2.RN.STRONG.GPU P0, RZ, [R2.64], R9` (read scoreboard
 /// SB0, no write scoreboard) then `@P0 BRA` waiting on SB0 alone
 /// (oracle/tests/atom_spin_vendor/spin.sm_90.O3.sass,
-/// `red_f16x2_GenericGlobal`); sm_70..sm_89 give the same `ATOM` a write
-/// scoreboard. Whether the operation was performed (a global address) is
+/// `red_f16x2_GenericGlobal`), and `ATOM.E.ADD.64.STRONG.GPU P0, R6,
+/// [R4.64], R2` (write SB5, read SB0) then `@P0 BRA` waiting on SB0 alone
+/// (oracle/tests/atom_generic_vendor/generic.sm_90.O3.sass,
+/// `atom_add_u64_GenericGlobal`); sm_70..sm_89 give the `ATOM` a write
+/// scoreboard and no read scoreboard, and `@P0 BRA` waits on the write
+/// one. Whether the operation was performed (its address's space) is
 /// known once the address is read.
 pub fn read_sb_writes(inst: &Inst) -> Units {
-    let rz = matches!(
-        inst.dsts().get(1),
-        Some(SassOperand::Reg(r)) if r.reg == crate::ir::sass_text::Reg::Rz
-    );
-    if inst.op != Op::ATOM || !rz {
+    if inst.op != Op::ATOM {
         return Units::new();
     }
     regs::operand_defs(inst, 0)
+        .into_iter()
+        .filter(|u| matches!(u, RegUnit::P(_) | RegUnit::VP(_)))
+        .collect()
 }
 
 /// The in-order completion queue of a variable-latency instruction, by

@@ -271,9 +271,9 @@ impl Model {
             Lat::Variable(_) => {
                 for (k, &u) in f.writes.iter().enumerate() {
                     t.fixed[f.write_ids[k] as usize] = None;
-                    let sb = match c.write_sb {
-                        None if f.read_sb_writes.contains(&u) => c.read_sb,
-                        sb => sb,
+                    let sb = match c.read_sb {
+                        Some(r) if f.read_sb_writes.contains(&u) => Some(r),
+                        _ => c.write_sb,
                     };
                     t.pending.push(Pend {
                         unit: u,
