@@ -151,10 +151,9 @@ impl Cx<'_> {
             return false;
         };
         match a.base {
-            AddrBase::Name(s) => matches!(
-                self.lookup(s),
-                Some(Binding::Reg { val: Val::D(_), .. })
-            ),
+            AddrBase::Name(s) => {
+                matches!(self.lookup(s), Some(Binding::Reg { val: Val::D(_), .. }))
+            }
             AddrBase::None => false,
         }
     }

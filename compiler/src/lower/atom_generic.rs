@@ -100,12 +100,7 @@ impl Cx<'_> {
         let mut mods = with_e(&[op]);
         mods.extend_from_slice(tymods);
         mods.extend(["STRONG", "GPU"]);
-        let mut ops = vec![
-            p(g),
-            if sink { rz() } else { r(res) },
-            addr.clone(),
-            r(b),
-        ];
+        let mut ops = vec![p(g), if sink { rz() } else { r(res) }, addr.clone(), r(b)];
         ops.extend(c.map(r));
         self.b.emit(Op::ATOM, &mods, ops)?;
         self.branch(Some(guard(g, false)), done)?;
@@ -158,11 +153,14 @@ impl Cx<'_> {
         let w: &[&str] = if v.wide { &["64"] } else { &[] };
         self.b.emit(Op::LDS, w, [r(old), addr.clone()])?;
         let n = self.combine(old, op, ty, v)?;
-        let t = if v.wide { self.b.vpair() } else { self.b.vreg() };
+        let t = if v.wide {
+            self.b.vpair()
+        } else {
+            self.b.vreg()
+        };
         let mut mods = vec!["CAST", "SPIN"];
         mods.extend_from_slice(w);
-        self.b
-            .emit(Op::ATOMS, &mods, [r(t), addr, r(old), r(n)])?;
+        self.b.emit(Op::ATOMS, &mods, [r(t), addr, r(old), r(n)])?;
         let ok = self.b.vpred();
         self.b.emit(
             Op::ISETP,

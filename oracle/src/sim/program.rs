@@ -5,8 +5,8 @@
 //! decodes to [`Kind::Fault`], which faults (naming pc, lane and text) only
 //! if it is executed.
 
-use ptxc::ir::opcode::Category;
 use ptxc::ir::atom_reach::{generic_reach, reach_type_mod, Reach};
+use ptxc::ir::opcode::Category;
 use ptxc::ir::sass_text::{ConstRef, MemRef, Pred, Reg, RegOperand};
 use ptxc::ir::{Function, Inst, Op, Operand};
 use ptxc::targets::SmInfo;
