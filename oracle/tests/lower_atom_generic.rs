@@ -57,14 +57,27 @@ const PLAIN: [(&str, &str); 5] = [
     ("cas", "b32"),
 ];
 
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// Where the word lives: generic addresses of global, shared or local
+/// memory (printed `GenericGlobal`, ...: the vendor kernels' names).
+#[derive(Clone, Copy, PartialEq)]
 enum Mode {
-    GenericGlobal,
-    GenericShared,
-    GenericLocal,
+    Global,
+    Shared,
+    Local,
 }
 
-const MODES: [Mode; 3] = [Mode::GenericGlobal, Mode::GenericShared, Mode::GenericLocal];
+impl std::fmt::Debug for Mode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let s = match self {
+            Mode::Global => "GenericGlobal",
+            Mode::Shared => "GenericShared",
+            Mode::Local => "GenericLocal",
+        };
+        f.write_str(s)
+    }
+}
+
+const MODES: [Mode; 3] = [Mode::Global, Mode::Shared, Mode::Local];
 
 fn width(t: &str) -> u32 {
     bits_of(t) / 8
@@ -83,8 +96,8 @@ fn kernel(form: &str, op: &str, t: &str, mode: Mode) -> String {
     let w = width(t);
     let rt = if w == 8 { "b64" } else { "b32" };
     let (setup, teardown) = match mode {
-        Mode::GenericGlobal => (String::new(), String::new()),
-        Mode::GenericShared => (
+        Mode::Global => (String::new(), String::new()),
+        Mode::Shared => (
             format!(
                 "mov.u32 %sa, sm; mul.lo.u32 %x, %tx, {w}; mul.lo.u32 %y, %k, {w}; neg.s32 %y, %y;\n\
                  and.b32 %x, %x, %y; add.u32 %sa, %sa, %x;\n\
@@ -93,14 +106,14 @@ fn kernel(form: &str, op: &str, t: &str, mode: Mode) -> String {
             ),
             format!("bar.sync 0; @%isl ld.shared.{rt} %v, [%sa]; @%isl st.global.{rt} [%pw], %v;"),
         ),
-        Mode::GenericLocal => (
+        Mode::Local => (
             format!(
                 "ld.global.{rt} %v, [%pw]; st.local.{rt} [lv], %v; mov.u64 %la, lv; cvta.local.u64 %ga, %la;"
             ),
             format!("ld.local.{rt} %v, [lv]; st.global.{rt} [%pw], %v;"),
         ),
     };
-    let addr = if mode == Mode::GenericGlobal {
+    let addr = if mode == Mode::Global {
         "%pw"
     } else {
         "%ga"
@@ -273,7 +286,7 @@ fn run_forms(list: &[(&str, &str)], seed: u64) {
             for form in forms(op) {
                 let src = kernel(form, op, t, mode);
                 for arch in ALL {
-                    let ks: &[u32] = if mode == Mode::GenericLocal {
+                    let ks: &[u32] = if mode == Mode::Local {
                         &[1]
                     } else {
                         &[1, 4, 32]
@@ -313,7 +326,7 @@ fn lowered_shapes_follow_the_reach_rule() {
     let all: Vec<(&str, &str)> = GUARDED.iter().chain(&PLAIN).copied().collect();
     for (op, t) in all {
         let src =
-            kernel("atom", op, t, Mode::GenericGlobal).replace(".target sm_90", ".target sm_80");
+            kernel("atom", op, t, Mode::Global).replace(".target sm_90", ".target sm_80");
         let m = ptxc::ptx::parse_checked("g", &src).unwrap();
         let sm = ptxc::targets::lookup_sm("sm_80").unwrap();
         let ks = ptxc::lower::lower_target(&m, sm, &ptxc::lower::LowerOptions::default()).unwrap();
@@ -375,7 +388,7 @@ fn thirty_two_bit_addresses() {
                     assert!(!i.mods.contains(&"E"), "{op}.{t} {mode:?}: {txt}");
                 }
             }
-            let k = if mode == Mode::GenericLocal { 1 } else { 4 };
+            let k = if mode == Mode::Local { 1 } else { 4 };
             for d in &ds {
                 check_on(
                     &s,
@@ -441,13 +454,13 @@ fn vendor_kernels(arch: &str) -> Vec<Launch> {
             }
         }
         for mode in MODES {
-            if mode == Mode::GenericShared && sm >= 90 {
+            if mode == Mode::Shared && sm >= 90 {
                 continue;
             }
             let name = format!("{form}_{op}_{t}_{mode:?}");
             let src = kernel(form, op, t, mode);
             v.push((name.clone(), src.clone(), t, 1, ds[0].clone()));
-            if mode != Mode::GenericLocal {
+            if mode != Mode::Local {
                 v.push((name, src, t, 32, ds[1].clone()));
             }
         }
@@ -615,7 +628,7 @@ fn compiled_listings_match_the_interpreter() {
             let d = domains("add", "u64", 151);
             ks.push((
                 "atom_add_u64_GenericShared".into(),
-                kernel("atom", "add", "u64", Mode::GenericShared),
+                kernel("atom", "add", "u64", Mode::Shared),
                 "u64",
                 32,
                 d[1].clone(),

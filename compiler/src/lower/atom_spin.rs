@@ -45,7 +45,9 @@
 //!   address).
 //!
 //! The simulator models `ATOMS.CAST.SPIN`, `QSPC` and the generic `ATOM`'s
-//! global-only packed add (oracle/src/sim/exec/mem.rs).
+//! global-only packed add (oracle/src/sim/exec/mem.rs; the reach rule,
+//! shared with the lowering: compiler/src/ir/atom_reach.rs). The other
+//! guarded generic forms (64-bit integer ops, f32/f64 add): atom_generic.rs.
 
 use crate::ir::sass_text::Reg;
 use crate::ir::{Op, Operand};
