@@ -3,7 +3,8 @@
 //! - global: `ATOMG.E.<op>[.type].STRONG.GPU PT, d, [a.64], b[, c]`
 //!   (atomic_hist_max.sm_80 `ATOMG.E.CAS.STRONG.GPU PT, R, [R], R, R`);
 //!   `red` and an `atom` whose result is unused: `RED.E.<op>.STRONG.GPU
-//!   [a], b` (`REDG` on sm_90, as the vendor prints it);
+//!   [a], b` (`REDG` on sm_90, as the vendor prints it); generic ones:
+//!   `ATOM.E.<op> PT, RZ, [a], b` (ptxas: no generic `RED`);
 //! - shared: `ATOMS.<op> d, [a], b[, c]`; generic: `ATOM.E.<op>`.
 //! - types: u32 none, s32 `.S32`, u64/b64 `.64`, s64 `.S64`, f32 `.F32.FTZ.RN`,
 //!   f64 `.F64.RN`; f16x2/bf16x2 (global `add.noftz`) `.F16x2.RN`/`.BF16x2.RN`
@@ -130,12 +131,12 @@ impl Cx<'_> {
         let mut mods = if e { vec!["E", op] } else { vec![op] };
         mods.extend(tymods);
         mods.extend(["STRONG", "GPU"]);
-        if sink && op != "CAS" && op != "EXCH" {
-            let rop = if self.sm.sm >= 90 && global {
-                Op::REDG
-            } else {
-                Op::RED
-            };
+        // `RED` on global memory only: for a generic address whose old
+        // value is unused ptxas 11.8 writes `ATOM.E.INC.STRONG.GPU PT, RZ,
+        // [R2.64+0x8], R5` (sm_70/80/90; `red.global.inc`: `RED.E.INC`,
+        // `REDG.E.INC` on sm_90).
+        if sink && op != "CAS" && op != "EXCH" && global {
+            let rop = if self.sm.sm >= 90 { Op::REDG } else { Op::RED };
             return self.b.emit(rop, &mods, [addr, b]);
         }
         let d = if sink { rz() } else { r(self.atom_dst(i, ty)?) };
