@@ -14,13 +14,15 @@
 //! | PTX form (generic address) | SASS | fallback | reach |
 //! |---|---|---|---|
 //! | add.u32/.s32, min/max.u32/.s32, inc/dec.u32, and/or/xor.b32, exch.b32, cas.b32 | `ATOM.E.<op>[.S32] PT, ...` | none | [`Reach::All`] |
-//! | add/min/max/etc on .f16/.bf16 | `ATOM.E.CAS PT` loop (lower/atom16.rs) | none | [`Reach::All`] |
+//! | add.noftz.f16/.bf16 (bf16: sm_90) | a 32-bit `ATOM.E.CAS PT` loop (lower/atom16.rs) | none | [`Reach::All`] |
 //! | exch.b64, cas.b64 | `ATOM.E.EXCH.64`/`CAS.64 P0, ...` | `LD.E.64`/`ST.E.64` (local) | [`Reach::NotLocal`] |
 //! | add.u64, min/max.u64/.s64, and/or/xor.b64 | `ATOM.E.<op>.64`/`.S64 P0, ...` | `QSPC.E.S`: `ATOMS.CAST.SPIN.64` loop (shared), `LD`/`ST` (local) | [`Reach::Global`] |
 //! | add.f32 | `ATOM.E.ADD.F32.FTZ.RN P0, ...` | `QSPC.E.S`: `ATOMS.CAST.SPIN` loop on `FADD`, local `FADD` | [`Reach::Global`] |
 //! | add.f64 | `ATOM.E.ADD.F64.RN P0, ...` | the same with `.64`, `DADD` | [`Reach::Global`] |
 //! | add.noftz.f16x2/.bf16x2 | `ATOM.E.ADD.F16x2/.BF16x2.RN P0, ...` | the same, `HADD2` | [`Reach::Global`] |
 //!
+//! Not measured: the sm_90 `.noftz` min/max on f16/bf16 and their x2
+//! forms (the script spells them without `.noftz`, which ptxas refuses).
 //! (`red` forms alike, with `RZ` for the old value; sm_80+ turn
 //! `red.{and,or,xor,min,max}.b32/u32/s32` into warp `REDUX` + one plain
 //! `ATOM`.) A fallback is only correct if the hardware did not perform
