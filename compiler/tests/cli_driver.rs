@@ -190,6 +190,54 @@ fn verbose_prints_ptxas_style_info_lines() {
         .is_empty());
 }
 
+/// Each kernel's static shared memory is the module-scope variables plus
+/// its own function-scope ones: kernels run alone, so their own variables
+/// overlap. ptxas 11.8 (`ptxas -arch=sm_80 -v`) on this module: k1 "272
+/// bytes smem", k2 "528 bytes smem" (16 common + 256 / 512 own).
+#[test]
+fn verbose_smem_counts_each_kernel_s_own_shared_variables() {
+    let mut src = HEADER.replace("sm_70", "sm_80");
+    src.push_str(".shared .align 4 .b8 common[16];\n");
+    for (k, n) in [("k1", 256), ("k2", 512)] {
+        src.push_str(&format!(
+            ".visible .entry {k}(.param .u64 p)\n{{\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<3>;\n\t.shared .align 4 .b8 own[{n}];\n\tmov.u32 %r1, %tid.x;\n\tshl.b32 %r2, %r1, 2;\n\tmov.u32 %r3, own;\n\tadd.u32 %r3, %r3, %r2;\n\tst.shared.u32 [%r3], %r1;\n\tst.shared.u32 [common], %r1;\n\tld.param.u64 %rd1, [p];\n\tld.shared.u32 %r1, [%r3];\n\tst.global.u32 [%rd1], %r1;\n\tret;\n}}\n"
+        ));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(&dir, "two.ptx", &src);
+    let r = ptxc(&["-arch=sm_80", "-v", &f, "-o", &write(&dir, "two.sass", "")]);
+    assert_eq!(r.code, 0, "{}", r.all());
+    let smem: Vec<&str> = r
+        .stderr
+        .lines()
+        .filter_map(|l| l.split(" registers, ").nth(1))
+        .collect();
+    assert_eq!(
+        smem,
+        [
+            "272 bytes smem, 360 bytes cmem[0]",
+            "528 bytes smem, 360 bytes cmem[0]"
+        ],
+        "{}",
+        r.stderr
+    );
+    // Forty kernels of 2 KiB each fit sm_80's window one at a time.
+    let mut many = HEADER.replace("sm_70", "sm_80");
+    for i in 0..40 {
+        many.push_str(&format!(
+            ".visible .entry m{i}(.param .u64 p)\n{{\n\t.reg .b32 %r<2>;\n\t.shared .align 4 .b8 s[2048];\n\tmov.u32 %r1, %tid.x;\n\tst.shared.u32 [s+2044], %r1;\n\tret;\n}}\n"
+        ));
+    }
+    let r = ptxc(&["-arch=sm_80", "-v", &write(&dir, "many.ptx", &many)]);
+    assert_eq!(r.code, 0, "{}", r.all());
+    assert_eq!(
+        r.stderr.matches(" 2048 bytes smem,").count(),
+        40,
+        "{}",
+        r.stderr
+    );
+}
+
 // ---- seed 002 phases -----------------------------------------------------
 
 #[test]

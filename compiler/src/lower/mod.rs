@@ -391,7 +391,14 @@ struct ModuleLayout {
     vars: FxHashMap<Sym, Binding>,
     /// Function-scope `.shared` declarations by span start.
     fn_shared: FxHashMap<u32, u32>,
-    shared_bytes: u32,
+    /// Static shared bytes of each `.entry`: the module-scope variables and
+    /// the `.func`s' function-scope ones (common to every kernel), then the
+    /// entry's own function-scope ones. Each kernel runs alone, so the
+    /// entries' own variables overlap: every entry's start where the
+    /// common part ends (ptxas 11.8 places two kernels' `sm[256]` both
+    /// at 0; laying them end to end pushed a module's later kernels out of
+    /// the shared window).
+    entry_shared: FxHashMap<Sym, u32>,
     const_bank: Vec<u8>,
     globals: Vec<GlobalVar>,
     /// The bank 4 slot of the constant bank's global copy, when the module
@@ -491,7 +498,7 @@ impl ModuleLayout {
                 }
             }
         }
-        for func in m.functions() {
+        let mut place = |func: &ast::Function, shared: &mut u32| {
             if let Some(body) = &func.body {
                 walk(body, &mut |v| {
                     if v.linkage == ast::Linkage::Extern || v.element_count().is_none() {
@@ -499,11 +506,22 @@ impl ModuleLayout {
                         return;
                     }
                     let (size, align) = var_size_align(v);
-                    shared = shared.next_multiple_of(align);
-                    fn_shared.insert(v.span.lo, base + shared);
-                    shared += size;
+                    *shared = shared.next_multiple_of(align);
+                    fn_shared.insert(v.span.lo, base + *shared);
+                    *shared += size;
                 });
             }
+        };
+        for func in m.functions().filter(|f| f.kind == ast::FuncKind::Func) {
+            place(func, &mut shared);
+        }
+        let common = shared;
+        let mut entry_shared = FxHashMap::default();
+        for func in m.functions().filter(|f| f.kind == ast::FuncKind::Entry) {
+            let mut own = common;
+            place(func, &mut own);
+            entry_shared.insert(func.name, own);
+            shared = shared.max(own);
         }
         // `cvta.const`: a read-only global copy of bank 3 for generic loads.
         let const_global = uses_cvta_const(m).then(|| {
@@ -521,6 +539,16 @@ impl ModuleLayout {
             slot
         });
         let dynamic = shared.next_multiple_of(16);
+        if !externs.is_empty() {
+            // One address for the module's dynamic shared memory, after
+            // the largest kernel: every kernel's static part reaches it, so
+            // the launch's window (static + dynamic bytes) holds it. ptxas
+            // starts it after each kernel's own; only the reported static
+            // size of the smaller kernels differs.
+            for v in entry_shared.values_mut() {
+                *v = dynamic;
+            }
+        }
         for e in externs {
             vars.insert(
                 e,
@@ -532,7 +560,7 @@ impl ModuleLayout {
         Ok(ModuleLayout {
             vars,
             fn_shared,
-            shared_bytes: shared,
+            entry_shared,
             const_bank: konst,
             globals,
             const_global,
@@ -798,7 +826,11 @@ fn lower_kernel(
             blocks,
         },
         params,
-        shared_bytes: layout.shared_bytes,
+        shared_bytes: layout
+            .entry_shared
+            .get(&f.name)
+            .copied()
+            .unwrap_or_else(|| layout.entry_shared.values().copied().max().unwrap_or(0)),
         local_bytes: kernel_frame + max_callee,
         const_bank: layout.const_bank.clone(),
         globals: layout.globals.clone(),
