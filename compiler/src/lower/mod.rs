@@ -159,6 +159,7 @@ mod int;
 mod int_misc;
 mod mem;
 mod operand;
+mod recursion;
 mod regs;
 mod res_ref;
 pub mod resinfo;
@@ -179,6 +180,8 @@ mod tests_gaps;
 mod tests_half;
 #[cfg(test)]
 mod tests_indirect_call;
+#[cfg(test)]
+mod tests_recursion;
 #[cfg(test)]
 mod tests_reg_params;
 #[cfg(test)]
@@ -638,6 +641,12 @@ pub(crate) struct CurFn {
     /// Before each `RET`: the function's own return slots into its
     /// class's (address-taken functions, call_indirect.rs).
     pub ret_copies: Vec<(AbiSlot, AbiSlot)>,
+    /// The `.func` being lowered (`None`: the kernel).
+    pub name: Option<Sym>,
+    /// Its direct self-calls, for the saves recursion.rs inserts.
+    pub self_calls: Vec<recursion::SelfCall>,
+    /// A self-recursive function's barrier and exit (recursion.rs).
+    pub recursive: Option<recursion::RecFrame>,
 }
 
 pub(crate) struct Cx<'m> {
@@ -679,6 +688,9 @@ pub(crate) struct Cx<'m> {
     pub classes: FxHashMap<call_indirect::Sig, (Vec<AbiSlot>, Vec<AbiSlot>, u32)>,
     /// The current function's `.callprototype`s.
     pub protos: FxHashMap<Sym, call_indirect::Sig>,
+    /// Where the last call's result copies start (call.rs, for
+    /// recursion.rs).
+    pub results_at: (usize, usize),
 }
 
 fn lower_kernel(
@@ -722,6 +734,7 @@ fn lower_kernel(
         taken: call_indirect::address_taken(m),
         classes: FxHashMap::default(),
         protos: FxHashMap::default(),
+        results_at: (0, 0),
     };
     cx.b.span = f.name_span;
     // Prologue: the stack pointer, then the global descriptor.
@@ -873,6 +886,18 @@ impl<'m> Cx<'m> {
         if frame > 0 {
             self.b
                 .emit(Op::IADD3, &[], [sp(), sp(), imm(-i64::from(frame)), rz()])?;
+        }
+        if let Some(rec) = self.cur.recursive {
+            // A self-recursive function's region (recursion.rs), inside
+            // its frame: every path to the exit is at the same depth.
+            self.b.emit(
+                Op::BSSY,
+                &[],
+                [
+                    crate::ir::sass_text::SassOperand::Barrier(rec.barrier),
+                    crate::ir::Operand::Label(rec.exit),
+                ],
+            )?;
         }
         for (s, off) in copies {
             match self.lookup(s) {
