@@ -15,9 +15,12 @@
 //! barrier register must not be reused by anything the callee runs while
 //! the caller's region is open, so a call to `f` uses `B(1 + height(f))`,
 //! where `height` is 0 for a function that calls nothing and one more than
-//! its deepest callee otherwise: heights strictly decrease down any call
-//! chain (recursion is refused), and `B0` stays the slow-path templates'
-//! (template.rs), whose regions contain no calls.
+//! its deepest callee otherwise, self-calls aside: heights strictly
+//! decrease down any call chain but a self-call's (other recursion is
+//! refused), and `B0` stays the slow-path templates' (template.rs), whose
+//! regions contain no calls. A self-call opens no region: the recursive
+//! function keeps its callers' barrier and closes its own region over its
+//! body before its one `RET`, as ptxas 11.8 does (recursion.rs).
 
 use rustc_hash::FxHashSet;
 

@@ -32,6 +32,7 @@
 //! | `atom_spin.rs` | atom/red `.add.noftz.f16x2`/`.bf16x2` on shared and generic memory (ptxas's `ATOMS.CAST.SPIN` loop; generic: `ATOM` with its fallbacks after `QSPC`) |
 //! | `space.rs` | isspacep: window tests on the generic address (our sequence, IADD3/ISETP) |
 //! | `call.rs` | `.func` calls and the ABI below (`.param` and `.reg` parameters) |
+//! | `recursion.rs` | direct self-recursion: the caller's saves around a self-call (`STL`/`LDL` below R1), the callers' convergence barrier kept (`BMOV`), the one exit |
 //! | `call_indirect.rs` | function addresses (`mov.u64 %r, f`: the code address) and indirect calls through `.callprototype`s (`CALL.REL.NOINC %r 0x0`); the shared registers of a signature class |
 //!
 //! Per-target rules: the lowering emits the target-independent (newest)
@@ -56,8 +57,10 @@
 //! (sm_100a: no target of the SM table has it), cube and multi-sample
 //! textures, `tex.grad`/`tex.level` with `.s32` coordinates (tex_lod.rs),
 //! separate samplers (tex.rs; the interpreter faults on them too: the
-//! launch spec has no samplers), recursive calls, direct or through
-//! function pointers (call.rs), indirect calls without a `.callprototype`
+//! launch spec has no samplers), mutual recursion (call.rs; the
+//! driver's phase 17 refuses it first, as ptxas) and recursion through
+//! function pointers (call.rs, call_indirect.rs; a `.func` calling itself
+//! by name is lowered, recursion.rs), indirect calls without a `.callprototype`
 //! of the calling function (a call-target list) and the address of a
 //! kernel (call_indirect.rs); of the half-precision forms (half.rs,
 //! atom16.rs), the ones ptxas 11.8 refuses on a target and that have no
@@ -105,8 +108,11 @@
 //! an operand; the call site writes it from a register or an immediate
 //! and reads the return register out as it would a `mov` (ptxas 11.8
 //! passes those in R registers too, a `.pred` as a 0/-1 word). There are no callee-saved registers: virtual registers of
-//! different functions are disjoint, which is also why recursion (direct
-//! or not, through function pointers too) is refused. A function whose
+//! different functions are disjoint. A function calling itself by name
+//! reuses its own, so the caller saves what is live across each
+//! self-call to the stack and the recursive function closes a
+//! convergence region over its body (recursion.rs); other recursion
+//! (mutual, through function pointers) is refused. A function whose
 //! address is taken (`mov.u64 %r, f`: its first block's code address,
 //! as ptxas) is called, directly or through `CALL.REL.NOINC %r 0x0`, with
 //! the registers of its signature class, which it copies into its own on

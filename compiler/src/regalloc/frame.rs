@@ -19,7 +19,9 @@
 //!
 //! The stack size of the kernel ([`stack_depth`]) is the largest depth
 //! reached, a callee's stack counting from the depth of its call site; a
-//! call through a register counts its deepest candidate callee.
+//! call through a register counts its deepest candidate callee; a
+//! procedure's direct self-calls count one activation (the real depth is
+//! data-dependent: [`has_self_calls`], lower/recursion.rs).
 
 use std::collections::HashMap;
 
