@@ -64,7 +64,10 @@ fn walk(n: u32, acc: u64) -> u64 {
         return acc;
     }
     let t2 = n.wrapping_mul(7);
-    let inner = walk(n - 1, acc.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(1));
+    let inner = walk(
+        n - 1,
+        acc.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(1),
+    );
     let mut d = inner.wrapping_add(u64::from(n));
     d ^= u64::from(t2) * u64::from(t2);
     d = d.wrapping_add(acc);
@@ -141,9 +144,12 @@ fn driver_listings_match_the_interpreter() {
                 .result
                 .unwrap_or_else(|e| panic!("{arch} {opt}: {e}"))
                 .sass;
-            assert!(sass.contains("BMOV.32.CLEAR"), "{arch} {opt}: no barrier save");
+            assert!(
+                sass.contains("BMOV.32.CLEAR"),
+                "{arch} {opt}: no barrier save"
+            );
             seq_harness::vendor_agrees(&m, &src, &sass, "recur", arch, &spec(3), |_| {
-                format!("{opt}")
+                opt.to_string()
             });
         }
     }
@@ -172,12 +178,19 @@ fn vendor_listings_run_in_the_simulator() {
         let e = expected(t, 2);
         let exp = [e[0], e[1], e[4], e[5]];
         for (w, x) in exp.iter().enumerate() {
-            assert_eq!(out[4 * t as usize + w], u64::from(*x), "thread {t} word {w}");
+            assert_eq!(
+                out[4 * t as usize + w],
+                u64::from(*x),
+                "thread {t} word {w}"
+            );
         }
     }
     for arch in ARCHS {
         let sass = std::fs::read_to_string(dir.join(format!("small.{arch}.O3.sass"))).unwrap();
-        assert!(sass.contains("BMOV.32.CLEAR"), "{arch}: not the recursive listing");
+        assert!(
+            sass.contains("BMOV.32.CLEAR"),
+            "{arch}: not the recursive listing"
+        );
         let got = oracle::commands::sim::run_sass(
             &sp,
             &sass,
@@ -235,10 +248,9 @@ fn too_deep_recursion_is_an_error_in_both_runners() {
         ] {
             let got = got.unwrap_or_else(|e| panic!("{arch}: {e}"));
             match &got.outcome {
-                Outcome::Fault { message, .. } => assert!(
-                    message.contains("local"),
-                    "{what} {arch}: {message}"
-                ),
+                Outcome::Fault { message, .. } => {
+                    assert!(message.contains("local"), "{what} {arch}: {message}")
+                }
                 o => panic!("{what} {arch}: {o:?}"),
             }
         }

@@ -587,7 +587,9 @@ impl Cx<'_> {
         }
         let body = func.body.as_ref().expect("a body");
         let mut recursive = false;
-        callees_marked(self.m, body, &mut |c, _, direct| recursive |= direct && c == f);
+        callees_marked(self.m, body, &mut |c, _, direct| {
+            recursive |= direct && c == f
+        });
         if recursive {
             // Keep the callers' convergence barrier; one region over the
             // body (opened after the frame push, mod.rs `function_body`),

@@ -129,28 +129,30 @@ pub(crate) fn save_sets(
         hooks.entry(sc.save_at).or_default().push(Hook::Save(c));
     }
     for (c, sc) in calls.iter().enumerate() {
-        hooks.entry(sc.restore_at).or_default().push(Hook::Restore(c));
+        hooks
+            .entry(sc.restore_at)
+            .or_default()
+            .push(Hook::Restore(c));
     }
     let mut sets: Vec<FxHashSet<RegUnit>> = vec![FxHashSet::default(); calls.len()];
     let mut live_in: Vec<FxHashSet<RegUnit>> = vec![FxHashSet::default(); n];
-    let apply = |at: (usize, usize),
-                 live: &mut FxHashSet<RegUnit>,
-                 sets: &mut Vec<FxHashSet<RegUnit>>| {
-        for h in hooks.get(&at).into_iter().flatten() {
-            match *h {
-                Hook::Save(c) => live.extend(sets[c].iter().copied()),
-                Hook::Restore(c) => {
-                    let new: Vec<RegUnit> = live
-                        .iter()
-                        .copied()
-                        .filter(|u| saved_kind(u) && !results[c].contains(u))
-                        .collect();
-                    sets[c].extend(new);
-                    live.retain(|u| !sets[c].contains(u));
+    let apply =
+        |at: (usize, usize), live: &mut FxHashSet<RegUnit>, sets: &mut Vec<FxHashSet<RegUnit>>| {
+            for h in hooks.get(&at).into_iter().flatten() {
+                match *h {
+                    Hook::Save(c) => live.extend(sets[c].iter().copied()),
+                    Hook::Restore(c) => {
+                        let new: Vec<RegUnit> = live
+                            .iter()
+                            .copied()
+                            .filter(|u| saved_kind(u) && !results[c].contains(u))
+                            .collect();
+                        sets[c].extend(new);
+                        live.retain(|u| !sets[c].contains(u));
+                    }
                 }
             }
-        }
-    };
+        };
     loop {
         let mut changed = false;
         for b in (from..n).rev() {
@@ -236,7 +238,7 @@ impl Cx<'_> {
             edits.push((c.save_at, 1, pre));
             edits.push((c.restore_at, 0, post));
         }
-        edits.sort_by(|a, b| (b.0, b.1).cmp(&(a.0, a.1)));
+        edits.sort_by_key(|e| std::cmp::Reverse((e.0, e.1)));
         for ((b, k), _, code) in edits {
             let insts = &mut self.b.blocks[b].insts;
             let tail = insts.split_off(k);
@@ -247,11 +249,7 @@ impl Cx<'_> {
     }
 
     /// The save and restore code for `units` in a `bytes`-byte area.
-    fn save_code(
-        &mut self,
-        units: &[RegUnit],
-        bytes: i64,
-    ) -> R<(Vec<Inst>, Vec<Inst>)> {
+    fn save_code(&mut self, units: &[RegUnit], bytes: i64) -> R<(Vec<Inst>, Vec<Inst>)> {
         // Emit into a scratch block, then take the instructions out.
         // Unguarded even around a guarded call (the allocator's frame
         // walk wants R1 moved unconditionally; a save and restore that
@@ -260,7 +258,8 @@ impl Cx<'_> {
         let scratch = self.b.new_label();
         let n = self.b.blocks.len();
         self.b.start_block(scratch);
-        self.b.emit(Op::IADD3, &[], [sp(), sp(), imm(-bytes), rz()])?;
+        self.b
+            .emit(Op::IADD3, &[], [sp(), sp(), imm(-bytes), rz()])?;
         let mut temps = Vec::new();
         for (k, u) in units.iter().enumerate() {
             let at = mem(Reg::R(1), false, 4 * k as i64);
@@ -285,16 +284,14 @@ impl Cx<'_> {
                 RegUnit::VP(q) => {
                     let tv = t.next().expect("one temporary per predicate");
                     self.b.emit(Op::LDL, &[], [r(tv), at])?;
-                    self.b.emit(
-                        Op::ISETP,
-                        &["NE", "AND"],
-                        [p(q), pt(), r(tv), rz(), pt()],
-                    )?;
+                    self.b
+                        .emit(Op::ISETP, &["NE", "AND"], [p(q), pt(), r(tv), rz(), pt()])?;
                 }
                 _ => unreachable!("filtered to VR/VP"),
             }
         }
-        self.b.emit(Op::IADD3, &[], [sp(), sp(), imm(bytes), rz()])?;
+        self.b
+            .emit(Op::IADD3, &[], [sp(), sp(), imm(bytes), rz()])?;
         let post = std::mem::take(&mut self.b.blocks[n].insts);
         self.b.blocks.truncate(n);
         self.b.guard = saved_guard;

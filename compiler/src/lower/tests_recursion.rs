@@ -64,7 +64,10 @@ fn a_self_call_saves_what_is_live_across_it() {
         .iter()
         .rposition(|l| l.starts_with("IADD3 R1, R1, -0x10, RZ"))
         .expect("the save area pushed");
-    let stores = before[push..].iter().filter(|l| l.starts_with("STL")).count();
+    let stores = before[push..]
+        .iter()
+        .filter(|l| l.starts_with("STL"))
+        .count();
     assert_eq!(stores, 4, "n, the return address pair, the barrier copy");
     let after = &lines[call..];
     let pop = after
@@ -77,11 +80,23 @@ fn a_self_call_saves_what_is_live_across_it() {
     // and the callers' barrier kept.
     assert!(!lines[call - 3..call].iter().any(|l| l.starts_with("BSSY")));
     assert_eq!(
-        lines.iter().filter(|l| l.starts_with("BMOV.32.CLEAR")).count(),
+        lines
+            .iter()
+            .filter(|l| l.starts_with("BMOV.32.CLEAR"))
+            .count(),
         1
     );
-    assert_eq!(lines.iter().filter(|l| l.starts_with("BMOV.32 B")).count(), 1);
-    assert_eq!(lines.iter().filter(|l| l.starts_with("RET.REL.NODEC")).count(), 1);
+    assert_eq!(
+        lines.iter().filter(|l| l.starts_with("BMOV.32 B")).count(),
+        1
+    );
+    assert_eq!(
+        lines
+            .iter()
+            .filter(|l| l.starts_with("RET.REL.NODEC"))
+            .count(),
+        1
+    );
 }
 
 #[test]
@@ -93,4 +108,3 @@ fn mutual_and_pointer_recursion_are_refused() {
     let e = lower_err(pointer);
     assert!(e.contains("recursive call to `f`"), "{e}");
 }
-
