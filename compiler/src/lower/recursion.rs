@@ -33,6 +33,15 @@
 //! %t, Bn` on entry, `BMOV.32 Bn, %t` before each `RET`, with `%t` saved
 //! across the self-calls like any other live register).
 //!
+//! Known gap (not claimed, not tested): a warp-synchronous instruction
+//! right after a call with per-lane recursion depths (a full-mask
+//! `shfl.sync` after `fact(%tid.x)`) finds the warp unconverged in the
+//! SASS simulator (`WarpSyncMismatch`): its `BSYNC Bn` releases every lane
+//! waiting on `Bn` at any activation (oracle/src/sim/exec/control.rs,
+//! `Warp::recheck`), so lanes waiting in an outer activation leave when an
+//! inner one's region closes. ptxas's listings have the same shape; which
+//! release rule the hardware follows is UNCONFIRMED.
+//!
 //! The stack grows by the frame and the save area per activation; its
 //! depth is not static (regalloc/frame.rs [`crate::regalloc::stack_depth`]
 //! counts one activation, the driver warns as ptxas). Running out of the
