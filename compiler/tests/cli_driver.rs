@@ -560,6 +560,29 @@ fn phase_17_mutual_recursion_is_rejected() {
     assert!(r.stderr.contains("mutually recursive"), "{}", r.stderr);
 }
 
+/// Direct self-recursion compiles (seed 002 phase 17 aborts only on
+/// mutual recursion; lower/recursion.rs) with ptxas 11.8's warning that
+/// the stack size is not static, and -v reports one activation's frame.
+#[test]
+fn direct_self_recursion_compiles_with_a_stack_warning() {
+    let d = tempfile::tempdir().unwrap();
+    let text = format!(
+        "{HEADER}.func (.param .b32 r) f(.param .b32 a)\n{{\n\t.reg .b32 %r<4>;\n\t.reg .pred %p;\n\tld.param.b32 %r1, [a];\n\tsetp.eq.u32 %p, %r1, 0;\n\tmov.u32 %r2, 0;\n\t@%p bra DONE;\n\tsub.u32 %r3, %r1, 1;\n\t{{ .param .b32 pa; .param .b32 pr; st.param.b32 [pa], %r3; call (pr), f, (pa); ld.param.b32 %r2, [pr]; }}\n\tadd.u32 %r2, %r2, %r1;\nDONE:\n\tst.param.b32 [r], %r2;\n\tret;\n}}\n.visible .entry k(.param .u64 p)\n{{\n\t.reg .b32 %r<3>;\n\t.reg .b64 %rd<2>;\n\tld.param.u64 %rd1, [p];\n\tmov.u32 %r1, %tid.x;\n\t{{ .param .b32 pa; .param .b32 pr; st.param.b32 [pa], %r1; call (pr), f, (pa); ld.param.b32 %r2, [pr]; }}\n\tst.global.u32 [%rd1], %r2;\n\tret;\n}}\n"
+    );
+    let f = write(&d, "self.ptx", &text);
+    for opt in ["-O0", "-O3"] {
+        let r = ptxc(&[opt, "-v", &f]);
+        assert_eq!(r.code, 0, "{opt}: {}", r.all());
+        assert!(
+            r.all()
+                .contains("Stack size for entry function 'k' cannot be statically determined"),
+            "{opt}: {}",
+            r.all()
+        );
+        assert!(r.all().contains("Function properties for f"), "{}", r.all());
+    }
+}
+
 #[test]
 fn phase_17_indirect_call_with_mma_f64_cannot_be_written_yet() {
     // The warning needs `mma` on `.f64`, which the front end does not parse

@@ -899,6 +899,14 @@ fn finalize(
         }
         sass.push_str(&f.text);
         sass.push_str("\n\n");
+        if f.usage.stack_unbounded {
+            // ptxas 11.8 on a kernel reaching a self-recursive `.func`
+            // (lower/recursion.rs), with or without -v.
+            messages.push(Message::warning(format!(
+                "Stack size for entry function '{}' cannot be statically determined",
+                f.name
+            )));
+        }
         if opts.verbose {
             messages.push(Message::info(format!(
                 "Compiling entry function '{}' for '{}'",

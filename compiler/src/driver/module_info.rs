@@ -98,7 +98,8 @@ impl CallGraph {
     /// recursion (seed 002 phase 11 marks them, phase 17 aborts). Each
     /// cycle is reported once, as the functions in module order, with the
     /// span of the call that closes it from the first one. A function that
-    /// calls only itself is direct recursion, which the lowering reports.
+    /// calls only itself is direct recursion, which the lowering compiles
+    /// (lower/recursion.rs; ptxas 11.8 does too).
     pub fn mutual_recursion(&self, m: &Module) -> Vec<(Vec<Sym>, Span)> {
         // Tarjan's algorithm, iterative, over the functions in module order.
         let order: Vec<Sym> = m

@@ -15,9 +15,12 @@
 //! barrier register must not be reused by anything the callee runs while
 //! the caller's region is open, so a call to `f` uses `B(1 + height(f))`,
 //! where `height` is 0 for a function that calls nothing and one more than
-//! its deepest callee otherwise: heights strictly decrease down any call
-//! chain (recursion is refused), and `B0` stays the slow-path templates'
-//! (template.rs), whose regions contain no calls.
+//! its deepest callee otherwise, self-calls aside: heights strictly
+//! decrease down any call chain but a self-call's (other recursion is
+//! refused), and `B0` stays the slow-path templates' (template.rs), whose
+//! regions contain no calls. A self-call opens no region: the recursive
+//! function keeps its callers' barrier and closes its own region over its
+//! body before its one `RET`, as ptxas 11.8 does (recursion.rs).
 
 use rustc_hash::FxHashSet;
 
@@ -36,6 +39,15 @@ use super::{var_size_align, AbiSlot, CurFn, Cx, FuncAbi, LowerError};
 /// The functions a body calls: direct targets, and the candidates of each
 /// indirect call (call_indirect.rs).
 fn callees(m: &ast::Module, body: &ast::Block, out: &mut Vec<(Sym, crate::ptx::Span)>) {
+    callees_marked(m, body, &mut |c, span, _| out.push((c, span)));
+}
+
+/// [`callees`], each with whether the call names it directly.
+fn callees_marked(
+    m: &ast::Module,
+    body: &ast::Block,
+    out: &mut dyn FnMut(Sym, crate::ptx::Span, bool),
+) {
     let protos = call_indirect::prototypes(body);
     let mut taken = None;
     direct_and_indirect(m, body, &protos, &mut taken, out);
@@ -46,7 +58,7 @@ fn direct_and_indirect(
     b: &ast::Block,
     protos: &rustc_hash::FxHashMap<Sym, call_indirect::Sig>,
     taken: &mut Option<FxHashSet<Sym>>,
-    out: &mut Vec<(Sym, crate::ptx::Span)>,
+    out: &mut dyn FnMut(Sym, crate::ptx::Span, bool),
 ) {
     for s in &b.stmts {
         match s {
@@ -54,7 +66,7 @@ fn direct_and_indirect(
                 if let Some((_, proto)) = call_indirect::indirect_parts(m, i) {
                     let t = taken.get_or_insert_with(|| call_indirect::address_taken(m));
                     for c in call_indirect::candidates(m, t, protos, proto) {
-                        out.push((c, i.span));
+                        out(c, i.span, false);
                     }
                 } else if let Some(o) = i
                     .operands
@@ -62,7 +74,7 @@ fn direct_and_indirect(
                     .find(|o| matches!(o.kind, OperandKind::Name(_)))
                 {
                     if let OperandKind::Name(f) = o.kind {
-                        out.push((f, i.span));
+                        out(f, i.span, true);
                     }
                 }
             }
@@ -73,12 +85,15 @@ fn direct_and_indirect(
 }
 
 /// The call height of `f`: 0 when it calls nothing, else one more than
-/// its highest callee's (recursion is refused before lowering).
+/// its highest callee's, self-calls aside (other recursion is refused
+/// before lowering; a self-recursive function keeps its callers' barrier,
+/// recursion.rs).
 pub fn call_height(m: &ast::Module, f: &ast::Function) -> u32 {
     let Some(body) = &f.body else { return 0 };
     let mut cs = Vec::new();
     callees(m, body, &mut cs);
     cs.iter()
+        .filter(|&&(c, _)| c != f.name)
         .filter_map(|&(c, _)| m.function(m.name(c)))
         .map(|g| 1 + call_height(m, g))
         .max()
@@ -88,7 +103,10 @@ pub fn call_height(m: &ast::Module, f: &ast::Function) -> u32 {
 /// Convergence barrier registers: B0..B15 (B0 is the slow paths').
 const BARRIERS: u32 = 16;
 
-/// Refuses recursion (direct or not) among the functions a kernel reaches.
+/// Refuses recursion among the functions a kernel reaches, but a `.func`
+/// calling itself by name (recursion.rs): mutual recursion (the driver's
+/// phase 17 refuses it first, as ptxas) and recursion through function
+/// pointers (a self-call through a register is one too).
 pub fn check_no_recursion(m: &ast::Module, f: &ast::Function) -> Result<(), LowerError> {
     fn visit(
         m: &ast::Module,
@@ -98,8 +116,12 @@ pub fn check_no_recursion(m: &ast::Module, f: &ast::Function) -> Result<(), Lowe
     ) -> Result<(), LowerError> {
         let Some(body) = &f.body else { return Ok(()) };
         let mut cs = Vec::new();
-        callees(m, body, &mut cs);
-        for (c, span) in cs {
+        callees_marked(m, body, &mut |c, span, direct| cs.push((c, span, direct)));
+        for (c, span, direct) in cs {
+            if direct && c == f.name && stack.len() > 1 {
+                // Direct self-recursion of a `.func` (recursion.rs).
+                continue;
+            }
             if stack.contains(&c) {
                 return Err(LowerError::new(
                     span,
@@ -243,7 +265,14 @@ impl Cx<'_> {
         let f = callee.ok_or_else(|| LowerError::new(i.span, "call without a target"))?;
         let abi = self.func_abi(f)?;
         let func = self.m.function(self.m.name(f)).expect("func_abi checked");
-        let barrier = 1 + call_height(self.m, func);
+        // A self-call needs no region of its own: the activation it
+        // starts closes one over its body before returning (recursion.rs).
+        let barrier = if self.cur.name == Some(f) {
+            None
+        } else {
+            Some(1 + call_height(self.m, func))
+        };
+        let save_at = self.position();
         self.call_with(
             &abi,
             &func.params,
@@ -251,7 +280,22 @@ impl Cx<'_> {
             Operand::Label(abi.label),
             rets,
             args,
-        )
+        )?;
+        if self.cur.name == Some(f) {
+            let results_at = self.results_at;
+            self.cur.self_calls.push(super::recursion::SelfCall {
+                save_at,
+                results_at,
+                restore_at: self.position(),
+            });
+        }
+        Ok(())
+    }
+
+    /// The builder's current position: block index, instruction index.
+    fn position(&self) -> (usize, usize) {
+        let b = self.b.blocks.len() - 1;
+        (b, self.b.blocks[b].insts.len())
     }
 
     /// `call (rets), %fp, (args), proto` (call_indirect.rs): the class
@@ -301,7 +345,7 @@ impl Cx<'_> {
             reg: crate::ir::sass_text::Reg::V(reg),
             offset: 0,
         };
-        self.call_with(&abi, decls, 1 + height, target, rets, args)
+        self.call_with(&abi, decls, Some(1 + height), target, rets, args)
     }
 
     /// The call sequence (module doc): arguments, `BSSY`, return address,
@@ -310,7 +354,7 @@ impl Cx<'_> {
         &mut self,
         abi: &FuncAbi,
         decls: &[ast::VarDecl],
-        barrier: u32,
+        barrier: Option<u32>,
         target: Operand,
         rets: &[ast::Operand],
         args: &[ast::Operand],
@@ -351,20 +395,27 @@ impl Cx<'_> {
             }
         }
         let ret = self.b.new_label();
-        if barrier >= BARRIERS {
-            return self.err(format!(
-                "calls nest {barrier} deep; convergence barriers B1..B15 allow 14"
-            ));
+        let barrier = match barrier {
+            Some(b) if b >= BARRIERS => {
+                return self.err(format!(
+                    "calls nest {b} deep; convergence barriers B1..B15 allow 14"
+                ))
+            }
+            b => b.map(|b| SassOperand::Barrier(b as u8)),
+        };
+        if let Some(bar) = &barrier {
+            self.b
+                .emit(Op::BSSY, &[], [bar.clone(), Operand::Label(ret)])?;
         }
-        let barrier = SassOperand::Barrier(barrier as u8);
-        self.b
-            .emit(Op::BSSY, &[], [barrier.clone(), Operand::Label(ret)])?;
         self.b
             .emit(Op::MOV, &[], [r(abi.ra), Operand::Label(ret)])?;
         self.mov(abi.ra + 1, rz())?;
         self.b.emit(Op::CALL, &["REL", "NOINC"], [target])?;
         self.b.start_block(ret);
-        self.b.emit(Op::BSYNC, &[], [barrier])?;
+        if let Some(bar) = barrier {
+            self.b.emit(Op::BSYNC, &[], [bar])?;
+        }
+        self.results_at = self.position();
         for (k, o) in rets.iter().enumerate() {
             match abi.rets[k] {
                 AbiSlot::Words(rf, rw) => {
@@ -469,6 +520,7 @@ impl Cx<'_> {
         let func = self.m.function(self.m.name(f)).expect("checked");
         self.b.span = func.name_span;
         self.b.start_block(abi.label);
+        let first_block = self.b.blocks.len() - 1;
         let saved = std::mem::replace(
             &mut self.cur,
             CurFn {
@@ -476,6 +528,9 @@ impl Cx<'_> {
                 frame: 0,
                 ra: abi.ra,
                 ret_copies: Vec::new(),
+                name: Some(f),
+                self_calls: Vec::new(),
+                recursive: None,
             },
         );
         self.scopes.push();
@@ -531,7 +586,42 @@ impl Cx<'_> {
             }
         }
         let body = func.body.as_ref().expect("a body");
+        let mut recursive = false;
+        callees_marked(self.m, body, &mut |c, _, direct| {
+            recursive |= direct && c == f
+        });
+        if recursive {
+            // Keep the callers' convergence barrier; one region over the
+            // body (opened after the frame push, mod.rs `function_body`),
+            // closed at its one exit (recursion.rs).
+            let saved = self.b.vreg();
+            let barrier = (1 + call_height(self.m, func)) as u8;
+            let exit = self.b.new_label();
+            self.b.emit(
+                Op::BMOV,
+                &["32", "CLEAR"],
+                [r(saved), SassOperand::Barrier(barrier)],
+            )?;
+            self.cur.recursive = Some(super::recursion::RecFrame {
+                saved,
+                barrier,
+                exit,
+            });
+        }
         self.function_body(body)?;
+        if let Some(rec) = self.cur.recursive {
+            self.b.start_block(rec.exit);
+            self.b
+                .emit(Op::BSYNC, &[], [SassOperand::Barrier(rec.barrier)])?;
+            self.return_sequence()?;
+            let mut at_ret = Vec::new();
+            at_ret.push(crate::ir::regs::RegUnit::VR(self.cur.ra));
+            at_ret.push(crate::ir::regs::RegUnit::VR(self.cur.ra + 1));
+            for s in abi.rets.iter().chain(&self.funcs[&f].rets) {
+                super::recursion::slot_units(s, &mut at_ret);
+            }
+            self.save_around_self_calls(first_block, &at_ret)?;
+        }
         self.max_callee_frame = self.max_callee_frame.max(self.cur.frame);
         self.scopes.pop();
         self.cur = saved;

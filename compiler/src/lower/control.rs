@@ -91,36 +91,55 @@ impl Cx<'_> {
         k > 0 && !crate::ir::cfg::falls_through(blocks[k - 1].insts.last())
     }
 
-    /// `ret` (also the implicit one at the end of a body).
+    /// `ret` (also the implicit one at the end of a body). In a
+    /// self-recursive `.func`, a branch to its one exit (recursion.rs).
     pub fn lower_ret(&mut self, _g: Option<Guard>) -> R {
         if self.at_dead_end() && self.b.guard.is_none() {
             return Ok(());
         }
         if self.cur.is_entry {
             self.b.emit(Op::EXIT, &[], [])?;
+        } else if let Some(rec) = self.cur.recursive {
+            self.b.emit(Op::BRA, &[], [Operand::Label(rec.exit)])?;
         } else {
-            for (own, class) in self.cur.ret_copies.clone() {
-                self.copy_slot(own, class)?;
-            }
-            if self.cur.frame > 0 {
-                self.b.emit(
-                    Op::IADD3,
-                    &[],
-                    [sp(), sp(), imm(i64::from(self.cur.frame)), rz()],
-                )?;
-            }
-            self.b.emit(
-                Op::RET,
-                &["REL", "NODEC"],
-                [Operand::RegRel {
-                    reg: Reg::V(self.cur.ra),
-                    offset: 0,
-                }],
-            )?;
+            self.return_sequence()?;
         }
         let l = self.b.new_label();
         self.b.start_block(l);
         Ok(())
+    }
+
+    /// A `.func`'s return: return values into its class's registers,
+    /// the callers' barrier back (recursion.rs), the frame popped, `RET`.
+    pub(super) fn return_sequence(&mut self) -> R {
+        for (own, class) in self.cur.ret_copies.clone() {
+            self.copy_slot(own, class)?;
+        }
+        if let Some(rec) = self.cur.recursive {
+            self.b.emit(
+                Op::BMOV,
+                &["32"],
+                [
+                    crate::ir::sass_text::SassOperand::Barrier(rec.barrier),
+                    r(rec.saved),
+                ],
+            )?;
+        }
+        if self.cur.frame > 0 {
+            self.b.emit(
+                Op::IADD3,
+                &[],
+                [sp(), sp(), imm(i64::from(self.cur.frame)), rz()],
+            )?;
+        }
+        self.b.emit(
+            Op::RET,
+            &["REL", "NODEC"],
+            [Operand::RegRel {
+                reg: Reg::V(self.cur.ra),
+                offset: 0,
+            }],
+        )
     }
 }
 

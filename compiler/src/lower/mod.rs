@@ -33,6 +33,7 @@
 //! | `atom_spin.rs` | atom/red `.add.noftz.f16x2`/`.bf16x2` on shared and generic memory (ptxas's `ATOMS.CAST.SPIN` loop; generic: `ATOM` with its fallbacks after `QSPC`) |
 //! | `space.rs` | isspacep: window tests on the generic address (our sequence, IADD3/ISETP) |
 //! | `call.rs` | `.func` calls and the ABI below (`.param` and `.reg` parameters) |
+//! | `recursion.rs` | direct self-recursion: the caller's saves around a self-call (`STL`/`LDL` below R1), the callers' convergence barrier kept (`BMOV`), the one exit |
 //! | `call_indirect.rs` | function addresses (`mov.u64 %r, f`: the code address) and indirect calls through `.callprototype`s (`CALL.REL.NOINC %r 0x0`); the shared registers of a signature class |
 //!
 //! Per-target rules: the lowering emits the target-independent (newest)
@@ -57,8 +58,10 @@
 //! (sm_100a: no target of the SM table has it), cube and multi-sample
 //! textures, `tex.grad`/`tex.level` with `.s32` coordinates (tex_lod.rs),
 //! separate samplers (tex.rs; the interpreter faults on them too: the
-//! launch spec has no samplers), recursive calls, direct or through
-//! function pointers (call.rs), indirect calls without a `.callprototype`
+//! launch spec has no samplers), mutual recursion (call.rs; the
+//! driver's phase 17 refuses it first, as ptxas) and recursion through
+//! function pointers (call.rs, call_indirect.rs; a `.func` calling itself
+//! by name is lowered, recursion.rs), indirect calls without a `.callprototype`
 //! of the calling function (a call-target list) and the address of a
 //! kernel (call_indirect.rs); of the half-precision forms (half.rs,
 //! atom16.rs), the ones ptxas 11.8 refuses on a target and that have no
@@ -106,8 +109,11 @@
 //! an operand; the call site writes it from a register or an immediate
 //! and reads the return register out as it would a `mov` (ptxas 11.8
 //! passes those in R registers too, a `.pred` as a 0/-1 word). There are no callee-saved registers: virtual registers of
-//! different functions are disjoint, which is also why recursion (direct
-//! or not, through function pointers too) is refused. A function whose
+//! different functions are disjoint. A function calling itself by name
+//! reuses its own, so the caller saves what is live across each
+//! self-call to the stack and the recursive function closes a
+//! convergence region over its body (recursion.rs); other recursion
+//! (mutual, through function pointers) is refused. A function whose
 //! address is taken (`mov.u64 %r, f`: its first block's code address,
 //! as ptxas) is called, directly or through `CALL.REL.NOINC %r 0x0`, with
 //! the registers of its signature class, which it copies into its own on
@@ -161,6 +167,7 @@ mod int;
 mod int_misc;
 mod mem;
 mod operand;
+mod recursion;
 mod regs;
 mod res_ref;
 pub mod resinfo;
@@ -181,6 +188,8 @@ mod tests_gaps;
 mod tests_half;
 #[cfg(test)]
 mod tests_indirect_call;
+#[cfg(test)]
+mod tests_recursion;
 #[cfg(test)]
 mod tests_reg_params;
 #[cfg(test)]
@@ -668,6 +677,12 @@ pub(crate) struct CurFn {
     /// Before each `RET`: the function's own return slots into its
     /// class's (address-taken functions, call_indirect.rs).
     pub ret_copies: Vec<(AbiSlot, AbiSlot)>,
+    /// The `.func` being lowered (`None`: the kernel).
+    pub name: Option<Sym>,
+    /// Its direct self-calls, for the saves recursion.rs inserts.
+    pub self_calls: Vec<recursion::SelfCall>,
+    /// A self-recursive function's barrier and exit (recursion.rs).
+    pub recursive: Option<recursion::RecFrame>,
 }
 
 pub(crate) struct Cx<'m> {
@@ -709,6 +724,9 @@ pub(crate) struct Cx<'m> {
     pub classes: FxHashMap<call_indirect::Sig, (Vec<AbiSlot>, Vec<AbiSlot>, u32)>,
     /// The current function's `.callprototype`s.
     pub protos: FxHashMap<Sym, call_indirect::Sig>,
+    /// Where the last call's result copies start (call.rs, for
+    /// recursion.rs).
+    pub results_at: (usize, usize),
 }
 
 fn lower_kernel(
@@ -752,6 +770,7 @@ fn lower_kernel(
         taken: call_indirect::address_taken(m),
         classes: FxHashMap::default(),
         protos: FxHashMap::default(),
+        results_at: (0, 0),
     };
     cx.b.span = f.name_span;
     // Prologue: the stack pointer, then the global descriptor.
@@ -907,6 +926,18 @@ impl<'m> Cx<'m> {
         if frame > 0 {
             self.b
                 .emit(Op::IADD3, &[], [sp(), sp(), imm(-i64::from(frame)), rz()])?;
+        }
+        if let Some(rec) = self.cur.recursive {
+            // A self-recursive function's region (recursion.rs), inside
+            // its frame: every path to the exit is at the same depth.
+            self.b.emit(
+                Op::BSSY,
+                &[],
+                [
+                    crate::ir::sass_text::SassOperand::Barrier(rec.barrier),
+                    crate::ir::Operand::Label(rec.exit),
+                ],
+            )?;
         }
         for (s, off) in copies {
             match self.lookup(s) {

@@ -490,19 +490,6 @@ fn func_calls_use_call_rel_and_ret_rel() {
 }
 
 #[test]
-fn recursion_is_refused() {
-    let src = ".version 7.5\n.target sm_70\n.address_size 64\n.visible .func f()\n{\ncall.uni f, ();\nret;\n}\n.visible .entry k()\n{\ncall.uni f, ();\nret;\n}\n";
-    let e = lower_source(
-        "t.ptx",
-        src,
-        lookup_sm("sm_80").unwrap(),
-        &LowerOptions::default(),
-    )
-    .unwrap_err();
-    assert!(e.contains("recursive call"), "{e}");
-}
-
-#[test]
 fn guarded_sequences_branch_around() {
     // A guard on a one-instruction lowering predicates it (saxpy_div.sm_80
     // 0x01d0 `@P0 FMUL R8, R8, 0.25`); a sequence is branched around.

@@ -19,7 +19,9 @@
 //!
 //! The stack size of the kernel ([`stack_depth`]) is the largest depth
 //! reached, a callee's stack counting from the depth of its call site; a
-//! call through a register counts its deepest candidate callee.
+//! call through a register counts its deepest candidate callee; a
+//! procedure's direct self-calls count one activation (the real depth is
+//! data-dependent: [`has_self_calls`], lower/recursion.rs).
 
 use std::collections::HashMap;
 
@@ -316,6 +318,13 @@ pub fn lay_out(f: &mut Function, slots: &Slots, sm: Option<&SmInfo>) -> Result<u
 /// The per-thread stack the kernel needs: the largest depth below the
 /// kernel's initial R1 reached anywhere, callees included.
 ///
+/// A procedure's direct self-calls (`CALL.REL.NOINC` to its own entry,
+/// lower/recursion.rs) are not followed: the depth counts one activation
+/// of a self-recursive procedure, whose real depth depends on the data
+/// ([`has_self_calls`]; ptxas 11.8 reports the frame of one activation and
+/// warns "Stack size for entry function 'k' cannot be statically
+/// determined"). Any other cycle is an error.
+///
 /// The callees of a `CALL` through a register (`CALL.REL.NOINC R`,
 /// lower/call_indirect.rs) are its candidates, [`Cfg::register_callees`]
 /// (the blocks nothing else reaches: every address-taken function, a
@@ -370,6 +379,11 @@ pub fn stack_depth(f: &Function) -> Result<u32, String> {
                 let Some(q) = cfg.procs.iter().position(|x| x.entry == t) else {
                     continue;
                 };
+                if q == p && c.target.is_some() {
+                    // A direct self-call (lower/recursion.rs): one
+                    // activation counts; the depth is not static.
+                    continue;
+                }
                 if c.target.is_none() {
                     if let Some(at) = stack.iter().position(|&x| x == q) {
                         skipped = Some(skipped.map_or(at, |s| s.min(at)));
@@ -393,4 +407,17 @@ pub fn stack_depth(f: &Function) -> Result<u32, String> {
     }
     let (v, _) = go(f, &cfg, kernel, kernel, &mut memo, &mut Vec::new())?;
     u32::try_from(v).map_err(|_| "negative stack depth".into())
+}
+
+/// Whether some procedure of `f` calls its own entry directly (a
+/// self-recursive `.func`): the stack depth is then not static.
+pub fn has_self_calls(f: &Function) -> bool {
+    let cfg = Cfg::new(f);
+    cfg.calls.iter().any(|c| {
+        c.target.is_some_and(|t| {
+            cfg.procs
+                .iter()
+                .any(|p| p.entry == t && p.blocks.binary_search(&c.block).is_ok())
+        })
+    })
 }

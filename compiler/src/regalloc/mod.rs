@@ -43,7 +43,7 @@ mod usage;
 mod tests;
 
 pub use check::verify_allocated;
-pub use frame::stack_depth;
+pub use frame::{has_self_calls, stack_depth};
 pub use usage::{resource_usage, ResourceUsage};
 
 use crate::ir::Function;

@@ -278,7 +278,8 @@ fn a_register_call_counts_its_deepest_candidate() {
          RET.REL.NODEC R20 0x0 ;",
     );
     assert_eq!(stack_depth(&f), Ok(0x60));
-    // A direct recursion is still refused.
+    // A direct self-call counts one activation, and is reported.
+    assert!(!has_self_calls(&f));
     let g = func(
         ".L_x_0:
          IMAD.MOV.U32 R1, RZ, RZ, c[0x0][0x28] ;
@@ -290,5 +291,23 @@ fn a_register_call_counts_its_deepest_candidate() {
          .L_x_3:
          RET.REL.NODEC R20 0x0 ;",
     );
-    assert_eq!(stack_depth(&g), Err("recursive calls".to_string()));
+    assert_eq!(stack_depth(&g), Ok(0));
+    assert!(has_self_calls(&g));
+    // Two procedures calling each other are still refused.
+    let h = func(
+        ".L_x_0:
+         IMAD.MOV.U32 R1, RZ, RZ, c[0x0][0x28] ;
+         CALL.REL.NOINC .L_x_2 ;
+         .L_x_1:
+         EXIT ;
+         .L_x_2:
+         CALL.REL.NOINC .L_x_4 ;
+         .L_x_3:
+         RET.REL.NODEC R20 0x0 ;
+         .L_x_4:
+         CALL.REL.NOINC .L_x_2 ;
+         .L_x_5:
+         RET.REL.NODEC R20 0x0 ;",
+    );
+    assert_eq!(stack_depth(&h), Err("recursive calls".to_string()));
 }

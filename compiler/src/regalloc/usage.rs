@@ -24,8 +24,12 @@ pub struct ResourceUsage {
     pub predicates: u32,
     pub spill_store_bytes: u32,
     pub spill_load_bytes: u32,
-    /// Per-thread stack bytes.
+    /// Per-thread stack bytes (one activation of a self-recursive function).
     pub stack_frame: u32,
+    /// A self-recursive function makes the stack size data-dependent
+    /// (ptxas: "Stack size for entry function '..' cannot be statically
+    /// determined").
+    pub stack_unbounded: bool,
     /// Whether virtual registers are left (the order had no allocation).
     pub virtual_left: bool,
 }
@@ -49,5 +53,6 @@ pub fn resource_usage(f: &Function, report: Option<&AllocReport>) -> Result<Reso
         u.spill_load_bytes = r.spill_load_bytes;
     }
     u.stack_frame = super::stack_depth(f)?;
+    u.stack_unbounded = super::has_self_calls(f);
     Ok(u)
 }
