@@ -622,7 +622,6 @@ impl Cx<'_> {
             }
             self.save_around_self_calls(first_block, &at_ret)?;
         }
-        self.max_callee_frame = self.max_callee_frame.max(self.cur.frame);
         self.scopes.pop();
         self.cur = saved;
         Ok(())

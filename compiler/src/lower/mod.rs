@@ -279,8 +279,6 @@ pub struct LoweredKernel {
     pub params: Vec<ParamSlot>,
     /// Static `.shared` bytes (from the SM's shared base, excluding it).
     pub shared_bytes: u32,
-    /// The largest per-thread stack (kernel frame plus the deepest callee frames).
-    pub local_bytes: u32,
     /// Constant bank 3: the module's `.const` data.
     pub const_bank: Vec<u8>,
     /// Module `.global` variables; variable k's address is the 64-bit
@@ -704,7 +702,6 @@ pub(crate) struct Cx<'m> {
     pub func_queue: Vec<Sym>,
     pub subs: FxHashMap<&'static str, template::SubAbi>,
     pub sub_queue: Vec<&'static str>,
-    pub max_callee_frame: u32,
     /// Kernel registers that hold one kernel parameter and nothing else
     /// (written once, by `ld.param`): name -> its constant bank 0 offset.
     pub param_handles: FxHashMap<Sym, u32>,
@@ -762,7 +759,6 @@ fn lower_kernel(
         func_queue: Vec::new(),
         subs: FxHashMap::default(),
         sub_queue: Vec::new(),
-        max_callee_frame: 0,
         param_handles: FxHashMap::default(),
         param_copies: FxHashMap::default(),
         branch_tables: FxHashMap::default(),
@@ -822,14 +818,12 @@ fn lower_kernel(
     }
     let body = f.body.as_ref().expect("a body");
     cx.function_body(body)?;
-    let kernel_frame = cx.cur.frame;
     cx.scopes.pop();
     // Callees, then subroutines.
     while let Some(callee) = cx.func_queue.pop() {
         cx.lower_func(callee)?;
     }
     template::emit_pending(&mut cx)?;
-    let max_callee = cx.max_callee_frame;
     let mut funcs: Vec<(String, u32)> = cx
         .funcs
         .iter()
@@ -850,7 +844,6 @@ fn lower_kernel(
             .get(&f.name)
             .copied()
             .unwrap_or_else(|| layout.entry_shared.values().copied().max().unwrap_or(0)),
-        local_bytes: kernel_frame + max_callee,
         const_bank: layout.const_bank.clone(),
         globals: layout.globals.clone(),
         funcs,
