@@ -106,21 +106,8 @@ impl Cx<'_> {
         self.branch(Some(guard(g, false)), done)?;
         let local = self.b.new_label();
         if reach == Reach::Global {
-            let s = self.b.vpred();
-            self.b.emit(
-                Op::QSPC,
-                &with_e(&["S"]),
-                [p(s), rz(), mem(Reg::V(lo), false, 0)],
-            )?;
-            self.branch(Some(guard(s, true)), local)?;
-            let off = self.b.vreg();
-            self.b.emit(
-                Op::LOP3,
-                &["LUT"],
-                [r(off), r(lo), imm(0xff_ffff), rz(), imm(0xc0), npt()],
-            )?;
-            let base = i64::from(super::shared_base(self.sm));
-            self.cas_loop(res, mem(Reg::V(off), false, base), op, ty, &v)?;
+            let shared = self.shared_fallback(lo, e, local)?;
+            self.cas_loop(res, shared, op, ty, &v)?;
             self.b.emit(Op::BRA, &[], [Operand::Label(done)])?;
         }
         self.b.start_block(local);

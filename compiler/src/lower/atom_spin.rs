@@ -105,6 +105,31 @@ impl Cx<'_> {
         self.branch(Some(guard(ok, true)), top)
     }
 
+    /// ptxas's test after a generic `ATOM` that may not act outside global
+    /// memory: `QSPC{.E}.S` on the address (`lo`, `e`: 64-bit) branching to
+    /// `local` when it is not shared, then the shared offset (`LOP3` of the
+    /// low 24 bits); returns the shared address operand for the fallback.
+    pub(super) fn shared_fallback(
+        &mut self,
+        lo: u32,
+        e: bool,
+        local: u32,
+    ) -> Result<Operand, super::LowerError> {
+        let s = self.b.vpred();
+        let mods: &[&str] = if e { &["E", "S"] } else { &["S"] };
+        self.b
+            .emit(Op::QSPC, mods, [p(s), rz(), mem(Reg::V(lo), false, 0)])?;
+        self.branch(Some(guard(s, true)), local)?;
+        let off = self.b.vreg();
+        self.b.emit(
+            Op::LOP3,
+            &["LUT"],
+            [r(off), r(lo), imm(0xff_ffff), rz(), imm(0xc0), npt()],
+        )?;
+        let base = i64::from(super::shared_base(self.sm));
+        Ok(mem(Reg::V(off), false, base))
+    }
+
     /// The generic form: the hardware add on global addresses, then the
     /// shared loop or the local read-modify-write; `res` gets the old value.
     fn generic_spin(
@@ -137,21 +162,8 @@ impl Cx<'_> {
             [p(g), d, addr.clone(), b.clone()],
         )?;
         self.branch(Some(guard(g, false)), done)?;
-        let s = self.b.vpred();
-        self.b.emit(
-            Op::QSPC,
-            &with_e(&["S"]),
-            [p(s), rz(), mem(Reg::V(lo), false, 0)],
-        )?;
-        self.branch(Some(guard(s, true)), local)?;
-        let off = self.b.vreg();
-        self.b.emit(
-            Op::LOP3,
-            &["LUT"],
-            [r(off), r(lo), imm(0xff_ffff), rz(), imm(0xc0), npt()],
-        )?;
-        let base = i64::from(super::shared_base(self.sm));
-        self.spin_loop(res, mem(Reg::V(off), false, base), b.clone(), bf16)?;
+        let shared = self.shared_fallback(lo, e, local)?;
+        self.spin_loop(res, shared, b.clone(), bf16)?;
         self.b.emit(Op::BRA, &[], [Operand::Label(done)])?;
         self.b.start_block(local);
         let ldst: &[&str] = if sys { &["SYS"] } else { &[] };
