@@ -593,6 +593,51 @@ fn carry64() {
     ]);
 }
 
+/// Subtraction of immediates: an immediate takes no `-` modifier, and
+/// folding `-imm` into the low word loses the `+1` carry of `a + ~b + 1`
+/// when the low word is 0 (found by `ptxdiff run`: `sub.s64 %d, 0, 0`
+/// gave 0xffffffff00000000). `sub.cc` with an immediate must set the carry
+/// ("no borrow") as with a register.
+#[test]
+fn sub_of_immediates() {
+    let mut ops = Vec::new();
+    for imm in [
+        "0",
+        "5",
+        "0x100000000",
+        "0xffffffff00000000",
+        "0x7fffffff00000001",
+    ] {
+        ops.push(op(
+            &format!("sub.s64 imm {imm}"),
+            &["u64"],
+            "u64",
+            &format!("sub.s64 %d, %a, {imm};"),
+        ));
+        ops.push(op(
+            &format!("sub.cc.u64+subc imm {imm}"),
+            &["u64"],
+            "u64",
+            &format!("{{ .reg .u64 %x, %y; sub.cc.u64 %x, %a, {imm}; subc.u64 %y, 0, 0; xor.b64 %d, %x, %y; }}"),
+        ));
+    }
+    for imm in ["0", "1", "0x80000000"] {
+        ops.push(op(
+            &format!("sub.cc.u32+subc imm {imm}"),
+            &["u64"],
+            "u64",
+            &format!("{{ .reg .u32 %x, %y, %z; cvt.u32.u64 %x, %a; sub.cc.u32 %y, %x, {imm}; subc.u32 %z, 0, 0; xor.b32 %y, %y, %z; cvt.u64.u32 %d, %y; }}"),
+        ));
+    }
+    ops.push(op(
+        "sub.s64 imm - reg",
+        &["u64"],
+        "u64",
+        "sub.s64 %d, 0x100000000, %a;",
+    ));
+    run_all(ops);
+}
+
 #[test]
 fn mul24_hi_mad_hi16() {
     run_all(vec![

@@ -122,10 +122,18 @@ impl Cx<'_> {
     pub fn add64(&mut self, d: u32, a: (Operand, Operand), b: (Operand, Operand), sub: bool) -> R {
         let (alo, ahi) = a;
         let (blo, bhi) = b;
-        let (blo, bhi) = if sub {
-            (neg(blo), not(bhi))
-        } else {
-            (blo, bhi)
+        let (blo, bhi) = match (sub, &blo, &bhi) {
+            // An immediate takes no `-`: the pair's 64-bit negation
+            // instead. `-R` adds `~R + 1` with the `+1` inside the low
+            // word's carry (ptxas's `IADD3 -R` / `IADD3.X ~R`); folding
+            // `-imm` into the low word drops that carry when the low word
+            // is 0 (`a - 0x1_0000_0000` must borrow into the high word).
+            (true, Operand::Imm(lo), Operand::Imm(hi)) => {
+                let hi = if *lo as u32 == 0 { -*hi } else { !*hi };
+                (Operand::Imm(-*lo), Operand::Imm(hi))
+            }
+            (true, _, _) => (neg(blo), not(bhi)),
+            (false, _, _) => (blo, bhi),
         };
         let alo = self.in_reg(alo)?;
         let ahi = self.in_reg(ahi)?;
@@ -157,6 +165,14 @@ impl Cx<'_> {
                 let d = self.dst64(&i.operands[0])?;
                 let (alo, ahi) = self.src64(&i.operands[1], ty)?;
                 let (blo, bhi) = self.src64(&i.operands[2], ty)?;
+                // The carry out is "no borrow": `a + ~b + 1` with the `+1`
+                // in the low word (see `add64`), so an immediate `b` goes
+                // through registers.
+                let (blo, bhi) = if sub && !extended && matches!(blo, Operand::Imm(_)) {
+                    (self.in_reg(blo)?, self.in_reg(bhi)?)
+                } else {
+                    (blo, bhi)
+                };
                 let (blo, bhi) = match (sub, extended) {
                     (false, _) => (blo, bhi),
                     (true, false) => (neg(blo), not(bhi)),
@@ -215,6 +231,13 @@ impl Cx<'_> {
                     .emit(Op::IADD3, &["X"], [r(d), a, b, rz(), p(cin), npt()])?;
             }
         } else {
+            // `sub.cc` with an immediate: the carry ("no borrow") needs
+            // `-R`'s `~R + 1` (see `add64`), not a folded `-imm`.
+            let b = if sub && i.has(Mod::Cc) && matches!(b, Operand::Imm(_)) {
+                self.in_reg(b)?
+            } else {
+                b
+            };
             let (a, b) = if sub {
                 if is_reg(&a) {
                     (a, neg(b))
