@@ -6,11 +6,12 @@
 //!   `bar.red.{and,or}.pred d, a, p`: `BAR.RED.AND/OR a, P` + `B2R.RESULT
 //!   RZ, d` (the predicate form of B2R, as ptxas prints it).
 //! - `membar`/`fence`: `MEMBAR.SC.<scope>` (`.sc`) or `MEMBAR.ALL.<scope>`.
-//! - `shfl.sync.<mode>.b32 d[|p], a, b, c, mask`: `SHFL.<MODE> P, d, a, b, c`
-//!   (the member mask is not an operand of SHFL).
-//! - `vote.sync.ballot.b32 d, p, mask`: `VOTE.ANY d, PT, p`; `.any/.all.pred`:
-//!   `VOTE.ANY/ALL P, p`; `activemask.b32 d`: `VOTE.ANY d, PT, PT`;
-//!   `.uni.pred`: warp_sync.rs.
+//! - `shfl.sync.<mode>.b32 d[|p], a, b, c, mask`: `WARPSYNC mask ;
+//!   SHFL.<MODE> P, d, a, b, c` (the member mask is not an operand of SHFL;
+//!   the WARPSYNC makes the members converge: `converge_members`).
+//! - `vote.sync.ballot.b32 d, p, mask`: `WARPSYNC mask ; VOTE.ANY d, PT, p`;
+//!   `.any/.all.pred`: `VOTE.ANY/ALL P, p` after the same WARPSYNC;
+//!   `activemask.b32 d`: `VOTE.ANY d, PT, PT`; `.uni.pred`: warp_sync.rs.
 
 use crate::ir::Op;
 use crate::ptx::ast::{Instruction, OperandKind};
@@ -92,6 +93,29 @@ impl Cx<'_> {
         }
     }
 
+    /// `WARPSYNC mask` before a `.sync` warp operation whose member mask is
+    /// operand `k`. PTX ISA (shfl.sync, vote.sync): the executing thread
+    /// waits until every non-exited thread of the member mask executes the
+    /// instruction; SASS's SHFL and VOTE act on the lanes that execute
+    /// together, and nothing else makes the members converge after
+    /// divergent code (ptxc places no BSSY/BSYNC around divergent `if`s:
+    /// a lane group that called a function could reach the SHFL after the
+    /// others; generator seeds 734 and 1199 of `ptxdiff run --matrix
+    /// fuzz`). ptxas 11.8 instead encloses the divergent region in `BSSY
+    /// B0`/`BSYNC B0` and, where it cannot prove convergence, calls a
+    /// `WARPSYNC` + `SHFL` subroutine (sm_70 -O0); DIFFERENCE: one
+    /// `WARPSYNC` per operation, a no-op in converged code.
+    fn converge_members(&mut self, i: &Instruction, k: usize) -> R {
+        if !i.has(Mod::Sync) {
+            return Ok(());
+        }
+        let Some(o) = i.operands.get(k) else {
+            return Ok(());
+        };
+        let m = self.src32(o, ScalarType::U32)?;
+        self.b.emit(Op::WARPSYNC, &[], [m])
+    }
+
     pub fn lower_warp(&mut self, i: &Instruction) -> R {
         use crate::ptx::isa::Opcode as O;
         match i.opcode {
@@ -100,6 +124,7 @@ impl Cx<'_> {
                 self.b.emit(Op::VOTE, &["ANY"], [r(d), pt(), pt()])
             }
             O::Vote => {
+                self.converge_members(i, 2)?;
                 let src = self.src_pred(&i.operands[1])?;
                 if i.has(Mod::Ballot) {
                     let d = self.dst32(&i.operands[0])?;
@@ -138,6 +163,7 @@ impl Cx<'_> {
                 let a = self.src32r(&i.operands[1], ScalarType::B32)?;
                 let b = self.src32(&i.operands[2], ScalarType::B32)?;
                 let c = self.src32(&i.operands[3], ScalarType::B32)?;
+                self.converge_members(i, 4)?;
                 let pdst = pd.map(p).unwrap_or_else(pt);
                 self.b.emit(Op::SHFL, &[mode], [pdst, r(d), a, b, c])
             }

@@ -5,9 +5,9 @@
 //! execute them together. ptxas 11.8 makes the member lanes converge first
 //! (`WARPSYNC.EXCLUSIVE mask` on sm_80/sm_90) or, on sm_80, intersects
 //! the result with `activemask & membermask` (`VOTE.ANY R, PT, PT` then
-//! `LOP3.LUT` with the mask). The lowering never emits WARPSYNC (nor does
-//! warp.rs for shfl/vote); the member set is `activemask & membermask`,
-//! computed as ptxas does on sm_80, on every target:
+//! `LOP3.LUT` with the mask). This file emits no WARPSYNC (warp.rs puts
+//! one before shfl.sync and vote.sync); the member set is `activemask &
+//! membermask`, computed as ptxas does on sm_80, on every target:
 //! - `match.any.sync.b32 d, a, m`: `MATCH.ANY d', a ; LOP3 d = d' & m`
 //!   (`.b64`: `MATCH.ANY.U64` of the pair).
 //! - `match.all.sync.b32 d[|p], a, m` (ptxas sm_80): `VOTE.ANY act, PT,
