@@ -194,21 +194,6 @@ fn check_on(src: &str, d: &[Vec<u64>; 3], arch: &str, what: &str) {
     }
 }
 
-fn refused(src: &str, arch: &str, needs: &str) {
-    let m = ptxc::ptx::parse_checked("atom16", src).expect("parses");
-    let sm = ptxc::targets::lookup_sm(arch).unwrap();
-    match ptxc::lower::lower_target(&m, sm, &ptxc::lower::LowerOptions::default()) {
-        Ok(_) => panic!("lowered on {arch}; expected a refusal"),
-        Err(e) => {
-            let msg = e.to_string();
-            assert!(
-                msg.contains(needs) && msg.contains(arch),
-                "{arch}: {msg:?} should name {arch} and {needs:?}"
-            );
-        }
-    }
-}
-
 const SPACES: [&str; 3] = ["global", "shared", ""];
 
 /// The body for an atom form in `space` ("" = generic).
@@ -260,7 +245,7 @@ fn atom_add_bf16() {
             check_on(&src, d, "sm_90", &format!("add.bf16 {space}"));
         }
         for arch in &ALL[..5] {
-            refused(&src, arch, "requires sm_90");
+            lowering_refuses(&src, arch, "requires sm_90");
         }
     }
 }
@@ -320,7 +305,7 @@ fn atom_add_x2() {
                         check_on(&src, d, arch, &format!("{form}.add.{t}"));
                     }
                 } else {
-                    refused(&src, arch, "requires sm_90");
+                    lowering_refuses(&src, arch, "requires sm_90");
                 }
             }
         }

@@ -252,21 +252,6 @@ fn check_on(src: &str, sp: &LaunchSpec, arch: &str, what: &str) {
     }
 }
 
-fn refused(src: &str, arch: &str, needs: &str) {
-    let m = ptxc::ptx::parse_checked("spin", src).expect("parses");
-    let sm = ptxc::targets::lookup_sm(arch).unwrap();
-    match ptxc::lower::lower_target(&m, sm, &ptxc::lower::LowerOptions::default()) {
-        Ok(_) => panic!("lowered on {arch}; expected a refusal"),
-        Err(e) => {
-            let msg = e.to_string();
-            assert!(
-                msg.contains(needs) && msg.contains(arch),
-                "{arch}: {msg:?} should name {arch} and {needs:?}"
-            );
-        }
-    }
-}
-
 /// Every mode, form and contention on `archs`; the other targets refuse.
 fn run_type(t: &str, edges: &[u64], seed: u64, archs: &[&str]) {
     let ds = domains(edges, seed);
@@ -275,7 +260,7 @@ fn run_type(t: &str, edges: &[u64], seed: u64, archs: &[&str]) {
             let src = kernel(form, t, mode);
             for arch in ALL {
                 if !archs.contains(&arch) {
-                    refused(&src, arch, "requires sm_90");
+                    lowering_refuses(&src, arch, "requires sm_90");
                     continue;
                 }
                 let ks: &[u32] = if mode == Mode::GenericLocal {

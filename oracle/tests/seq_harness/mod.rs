@@ -590,3 +590,20 @@ pub fn vendor_agrees(
         );
     }
 }
+
+/// Requires ptxc's lowering to refuse the module `src` on `arch` with a
+/// message naming the target and `needs`.
+pub fn lowering_refuses(src: &str, arch: &str, needs: &str) {
+    let m = ptxc::ptx::parse_checked("refused", src).expect("parses");
+    let sm = ptxc::targets::lookup_sm(arch).unwrap();
+    match ptxc::lower::lower_target(&m, sm, &ptxc::lower::LowerOptions::default()) {
+        Ok(_) => panic!("lowered on {arch}; expected a refusal"),
+        Err(e) => {
+            let msg = e.to_string();
+            assert!(
+                msg.contains(needs) && msg.contains(arch),
+                "{arch}: {msg:?} should name {arch} and {needs:?}"
+            );
+        }
+    }
+}
