@@ -994,3 +994,46 @@ fn float_glue_decisions() {
     assert_eq!(o[12..14], [0, 0xfffc_0000]);
     assert_eq!(o[14], 0xffc0_0000);
 }
+
+/// `SR_SWINLO/HI` hold the generic shared window, the bank-0 word ptxc's
+/// `cvta.shared` reads (`c[0x0][0x18]`): a shared address plus the window
+/// is the generic address of the same byte (ptxas 11.8's sm_90
+/// `cvta.shared`; the sm_90 listings run in lower_atom_spin.rs and
+/// lower_atom_generic.rs), and the window is aligned, so the low 24 bits of
+/// a generic address are the shared address (ptxas's `QSPC` fallbacks).
+#[test]
+fn the_shared_window_registers_map_generic_to_shared_addresses() {
+    let inp = [7, 0x1234_5678];
+    let o = run(
+        &[
+            "S2R R8, SR_SWINLO",
+            "S2R R9, SR_SWINHI",
+            "IMAD.SHL.U32 R12, R0, 0x4, RZ",
+            "STS [R12+0x40], R6",
+            "BAR.SYNC 0x0",
+            // Generic address of the neighbour's word: window + 0x40 + 4 * (1 - tid).
+            "LOP3.LUT R13, R0, 0x1, RZ, 0x3c, !PT",
+            "IMAD.SHL.U32 R13, R13, 0x4, RZ",
+            "IADD3 R13, R13, 0x40, RZ",
+            "IADD3 R10, P0, R8, R13, RZ",
+            "IADD3.X R11, R9, RZ, RZ, P0, !PT",
+            "LD.E R14, [R10.64]",
+            "LOP3.LUT R15, R10, 0xffffff, RZ, 0xc0, !PT",
+            "STG.E [R2.64], R14",
+            "STG.E [R2.64+0x4], R15",
+            "STG.E.64 [R2.64+0x8], R8",
+            "MOV R16, c[0x0][0x18]",
+            "MOV R17, c[0x0][0x1c]",
+            "STG.E.64 [R2.64+0x10], R16",
+            "EXIT",
+        ],
+        2,
+        &inp,
+    );
+    for t in 0..2 {
+        assert_eq!(o[t][0], inp[1 - t], "thread {t} reads its neighbour's word");
+        assert_eq!(o[t][1], 0x40 + 4 * (1 - t as u32), "low 24 bits");
+        assert_eq!(o[t][2..4], o[t][4..6], "SR_SWINLO/HI is c[0x0][0x18]");
+        assert_ne!(o[t][2..4], [0, 0]);
+    }
+}

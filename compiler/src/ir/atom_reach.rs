@@ -57,6 +57,18 @@ pub fn generic_reach(op: &str, ty: Option<&str>) -> Reach {
     }
 }
 
+/// Whether the shared-memory `ATOMS` has operation `op` on type `ty` (the
+/// arguments of [`generic_reach`]): exactly the forms whose generic `ATOM`
+/// reaches shared memory. ptxas 11.8 (sm_80, sm_90 measured on
+/// `atom.shared.*`) writes `ATOMS.<op>` for the 32-bit forms and
+/// `exch`/`cas.b64` (`ATOMS.EXCH.64`, `ATOMS.CAS.64`), and an
+/// `LDS`/`ATOMS.CAST.SPIN[.64]` loop for 64-bit add/min/max/and/or/xor and
+/// f32/f64 add, the forms whose generic fallback is that same loop
+/// (lower/atom_generic.rs); f16x2/bf16x2 likewise (lower/atom_spin.rs).
+pub fn shared_has(op: &str, ty: Option<&str>) -> bool {
+    generic_reach(op, ty) != Reach::Global
+}
+
 /// The type modifier among `mods` that [`generic_reach`] reads.
 pub fn reach_type_mod<'a>(mods: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     mods.into_iter().find(|m| {
@@ -78,6 +90,9 @@ mod tests {
         assert_eq!(generic_reach("MAX", Some("S32")), Reach::All);
         assert_eq!(generic_reach("CAS", None), Reach::All);
         assert_eq!(generic_reach("EXCH", Some("64")), Reach::NotLocal);
+        assert!(shared_has("CAS", Some("64")) && shared_has("MIN", Some("S32")));
+        assert!(!shared_has("ADD", Some("64")) && !shared_has("ADD", Some("F32")));
+        assert!(!shared_has("XOR", Some("64")) && !shared_has("MAX", Some("S64")));
         assert_eq!(generic_reach("CAS", Some("64")), Reach::NotLocal);
         assert_eq!(generic_reach("ADD", Some("64")), Reach::Global);
         assert_eq!(generic_reach("MIN", Some("S64")), Reach::Global);

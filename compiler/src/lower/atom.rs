@@ -5,7 +5,10 @@
 //!   `red` and an `atom` whose result is unused: `RED.E.<op>.STRONG.GPU
 //!   [a], b` (`REDG` on sm_90, as the vendor prints it); generic ones:
 //!   `ATOM.E.<op> PT, RZ, [a], b` (ptxas: no generic `RED`);
-//! - shared: `ATOMS.<op> d, [a], b[, c]`; generic: `ATOM.E.<op>`.
+//! - shared: `ATOMS.<op> d, [a], b[, c]`; generic: `ATOM.E.<op>`; the
+//!   forms `ATOMS` lacks (64-bit add/min/max/and/or/xor, f32/f64 add:
+//!   ir/atom_reach.rs `shared_has`) are ptxas's `ATOMS.CAST.SPIN` loop,
+//!   atom_generic.rs;
 //! - types: u32 none, s32 `.S32`, u64/b64 `.64`, s64 `.S64`, f32 `.F32.FTZ.RN`,
 //!   f64 `.F64.RN`; f16x2/bf16x2 (global `add.noftz`) `.F16x2.RN`/`.BF16x2.RN`
 //!   and the 16-bit types (a CAS loop): atom16.rs; f16x2/bf16x2 on shared
@@ -15,7 +18,7 @@
 //!   add): ptxas's guarded `ATOM` and fallbacks, atom_generic.rs;
 //! - `.E` only for 64-bit addresses (`.address_size 32`: none).
 
-use crate::ir::atom_reach::{generic_reach, reach_type_mod, Reach};
+use crate::ir::atom_reach::{generic_reach, reach_type_mod, shared_has, Reach};
 use crate::ir::sass_text::Reg;
 use crate::ir::{Op, Operand};
 use crate::ptx::ast::{self, AddrBase, Instruction, OperandKind};
@@ -24,6 +27,7 @@ use crate::ptx::types::ScalarType;
 
 use super::atom16::Space16;
 use super::builder::*;
+use super::mem::{access_space, space_of, Space};
 use super::regs::{Binding, Val};
 use super::Cx;
 
@@ -36,6 +40,12 @@ impl Cx<'_> {
             AddrBase::Name(s) => match self.lookup(s) {
                 Some(Binding::Reg { val: Val::D(v), .. }) => Ok(mem(Reg::V(v), wide, a.offset)),
                 Some(Binding::Reg { val: Val::R(v), .. }) => Ok(mem(Reg::V(v), false, a.offset)),
+                // A `.global` variable's name: its address pair (its low
+                // word with `.address_size 32`), as `ld`/`st` address it.
+                Some(g @ Binding::Global { .. }) => {
+                    let v = self.global_addr(g)?.expect("a global binding");
+                    Ok(mem(Reg::V(v), wide, a.offset))
+                }
                 Some(Binding::Shared { addr }) => Ok(Operand::Mem(crate::ir::sass_text::MemRef {
                     desc: None,
                     base: None,
@@ -67,8 +77,12 @@ impl Cx<'_> {
         .find(|(m, _)| i.has(*m))
         .map(|(_, s)| *s)
         .ok_or_else(|| super::LowerError::new(i.span, "atom: unknown operation"))?;
-        let shared = i.has(Mod::Shared) || i.has(Mod::SharedCta);
-        let global = i.has(Mod::Global);
+        // A generic atomic on a variable's name acts on the variable in
+        // its space (mem.rs `access_space`).
+        let ai = usize::from(!is_red);
+        let named = access_space(self, space_of(i), &i.operands[ai]);
+        let shared = i.has(Mod::Shared) || i.has(Mod::SharedCta) || named == Space::Shared;
+        let global = i.has(Mod::Global) || named == Space::Global;
         let sink = is_red || matches!(i.operands[0].kind, OperandKind::Sink);
         if matches!(ty, ScalarType::F16 | ScalarType::Bf16 | ScalarType::B16) {
             let space = if shared {
@@ -97,7 +111,11 @@ impl Cx<'_> {
             _ if ty.bits() == 32 => &[],
             _ => return self.err(format!("atom on {ty} is not lowered")),
         };
-        let reach = generic_reach(op, reach_type_mod(tymods.iter().copied()));
+        let tymod = reach_type_mod(tymods.iter().copied());
+        if shared && !shared_has(op, tymod) {
+            return self.lower_atom_shared_loop(i, ty, op, sink);
+        }
+        let reach = generic_reach(op, tymod);
         if !shared && !global && reach != Reach::All {
             return self.lower_atom_generic(i, ty, (op, tymods), reach, sink);
         }
@@ -152,9 +170,11 @@ impl Cx<'_> {
             return false;
         };
         match a.base {
-            AddrBase::Name(s) => {
-                matches!(self.lookup(s), Some(Binding::Reg { val: Val::D(_), .. }))
-            }
+            AddrBase::Name(s) => match self.lookup(s) {
+                Some(Binding::Reg { val: Val::D(_), .. }) => true,
+                Some(Binding::Global { .. }) => !self.addr32(),
+                _ => false,
+            },
             AddrBase::None => false,
         }
     }

@@ -69,7 +69,17 @@ impl Cx<'_> {
             return self.err("absolute atomic address");
         };
         let off = a.offset;
-        match self.lookup(s) {
+        let binding = match self.lookup(s) {
+            Some(g @ Binding::Global { .. }) if !self.addr32() => {
+                let v = self.global_addr(g)?.expect("a global binding");
+                Some(Binding::Reg {
+                    val: Val::D(v),
+                    ty: ScalarType::U64,
+                })
+            }
+            b => b,
+        };
+        match binding {
             Some(Binding::Reg { val: Val::D(v), .. }) => {
                 if off == 0 {
                     return Ok((v, Some(v + 1)));

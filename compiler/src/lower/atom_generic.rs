@@ -32,8 +32,12 @@
 //!   compare-and-swap, which leaves the same word and old value;
 //! - the f64 sum is `DADD n, old, b` (ptxas: `DADD n, b, old`): the same
 //!   sum, with the NaN operand order the PTX interpreter uses
-//!   (ptx_interp/semantics/atomic.rs);
-//! - sm_90's `[s+0x400]` shared offset: as atom_spin.rs.
+//!   (ptx_interp/semantics/atomic.rs).
+//!
+//! `atom.shared` in those forms is the shared loop alone
+//! ([`Cx::lower_atom_shared_loop`]: `ATOMS` has no 64-bit add/min/max/
+//! and/or/xor and no f32/f64 add, ir/atom_reach.rs `shared_has`), with the
+//! same deviations.
 //!
 //! The f32 fallbacks add with `FADD` (no `.FTZ`), as ptxas does: PTX's
 //! `atom.add.f32` flushes subnormals on global memory only.
@@ -66,6 +70,71 @@ impl Cx<'_> {
         reach: Reach,
         sink: bool,
     ) -> R {
+        let (ai, v) = self.atom_vals(i, ty, op)?;
+        let wide = v.wide;
+        let (lo, hi) = self.atom16_addr(&i.operands[ai])?;
+        let e = hi.is_some();
+        let addr = mem(Reg::V(lo), e && self.sm.sm >= 80, 0);
+        let with_e = |m: &[&'static str]| -> Vec<&'static str> {
+            let mut out = if e { vec!["E"] } else { vec![] };
+            out.extend_from_slice(m);
+            out
+        };
+        let res = if wide { self.b.vpair() } else { self.b.vreg() };
+        let done = self.b.new_label();
+        let g = self.b.vpred();
+        let mut mods = with_e(&[op]);
+        mods.extend_from_slice(tymods);
+        mods.extend(["STRONG", "GPU"]);
+        let mut ops = vec![p(g), if sink { rz() } else { r(res) }, addr.clone(), r(v.b)];
+        ops.extend(v.c.map(r));
+        self.b.emit(Op::ATOM, &mods, ops)?;
+        self.branch(Some(guard(g, false)), done)?;
+        let local = self.b.new_label();
+        if reach == Reach::Global {
+            let shared = self.shared_fallback(lo, e, local)?;
+            self.cas_loop(res, shared, op, ty, &v)?;
+            self.b.emit(Op::BRA, &[], [Operand::Label(done)])?;
+        }
+        self.b.start_block(local);
+        let mut ldst = with_e(if wide { &["64"] } else { &[] });
+        if e && self.sm.sm < 80 {
+            ldst.push("SYS");
+        }
+        self.b.emit(Op::LD, &ldst, [r(res), addr.clone()])?;
+        let n = self.combine(res, op, ty, &v)?;
+        self.b.emit(Op::ST, &ldst, [addr, r(n)])?;
+        self.b.start_block(done);
+        self.atom_result(i, sink, wide, res)
+    }
+
+    /// `atom`/`red` on shared memory in a form `ATOMS` lacks
+    /// (ir/atom_reach.rs `shared_has`): ptxas's loop alone, `LDS[.64]`,
+    /// the new value, `ATOMS.CAST.SPIN[.64]` until it stores (ptxas 11.8,
+    /// sm_80/sm_90 `atom.shared.add.f64`: `LDS.64 R4, [UR4+0x8]; DADD R6,
+    /// R2, R4; ATOMS.CAST.SPIN.64 R6, [R11+0x8], R4, R6; ISETP.EQ.U32.AND
+    /// P0, PT, R6, 0x1, PT; ISETP.EQ.U32.AND.EX P0, PT, R7, RZ, PT, P0;
+    /// @!P0 BRA`), with the module doc's deviations.
+    pub(super) fn lower_atom_shared_loop(
+        &mut self,
+        i: &Instruction,
+        ty: ScalarType,
+        op: &'static str,
+        sink: bool,
+    ) -> R {
+        let (ai, v) = self.atom_vals(i, ty, op)?;
+        let addr = self.atom_addr(&i.operands[ai], false)?;
+        let res = if v.wide {
+            self.b.vpair()
+        } else {
+            self.b.vreg()
+        };
+        self.cas_loop(res, addr, op, ty, &v)?;
+        self.atom_result(i, sink, v.wide, res)
+    }
+
+    /// The address operand's index and the operation's values of `i`.
+    fn atom_vals(&mut self, i: &Instruction, ty: ScalarType, op: &str) -> R<(usize, Vals)> {
         let is_red = i.opcode == crate::ptx::isa::Opcode::Red;
         let (ai, vi) = if is_red { (0, 1) } else { (1, 2) };
         let wide = ty.bits() == 64;
@@ -85,40 +154,11 @@ impl Cx<'_> {
         } else {
             None
         };
-        let v = Vals { wide, b, c };
-        let (lo, hi) = self.atom16_addr(&i.operands[ai])?;
-        let e = hi.is_some();
-        let addr = mem(Reg::V(lo), e && self.sm.sm >= 80, 0);
-        let with_e = |m: &[&'static str]| -> Vec<&'static str> {
-            let mut out = if e { vec!["E"] } else { vec![] };
-            out.extend_from_slice(m);
-            out
-        };
-        let res = if wide { self.b.vpair() } else { self.b.vreg() };
-        let done = self.b.new_label();
-        let g = self.b.vpred();
-        let mut mods = with_e(&[op]);
-        mods.extend_from_slice(tymods);
-        mods.extend(["STRONG", "GPU"]);
-        let mut ops = vec![p(g), if sink { rz() } else { r(res) }, addr.clone(), r(b)];
-        ops.extend(c.map(r));
-        self.b.emit(Op::ATOM, &mods, ops)?;
-        self.branch(Some(guard(g, false)), done)?;
-        let local = self.b.new_label();
-        if reach == Reach::Global {
-            let shared = self.shared_fallback(lo, e, local)?;
-            self.cas_loop(res, shared, op, ty, &v)?;
-            self.b.emit(Op::BRA, &[], [Operand::Label(done)])?;
-        }
-        self.b.start_block(local);
-        let mut ldst = with_e(if wide { &["64"] } else { &[] });
-        if e && self.sm.sm < 80 {
-            ldst.push("SYS");
-        }
-        self.b.emit(Op::LD, &ldst, [r(res), addr.clone()])?;
-        let n = self.combine(res, op, ty, &v)?;
-        self.b.emit(Op::ST, &ldst, [addr, r(n)])?;
-        self.b.start_block(done);
+        Ok((ai, Vals { wide, b, c }))
+    }
+
+    /// Moves the old value `res` to `i`'s destination (none for `sink`).
+    fn atom_result(&mut self, i: &Instruction, sink: bool, wide: bool, res: u32) -> R {
         if sink {
             return Ok(());
         }

@@ -38,11 +38,11 @@
 //! - the local path adds with `HADD2` too: ptxas's integer `IADD3` there
 //!   is not the packed half add (for `atom.add.f32` the same path uses
 //!   `FADD`); PTX leaves generic atomics on local memory undefined
-//!   (NVIDIA/cccl#478), the PTX interpreter performs the add;
-//! - on sm_90 the loop addresses `[s+0x400]`: our generic shared offsets
-//!   count from the SM's shared base (mod.rs "Memory", mem.rs
-//!   `lower_cvta`), ptxas's include it (`SR_SWINLO` plus the shared
-//!   address).
+//!   (NVIDIA/cccl#478), the PTX interpreter performs the add.
+//!
+//! The shared address of the fallback is the generic address's low 24
+//! bits on every target, sm_90's included: the shared window is aligned
+//! and holds shared addresses with their reserved base (mod.rs "Memory").
 //!
 //! The simulator models `ATOMS.CAST.SPIN`, `QSPC` and the generic `ATOM`'s
 //! global-only packed add (oracle/src/sim/exec/mem.rs; the reach rule,
@@ -126,8 +126,7 @@ impl Cx<'_> {
             &["LUT"],
             [r(off), r(lo), imm(0xff_ffff), rz(), imm(0xc0), npt()],
         )?;
-        let base = i64::from(super::shared_base(self.sm));
-        Ok(mem(Reg::V(off), false, base))
+        Ok(mem(Reg::V(off), false, 0))
     }
 
     /// The generic form: the hardware add on global addresses, then the

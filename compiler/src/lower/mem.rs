@@ -45,7 +45,7 @@ pub const WINDOW_SPAN: u64 = 1 << 40;
 pub const WINDOW_SPAN_32: u32 = 0x0800_0000;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Space {
+pub(super) enum Space {
     Param,
     Global,
     Shared,
@@ -54,7 +54,7 @@ enum Space {
     Generic,
 }
 
-fn space_of(i: &Instruction) -> Space {
+pub(super) fn space_of(i: &Instruction) -> Space {
     for m in i.mods.iter() {
         match m {
             Mod::Param | Mod::ParamEntry | Mod::ParamFunc => return Space::Param,
@@ -193,7 +193,9 @@ impl Cx<'_> {
         }
     }
 
-    fn global_addr(&mut self, g: Binding) -> R<Option<u32>> {
+    /// The 64-bit address (a register pair) of a module `.global`
+    /// variable, from its bank-4 slot; `None` for other bindings.
+    pub(super) fn global_addr(&mut self, g: Binding) -> R<Option<u32>> {
         let Binding::Global { slot } = g else {
             return Ok(None);
         };
@@ -281,7 +283,7 @@ impl Cx<'_> {
 
     pub fn lower_ld(&mut self, i: &Instruction) -> R {
         let ty = self.ty(i)?;
-        let space = param_reg_space(self, space_of(i), &i.operands[1]);
+        let space = access_space(self, space_of(i), &i.operands[1]);
         let nc = i.has(Mod::Nc) || i.opcode == crate::ptx::isa::Opcode::Ldu;
         let place = self.place(space, &i.operands[1])?;
         let dsts = self.elems(&i.operands[0])?;
@@ -468,7 +470,7 @@ impl Cx<'_> {
 
     pub fn lower_st(&mut self, i: &Instruction) -> R {
         let ty = self.ty(i)?;
-        let space = param_reg_space(self, space_of(i), &i.operands[0]);
+        let space = access_space(self, space_of(i), &i.operands[0]);
         let place = self.place(space, &i.operands[0])?;
         let (words, total) = self.store_words(&i.operands[1], ty)?;
         match place {
@@ -538,22 +540,9 @@ impl Cx<'_> {
             Space::Const => return self.lower_cvta_const(i, to, wide),
             Space::Generic => return self.err("cvta without a state space"),
         };
+        // The window holds shared addresses as they are, reserved base
+        // included (mod.rs "Memory"): generic = window + address.
         let (lo, hi) = self.src64(&i.operands[1], ty)?;
-        // Generic shared offsets count from the SM's shared base (0x400 on
-        // sm_90): the window maps generic offset 0 to the first byte.
-        let base = if space == Space::Shared {
-            i64::from(super::shared_base(self.sm))
-        } else {
-            0
-        };
-        let lo = if base != 0 && !to {
-            let l = self.in_reg(lo)?;
-            let t = self.b.vreg();
-            self.b.emit(Op::IADD3, &[], [r(t), l, imm(-base), rz()])?;
-            r(t)
-        } else {
-            lo
-        };
         if wide {
             let d = self.dst64(&i.operands[0])?;
             match (window, to) {
@@ -565,7 +554,7 @@ impl Cx<'_> {
                 (Some(w), true) => {
                     let lo = self.in_reg(lo)?;
                     self.b
-                        .emit(Op::IADD3, &[], [r(d), lo, neg(cbank(0, w)), imm(base)])?;
+                        .emit(Op::IADD3, &[], [r(d), lo, neg(cbank(0, w)), rz()])?;
                     self.mov(d + 1, rz())
                 }
             }
@@ -580,7 +569,7 @@ impl Cx<'_> {
                 (Some(w), true) => {
                     let lo = self.in_reg(lo)?;
                     self.b
-                        .emit(Op::IADD3, &[], [r(d), lo, neg(cbank(0, w)), imm(base)])
+                        .emit(Op::IADD3, &[], [r(d), lo, neg(cbank(0, w)), rz()])
                 }
             }
         }
@@ -734,15 +723,29 @@ impl Cx<'_> {
 /// A parameter-space access through a register address goes to the
 /// parameter's frame copy: local memory (the address came from `mov` of
 /// the parameter's name, mod.rs).
-fn param_reg_space(cx: &Cx<'_>, space: Space, o: &ast::Operand) -> Space {
-    if space != Space::Param {
+/// The space an access to address `o` goes to when the instruction names
+/// `space`:
+/// - a register address in the parameter space is a frame copy's (local)
+///   address (mod.rs);
+/// - a generic access through a variable's name is an access to that
+///   variable in its own space: ptxas 11.8 (sm_70/80/90) turns `ld.u32
+///   %r, [s+8]` of a `.shared` array into `LDS R0, [0x8]`, `atom.add.u64
+///   [s+8]` into `ATOMS.CAST.SPIN.64 .., [0x8]`, `atom.add.u32` into
+///   `ATOMS.POPC.INC.32`, and the PTX interpreter accesses the variable
+///   (its generic address is the variable's window address).
+pub(super) fn access_space(cx: &Cx<'_>, space: Space, o: &ast::Operand) -> Space {
+    let OperandKind::Addr(a) = &o.kind else {
         return space;
-    }
-    match &o.kind {
-        OperandKind::Addr(a) => match a.base {
-            AddrBase::Name(s) if matches!(cx.lookup(s), Some(Binding::Reg { .. })) => Space::Local,
-            _ => space,
-        },
+    };
+    let AddrBase::Name(s) = a.base else {
+        return space;
+    };
+    match (space, cx.lookup(s)) {
+        (Space::Param, Some(Binding::Reg { .. })) => Space::Local,
+        (Space::Generic, Some(Binding::Shared { .. })) => Space::Shared,
+        (Space::Generic, Some(Binding::Local { .. })) => Space::Local,
+        (Space::Generic, Some(Binding::Const { .. })) => Space::Const,
+        (Space::Generic, Some(Binding::Global { .. })) => Space::Global,
         _ => space,
     }
 }

@@ -133,8 +133,13 @@
 //! - `.const` variables form constant bank 3 from offset 0 (the image is
 //!   [`LoweredKernel::const_bank`]); `ld.const` is `LDC c[0x3][..]`.
 //! - Generic addresses: `cvta.{shared,local}` adds the 64-bit window base
-//!   read from `c[0x0][0x18]` (shared) and `c[0x0][0x20]` (local), and
-//!   `cvta.to.*` subtracts its low word. DECISION (UNCONFIRMED offsets: no
+//!   read from `c[0x0][0x18]` (shared) and `c[0x0][0x20]` (local) to the
+//!   address, and `cvta.to.*` subtracts its low word. A shared address
+//!   keeps its reserved base inside the window (the generic address of
+//!   sm_90's first byte is window + 0x400), as ptxas 11.8's sm_90
+//!   `cvta.shared` adds `SR_SWINLO/HI` to the 0x400-based address and its
+//!   generic-atomic fallback takes the low 24 bits of a generic address as
+//!   the shared address (atom_spin.rs). DECISION (UNCONFIRMED offsets: no
 //!   corpus SASS converts shared or local addresses to generic): runners
 //!   place the windows there; the PTX interpreter's windows are
 //!   `0x7f00_0000_0000` and `0x7e00_0000_0000`. `isspacep` (space.rs)
@@ -427,14 +432,11 @@ fn var_size_align(v: &ast::VarDecl) -> (u32, u32) {
     (size, align)
 }
 
+/// The first shared address of a CTA's data: the SM table's
+/// `CbankLayout::shared_base` (sm_90 reserves the first KiB of the CTA's
+/// window, sort_scan.sm_90.sass: `UMOV UR4, 0x400`).
 pub(crate) fn shared_base(sm: &SmInfo) -> u32 {
-    // sm_90 reserves the first KiB of the CTA's window (sort_scan.sm_90.sass:
-    // `UMOV UR4, 0x400`).
-    if sm.sm >= 90 {
-        0x400
-    } else {
-        0
-    }
+    sm.cbank.map_or(0, |c| c.shared_base)
 }
 
 impl ModuleLayout {

@@ -5,9 +5,11 @@
 //! only then.
 //!
 //! A listing that reads constant banks 2 or 3 (module `.const` data,
-//! relocated globals) needs the banks extracted from the cubin, which is
-//! not done here: such a program is [`VerdictKind::Unsupported`] for the
-//! vendor rather than a false fault.
+//! relocated globals) needs the banks extracted from the cubin, and one of
+//! a module with `.global` variables their addresses, which the loader
+//! patches into the code (`.rel.text`, sim/reloc.rs; cuobjdump's `-sass`
+//! shows `0x0`): neither is extracted here, so such a program is
+//! [`VerdictKind::Unsupported`] for the vendor rather than a false fault.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -112,6 +114,12 @@ pub fn judge_listing(
             "the vendor listing reads constant bank 2 or 3, which is not extracted from the cubin",
         );
     }
+    if has_global_variables(&p.ptx) {
+        return Verdict::new(
+            VerdictKind::Unsupported,
+            "the module has .global variables, whose relocated addresses are not extracted from the cubin",
+        );
+    }
     match listing_function(sass, &p.spec.kernel, arch) {
         Ok(f) => simulate(&f, arch, p, oracle, &SimInputs::default(), limits),
         Err(e) => Verdict::new(
@@ -119,4 +127,13 @@ pub fn judge_listing(
             format!("the vendor listing does not read: {e}"),
         ),
     }
+}
+
+/// Whether the module declares a `.global` variable (false when it does
+/// not parse: ptxas's own verdict stands then).
+fn has_global_variables(ptx: &str) -> bool {
+    ptxc::ptx::parse_checked("program.ptx", ptx).is_ok_and(|m| {
+        m.globals()
+            .any(|v| v.space == ptxc::ptx::ast::StateSpace::Global)
+    })
 }

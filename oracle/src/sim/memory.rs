@@ -14,9 +14,14 @@
 //!   (PTX leaves them undefined).
 //! - Generic addresses use the PTX interpreter's 64-bit windows
 //!   ([`crate::ptx_interp::memory::Windows`]): shared at
-//!   `0x7f00_0000_0000 + offset`, local at `0x7e00_0000_0000 + offset`,
+//!   `0x7f00_0000_0000 + address`, local at `0x7e00_0000_0000 + offset`,
 //!   anything else is global. So generic pointers behave alike in both
-//!   runners.
+//!   runners, except that on sm_90 a shared address, and so its generic
+//!   address, is `shared_base` (0x400) above the interpreter's, as it is
+//!   on the hardware (ptxas 11.8's sm_90 `cvta.shared` adds `SR_SWINLO` to
+//!   the 0x400-based address; generic-atomic fallbacks take the low 24
+//!   bits as the shared address): only a program that writes an address
+//!   out can tell.
 //! - Module `.global` variables ([`super::SimInputs::globals`]) are
 //!   allocations of their own, placed by [`place_globals`] after the last
 //!   buffer's guard gap, each with its own guard gap: accesses between or

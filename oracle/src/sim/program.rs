@@ -5,7 +5,7 @@
 //! decodes to [`Kind::Fault`], which faults (naming pc, lane and text) only
 //! if it is executed.
 
-use ptxc::ir::atom_reach::{generic_reach, reach_type_mod, Reach};
+use ptxc::ir::atom_reach::{generic_reach, reach_type_mod, shared_has, Reach};
 use ptxc::ir::opcode::Category;
 use ptxc::ir::sass_text::{ConstRef, MemRef, Pred, Reg, RegOperand};
 use ptxc::ir::{Function, Inst, Op, Operand};
@@ -226,6 +226,10 @@ pub enum SReg {
     SmemSz,
     /// `SR_PM0`..`SR_PM7`: the performance-monitor counters.
     Pm(u8),
+    /// `SR_SWINLO` / `SR_SWINHI`: the two words of the generic shared
+    /// window's base (ptxas 11.8 builds sm_90 `cvta.shared` from them).
+    SwinLo,
+    SwinHi,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1007,6 +1011,8 @@ fn sreg(name: &str) -> DResult<SReg> {
         "SR_SMID" | "SR_VIRTUALSMID" => SReg::SmId,
         "SR_CgaCtaId" => SReg::CgaCtaId,
         "SR_SMEMSZ" => SReg::SmemSz,
+        "SR_SWINLO" => SReg::SwinLo,
+        "SR_SWINHI" => SReg::SwinHi,
         _ => {
             if let Some(n) = name
                 .strip_prefix("SR_PM")
@@ -1109,7 +1115,9 @@ fn decode_inst(d: &Dec<'_>, i: &Inst) -> DResult<Kind> {
     let dsts = &o[..nd];
     use Op::*;
     Ok(match i.op {
-        NOP | YIELD | MEMBAR | DEPBAR | ERRBAR | NANOSLEEP | CCTL | CCTLL => Kind::Nop,
+        // One SM, no caches and no cluster: barriers of memory order and
+        // errors and cache invalidation (`CCTL.IVALL`) change nothing.
+        NOP | YIELD | MEMBAR | DEPBAR | ERRBAR | CGAERRBAR | NANOSLEEP | CCTL | CCTLL => Kind::Nop,
         IADD3 | UIADD3 => {
             let x = has(i, "X");
             let c0 = dsts
@@ -1868,21 +1876,29 @@ fn decode_atom(d: &Dec<'_>, i: &Inst, dsts: &[Operand], s: &[Operand]) -> DResul
     if (has(i, "CAST") || has(i, "SPIN")) && (!spin || space != Space::Shared) {
         return Err("ATOMS.CAST/.SPIN other than ATOMS.CAST.SPIN[.64] are not modelled".into());
     }
-    // The spaces a generic ATOM/RED acts on: the rule ptxc's lowering
-    // uses too (compiler/src/ir/atom_reach.rs, measured on ptxas 11.8).
+    // The spaces a generic ATOM/RED acts on, and the forms the shared
+    // ATOMS lacks: the rules ptxc's lowering uses too
+    // (compiler/src/ir/atom_reach.rs, measured on ptxas 11.8).
+    let opname = i
+        .mods
+        .iter()
+        .copied()
+        .find(|m| {
+            matches!(
+                *m,
+                "ADD" | "MIN" | "MAX" | "INC" | "DEC" | "AND" | "OR" | "XOR" | "EXCH" | "CAS"
+            )
+        })
+        .unwrap_or("ADD");
+    let tymod = reach_type_mod(i.mods.iter().copied());
+    if space == Space::Shared && !popc && !spin && !shared_has(opname, tymod) {
+        return Err(format!(
+            "ATOMS.{opname}.{} does not exist (ptxas 11.8 writes an ATOMS.CAST.SPIN loop)",
+            tymod.unwrap_or("")
+        ));
+    }
     let reach = if space == Space::Generic {
-        let opname = i
-            .mods
-            .iter()
-            .copied()
-            .find(|m| {
-                matches!(
-                    *m,
-                    "ADD" | "MIN" | "MAX" | "INC" | "DEC" | "AND" | "OR" | "XOR" | "EXCH" | "CAS"
-                )
-            })
-            .unwrap_or("ADD");
-        generic_reach(opname, reach_type_mod(i.mods.iter().copied()))
+        generic_reach(opname, tymod)
     } else {
         Reach::All
     };

@@ -13,7 +13,9 @@
 //! `.bf16` below sm_80; measured, not in the corpus), `I2FP` from sm_86 (ptxas 11.8
 //! emits `I2F` + `F2F`/`PRMT` before); `REDG` and `ENDCOLLECTIVE` from sm_90
 //! (the seed lists `ENDCOLLECTIVE` with the sm_100 additions, but ptxas 11.8
-//! emits it for sm_90: block_reduce.sm_90.sass).
+//! emits it for sm_90: block_reduce.sm_90.sass); `CGAERRBAR` from sm_90
+//! (ptxas 11.8's `membar.gl` there: `MEMBAR.SC.GPU; ERRBAR; CGAERRBAR;
+//! CCTL.IVALL`, where sm_70..sm_89 have no `CGAERRBAR`).
 //!
 //! Latency: `RED`/`REDG` are memory operations, but fire-and-forget: no
 //! vendor instance sets a scoreboard (no result, operands read at issue),
@@ -195,7 +197,7 @@ opcodes! {
     RED 104 Atomic 70 Fixed [ATOMIC] ["= M S"] ["E", "ADD", "MIN", "MAX", "INC", "DEC", "AND", "OR", "XOR", "F32", "F64", "FTZ", "RN", "F16x2", "BF16x2" @ 90, "S32", "U32", "64", "S64", "U64", "STRONG", "SYS", "GPU", "CTA", "SM"];
     ATOMS 105 Atomic 70 Variable [ATOMIC] ["R = M [S] [S]"] ["ADD", "MIN", "MAX", "INC", "DEC", "AND", "OR", "XOR", "EXCH", "CAS", "CAST", "SPIN", "POPC", "S32", "U32", "32", "64", "S64", "U64"];
     QSPC 106 Other 70 Variable [] ["P R = M"] ["E", "S", "L", "G"];
-    CCTL 108 MemGlobal 70 Variable [KEEP] ["*"] [];
+    CCTL 108 MemGlobal 70 Variable [KEEP] ["*"] ["IVALL", "IVALLP", "WBALL", "IV", "WB", "E"];
     CCTLL 109 MemLocal 70 Variable [KEEP] ["*"] [];
     CCTLT 110 Texture 70 Variable [KEEP] ["*"] [];
     MEMBAR 111 Sync 70 Fixed [FENCE] ["="] ["SC", "ALL", "CTA", "GPU", "SYS", "VC"];
@@ -246,6 +248,7 @@ opcodes! {
     REDUX - Warp 80 Variable [WARP] ["U = R"] ["SUM", "MIN", "MAX", "AND", "OR", "XOR", "S32"];
     REDG - Atomic 90 Fixed [ATOMIC] ["= M S"] ["E", "ADD", "MIN", "MAX", "INC", "DEC", "AND", "OR", "XOR", "F32", "F64", "FTZ", "RN", "F16x2", "BF16x2", "S32", "U32", "64", "S64", "U64", "STRONG", "SYS", "GPU", "CTA", "SM"];
     ENDCOLLECTIVE - Sync 90 Fixed [CONVERGENCE] ["="] [];
+    CGAERRBAR - Sync 90 Fixed [FENCE] ["="] [];
     // --- not an opcode: an instruction slot that cuobjdump printed as an
     // encoding with no text (it lacks text for some sm_90 opcodes). Kept so
     // that addresses stay right; the simulator refuses to execute it.

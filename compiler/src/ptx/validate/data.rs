@@ -302,10 +302,25 @@ fn ld_st(c: &mut ICx) {
     }
 }
 
-/// A variable named in an address must live in the instruction's space
-/// (generic addressing of a variable is allowed: its generic address).
+/// A variable named in an address must live in the instruction's space.
+/// Generic addressing of a global, shared or local variable is allowed (an
+/// access to the variable, lower/mem.rs `access_space`); of a `.const` or
+/// `.param` variable it is not: ptxas 11.8 "State space mismatch between
+/// instruction and address in instruction 'ld'" (`ld.u32 %r, [cv]`,
+/// `ld.u64 %rd, [kernel_param]`).
 fn space_matches(c: &mut ICx, k: usize, d: &VarDecl, space: Option<Mod>) {
-    let Some(space) = space else { return };
+    let Some(space) = space else {
+        if matches!(d.space, StateSpace::Const | StateSpace::Param) {
+            let span = c.operand(k).span;
+            let msg = format!(
+                "state space mismatch between instruction and address: '{}' is declared in {} and cannot be accessed through a generic address",
+                c.f.m.name(d.name),
+                d.space.text(),
+            );
+            c.err(span, msg);
+        }
+        return;
+    };
     let ok = match d.space {
         StateSpace::Global => space == Mod::Global,
         StateSpace::Shared => matches!(space, Mod::Shared | Mod::SharedCta | Mod::SharedCluster),

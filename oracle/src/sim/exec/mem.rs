@@ -95,13 +95,7 @@ fn outside(space: Space, a: u64, n: u64, lane: u32) -> Stop {
 #[inline(never)]
 fn generic_place(ctx: &Ctx<'_>, a: u64, n: u64, lane: u32) -> Result<Place, Stop> {
     match resolve_generic(a, ctx.inputs.addr32) {
-        (b's', o) => place(
-            ctx,
-            Space::Shared,
-            o + u64::from(ctx.cta.shared_base),
-            n,
-            lane,
-        ),
+        (b's', o) => place(ctx, Space::Shared, o, n, lane),
         (b'l', o) => place(ctx, Space::Local, o, n, lane),
         (_, g) => place(ctx, Space::Global, g, n, lane),
     }

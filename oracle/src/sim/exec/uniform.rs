@@ -9,7 +9,7 @@
 //! the warp index in bits 14:8 (SEMANTICS_NOTES.md `%warpid`), `SR_SMID`
 //! and `SR_CgaCtaId` are 0 (one SM, no clusters), `SR_PM0..7` 0, and
 //! `SR_SMEMSZ` the CTA's shared window with its reserved base (LAUNCH_SPEC
-//! "Special registers").
+//! "Special registers"), `SR_SWINLO/HI` the generic shared window ([`swin`]).
 
 use super::super::program::{Dst, SReg};
 use super::super::warp::{Stop, Warp};
@@ -42,6 +42,8 @@ pub fn s2r(ctx: &Ctx<'_>, w: &mut Warp, m: u32, d: Dst, sr: SReg, wide: bool) ->
             SReg::SmemSz => u64::from(ctx.cta.shared_base) + ctx.cta.shared.len() as u64,
             // The interpreter's `%pmN`: 0 (no counters are modelled).
             SReg::Pm(_) => 0,
+            SReg::SwinLo => swin(ctx) & 0xffff_ffff,
+            SReg::SwinHi => swin(ctx) >> 32,
         };
     }
     if wide {
@@ -50,4 +52,15 @@ pub fn s2r(ctx: &Ctx<'_>, w: &mut Warp, m: u32, d: Dst, sr: SReg, wide: bool) ->
         w.write(d, m, &r.map(|x| x as u32));
     }
     Ok(())
+}
+
+/// The base `SR_SWINLO`/`SR_SWINHI` report: the generic shared window,
+/// generic = base + shared address (memory.rs), the word ptxc's
+/// `cvta.shared` reads from `c[0x0][0x18]`. ptxas 11.8's sm_90
+/// `cvta.shared` is `UIADD3 lo, UP0, s, SR_SWINLO` + `UIADD3.X hi, URZ,
+/// SR_SWINHI` with `s` counting from 0x400, `cvta.to.shared` subtracts
+/// `SR_SWINLO`, and its generic-atomic fallback takes a generic address's
+/// low 24 bits as the shared address: the window is aligned.
+fn swin(ctx: &Ctx<'_>) -> u64 {
+    crate::ptx_interp::memory::Windows::new(!ctx.inputs.addr32).shared
 }
