@@ -363,7 +363,10 @@ fn spill_predicates(text: &str, victims: &[u32]) -> (Function, Vec<u32>) {
     // The saves, in the order the victims' definitions come (each victim
     // here has one definition).
     let mut homes = Vec::new();
-    for i in f.insts().filter(|i| i.op == Op::SEL && i.operands[2] == Operand::Imm(1)) {
+    for i in f
+        .insts()
+        .filter(|i| i.op == Op::SEL && i.operands[2] == Operand::Imm(1))
+    {
         if let Operand::Reg(r) = &i.operands[0] {
             if let Reg::V(n) = r.reg {
                 if !old.contains(&n) && !homes.contains(&n) {
@@ -391,10 +394,20 @@ fn spill_code_of_a_guarded_instruction_takes_its_guard() {
     // the "old value" before the guarded ISETP read it (the finding's
     // `ISETP.NE.AND P1, PT, R30, RZ, PT`).
     let touching: Vec<_> = f.insts().filter(|i| names(i, h)).collect();
-    assert_eq!(touching.len(), 2, "a save after the definition, a reload before the use: {f:?}");
+    assert_eq!(
+        touching.len(),
+        2,
+        "a save after the definition, a reload before the use: {f:?}"
+    );
     for i in touching {
-        let g = i.guard.unwrap_or_else(|| panic!("unguarded `{i:?}` touches the home: {f:?}"));
-        assert_eq!((g.pred.to_string(), g.negated), ("%p0".to_string(), true), "{i:?}");
+        let g = i
+            .guard
+            .unwrap_or_else(|| panic!("unguarded `{i:?}` touches the home: {f:?}"));
+        assert_eq!(
+            (g.pred.to_string(), g.negated),
+            ("%p0".to_string(), true),
+            "{i:?}"
+        );
     }
     // Guarded, the definition needs no reload of the old value: the only
     // reload is the SEL's.
@@ -421,9 +434,20 @@ fn a_spilled_guard_is_reloaded_first_and_unguarded() {
             continue;
         }
         if names(i, h1) || i.guard.is_some_and(|g| g.negated) {
-            let g = i.guard.unwrap_or_else(|| panic!("unguarded `{i:?}`: {f:?}"));
-            let t = guard_temp.clone().unwrap_or_else(|| panic!("`{i:?}` before the guard's reload"));
-            assert_eq!(t, Operand::Pred { pred: g.pred, not: false }, "`{i:?}`: {f:?}");
+            let g = i
+                .guard
+                .unwrap_or_else(|| panic!("unguarded `{i:?}`: {f:?}"));
+            let t = guard_temp
+                .clone()
+                .unwrap_or_else(|| panic!("`{i:?}` before the guard's reload"));
+            assert_eq!(
+                t,
+                Operand::Pred {
+                    pred: g.pred,
+                    not: false
+                },
+                "`{i:?}`: {f:?}"
+            );
             assert!(g.negated, "{i:?}");
             guarded += 1;
         }
@@ -455,6 +479,12 @@ fn an_instruction_writing_its_own_guard_keeps_unguarded_spill_code() {
         .position(|i| i.op == Op::ISETP && i.mods.contains(&"GT"))
         .unwrap();
     let (reload, save) = (v[at - 1], v[at + 1]);
-    assert!(reload.op == Op::ISETP && names(reload, h) && reload.guard.is_none(), "{f:?}");
-    assert!(save.op == Op::SEL && names(save, h) && save.guard.is_none(), "{f:?}");
+    assert!(
+        reload.op == Op::ISETP && names(reload, h) && reload.guard.is_none(),
+        "{f:?}"
+    );
+    assert!(
+        save.op == Op::SEL && names(save, h) && save.guard.is_none(),
+        "{f:?}"
+    );
 }
