@@ -7,7 +7,7 @@
 //! | `nodes.rs` | allocation nodes: the virtual register groups (single, aligned pair, quad) the operands name, their file, size and alignment |
 //! | `interfere.rs` | the interference graph from guard-aware liveness (`ir::liveness`), with per-node spill costs |
 //! | `colour.rs` | greedy colouring in definition order under the budget, reserved and fixed registers |
-//! | `spill.rs` | spill-everywhere rewriting: a fresh temporary per instruction, `LDL` before uses, `STL` after definitions; predicates through a general register (`SEL`/`ISETP`) |
+//! | `spill.rs` | spill-everywhere rewriting: a fresh temporary per instruction, `LDL` before uses, `STL` after definitions, under the instruction's guard; predicates through a general register (`SEL`/`ISETP`) |
 //! | `frame.rs` | the spill area of each procedure in its stack frame: `IADD3 R1` adjustments, `[R1+off]` addresses from the stack depth at each point, the total stack size |
 //! | `check.rs` | the post-allocation verifier (phase 154) |
 //! | `usage.rs` | registers used, spill bytes, stack frame (phase 155, the driver's report) |

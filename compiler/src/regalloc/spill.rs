@@ -5,13 +5,21 @@
 //! instruction that names it gets a fresh temporary node of the same size
 //! and alignment instead: `LDL` of the slot into the temporary right
 //! before the instruction when it reads the value, or defines it only in
-//! part (a guarded definition, which leaves the old value where the guard
-//! is false, or one word of a pair), so that the store after it writes
-//! the right value everywhere; `STL` of the temporary into the slot right
-//! after the instruction when it defines the value. The spill instructions
-//! are unguarded. Sizes 1, 2 and 4 use `LDL`/`STL`, `.64`, `.128` (the
-//! slot aligned to its size, as the vendor's `STL.64 [R1+0x8], R8`,
-//! switch_local.sm_70); other sizes a word at a time.
+//! part (one word of a pair, or a guarded definition whose spill code
+//! cannot take the guard, see below), so that the store after it writes
+//! the right value; `STL` of the temporary into the slot right after the
+//! instruction when it defines the value. Sizes 1, 2 and 4 use
+//! `LDL`/`STL`, `.64`, `.128` (the slot aligned to its size, as the
+//! vendor's `STL.64 [R1+0x8], R8`, switch_local.sm_70); other sizes a
+//! word at a time.
+//!
+//! The spill code of a guarded instruction runs under the instruction's
+//! guard ([`spill_guard`]): the home is read and written on exactly the
+//! lanes where the instruction runs, so a guarded definition needs no
+//! reload of the old value (where the guard is false the home is not
+//! touched), and a guarded use does not read a home that only a
+//! definition under the same guard ever wrote. Only the reload of the
+//! guard itself (a spilled predicate) is unguarded, and comes first.
 //!
 //! A spilled predicate lives in a fresh general register (its "home"):
 //! `ISETP.NE.AND %pt, PT, %home, RZ, PT` reloads it, `SEL %home, RZ, 0x1,
@@ -31,7 +39,7 @@ use crate::ir::cfg::is_terminator;
 use crate::ir::inst::{Inst, Operand};
 use crate::ir::opcode::Op;
 use crate::ir::regs::{self, RegUnit};
-use crate::ir::sass_text::{MemBase, MemRef, Pred, Reg, RegOperand};
+use crate::ir::sass_text::{Guard, MemBase, MemRef, Pred, Reg, RegOperand};
 use crate::ir::Function;
 
 /// Marks a spill slot address until the frames are laid out (far past any
@@ -165,6 +173,33 @@ fn maybe_defined(f: &Function, ns: &Nodes, victims: &[usize]) -> HashMap<usize, 
     out
 }
 
+/// The guard the spill code around `inst` runs under (`None`: unguarded).
+///
+/// Rule: spill code takes the instruction's guard, so that it touches the
+/// home only where the instruction reads or writes the value. Guard-aware
+/// liveness (`ir::liveness`) treats a use under `g` as satisfied by a
+/// definition under the same `g`; spill code that ignored the guard turned
+/// such a pair into an unconditional read. Finding
+/// `regalloc_uninit_after_fp64_loop` (corpus/regressions): a predicate
+/// defined and used only under `@!%p0` inside a loop was spilled to a home
+/// register, and the unguarded reload of its "old value" before the
+/// guarded `DSETP` read the home on the first iteration, before anything
+/// had written it (`ISETP.NE.AND P1, PT, R30, RZ, PT`; [`maybe_defined`]
+/// sees the definition on the back edge). The exceptions, which keep
+/// unguarded spill code (and reload the old value for a definition): no
+/// guard or `PT` (the instruction always runs), a uniform predicate (the
+/// `LDL`/`STL`/`ISETP`/`SEL` spill code cannot take one), and an
+/// instruction that writes its own guard's predicate (the stores after it
+/// would test the new value).
+fn spill_guard(inst: &Inst, defs: &[RegUnit]) -> Option<Guard> {
+    let g = inst.guard?;
+    if !matches!(g.pred, Pred::P(_) | Pred::V(_)) {
+        return None;
+    }
+    let u = RegUnit::of_pred(g.pred)?;
+    (!defs.contains(&u)).then_some(g)
+}
+
 /// Rewrites the `victims` with spill code.
 pub fn spill(
     f: &mut Function,
@@ -210,6 +245,14 @@ pub fn spill(
             }
             let uses = regs::uses(&inst);
             let defs = regs::defs(&inst);
+            let guard = spill_guard(&inst, &defs);
+            // The guard's virtual predicate: its reload is unguarded and
+            // comes first.
+            let guard_pred = match guard.map(|g| g.pred) {
+                Some(Pred::V(n)) => Some(n),
+                _ => None,
+            };
+            let mut first = Vec::new();
             let mut before = Vec::new();
             let mut after = Vec::new();
             let mut map: HashMap<(Class, u32), u32> = HashMap::default();
@@ -226,15 +269,22 @@ pub fn spill(
                 };
                 let reads = (x.lo..x.lo + x.size).any(|n| uses.contains(&unit(n)));
                 let writes = (x.lo..x.lo + x.size).any(|n| defs.contains(&unit(n)));
-                let full =
-                    regs::kills(&inst) && (x.lo..x.lo + x.size).all(|n| defs.contains(&unit(n)));
-                // A partial definition keeps the old value where it does not
+                // Under the instruction's guard, a definition of every word is
+                // whole: the store after it runs where it ran.
+                let full = (guard.is_some() || regs::kills(&inst))
+                    && (x.lo..x.lo + x.size).all(|n| defs.contains(&unit(n)));
+                let is_guard = x.class == Class::Pred && guard_pred == Some(x.lo);
+                // A partial definition (one word of a pair, or guarded without
+                // guarded spill code) keeps the old value where it does not
                 // write; when no definition can have reached it there is no
                 // old value, and reloading would read an undefined register
                 // or slot (generator seed 51: `ISETP.NE P1, PT, R46, RZ` before
                 // the guarded IADD3 that first defines the predicate). The
                 // temporary starts at zero instead, so the store after it
-                // reads defined bits on every lane.
+                // reads defined bits on every lane. ("Maybe defined" is not
+                // "defined on every path": a loop's back edge makes it true on
+                // the first iteration too, which is why guarded definitions
+                // take the guarded spill code of `spill_guard` instead.)
                 let keep_old = reads || (writes && !full && defined.contains(&k));
                 let zero_first = !keep_old && writes && !full;
                 if writes && !defined.contains(&k) {
@@ -289,7 +339,8 @@ pub fn spill(
                     Home::Reg(h) => {
                         if keep_old || zero_first {
                             let old = if keep_old { Reg::V(h) } else { Reg::Rz };
-                            before.push(mk(
+                            let into = if is_guard { &mut first } else { &mut before };
+                            into.push(mk(
                                 Op::ISETP,
                                 &["NE", "AND"],
                                 vec![
@@ -319,6 +370,13 @@ pub fn spill(
             nodes::map_regs(&mut inst, &mut |c, n| {
                 map.get(&(c, n)).map(|&t| Loc::Virt(t))
             });
+            if guard.is_some() {
+                // The instruction's guard, renamed with it when it is spilled.
+                for i in before.iter_mut().chain(after.iter_mut()) {
+                    i.guard = inst.guard;
+                }
+            }
+            out.extend(first);
             out.extend(before);
             out.push(inst);
             out.extend(after);

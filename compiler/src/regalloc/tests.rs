@@ -311,3 +311,180 @@ fn a_register_call_counts_its_deepest_candidate() {
     );
     assert_eq!(stack_depth(&h), Err("recursive calls".to_string()));
 }
+
+/// A loop whose `%p1` is defined and read only under `@!%p0`: the shape of
+/// finding `regalloc_uninit_after_fp64_loop` (an `@!%p0 max.f64` in a
+/// loop), where the back edge makes a definition of `%p1` "maybe" reach
+/// the loop's first instruction.
+const GUARDED_LOOP: &str = ".L_x_0:
+     MOV %r0, c[0x0][0x160] ;
+     MOV %r2, RZ ;
+     ISETP.NE.AND %p0, PT, %r0, RZ, PT ;
+     .L_x_1:
+     @!%p0 ISETP.GT.AND %p1, PT, %r0, 0x1, PT ;
+     @!%p0 SEL %r2, %r0, RZ, %p1 ;
+     ISETP.LT.AND %p2, PT, %r0, RZ, PT ;
+     @%p2 BRA .L_x_1 ;
+     .L_x_2:
+     MOV %r6, c[0x0][0x168] ;
+     MOV %r7, c[0x0][0x16c] ;
+     STG.E [%r6.64], %r2 ;
+     EXIT ;";
+
+/// `f` with the predicates `victims` spilled (through general registers),
+/// and each victim's home register: the one its `SEL h, RZ, 0x1, !t` saves
+/// write.
+fn spill_predicates(text: &str, victims: &[u32]) -> (Function, Vec<u32>) {
+    let mut f = func(text);
+    let ns = nodes::build(&f, &Default::default()).unwrap();
+    let ks: Vec<usize> = victims
+        .iter()
+        .map(|&p| ns.node_of(nodes::Class::Pred, p).unwrap())
+        .collect();
+    let old: Vec<u32> = f
+        .insts()
+        .filter(|i| i.op == Op::SEL)
+        .filter_map(|i| match &i.operands[0] {
+            Operand::Reg(r) => match r.reg {
+                Reg::V(n) => Some(n),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    spill::spill(
+        &mut f,
+        &ns,
+        &ks,
+        &mut Default::default(),
+        &mut Default::default(),
+    )
+    .unwrap();
+    // The saves, in the order the victims' definitions come (each victim
+    // here has one definition).
+    let mut homes = Vec::new();
+    for i in f
+        .insts()
+        .filter(|i| i.op == Op::SEL && i.operands[2] == Operand::Imm(1))
+    {
+        if let Operand::Reg(r) = &i.operands[0] {
+            if let Reg::V(n) = r.reg {
+                if !old.contains(&n) && !homes.contains(&n) {
+                    homes.push(n);
+                }
+            }
+        }
+    }
+    assert_eq!(homes.len(), victims.len(), "{f:?}");
+    (f, homes)
+}
+
+fn names(i: &crate::ir::inst::Inst, r: u32) -> bool {
+    let u = crate::ir::regs::RegUnit::VR(r);
+    crate::ir::regs::uses(i).contains(&u) || crate::ir::regs::defs(i).contains(&u)
+}
+
+#[test]
+fn spill_code_of_a_guarded_instruction_takes_its_guard() {
+    let (f, homes) = spill_predicates(GUARDED_LOOP, &[1]);
+    let h = homes[0];
+    // Every save and reload of %p1's home runs under the instructions'
+    // `@!%p0`: on the first iteration (and whenever %p0 holds) nothing
+    // reads the home, which nothing has written. Unguarded, the reload of
+    // the "old value" before the guarded ISETP read it (the finding's
+    // `ISETP.NE.AND P1, PT, R30, RZ, PT`).
+    let touching: Vec<_> = f.insts().filter(|i| names(i, h)).collect();
+    assert_eq!(
+        touching.len(),
+        2,
+        "a save after the definition, a reload before the use: {f:?}"
+    );
+    for i in touching {
+        let g = i
+            .guard
+            .unwrap_or_else(|| panic!("unguarded `{i:?}` touches the home: {f:?}"));
+        assert_eq!(
+            (g.pred.to_string(), g.negated),
+            ("%p0".to_string(), true),
+            "{i:?}"
+        );
+    }
+    // Guarded, the definition needs no reload of the old value: the only
+    // reload is the SEL's.
+    let reloads = f
+        .insts()
+        .filter(|i| i.op == Op::ISETP && names(i, h))
+        .count();
+    assert_eq!(reloads, 1, "{f:?}");
+}
+
+#[test]
+fn a_spilled_guard_is_reloaded_first_and_unguarded() {
+    let (f, homes) = spill_predicates(GUARDED_LOOP, &[0, 1]);
+    let (h0, h1) = (homes[0], homes[1]);
+    // Before each instruction under `@!%p0`: the reload of %p0 into a
+    // temporary, unguarded, then the rest of the spill code under that
+    // temporary.
+    let mut guard_temp = None;
+    let mut guarded = 0;
+    for i in f.insts() {
+        if i.op == Op::ISETP && names(i, h0) {
+            assert!(i.guard.is_none(), "the guard's reload is guarded: `{i:?}`");
+            guard_temp = Some(i.operands[0].clone());
+            continue;
+        }
+        if names(i, h1) || i.guard.is_some_and(|g| g.negated) {
+            let g = i
+                .guard
+                .unwrap_or_else(|| panic!("unguarded `{i:?}`: {f:?}"));
+            let t = guard_temp
+                .clone()
+                .unwrap_or_else(|| panic!("`{i:?}` before the guard's reload"));
+            assert_eq!(
+                t,
+                Operand::Pred {
+                    pred: g.pred,
+                    not: false
+                },
+                "`{i:?}`: {f:?}"
+            );
+            assert!(g.negated, "{i:?}");
+            guarded += 1;
+        }
+    }
+    // The two instructions, a save and a reload of %p1.
+    assert_eq!(guarded, 4, "{f:?}");
+}
+
+#[test]
+fn an_instruction_writing_its_own_guard_keeps_unguarded_spill_code() {
+    // `@%p0 ISETP %p0` (PTX `@%p0 setp ... %p0`): a store under the new
+    // %p0 would miss the lanes where it became false, so the spill code is
+    // unguarded and reloads the old value (the home was written before).
+    let (f, homes) = spill_predicates(
+        ".L_x_0:
+         MOV %r0, c[0x0][0x160] ;
+         ISETP.NE.AND %p0, PT, %r0, RZ, PT ;
+         @%p0 ISETP.GT.AND %p0, PT, %r0, 0x1, PT ;
+         MOV %r6, c[0x0][0x168] ;
+         MOV %r7, c[0x0][0x16c] ;
+         @%p0 STG.E [%r6.64], %r0 ;
+         EXIT ;",
+        &[0],
+    );
+    let h = homes[0];
+    let v: Vec<_> = f.insts().collect();
+    let at = v
+        .iter()
+        .position(|i| i.op == Op::ISETP && i.mods.contains(&"GT"))
+        .unwrap();
+    let (reload, save) = (v[at - 1], v[at + 1]);
+    assert!(
+        reload.op == Op::ISETP && names(reload, h) && reload.guard.is_none(),
+        "{f:?}"
+    );
+    assert!(
+        save.op == Op::SEL && names(save, h) && save.guard.is_none(),
+        "{f:?}"
+    );
+}
