@@ -467,7 +467,6 @@ fn module_of(arch: &str, launches: &[Launch]) -> String {
 /// contention. On sm_90 ptxas's `cvta.shared` adds `SR_SWINLO/HI` to the
 /// 0x400-based shared address (the simulator models both words).
 fn vendor_kernels(arch: &str) -> Vec<Launch> {
-    let sm: u32 = arch[3..].parse().unwrap();
     let mut v = Vec::new();
     let mut list: Vec<(&str, &str, &str)> = GUARDED.iter().map(|&(o, t)| ("atom", o, t)).collect();
     list.push(("red", "add", "u64"));
