@@ -461,12 +461,13 @@ fn module_of(arch: &str, launches: &[Launch]) -> String {
     out
 }
 
-/// The vendor module's kernels for `arch`: every guarded form as `atom`
-/// (and `red.add.u64`/`.f32`) on generic addresses of global, shared and
-/// local memory, without (`k` 1, edges) and with (`k` 32, random)
+/// The vendor module's kernels (the same on every target): every guarded
+/// form as `atom` (and `red.add.u64`/`.f32`) on generic addresses of
+/// global, shared and local memory and (but `exch`/`cas`) on `.shared`
+/// addresses, without (`k` 1, edges) and with (`k` 32, random)
 /// contention. On sm_90 ptxas's `cvta.shared` adds `SR_SWINLO/HI` to the
 /// 0x400-based shared address (the simulator models both words).
-fn vendor_kernels(arch: &str) -> Vec<Launch> {
+fn vendor_kernels() -> Vec<Launch> {
     let mut v = Vec::new();
     let mut list: Vec<(&str, &str, &str)> = GUARDED.iter().map(|&(o, t)| ("atom", o, t)).collect();
     list.push(("red", "add", "u64"));
@@ -522,7 +523,7 @@ fn vendor_listings_match_the_interpreter() {
     let write = std::env::var_os("ATOM_GENERIC_VENDOR_WRITE").is_some();
     let mut ran = 0;
     for arch in ALL {
-        let ks = vendor_kernels(arch);
+        let ks = vendor_kernels();
         let src = module_of(arch, &ks);
         let path = vendor_dir().join(format!("generic.{arch}.ptx"));
         if write {
@@ -571,7 +572,7 @@ fn vendor_listings_match_the_interpreter() {
 #[test]
 fn cut_fallback_is_wrong_under_the_rule() {
     let arch = "sm_80";
-    let ks = vendor_kernels(arch);
+    let ks = vendor_kernels();
     let src = module_of(arch, &ks);
     let m = ptxc::ptx::parse_checked("generic", &src).unwrap();
     let sass = vendor_sass(arch);
@@ -661,7 +662,7 @@ fn cut_fallback_is_wrong_under_the_rule() {
 fn compiled_listings_match_the_interpreter() {
     let mut ran = 0;
     for arch in ALL {
-        let ks = vendor_kernels(arch);
+        let ks = vendor_kernels();
         // One module per kernel: the driver lays out the function-scoped
         // `.shared` arrays of a module's entries one after the other
         // (observed: the 26th kernel's `sm` at 0xc800, past sm_70's
