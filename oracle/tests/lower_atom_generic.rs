@@ -321,6 +321,21 @@ fn plain_forms() {
     run_forms(&PLAIN, 121);
 }
 
+/// The sm_80 lowering (before any phase) of `kernel(form, op, t, mode)`.
+fn sm80_listing(form: &str, op: &str, t: &str, mode: Mode) -> String {
+    let src = kernel(form, op, t, mode).replace(".target sm_90", ".target sm_80");
+    let m = ptxc::ptx::parse_checked("g", &src).unwrap();
+    let sm = ptxc::targets::lookup_sm("sm_80").unwrap();
+    let ks = ptxc::lower::lower_target(&m, sm, &ptxc::lower::LowerOptions::default()).unwrap();
+    ptxc::ir::to_sass(&ks[0].function, false)
+        .unwrap()
+        .insts
+        .iter()
+        .map(|i| i.to_string())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// The lowering follows ptxas's shape: guarded forms get the predicate
 /// `ATOM`, and `QSPC` exactly where the reach is global only; plain forms
 /// a `PT` `ATOM` and no `QSPC`; generic `red` is an `ATOM` with `RZ` (no
@@ -330,18 +345,7 @@ fn lowered_shapes_follow_the_reach_rule() {
     let all: Vec<(&str, &str)> = GUARDED.iter().chain(&PLAIN).copied().collect();
     for (op, t) in all {
         for form in forms(op) {
-            let src = kernel(form, op, t, Mode::Global).replace(".target sm_90", ".target sm_80");
-            let m = ptxc::ptx::parse_checked("g", &src).unwrap();
-            let sm = ptxc::targets::lookup_sm("sm_80").unwrap();
-            let ks =
-                ptxc::lower::lower_target(&m, sm, &ptxc::lower::LowerOptions::default()).unwrap();
-            let text = ptxc::ir::to_sass(&ks[0].function, false)
-                .unwrap()
-                .insts
-                .iter()
-                .map(|i| i.to_string())
-                .collect::<Vec<_>>()
-                .join("\n");
+            let text = sm80_listing(form, op, t, Mode::Global);
             let atom = text
                 .lines()
                 .find(|l| l.contains("ATOM.") && !l.contains("ATOMS"))
@@ -358,18 +362,7 @@ fn lowered_shapes_follow_the_reach_rule() {
             // `.shared`: ptxas's loop exactly where the generic form has
             // a shared fallback (ptxas 11.8 sm_80/sm_90: `atom.shared.add.u64`
             // is `LDS.64` + `ATOMS.CAST.SPIN.64`, `exch.b64` `ATOMS.EXCH.64`).
-            let src =
-                kernel(form, op, t, Mode::SharedSpace).replace(".target sm_90", ".target sm_80");
-            let m = ptxc::ptx::parse_checked("g", &src).unwrap();
-            let ks =
-                ptxc::lower::lower_target(&m, sm, &ptxc::lower::LowerOptions::default()).unwrap();
-            let text = ptxc::ir::to_sass(&ks[0].function, false)
-                .unwrap()
-                .insts
-                .iter()
-                .map(|i| i.to_string())
-                .collect::<Vec<_>>()
-                .join("\n");
+            let text = sm80_listing(form, op, t, Mode::SharedSpace);
             let atoms: Vec<&str> = text.lines().filter(|l| l.contains("ATOMS")).collect();
             let want = if qspc {
                 "ATOMS.CAST.SPIN".to_string()
