@@ -114,7 +114,7 @@ pub fn judge_listing(
             "the vendor listing reads constant bank 2 or 3, which is not extracted from the cubin",
         );
     }
-    if has_global_variables(&p.ptx) {
+    if has_global_variables(&oracle.module) {
         return Verdict::new(
             VerdictKind::Unsupported,
             "the module has .global variables, whose relocated addresses are not extracted from the cubin",
@@ -129,11 +129,9 @@ pub fn judge_listing(
     }
 }
 
-/// Whether the module declares a `.global` variable (false when it does
-/// not parse: ptxas's own verdict stands then).
-fn has_global_variables(ptx: &str) -> bool {
-    ptxc::ptx::parse_checked("program.ptx", ptx).is_ok_and(|m| {
-        m.globals()
-            .any(|v| v.space == ptxc::ptx::ast::StateSpace::Global)
-    })
+/// Whether the module (the oracle's parse of it) declares a `.global`
+/// variable.
+fn has_global_variables(m: &ptxc::ptx::ast::Module) -> bool {
+    m.globals()
+        .any(|v| v.space == ptxc::ptx::ast::StateSpace::Global)
 }
