@@ -488,3 +488,55 @@ fn an_instruction_writing_its_own_guard_keeps_unguarded_spill_code() {
         "{f:?}"
     );
 }
+
+/// Spills the predicates `victims` of `f` in one round, `temps` holding
+/// (and receiving) the earlier rounds' temporaries.
+fn spill_round(f: &mut Function, victims: &[u32], temps: &mut nodes::TempSet) {
+    let ns = nodes::build(f, temps).unwrap();
+    let ks: Vec<usize> = victims
+        .iter()
+        .map(|&p| ns.node_of(nodes::Class::Pred, p).unwrap())
+        .collect();
+    spill::spill(f, &ns, &ks, temps, &mut Default::default()).unwrap();
+}
+
+/// Generator seed 9172 (large configuration, sm_70 -O3): `%p1` spilled in
+/// one round leaves `@!%p0` reloads of it and `@!%p0` stores; spilling
+/// `%p0` in the next round must give each such chain one reload of the
+/// guard. Separate reloads put a temporary's definition and its use under
+/// different guard registers, which guard-aware liveness does not pair: the
+/// temporaries looked live from the entry, all interfered, and allocation
+/// failed with "nothing there can be spilled".
+#[test]
+fn a_guard_spilled_after_its_instructions_spill_code_is_reloaded_once_per_chain() {
+    let mut f = func(GUARDED_LOOP);
+    let mut temps = nodes::TempSet::default();
+    spill_round(&mut f, &[1], &mut temps);
+    spill_round(&mut f, &[0], &mut temps);
+    // Every temporary predicate defined under a guard is read under the
+    // same guard register (the pairing guard-aware liveness knows).
+    let v: Vec<_> = f.insts().collect();
+    let mut checked = 0;
+    for (k, i) in v.iter().enumerate() {
+        let Some(g) = i.guard else { continue };
+        for d in crate::ir::regs::defs(i) {
+            let crate::ir::regs::RegUnit::VP(n) = d else {
+                continue;
+            };
+            if !temps.contains(&(nodes::Class::Pred, n)) {
+                continue;
+            }
+            let reader = v[k + 1..]
+                .iter()
+                .find(|j| crate::ir::regs::uses(j).contains(&d))
+                .unwrap_or_else(|| panic!("%p{n} is never read: {f:?}"));
+            assert_eq!(reader.guard, Some(g), "`{i:?}` then `{reader:?}`: {f:?}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 1, "no guarded reload of %p1: {f:?}");
+    // And the whole allocates from here (its own rounds).
+    let sm = crate::targets::lookup_sm("sm_80");
+    allocate(&mut f, &RegBudget::of(255), sm).unwrap_or_else(|e| panic!("{e}"));
+    verify_allocated(&f, &RegBudget::of(255), sm).unwrap_or_else(|e| panic!("{e}"));
+}
