@@ -102,26 +102,36 @@ impl PhaseManager {
                 rep.dumps.push(format!("Before {name}\n{}", dump_text(cx)));
             }
             if !p.is_no_op() {
-                match catch_unwind(AssertUnwindSafe(|| {
+                let ran = catch_unwind(AssertUnwindSafe(|| {
                     p.execute(cx)?;
                     // Tests only (feature `test-hooks`): a planted bug, as
                     // part of the phase (its panic is the phase's).
                     #[cfg(feature = "test-hooks")]
                     super::test_hooks::after_phase(idx, cx);
                     Ok::<(), PhaseError>(())
-                })) {
-                    Ok(r) => r?,
+                }));
+                let failed = match ran {
+                    Ok(r) => r.err(),
                     Err(e) => {
                         let msg = e
                             .downcast_ref::<&str>()
                             .map(|s| s.to_string())
                             .or_else(|| e.downcast_ref::<String>().cloned())
                             .unwrap_or_else(|| "panic with a non-string payload".into());
-                        return Err(PhaseError {
+                        Some(PhaseError {
                             phase: name,
                             message: format!("panicked: {msg}"),
-                        });
+                        })
                     }
+                };
+                if let Some(mut e) = failed {
+                    // The dumps asked for so far are what a user debugging
+                    // the failure needs: they go with the error.
+                    for d in &rep.dumps {
+                        e.message.push('\n');
+                        e.message.push_str(d.trim_end());
+                    }
+                    return Err(e);
                 }
                 rep.executed += 1;
             }
@@ -244,6 +254,28 @@ mod tests {
             e.message.starts_with("the initial program is invalid: "),
             "{e}"
         );
+    }
+
+    /// `--dump-ir-before` of the failing phase: the dump comes with the
+    /// error (the driver's ICE message), not lost with the report.
+    #[test]
+    fn a_failure_carries_the_dumps_made_before_it() {
+        let m = PhaseManager::new(&PhaseConfig::default());
+        let mut c = cx();
+        c.function.blocks[0].insts.truncate(1);
+        let opts = DispatchOptions {
+            dump_before: vec![0],
+            ..DispatchOptions::default()
+        };
+        let e = m.dispatch(&[0, 157], &mut c, &opts).unwrap_err();
+        assert_eq!(e.phase, "OriCheckInitialProgram");
+        let (first, dump) = e
+            .message
+            .split_once('\n')
+            .expect("a dump after the message");
+        assert!(first.starts_with("the initial program is invalid: "), "{e}");
+        assert!(dump.starts_with("Before OriCheckInitialProgram\n"), "{e}");
+        assert!(dump.contains("MOV R0, 0x1"), "{e}");
     }
 
     #[test]
