@@ -209,3 +209,46 @@ fn bad_arguments_exit_two() {
         assert!(err.contains(want), "{args:?}: {err}");
     }
 }
+
+/// Workers pull programs one at a time and finish out of order (a large
+/// program first, small ones after it); the reports still come in program
+/// order, with the same verdicts as one job.
+#[test]
+fn reports_come_in_program_order_whatever_finishes_first() {
+    use oracle::commands::fuzz_run::program_of;
+    use oracle::gen::{generate, GenConfig};
+    let mut big = GenConfig {
+        swarm: false,
+        ..GenConfig::default()
+    };
+    big.sizes.stmts = 80;
+    big.sizes.depth = 4;
+    big.sizes.dyn_insts = 2000;
+    let small = GenConfig::default();
+    let mut programs = vec![program_of(generate(7, &big), 7)];
+    programs.extend((100..112).map(|s| program_of(generate(s, &small), s)));
+    let want: Vec<String> = programs.iter().map(|p| p.name.clone()).collect();
+    let m = matrix(&["ptxc sm_80 -O3 default"]);
+    let mut seen = Vec::new();
+    for jobs in [1, 2] {
+        let engine = oracle::diff::Engine::new(
+            m.clone(),
+            Options {
+                jobs,
+                ..Options::default()
+            },
+        )
+        .unwrap();
+        let mut got = Vec::new();
+        let stats = engine
+            .run(programs.clone(), |r| {
+                got.push((r.name.clone(), r.configs[0].verdict.kind))
+            })
+            .unwrap();
+        assert_eq!(stats.programs, want.len() as u64);
+        let names: Vec<&String> = got.iter().map(|(n, _)| n).collect();
+        assert_eq!(names, want.iter().collect::<Vec<_>>(), "jobs {jobs}");
+        seen.push(got);
+    }
+    assert_eq!(seen[0], seen[1]);
+}

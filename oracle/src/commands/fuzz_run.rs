@@ -175,9 +175,6 @@ pub fn run(
         Options {
             jobs,
             findings: Some(a.findings.clone()),
-            // Small chunks so that a time budget is kept to within a few
-            // programs.
-            chunk: 2 * jobs,
             ..Options::default()
         },
     )?;

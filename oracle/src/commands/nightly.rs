@@ -301,7 +301,6 @@ pub fn run(a: &NightlyArgs, progress: &mut dyn FnMut(&str)) -> Result<NightlyOut
         Options {
             jobs,
             findings: Some(findings_root.clone()),
-            chunk: 2 * jobs,
             ..Options::default()
         },
     )?;

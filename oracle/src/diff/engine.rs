@@ -1,14 +1,18 @@
 //! The engine: [`check_program`] runs one program through a matrix (the
 //! oracle, every configuration in parallel, then blame for each failure,
 //! each failure on disk before its blame); [`Engine::run`] feeds programs
-//! from any iterator (a corpus, the generator) through a rayon pool in
-//! chunks, then settles the findings and adds up the statistics on the
+//! from any iterator (a corpus, the generator) to one worker per pool
+//! thread, each pulling the next program when it is done with its last
+//! (no barrier between batches: one slow program does not idle the other
+//! cores), and settles the findings and adds up the statistics on the
 //! calling thread in program order. Verdicts, blames and findings are the
 //! same for every job count: every run is bounded by fuel, not time, and
 //! everything order-sensitive happens in program order.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Mutex};
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -34,8 +38,6 @@ pub struct Options {
     pub findings: Option<PathBuf>,
     /// Blame failing configurations.
     pub blame: bool,
-    /// Programs handed to the pool at a time.
-    pub chunk: usize,
 }
 
 impl Default for Options {
@@ -45,7 +47,6 @@ impl Default for Options {
             limits: RunLimits::default(),
             findings: None,
             blame: true,
-            chunk: 256,
         }
     }
 }
@@ -180,35 +181,78 @@ impl Engine {
     }
 
     /// Runs every program; `on_report` sees each report (settled) in
-    /// program order.
-    pub fn run(
+    /// program order. `programs` is pulled by the workers (under a lock, so
+    /// a generator runs one program at a time), and not at all after an
+    /// error.
+    pub fn run<I>(
         &self,
-        programs: impl IntoIterator<Item = Program>,
+        programs: I,
         mut on_report: impl FnMut(&ProgramReport),
-    ) -> Result<Stats, String> {
+    ) -> Result<Stats, String>
+    where
+        I: IntoIterator<Item = Program>,
+        I::IntoIter: Send,
+    {
         let start = Instant::now();
         let mut stats = Stats::default();
         let findings = match &self.options.findings {
             Some(d) => Some(FindingsDir::new(d).map_err(|e| format!("{}: {e}", d.display()))?),
             None => None,
         };
-        let mut it = programs.into_iter().peekable();
-        while it.peek().is_some() {
-            let chunk: Vec<Program> = it.by_ref().take(self.options.chunk.max(1)).collect();
-            let reports: Vec<ProgramReport> = self.pool.install(|| {
-                chunk
-                    .par_iter()
-                    .map(|p| check_program(p, &self.matrix, &self.options))
-                    .collect()
-            });
-            for mut r in reports {
-                if let Some(fd) = &findings {
-                    settle(fd, &mut r)?;
-                }
-                stats.add(&r);
-                on_report(&r);
+        let source = Mutex::new(programs.into_iter().enumerate());
+        let stop = AtomicBool::new(false);
+        let (tx, rx) = mpsc::channel::<(usize, ProgramReport)>();
+        let workers = self.pool.current_num_threads().max(1);
+        let result = std::thread::scope(|s| {
+            for _ in 0..workers {
+                let tx = tx.clone();
+                let (source, stop) = (&source, &stop);
+                s.spawn(move || loop {
+                    if stop.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    // A poisoned lock: a generator panicked in another
+                    // worker; the scope re-raises that panic.
+                    let next = match source.lock() {
+                        Ok(mut it) => it.next(),
+                        Err(_) => return,
+                    };
+                    let Some((i, p)) = next else { return };
+                    let r = self
+                        .pool
+                        .install(|| check_program(&p, &self.matrix, &self.options));
+                    if tx.send((i, r)).is_err() {
+                        return;
+                    }
+                });
             }
-        }
+            drop(tx);
+            // Reports arrive in completion order; they are settled and
+            // counted in program order.
+            let mut early: BTreeMap<usize, ProgramReport> = BTreeMap::new();
+            let mut want = 0;
+            let mut result = Ok(());
+            for (i, r) in rx {
+                early.insert(i, r);
+                while let Some(mut r) = early.remove(&want) {
+                    want += 1;
+                    if result.is_err() {
+                        continue;
+                    }
+                    if let Some(fd) = &findings {
+                        if let Err(e) = settle(fd, &mut r) {
+                            stop.store(true, Ordering::Relaxed);
+                            result = Err(e);
+                            continue;
+                        }
+                    }
+                    stats.add(&r);
+                    on_report(&r);
+                }
+            }
+            result
+        });
+        result?;
         stats.elapsed = start.elapsed();
         Ok(stats)
     }
