@@ -229,25 +229,33 @@ fn domains(op: &str, t: &str, seed: u64) -> [Inputs; 2] {
     let (mut m, mut b) = (p[0].clone(), p[1].clone());
     let len = m.len();
     let mut c: Vec<u64> = (0..len).map(|j| b[(j * 5 + 1) % len]).collect();
-    let mut rng = Rng(seed);
-    let bits = bits_of(t);
-    let mut r = || -> Vec<u64> { (0..NRANDOM).map(|_| rng.word(bits)).collect() };
-    let (mut rm, mut rb, rc) = (r(), r(), r());
     if op == "cas" {
         for j in (0..len).step_by(2) {
             b[j] = m[j];
-        }
-        for j in (0..NRANDOM).step_by(2) {
-            rb[j] = rm[j];
         }
     }
     for v in [&mut m, &mut b, &mut c] {
         pad(v);
     }
-    for v in [&mut rm, &mut rb] {
+    [(m, b, c), random_words(op, t, seed, NRANDOM)]
+}
+
+/// `n` seeded random words of `t` (for `cas`, `b` = the word on even
+/// elements so that swaps happen), padded to whole blocks.
+fn random_words(op: &str, t: &str, seed: u64, n: usize) -> Inputs {
+    let mut rng = Rng(seed);
+    let bits = bits_of(t);
+    let mut r = || -> Vec<u64> { (0..n).map(|_| rng.word(bits)).collect() };
+    let (mut m, mut b, c) = (r(), r(), r());
+    if op == "cas" {
+        for j in (0..n).step_by(2) {
+            b[j] = m[j];
+        }
+    }
+    for v in [&mut m, &mut b] {
         pad(v);
     }
-    [(m, b, c), (rm, rb, rc)]
+    (m, b, c)
 }
 
 fn check_on(src: &str, sp: &LaunchSpec, arch: &str, what: &str, inp: &Inputs) {
@@ -304,6 +312,29 @@ fn run_forms(list: &[(&str, &str)], seed: u64) {
             }
         }
     }
+}
+
+/// [`RANDOM`] (10^5, the count for 32- and 64-bit sequences)
+/// random words per form and mode, one thread a word (`k` = 1), each form
+/// on one target in turn; `run_forms` covers every target and contention
+/// with fewer words.
+fn run_forms_random(list: &[(&str, &str)], seed: u64) {
+    for (j, &(op, t)) in list.iter().enumerate() {
+        let d = random_words(op, t, seed + j as u64, RANDOM);
+        for (n, mode) in MODES.into_iter().enumerate() {
+            let arch = ALL[(j + n) % ALL.len()];
+            for form in forms(op) {
+                let src = kernel(form, op, t, mode);
+                let what = format!("{form}.{op}.{t} {mode:?} k=1, {RANDOM} random words");
+                check_on(&src, &spec(t, 1, &d), arch, &what, &d);
+            }
+        }
+    }
+}
+
+#[test]
+fn guarded_forms_on_random_words() {
+    run_forms_random(&GUARDED, 131);
 }
 
 #[test]

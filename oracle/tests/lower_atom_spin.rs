@@ -214,14 +214,17 @@ fn domains(e: &[u64], seed: u64) -> [(Vec<u64>, Vec<u64>); 2] {
     let mut b: Vec<u64> = (0..len).map(|j| word(&p[1], j, 1)).collect();
     pad(&mut m);
     pad(&mut b);
+    [(m, b), random_words(seed, NRANDOM)]
+}
+
+/// `n` seeded random packed pairs (m, b), padded to whole blocks.
+fn random_words(seed: u64, n: usize) -> (Vec<u64>, Vec<u64>) {
     let mut rng = Rng(seed);
-    let mut r = || -> Vec<u64> {
-        (0..NRANDOM)
-            .map(|_| rng.word(16) | rng.word(16) << 16)
-            .collect()
-    };
-    let (rm, rb) = (r(), r());
-    [(m, b), (rm, rb)]
+    let mut r = || -> Vec<u64> { (0..n).map(|_| rng.word(16) | rng.word(16) << 16).collect() };
+    let (mut m, mut b) = (r(), r());
+    pad(&mut m);
+    pad(&mut b);
+    (m, b)
 }
 
 fn check_on(src: &str, sp: &LaunchSpec, arch: &str, what: &str) {
@@ -277,6 +280,27 @@ fn run_type(t: &str, edges: &[u64], seed: u64, archs: &[&str]) {
             }
         }
     }
+}
+
+/// [`RANDOM`] (10^5, the count for 32-bit sequences) random
+/// packed words per mode and form, one thread a word (`k` = 1), each on
+/// one of `archs` in turn; `run_type` covers every target and contention
+/// with fewer words.
+fn run_type_random(t: &str, seed: u64, archs: &[&str]) {
+    let (m, b) = random_words(seed, RANDOM);
+    for (n, mode) in MODES.into_iter().enumerate() {
+        for (j, form) in ["atom", "red"].into_iter().enumerate() {
+            let arch = archs[(2 * n + j) % archs.len()];
+            let what = format!("{form}.{t} {mode:?} k=1, {RANDOM} random words");
+            check_on(&kernel(form, t, mode), &spec(1, &m, &b), arch, &what);
+        }
+    }
+}
+
+#[test]
+fn adds_on_random_words() {
+    run_type_random("f16x2", 64, &ALL);
+    run_type_random("bf16x2", 65, &ALL[5..]);
 }
 
 #[test]
