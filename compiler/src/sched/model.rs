@@ -150,6 +150,26 @@ pub fn in_order_queue(inst: &Inst) -> u8 {
     }
 }
 
+/// Whether the warp, once past this instruction, has every earlier
+/// shared-memory instruction (`LDS`, `STS`, `ATOMS`, ...) completed, its
+/// results written: a blocking CTA barrier (`BAR.SYNC`, `BAR.RED`; not
+/// `BAR.ARV`). ptxas 11.8 relies on it: `ATOMS.EXCH.64 R4, [R11], R4`
+/// without a write scoreboard, `BAR.SYNC 0x0`, then `STG.E.64.SYS [R8], R4`
+/// with no wait (oracle/tests/atom_generic_vendor/generic.sm_70.O3.sass,
+/// `atom_exch_b64_SharedSpace`, and the same on sm_75..sm_90), where
+/// without the barrier between them it gives the `ATOMS` SB0 and the
+/// `STG` waits. The mechanism is UNCONFIRMED (presumably the barrier takes
+/// the same in-order path as shared memory and resolves after it).
+pub fn drains_shared_memory(inst: &Inst) -> bool {
+    inst.op == Op::BAR && !inst.has_mod("ARV")
+}
+
+/// A shared-memory instruction, as [`drains_shared_memory`] means it: the
+/// `MemShared` category and `ATOMS` (category `Atomic`).
+pub fn is_shared_memory(inst: &Inst) -> bool {
+    inst.op.info().category == crate::ir::opcode::Category::MemShared || inst.op == Op::ATOMS
+}
+
 /// `DEPBAR.LE SBk, N`: `(k, N)`.
 pub fn depbar(inst: &Inst) -> Option<(u8, u32)> {
     if inst.op != Op::DEPBAR {

@@ -40,6 +40,10 @@ struct Facts {
     lat: Lat,
     depbar: Option<(u8, u32)>,
     queue: u8,
+    /// [`model::is_shared_memory`].
+    shared_mem: bool,
+    /// [`model::drains_shared_memory`].
+    drains_shared: bool,
 }
 
 /// The per-instruction facts of a checked function.
@@ -115,6 +119,8 @@ impl Model {
                     lat,
                     depbar: model::depbar(i),
                     queue: model::in_order_queue(i),
+                    shared_mem: model::is_shared_memory(i),
+                    drains_shared: model::drains_shared_memory(i),
                 }
             })
             .collect();
@@ -182,6 +188,9 @@ impl Model {
         };
         if c.wait != 0 {
             done(t, &|p: &Pend| !p.sb.is_some_and(|k| c.waits_on(k)));
+        }
+        if f.drains_shared {
+            done(t, &|p: &Pend| !self.insts[p.pc as usize].shared_mem);
         }
         if let Some((k, n)) = f.depbar {
             let mut seqs: Vec<u64> = t
