@@ -534,6 +534,15 @@ fn vendor_sass(arch: &str) -> String {
     std::fs::read_to_string(vendor_dir().join(format!("generic.{arch}.O3.sass"))).unwrap()
 }
 
+/// The byte range of function `name`'s text in a cuobjdump listing.
+fn function_span(sass: &str, name: &str) -> (usize, usize) {
+    let start = sass.find(&format!("Function : {name}\n")).unwrap();
+    let end = sass[start + 1..]
+        .find("Function : ")
+        .map_or(sass.len(), |e| start + 1 + e);
+    (start, end)
+}
+
 /// ptxas 11.8's SASS for the kernels (oracle/tests/atom_generic_vendor,
 /// `generic.sm_XX.*`) in the simulator against the interpreter. With
 /// `ATOM_GENERIC_VENDOR_WRITE=1` the modules are (re)written instead.
@@ -600,10 +609,7 @@ fn cut_fallback_is_wrong_under_the_rule() {
         ("atom_exch_b64_GenericLocal", "b64"),
     ] {
         // The function's text, then its first `@P0 BRA` (right after the ATOM).
-        let start = sass.find(&format!("Function : {name}\n")).unwrap();
-        let end = sass[start + 1..]
-            .find("Function : ")
-            .map_or(sass.len(), |e| start + 1 + e);
+        let (start, end) = function_span(&sass, name);
         let func = &sass[start..end];
         let atom = func.find("ATOM.E.").expect("the generic ATOM");
         let pd = func[atom..]
@@ -687,10 +693,7 @@ fn the_barrier_after_atoms_completes_it() {
             ("atom_exch_b64_SharedSpace", "b64"),
             ("atom_cas_b64_SharedSpace", "b64"),
         ] {
-            let start = sass.find(&format!("Function : {name}\n")).unwrap();
-            let end = sass[start + 1..]
-                .find("Function : ")
-                .map_or(sass.len(), |e| start + 1 + e);
+            let (start, end) = function_span(&sass, name);
             let func = &sass[start..end];
             let atoms = func.find("ATOMS.").expect("the ATOMS");
             let bar = atoms
