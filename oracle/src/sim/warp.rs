@@ -205,6 +205,20 @@ impl Warp {
         }
     }
 
+    /// The lanes of `m` where general register `i` was never written.
+    #[inline]
+    pub fn unwritten(&self, i: u32, m: u32) -> u32 {
+        m & !self.rw.get(i as usize).copied().unwrap_or(0)
+    }
+
+    /// Marks general register `i` never-written in lanes `m` (a load of a
+    /// word that held a never-written value, memory.rs).
+    pub fn unwrite(&mut self, i: u32, m: u32) {
+        if let Some(x) = self.rw.get_mut(i as usize) {
+            *x &= !m;
+        }
+    }
+
     /// A source's value without the never-written check.
     #[inline]
     pub fn read_unchecked(&self, s: Src) -> V {
@@ -390,16 +404,18 @@ impl Warp {
     }
 
     /// Re-checks the convergence waits after lanes exited, arrived or left
-    /// a barrier: `BSYNC Bn` releases when every live lane of `Bn` waits
-    /// there; a `WARPSYNC` wait when every live lane of its mask waits at
-    /// some `WARPSYNC`.
+    /// a barrier: `BSYNC Bn` releases the lanes of `Bn` when every live
+    /// lane of `Bn` waits there (lanes outside `Bn` keep waiting,
+    /// exec/control.rs); a `WARPSYNC` wait when every live lane of its mask
+    /// waits at some `WARPSYNC`.
     pub fn recheck(&mut self) {
         loop {
             let mut progress = false;
             for b in 0..16u8 {
                 let at = self.waiting(|k| *k == WaitKind::Bsync(b));
-                if at != 0 && self.b[b as usize] & self.live & !at == 0 {
-                    self.release(u32::MAX, |k| *k == WaitKind::Bsync(b));
+                let expected = self.b[b as usize] & self.live;
+                if at & expected != 0 && expected & !at == 0 {
+                    self.release(expected, |k| *k == WaitKind::Bsync(b));
                     progress = true;
                 }
             }

@@ -22,10 +22,28 @@
 //!   through a function address, `MOV R6, 0xf0`) jumps to `R + off` per
 //!   lane, as RET does (the encoding holds -(next address) there too:
 //!   `0xffffff50` at 0xa0).
-//! - `BSSY Bn` records the executing lanes in `Bn`; `BSYNC Bn` blocks a lane
-//!   of `Bn` until every live lane of `Bn` has arrived at a `BSYNC Bn`;
-//!   lanes not in `Bn` pass. `BREAK Bn` removes lanes from `Bn`.
-//!   `BMOV R, Bn` reads it (`.CLEAR` zeroes it), `BMOV Bn, R` sets it.
+//! - `BSSY Bn` records the executing lanes in `Bn` (its participants);
+//!   `BSYNC Bn` blocks the executing lanes. The barrier resolves when every
+//!   live participant waits at a `BSYNC Bn`, and releases its participants
+//!   only; a waiting lane outside `Bn` stays blocked until a later value of
+//!   `Bn` (restored by `BMOV Bn, R`) includes it and resolves. `BREAK Bn`
+//!   removes lanes from `Bn`. `BMOV R, Bn` reads it (`.CLEAR` zeroes it),
+//!   `BMOV Bn, R` sets it.
+//!   Sources: NVIDIA's patent application US 2016/0019066 A1 ("Execution
+//!   of divergent threads using a convergence barrier", abstract: the
+//!   scheduler "determines that all of the participating threads are
+//!   synchronized at the convergence barrier and the convergence barrier
+//!   is cleared"); and ptxas 11.8's recursion (corpus/regressions/
+//!   recursion_then_shfl, `-O3`): `fact` keeps its callers' barrier
+//!   (`BMOV.32.CLEAR R2, B6` on entry, `BMOV.32 B6, R2` after its
+//!   `BSSY B6`/`BSYNC B6` region) and the kernel's `SHFL` after the call
+//!   has no `WARPSYNC`. With per-lane depths, lanes of several activations
+//!   wait at, or reach together (one pc, one group), the same `BSYNC B6`
+//!   while `B6` holds one activation's lanes; that listing is correct only
+//!   if the others neither leave with them nor pass. The rule before
+//!   (release every lane waiting on `Bn`; lanes outside `Bn` pass) ran that
+//!   `SHFL` on part of the warp, and deadlocked ptxc's listing of the same
+//!   PTX. UNCONFIRMED on hardware (no GPU measurement).
 //! - `WARPSYNC mask` blocks until every live lane of `mask` has arrived at
 //!   a `WARPSYNC` (any; sm_70+ allows different instructions). Exited lanes
 //!   of `mask` count as arrived (UNCONFIRMED; PTX calls it undefined).
@@ -125,13 +143,20 @@ pub fn exec(
             Flow::Next
         }
         Kind::Bsync { b } => {
+            if m == 0 {
+                return Ok(Flow::Next);
+            }
             let expected = w.b[*b as usize] & w.live;
             let at = w.waiting(|k| *k == WaitKind::Bsync(*b));
-            if expected & !(at | m) == 0 {
-                w.release(u32::MAX, |k| *k == WaitKind::Bsync(*b));
-                Flow::Next
+            if expected & m != 0 && expected & !(at | m) == 0 {
+                // Resolved: its participants go on, lanes outside it stay.
+                w.release(expected, |k| *k == WaitKind::Bsync(*b));
+                match m & !expected {
+                    0 => Flow::Next,
+                    stay => Flow::Wait(stay, WaitKind::Bsync(*b)),
+                }
             } else {
-                Flow::Wait(m & expected, WaitKind::Bsync(*b))
+                Flow::Wait(m, WaitKind::Bsync(*b))
             }
         }
         Kind::Break { b, p } => {
