@@ -15,6 +15,9 @@
 //! predicate and several values live across the call), `sumdown` (a
 //! guarded self-call); per-thread inputs give divergent depths, and a
 //! full-warp `shfl.sync` after the first call needs every lane back.
+//! Also recursion through function pointers (tests/recursion_vendor/
+//! pointer.ptx, compiler/src/lower/call_graph.rs) and warp-synchronous
+//! instructions right after recursive calls.
 
 mod pair_run;
 mod seq_harness;
@@ -210,6 +213,135 @@ fn warp_sync_after_divergent_depth_recursion() {
                 .sass;
             seq_harness::vendor_agrees(&m, &src, &sass, "recur", arch, &sp, |_| opt.to_string());
         }
+    }
+}
+
+fn pointer_src() -> String {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/recursion_vendor");
+    std::fs::read_to_string(dir.join("pointer.ptx")).unwrap()
+}
+
+fn even(n: u32, acc: u32) -> u32 {
+    if n == 0 {
+        acc.wrapping_add(7)
+    } else {
+        odd(n - 1, acc ^ n).wrapping_mul(3).wrapping_add(n)
+    }
+}
+
+fn odd(n: u32, acc: u32) -> u32 {
+    if n == 0 {
+        acc.wrapping_mul(5)
+    } else {
+        even(n - 1, acc.wrapping_add(n)) ^ n.wrapping_mul(n)
+    }
+}
+
+fn fibp(n: u32) -> u64 {
+    if n < 2 {
+        u64::from(n)
+    } else {
+        fibp(n - 1) + fibp(n - 2) + (u64::from(n) << 32)
+    }
+}
+
+fn sel(n: u32) -> u32 {
+    if n == 0 {
+        return 1;
+    }
+    let r = if n & 1 == 1 { sel(n - 1) } else { n }; // addone(n - 1)
+    r.wrapping_mul(3).wrapping_add(n)
+}
+
+/// The seven words thread `t` of pointer.ptx stores.
+fn pointer_expected(t: u32) -> [u32; 7] {
+    let f = fibp(t & 15);
+    let ballot = (0..N)
+        .filter(|&u| sel(u & 7) & 1 == 1)
+        .fold(0, |m, u| m | 1 << u);
+    [
+        fact(t & 7),
+        fact(5),
+        even(t & 15, t),
+        f as u32,
+        (f >> 32) as u32,
+        sel(t & 7),
+        ballot,
+    ]
+}
+
+/// Recursion through function pointers (tests/recursion_vendor/pointer.ptx;
+/// compiler/src/lower/call_graph.rs): `pfact` calls itself through its
+/// own address; `even` -> pointer -> `odd` -> direct -> `even`; `fibp`
+/// makes two calls through its address (`.reg` class, 64-bit result, the
+/// pointer live across the first); `sel` calls, per lane, itself or a leaf
+/// through one pointer; the kernel reaches `fibp` through a pointer. Per-
+/// lane depths, with a `shfl.sync` and a `vote.sync` after the calls. On
+/// every target, lowered and after the -O3 phase plan, against values
+/// computed here; through the driver at -O0 and -O3 with ptxas 11.8's
+/// stack warning; and ptxas's sm_90 listing of the same module (sm_70 and
+/// sm_80 listings use `BRA.CONV` in the `shfl.sync` fallback, which the
+/// simulator does not model).
+#[test]
+fn recursion_through_function_pointers_matches_host_values() {
+    let src = pointer_src();
+    let sp = spec_words(0, 7);
+    let want = interp(&src, &sp);
+    assert_eq!(want.outcome, Outcome::Completed, "{:?}", want.outcome);
+    let out = &want.outputs.get("out").unwrap().bits;
+    for t in 0..N {
+        for (w, x) in pointer_expected(t).iter().enumerate() {
+            assert_eq!(
+                out[(7 * t) as usize + w],
+                u64::from(*x),
+                "thread {t} word {w}"
+            );
+        }
+    }
+    let m = ptxc::ptx::parse_checked("pointer", &src).unwrap();
+    for arch in ARCHS {
+        for (what, got) in [
+            ("lowered", lowered(&src, &sp, arch)),
+            ("-O3 phases", lowered_o3(&src, &sp, arch)),
+        ] {
+            let got = got.unwrap_or_else(|e| panic!("{what} {arch}: {e}"));
+            if let Some(d) = agree(&want, &got, false) {
+                panic!("{what} {arch}: {d}");
+            }
+        }
+        for opt in ["-O0", "-O3"] {
+            let opts = ptxc::cli::parse_args(&[opt.to_string(), format!("-arch={arch}")])
+                .unwrap()
+                .unwrap();
+            let out = ptxc::driver::compile("pointer.ptx", &src, &opts.driver, None);
+            assert!(
+                out.messages.iter().any(|msg| msg
+                    .text
+                    .contains("Stack size for entry function 'k' cannot be statically determined")),
+                "{arch} {opt}: no stack-size warning"
+            );
+            let sass = out
+                .result
+                .unwrap_or_else(|e| panic!("{arch} {opt}: {e}"))
+                .sass;
+            seq_harness::vendor_agrees(&m, &src, &sass, "pointer", arch, &sp, |_| opt.to_string());
+        }
+    }
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/recursion_vendor");
+    let sass = std::fs::read_to_string(dir.join("pointer.sm_90.O3.sass")).unwrap();
+    assert!(sass.contains("CALL.REL.NOINC R") && sass.contains("BMOV.32.CLEAR"));
+    let got = oracle::commands::sim::run_sass(
+        &sp,
+        &sass,
+        "pointer",
+        "sm_90",
+        Some("k"),
+        &oracle::sim::SimInputs::default(),
+        &oracle::ptx_interp::RunLimits::default(),
+    )
+    .unwrap();
+    if let Some(d) = agree(&want, &got, false) {
+        panic!("vendor pointer.sm_90.O3.sass: {d}");
     }
 }
 
