@@ -403,19 +403,32 @@ impl Warp {
         }
     }
 
+    /// Resolves convergence barrier `Bn` if it can, with the lanes
+    /// `arriving` at a `BSYNC Bn` now (not yet in `waits`): when `Bn` has
+    /// live members and every one of them waits at (or arrives at) a
+    /// `BSYNC Bn`, the waiting members go on and leave `Bn`. Returns the
+    /// members that resolved it (all live members, or 0); lanes outside
+    /// `Bn` keep waiting (exec/control.rs, the rules and their sources).
+    pub fn resolve_bsync(&mut self, b: u8, arriving: u32) -> u32 {
+        let at = self.waiting(|k| *k == WaitKind::Bsync(b)) | arriving;
+        let members = self.b[b as usize] & self.live;
+        if members == 0 || members & !at != 0 {
+            return 0;
+        }
+        self.release(members, |k| *k == WaitKind::Bsync(b));
+        self.b[b as usize] &= !members;
+        members
+    }
+
     /// Re-checks the convergence waits after lanes exited, arrived or left
-    /// a barrier: `BSYNC Bn` releases the lanes of `Bn` when every live
-    /// lane of `Bn` waits there (lanes outside `Bn` keep waiting,
-    /// exec/control.rs); a `WARPSYNC` wait when every live lane of its mask
+    /// a barrier (or a `BMOV Bn, R` set one): `BSYNC Bn` as
+    /// `resolve_bsync`; a `WARPSYNC` wait when every live lane of its mask
     /// waits at some `WARPSYNC`.
     pub fn recheck(&mut self) {
         loop {
             let mut progress = false;
             for b in 0..16u8 {
-                let at = self.waiting(|k| *k == WaitKind::Bsync(b));
-                let expected = self.b[b as usize] & self.live;
-                if at & expected != 0 && expected & !at == 0 {
-                    self.release(expected, |k| *k == WaitKind::Bsync(b));
+                if self.resolve_bsync(b, 0) != 0 {
                     progress = true;
                 }
             }

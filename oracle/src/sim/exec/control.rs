@@ -22,28 +22,63 @@
 //!   through a function address, `MOV R6, 0xf0`) jumps to `R + off` per
 //!   lane, as RET does (the encoding holds -(next address) there too:
 //!   `0xffffff50` at 0xa0).
-//! - `BSSY Bn` records the executing lanes in `Bn` (its participants);
-//!   `BSYNC Bn` blocks the executing lanes. The barrier resolves when every
-//!   live participant waits at a `BSYNC Bn`, and releases its participants
-//!   only; a waiting lane outside `Bn` stays blocked until a later value of
-//!   `Bn` (restored by `BMOV Bn, R`) includes it and resolves. `BREAK Bn`
-//!   removes lanes from `Bn`. `BMOV R, Bn` reads it (`.CLEAR` zeroes it),
-//!   `BMOV Bn, R` sets it.
-//!   Sources: NVIDIA's patent application US 2016/0019066 A1 ("Execution
-//!   of divergent threads using a convergence barrier", abstract: the
-//!   scheduler "determines that all of the participating threads are
-//!   synchronized at the convergence barrier and the convergence barrier
-//!   is cleared"); and ptxas 11.8's recursion (corpus/regressions/
-//!   recursion_then_shfl, `-O3`): `fact` keeps its callers' barrier
-//!   (`BMOV.32.CLEAR R2, B6` on entry, `BMOV.32 B6, R2` after its
-//!   `BSSY B6`/`BSYNC B6` region) and the kernel's `SHFL` after the call
-//!   has no `WARPSYNC`. With per-lane depths, lanes of several activations
-//!   wait at, or reach together (one pc, one group), the same `BSYNC B6`
-//!   while `B6` holds one activation's lanes; that listing is correct only
-//!   if the others neither leave with them nor pass. The rule before
-//!   (release every lane waiting on `Bn`; lanes outside `Bn` pass) ran that
-//!   `SHFL` on part of the warp, and deadlocked ptxc's listing of the same
-//!   PTX. UNCONFIRMED on hardware (no GPU measurement).
+//! - Convergence barriers `B0..B15`: one 32-lane membership mask each
+//!   (`w.b[n]`), the only state (`BMOV` reads and writes it as a 32-bit
+//!   word, so the hardware cannot keep more per barrier). Rules:
+//!   - `BSSY Bn` adds the executing lanes: `b[n] |= m`. Source: NVIDIA's
+//!     US 10,067,768 B2 (application US 2016/0019066 A1, "Execution of
+//!     divergent threads using a convergence barrier"), claim 1: the first
+//!     instruction, "when executed by a thread, indicates to a scheduler
+//!     unit that the thread participates in a convergence barrier" (per
+//!     thread: lanes already in it stay). Evidence: ptxc's listing of the
+//!     `corpus/arch_matrix` seeds (`oracle/tests/fuzz_seeds.rs`
+//!     `arch_matrix_target_on_seeds`) opens `BSSY B0` call regions in both
+//!     arms of a divergent `if`; this simulator runs the lowest pc first,
+//!     so after the first arm's `CALL` the second arm's `BSSY B0` runs
+//!     before the first arm's `BSYNC B0`. Overwriting `b[0]` then dropped
+//!     the first arm from its own region (a deadlock once non-members
+//!     wait, below); adding merges the two regions (below).
+//!   - `BSYNC Bn` blocks every executing lane. The barrier resolves when it
+//!     has live members and every live member waits at a `BSYNC Bn` (any
+//!     one: the merged sibling regions above wait at two); then exactly
+//!     the waiting members go on and leave it (`b[n] &= !members`), so a
+//!     later `BSSY Bn` starts a fresh region. Exited lanes are not waited
+//!     for. Source: the patent's claim 1, "determining that the
+//!     participating threads are synchronized at the convergence barrier
+//!     when each thread of the participating threads is in ... the blocked
+//!     state ... and clearing the convergence barrier". (Its yielded state,
+//!     which also counts as synchronized, is not modelled: no listing here
+//!     relies on it.) Leaving on release is UNCONFIRMED: no listing here
+//!     reuses a barrier without a `BSSY` in between, and without it a
+//!     region opened by part of the warp after a warp-wide one on the same
+//!     barrier would wait for lanes that left (sim_semantics
+//!     `a_resolved_bsync_region_releases_its_members_from_the_barrier`).
+//!   - A lane outside `Bn` at `BSYNC Bn` waits too, until a later value of
+//!     `Bn` (restored by `BMOV Bn, R`) includes it and resolves; other
+//!     lanes waiting on `Bn` never take it along. UNCONFIRMED on hardware;
+//!     required by ptxas 11.8's recursion (corpus/regressions/
+//!     recursion_then_shfl, `-O3`): `fact` keeps its callers' barrier
+//!     (`BMOV.32.CLEAR R2, B6` on entry, `BMOV.32 B6, R2` after its
+//!     `BSSY B6`/`BSYNC B6` region) and the kernel's `SHFL` after the call
+//!     has no `WARPSYNC`. With per-lane depths, lanes of an outer
+//!     activation reach, or wait at, the one `BSYNC B6` while `B6` holds
+//!     an inner activation's lanes; that listing is correct only if they
+//!     neither pass nor leave with the inner ones. Measured: letting such
+//!     lanes pass runs the `SHFL` on part of the warp (sim_semantics
+//!     `bsync_releases_only_its_participants_across_recursive_activations`,
+//!     lower_recursion's ptxc listings, the regressions); releasing every
+//!     waiting lane did the same (the rule before 2026-11-27).
+//!   - Merged regions can deadlock where separate ones would not: a member
+//!     waiting at `BSYNC B0` while another member of `B0` (the sibling arm)
+//!     waits at a `WARPSYNC` whose mask needs the first before reaching its
+//!     own `BSYNC B0`. With one mask per barrier the hardware merges alike
+//!     when the arms interleave so; whether its scheduler ever interleaves
+//!     them so is UNCONFIRMED (this one runs the lowest pc first and so
+//!     switches arms at a `CALL`). Such a run is reported as a deadlock.
+//!   - `BREAK Bn` removes the lanes where its predicate holds. `BMOV R, Bn`
+//!     reads the mask (`.CLEAR` zeroes it: the lanes leave without being
+//!     released), `BMOV Bn, R` sets it; both as ptxas's recursion uses
+//!     them (oracle/tests/recursion_vendor, indirect_call_vendor).
 //! - `WARPSYNC mask` blocks until every live lane of `mask` has arrived at
 //!   a `WARPSYNC` (any; sm_70+ allows different instructions). Exited lanes
 //!   of `mask` count as arrived (UNCONFIRMED; PTX calls it undefined).
@@ -139,24 +174,16 @@ pub fn exec(
         Kind::Ret { r, off } => per_lane_targets(ctx, w, m, *r, *off, "RET")?,
         Kind::Exit => Flow::Exit(m),
         Kind::Bssy { b } => {
-            w.b[*b as usize] = m;
+            w.b[*b as usize] |= m;
             Flow::Next
         }
         Kind::Bsync { b } => {
             if m == 0 {
                 return Ok(Flow::Next);
             }
-            let expected = w.b[*b as usize] & w.live;
-            let at = w.waiting(|k| *k == WaitKind::Bsync(*b));
-            if expected & m != 0 && expected & !(at | m) == 0 {
-                // Resolved: its participants go on, lanes outside it stay.
-                w.release(expected, |k| *k == WaitKind::Bsync(*b));
-                match m & !expected {
-                    0 => Flow::Next,
-                    stay => Flow::Wait(stay, WaitKind::Bsync(*b)),
-                }
-            } else {
-                Flow::Wait(m, WaitKind::Bsync(*b))
+            match m & !w.resolve_bsync(*b, m) {
+                0 => Flow::Next,
+                stay => Flow::Wait(stay, WaitKind::Bsync(*b)),
             }
         }
         Kind::Break { b, p } => {
