@@ -23,14 +23,16 @@
 //!   lane, as RET does (the encoding holds -(next address) there too:
 //!   `0xffffff50` at 0xa0).
 //! - Convergence barriers `B0..B15`: one 32-lane membership mask each
-//!   (`w.b[n]`), the only state (`BMOV` reads and writes it as a 32-bit
-//!   word, so the hardware cannot keep more per barrier). Rules:
+//!   (`w.b[n]`) and no other state (`BMOV` reads and writes a barrier as
+//!   one 32-bit word; whether the hardware keeps more is UNCONFIRMED).
+//!   Rules:
 //!   - `BSSY Bn` adds the executing lanes: `b[n] |= m`. Source: NVIDIA's
 //!     US 10,067,768 B2 (application US 2016/0019066 A1, "Execution of
 //!     divergent threads using a convergence barrier"), claim 1: the first
 //!     instruction, "when executed by a thread, indicates to a scheduler
-//!     unit that the thread participates in a convergence barrier" (per
-//!     thread: lanes already in it stay). Evidence: ptxc's listing of the
+//!     unit that the thread participates in a convergence barrier" (read
+//!     as per thread, so lanes already in it stay: UNCONFIRMED beyond that
+//!     wording). Evidence: ptxc's listing of the
 //!     `corpus/arch_matrix` seeds (`oracle/tests/fuzz_seeds.rs`
 //!     `arch_matrix_target_on_seeds`) opens `BSSY B0` call regions in both
 //!     arms of a divergent `if`; this simulator runs the lowest pc first,
@@ -47,9 +49,10 @@
 //!     participating threads are synchronized at the convergence barrier
 //!     when each thread of the participating threads is in ... the blocked
 //!     state ... and clearing the convergence barrier". (Its yielded state,
-//!     which also counts as synchronized, is not modelled: no listing here
-//!     relies on it.) Leaving on release is UNCONFIRMED: no listing here
-//!     reuses a barrier without a `BSSY` in between, and without it a
+//!     which also counts as synchronized, is not modelled: `YIELD` is a
+//!     no-op here.) Leaving on release is UNCONFIRMED; no committed SASS
+//!     listing (corpus/, oracle/tests/*_vendor: 278 files) has two `BSYNC
+//!     Bn` of one function without a `BSSY Bn` between, and without it a
 //!     region opened by part of the warp after a warp-wide one on the same
 //!     barrier would wait for lanes that left (sim_semantics
 //!     `a_resolved_bsync_region_releases_its_members_from_the_barrier`).
@@ -75,10 +78,11 @@
 //!     when the arms interleave so; whether its scheduler ever interleaves
 //!     them so is UNCONFIRMED (this one runs the lowest pc first and so
 //!     switches arms at a `CALL`). Such a run is reported as a deadlock.
-//!   - `BREAK Bn` removes the lanes where its predicate holds. `BMOV R, Bn`
-//!     reads the mask (`.CLEAR` zeroes it: the lanes leave without being
-//!     released), `BMOV Bn, R` sets it; both as ptxas's recursion uses
-//!     them (oracle/tests/recursion_vendor, indirect_call_vendor).
+//!   - `BREAK Bn` removes the lanes where its predicate holds (no listing
+//!     here has one: UNCONFIRMED). `BMOV R, Bn` reads the mask (`.CLEAR`
+//!     zeroes it: the lanes leave without being released), `BMOV Bn, R`
+//!     sets it (and may resolve it); both as ptxas's recursion uses them
+//!     (oracle/tests/recursion_vendor, indirect_call_vendor).
 //! - `WARPSYNC mask` blocks until every live lane of `mask` has arrived at
 //!   a `WARPSYNC` (any; sm_70+ allows different instructions). Exited lanes
 //!   of `mask` count as arrived (UNCONFIRMED; PTX calls it undefined).
