@@ -583,6 +583,36 @@ fn direct_self_recursion_compiles_with_a_stack_warning() {
     }
 }
 
+/// Recursion through a function pointer compiles (lower/call_graph.rs)
+/// with the same warning, which ptxas 11.8 prints for it too (measured:
+/// `fact` calling itself through `mov.u64 %fp, fact`, and `even` ->
+/// pointer -> `odd` -> `even`); its calls go through registers, so the
+/// driver takes it from the lowering's call graph. A pointer call that
+/// cannot re-enter its caller gets no warning (ptxas gives none either).
+#[test]
+fn pointer_recursion_compiles_with_a_stack_warning() {
+    let d = tempfile::tempdir().unwrap();
+    let func = |name: &str, callee: &str| {
+        format!(".func (.param .b32 r) {name}(.param .b32 a)\n{{\n\t.reg .b32 %r<4>;\n\t.reg .b64 %fp;\n\t.reg .pred %p;\n\tld.param.b32 %r1, [a];\n\tsetp.eq.u32 %p, %r1, 0;\n\tmov.u32 %r2, 0;\n\t@%p bra DONE;\n\tsub.u32 %r3, %r1, 1;\n\tmov.u64 %fp, {callee};\n\t{{ .param .b32 pa; .param .b32 pr; st.param.b32 [pa], %r3; pt: .callprototype (.param .b32 _) _ (.param .b32 _); call (pr), %fp, (pa), pt; ld.param.b32 %r2, [pr]; }}\n\tadd.u32 %r2, %r2, %r1;\nDONE:\n\tst.param.b32 [r], %r2;\n\tret;\n}}\n")
+    };
+    let kernel = |callee: &str| {
+        format!(".visible .entry k(.param .u64 p)\n{{\n\t.reg .b32 %r<3>;\n\t.reg .b64 %rd<2>;\n\tld.param.u64 %rd1, [p];\n\tmov.u32 %r1, %tid.x;\n\t{{ .param .b32 pa; .param .b32 pr; st.param.b32 [pa], %r1; call (pr), {callee}, (pa); ld.param.b32 %r2, [pr]; }}\n\tst.global.u32 [%rd1], %r2;\n\tret;\n}}\n")
+    };
+    let warning = "Stack size for entry function 'k' cannot be statically determined";
+    let self_ptr = format!("{HEADER}{}{}", func("f", "f"), kernel("f"));
+    let leaf = ".func (.param .b32 r) leaf(.param .b32 a)\n{\n\t.reg .b32 %r<2>;\n\tld.param.b32 %r1, [a];\n\tst.param.b32 [r], %r1;\n\tret;\n}\n";
+    let not_rec = format!("{HEADER}{leaf}{}{}", func("f", "leaf"), kernel("f"));
+    for opt in ["-O0", "-O3"] {
+        let r = ptxc(&[opt, "-v", &write(&d, "selfptr.ptx", &self_ptr)]);
+        assert_eq!(r.code, 0, "{opt}: {}", r.all());
+        assert!(r.all().contains(warning), "{opt}: {}", r.all());
+        assert!(r.all().contains("Function properties for f"), "{}", r.all());
+        let r = ptxc(&[opt, &write(&d, "ptr.ptx", &not_rec)]);
+        assert_eq!(r.code, 0, "{opt}: {}", r.all());
+        assert!(!r.all().contains(warning), "{opt}: {}", r.all());
+    }
+}
+
 #[test]
 fn phase_17_indirect_call_with_mma_f64_cannot_be_written_yet() {
     // The warning needs `mma` on `.f64`, which the front end does not parse

@@ -396,6 +396,218 @@ fn vote_on_partial_and_divergent_masks_and_bssy_reconvergence() {
     }
 }
 
+/// ptxas 11.8's recursive `fact` (corpus/regressions/recursion_then_shfl,
+/// `-O3`; `R17`/`R2`, which it saves on entry, written first): each
+/// activation keeps its callers' `B6` (`BMOV.32.CLEAR R2, B6` ... `BMOV.32
+/// B6, R2`) around its own `BSSY B6` region; the `SHFL` after the call has
+/// no `WARPSYNC`. Per-lane depths (`n = inp[tid]`, 0..=9): lanes of every
+/// activation wait at, or reach together, the one `BSYNC B6` while `B6`
+/// holds one activation's lanes. Only that activation may leave
+/// (exec/control.rs), so every lane is back before the `SHFL`, which reads
+/// lane 3's `fact(4) = 24` (a sync error if lane 3 were not executing).
+#[test]
+fn bsync_releases_only_its_participants_across_recursive_activations() {
+    let fact = |n: u32| (1..=n.max(1)).product::<u32>();
+    let inp: Vec<u32> = (0..32).map(|t| (t * 7 + 3) % 10).collect();
+    let o = run(
+        &[
+            "IMAD.MOV.U32 R1, RZ, RZ, c[0x0][0x28]",
+            "MOV R17, RZ",
+            "MOV R4, R6",
+            "MOV R20, %back",
+            "MOV R21, RZ",
+            "CALL.REL.NOINC %fact",
+            "back:",
+            "SHFL.IDX PT, R8, R4, 0x3, 0x1f",
+            "MOV R9, R4",
+            "STG.E.64 [R2.64], R8",
+            "EXIT",
+            "fact:",
+            "IADD3 R1, R1, -0x10, RZ",
+            "STL [R1+0xc], R21",
+            "STL [R1+0x8], R20",
+            "STL [R1+0x4], R17",
+            "STL [R1], R2",
+            "MOV R17, R4",
+            "BMOV.32.CLEAR R2, B6",
+            "ISETP.GT.AND P0, PT, R17, 0x1, PT",
+            "BSSY B6, %done",
+            "@!P0 BRA %base",
+            "IADD3 R4, R17, -0x1, RZ",
+            "MOV R21, RZ",
+            "MOV R20, %inner",
+            "CALL.REL.NOINC %fact",
+            "inner:",
+            "IMAD R4, R4, R17, RZ",
+            "BRA %sync",
+            "base:",
+            "MOV R4, 0x1",
+            "sync:",
+            "BSYNC B6",
+            "done:",
+            "LDL R20, [R1+0x8]",
+            "BMOV.32 B6, R2",
+            "LDL R21, [R1+0xc]",
+            "LDL R17, [R1+0x4]",
+            "LDL R2, [R1]",
+            "IADD3 R1, R1, 0x10, RZ",
+            "RET.REL.NODEC R20 0x0",
+        ],
+        32,
+        &inp,
+    );
+    for t in 0..32usize {
+        assert_eq!(o[t][..2], [fact(inp[3]), fact(inp[t])], "thread {t}");
+    }
+}
+
+/// Both arms of a divergent `if` open a `BSSY B0` region around a call
+/// (ptxc's call bracket, lower/call.rs). The simulator runs the lowest pc
+/// first, so the upper arm's `CALL` lets the lower arm's `BSSY B0` run
+/// before the upper arm's `BSYNC B0` (as in ptxc's listing of the
+/// `corpus/arch_matrix` seeds). `BSSY` adds its lanes, so the first arm stays
+/// a member and both arms leave `B0` together (exec/control.rs); had it
+/// replaced the mask, the first arm would wait at `BSYNC B0` forever. The
+/// outer `B1` region then reconverges the warp: the vote sees all 32 lanes.
+#[test]
+fn sibling_bssy_regions_on_one_barrier_interleaved_at_a_call_complete() {
+    let o = run(
+        &[
+            "ISETP.LT.U32.AND P0, PT, R0, 0x10, PT",
+            "BSSY B1, %join",
+            "@P0 BRA %low",
+            "BSSY B0, %ret_high",
+            "MOV R20, %ret_high",
+            "MOV R21, RZ",
+            "CALL.REL.NOINC %f",
+            "ret_high:",
+            "BSYNC B0",
+            "IADD3 R8, R4, 0x100, RZ",
+            "BRA %join_sync",
+            "low:",
+            "BSSY B0, %ret_low",
+            "MOV R20, %ret_low",
+            "MOV R21, RZ",
+            "CALL.REL.NOINC %f",
+            "ret_low:",
+            "BSYNC B0",
+            "IADD3 R8, R4, 0x200, RZ",
+            "join_sync:",
+            "BSYNC B1",
+            "join:",
+            "VOTE.ANY R9, PT, PT",
+            "STG.E.64 [R2.64], R8",
+            "EXIT",
+            "f:",
+            "IMAD R4, R6, 0x3, RZ",
+            "RET.REL.NODEC R20 0x0",
+        ],
+        32,
+        &(0..32).map(|t| t + 5).collect::<Vec<u32>>(),
+    );
+    for t in 0..32u32 {
+        let arm = if t < 16 { 0x200 } else { 0x100 };
+        assert_eq!(
+            o[t as usize][..2],
+            [3 * (t + 5) + arm, u32::MAX],
+            "thread {t}"
+        );
+    }
+}
+
+/// A lane outside `B0` at `BSYNC B0` waits (exec/control.rs): the upper
+/// half reaches `BSYNC B0` after `BMOV.32.CLEAR` emptied `B0` (as an outer
+/// recursive activation's lanes do in ptxas's `fact`), while the lower half
+/// runs its own `B0` region, whose resolution does not take the upper half
+/// along; `BMOV.32 B0, R12` restores the whole warp, and the lower half's
+/// arrival at the same `BSYNC B0` releases everyone together: the vote
+/// after it sees all 32 lanes. Letting a non-member pass (the rule before
+/// 2026-11-27) ran the vote on the upper half alone (`0xffff0000`).
+#[test]
+fn a_lane_outside_the_barrier_waits_at_bsync_until_a_restored_mask_includes_it() {
+    let o = run(
+        &[
+            "MOV R8, RZ",
+            "ISETP.LT.U32.AND P0, PT, R0, 0x10, PT",
+            "BSSY B0, %done",
+            "BMOV.32.CLEAR R12, B0",
+            "@P0 BRA %low",
+            "sync:",
+            "BSYNC B0",
+            "done:",
+            "VOTE.ANY R9, PT, PT",
+            "MOV R10, R12",
+            "MOV R11, RZ",
+            "STG.E.128 [R2.64], R8",
+            "EXIT",
+            "low:",
+            "BSSY B0, %inner",
+            "ISETP.EQ.U32.AND P1, PT, R0, 0x3, PT",
+            "@P1 BRA %skip",
+            "IADD3 R8, R0, 0x1, RZ",
+            "skip:",
+            "BSYNC B0",
+            "inner:",
+            "BMOV.32 B0, R12",
+            "BRA %sync",
+        ],
+        32,
+        &[],
+    );
+    for t in 0..32u32 {
+        let r8 = if t < 16 && t != 3 { t + 1 } else { 0 };
+        assert_eq!(o[t as usize][..3], [r8, u32::MAX, u32::MAX], "thread {t}");
+    }
+}
+
+/// A resolved `BSYNC B0` releases its members from `B0`
+/// (exec/control.rs), so a later region on `B0` opened by the lower half
+/// alone waits for the lower half only. Had the warp-wide first region
+/// left its lanes in `B0`, the lower half would wait at the second
+/// `BSYNC B0` for the upper half, which waits at the `WARPSYNC` for the
+/// lower half: a deadlock.
+#[test]
+fn a_resolved_bsync_region_releases_its_members_from_the_barrier() {
+    let o = run(
+        &[
+            "MOV R8, R0",
+            "MOV R9, RZ",
+            "ISETP.LT.U32.AND P0, PT, R0, 0x10, PT",
+            "BSSY B0, %r1",
+            "@P0 BRA %first",
+            "IADD3 R8, R0, 0x100, RZ",
+            "first:",
+            "BSYNC B0",
+            "r1:",
+            "@!P0 BRA %other",
+            "BSSY B0, %r2",
+            "ISETP.EQ.U32.AND P1, PT, R0, 0x3, PT",
+            "@P1 BRA %second",
+            "IADD3 R8, R8, 0x10, RZ",
+            "second:",
+            "BSYNC B0",
+            "r2:",
+            "VOTE.ANY R9, PT, PT",
+            "other:",
+            "WARPSYNC 0xffffffff",
+            "VOTE.ANY R10, PT, PT",
+            "MOV R11, RZ",
+            "STG.E.128 [R2.64], R8",
+            "EXIT",
+        ],
+        32,
+        &[],
+    );
+    for t in 0..32u32 {
+        let (r8, r9) = match t {
+            3 => (3, 0xffff),
+            0..=15 => (t + 0x10, 0xffff),
+            _ => (t + 0x100, 0),
+        };
+        assert_eq!(o[t as usize][..3], [r8, r9, u32::MAX], "thread {t}");
+    }
+}
+
 #[test]
 fn bar_sync_across_divergent_paths_and_bar_red_popc() {
     // Threads < 16 and the rest reach different BAR.SYNC instructions of
@@ -520,6 +732,56 @@ fn reading_a_never_written_register_is_ub() {
         } => assert_eq!((p.as_str(), at.tid), ("P2", [0, 0, 0])),
         o => panic!("{o:?}"),
     }
+}
+
+/// A never-written register stored to local memory (ptxas's callee-saved
+/// `STL [R1+0x4], R17`) is not an error; loading it back leaves the
+/// destination never-written in those lanes, so reading it is (memory.rs).
+/// A word written over it, or a store to global memory, behave as before.
+#[test]
+fn a_never_written_register_travels_through_local_memory() {
+    let ub_at = |body: &[&str]| match run_with(body, 4, &[], &SimInputs::default()).outcome {
+        Outcome::Ub {
+            kind: UbKind::UninitializedRegister(reg),
+            at,
+        } => (reg, at.tid, at.instruction),
+        o => panic!("{o:?}"),
+    };
+    let saved = [
+        "IMAD.MOV.U32 R1, RZ, RZ, c[0x0][0x28]",
+        "IADD3 R1, R1, -0x10, RZ",
+        // R17 written in lane 2 only; R16 nowhere.
+        "ISETP.EQ.AND P0, PT, R0, 0x2, PT",
+        "@P0 MOV R17, 0x7",
+        "STL.64 [R1], R16",
+        "LDL.64 R8, [R1]",
+    ];
+    // Saved and restored without a use: completes.
+    let mut body = saved.to_vec();
+    body.extend(["STG.E [R2.64], R0", "EXIT"]);
+    let o = run(&body, 4, &[]);
+    assert_eq!(o[3][0], 3);
+    // Lane 2's R9 is defined; lane 0's is not.
+    let mut body = saved.to_vec();
+    body.extend(["@P0 STG.E [R2.64], R9", "STG.E [R2.64], R9", "EXIT"]);
+    let (reg, tid, inst) = ub_at(&body);
+    assert_eq!((reg.as_str(), tid), ("R9", [0, 0, 0]), "{inst}");
+    assert!(
+        inst.contains("STG.E [R2.64], R9") && !inst.contains('@'),
+        "{inst}"
+    );
+    // A defined word stored over the undefined one is defined again.
+    let mut body = saved.to_vec();
+    body.extend([
+        "STL [R1], R0",
+        "LDL R10, [R1]",
+        "STG.E [R2.64], R10",
+        "EXIT",
+    ]);
+    assert_eq!(run(&body, 4, &[])[1][0], 1);
+    // To global memory the never-written store is the error it was.
+    let (reg, _, inst) = ub_at(&["STG.E [R2.64], R16", "EXIT"]);
+    assert_eq!(reg, "R16", "{inst}");
 }
 
 #[test]

@@ -756,6 +756,10 @@ fn compile_function(
         };
         Ok((pressure, usage))
     })?;
+    // Recursion through a function pointer is not visible in the listing
+    // (its calls go through registers): the lowering's call graph says.
+    let mut usage = usage;
+    usage.stack_unbounded |= crate::lower::call_graph::CallGraph::new(m).reaches_recursion(f.name);
     let text = cx.phase(Phase::Emit, name, &mut timings, || {
         let mut sf = listing;
         sf.header_flags = Some(header_flags(sm));
@@ -900,8 +904,9 @@ fn finalize(
         sass.push_str(&f.text);
         sass.push_str("\n\n");
         if f.usage.stack_unbounded {
-            // ptxas 11.8 on a kernel reaching a self-recursive `.func`
-            // (lower/recursion.rs), with or without -v.
+            // ptxas 11.8 on a kernel reaching a recursive `.func`
+            // (lower/recursion.rs; through a function pointer too,
+            // lower/call_graph.rs), with or without -v.
             messages.push(Message::warning(format!(
                 "Stack size for entry function '{}' cannot be statically determined",
                 f.name

@@ -12,7 +12,7 @@
 //! | `EXIT`, `KILL`, `RTT`, `BPT` | none (the thread ends, or traps); plus the next block when guarded |
 //! | `RET` | none inside the procedure; plus the next block when guarded. Where a `RET` returns to is a property of the calls ([`Cfg::calls`], [`Cfg::procs`]): liveness joins the live sets after every call of the procedure into its returns |
 //! | `CALL L` (anywhere in a block) | falls through to the next instruction; the call is recorded in [`Cfg::calls`], and `L` becomes a root: reachability, reverse postorder and dominators include the callee |
-//! | `CALL R off` (through a register) | falls through; recorded with no target. Its candidate callees are unknown: every block that nothing else reaches (no branch, fallthrough or call edge; not the entry, not padding) becomes a root, as the candidates of `BRX` do (ptxc's address-taken `.func`s, reached only through their addresses, are such blocks) |
+//! | `CALL R off` (through a register) | falls through; recorded with no target. Its candidate callees are unknown: every block that nothing else reaches (no branch, fallthrough or call edge; not the entry, not padding) becomes a root, as the candidates of `BRX` do (ptxc's address-taken `.func`s, reached only through their addresses, are such blocks); so does every direct `CALL` target whose label another instruction names (ptxc's `MOV %r, .L_f` of a `.func` also called directly; ptxas's listings hold the address as a number, `UMOV UR4, 0xc0`, and get the first rule only). Without the second rule a `.func` that calls itself through its own address lost its caller's stack pointer: the return site inside it was no return site of its `RET`, so the pop after the call looked dead |
 //! | anything else | the next block |
 //!
 //! The last block must not fall through past the end of the function when
@@ -283,6 +283,9 @@ impl Cfg {
                 && super::regs::calls_through_register(&f.blocks[c.block].insts[c.inst])
         }) {
             register_callees = orphan_blocks(f, &succs, &calls);
+            register_callees.extend(named_call_targets(f, &calls));
+            register_callees.sort_unstable();
+            register_callees.dedup();
             pending.extend(register_callees.iter().copied());
         }
         let mut qi = 0;
@@ -392,6 +395,25 @@ impl Cfg {
 /// The blocks nothing reaches: not the entry, no edge in `succs`, no
 /// direct call; padding excluded. The candidate targets of `BRX` and of a
 /// `CALL` through a register.
+/// The direct `CALL` targets whose label an instruction other than a
+/// `CALL` names (an address taken: `MOV R15, .L_x_1`).
+fn named_call_targets(f: &Function, calls: &[CallSite]) -> Vec<usize> {
+    let targets: Vec<usize> = calls.iter().filter_map(|c| c.target).collect();
+    let mut out = Vec::new();
+    for inst in f.insts().filter(|i| i.op != Op::CALL) {
+        for o in &inst.operands {
+            if let Operand::Label(l) = o {
+                if let Some(b) = f.block_index(*l) {
+                    if targets.contains(&b) && !out.contains(&b) {
+                        out.push(b);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
 fn orphan_blocks(f: &Function, succs: &[Vec<usize>], calls: &[CallSite]) -> Vec<usize> {
     let n = f.blocks.len();
     let mut has_pred = vec![false; n];
@@ -547,6 +569,33 @@ pub(crate) mod tests {
         // No enclosing BSSY: every later block but the padding (4).
         assert_eq!(g.succs[0], vec![1, 2, 3]);
         assert_eq!(g.reachable, vec![true, true, true, true, false]);
+    }
+
+    #[test]
+    fn a_register_call_reaches_a_direct_callee_whose_address_is_taken() {
+        // ptxc's `.func` calling itself through its own address (lower/
+        // call_graph.rs): `MOV R6, .L_x_2` names block 2, which the kernel
+        // also calls directly; block 4 is called directly only, and the
+        // return label `.L_x_3` is named by a MOV but is no call target.
+        let f = func(
+            ".L_x_0:
+             MOV R20, .L_x_1 ;
+             CALL.REL.NOINC .L_x_2 ;
+             .L_x_1:
+             EXIT ;
+             .L_x_2:
+             MOV R6, .L_x_2 ;
+             MOV R20, .L_x_3 ;
+             CALL.REL.NOINC R6 0x0 ;
+             .L_x_3:
+             CALL.REL.NOINC .L_x_4 ;
+             .L_x_5:
+             RET.REL.NODEC R20 0x0 ;
+             .L_x_4:
+             RET.REL.NODEC R22 0x0 ;",
+        );
+        let g = Cfg::new(&f);
+        assert_eq!(g.register_callees, vec![2]);
     }
 
     #[test]

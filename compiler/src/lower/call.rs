@@ -13,14 +13,20 @@
 //! after a call to a function with a data-dependent loop otherwise ran on
 //! part of the warp (generator seed 7019, found by the reducer). The
 //! barrier register must not be reused by anything the callee runs while
-//! the caller's region is open, so a call to `f` uses `B(1 + height(f))`,
-//! where `height` is 0 for a function that calls nothing and one more than
-//! its deepest callee otherwise, self-calls aside: heights strictly
-//! decrease down any call chain but a self-call's (other recursion is
-//! refused), and `B0` stays the slow-path templates' (template.rs), whose
-//! regions contain no calls. A self-call opens no region: the recursive
-//! function keeps its callers' barrier and closes its own region over its
-//! body before its one `RET`, as ptxas 11.8 does (recursion.rs).
+//! the caller's region is open, so a call to `f` uses `B(1 + height)`,
+//! where `height` is that of `f`'s component of the call graph
+//! (call_graph.rs: 0 for one that calls nothing outside itself, one more
+//! than the highest component it calls otherwise): heights strictly
+//! decrease down any call chain between components, and `B0` stays the
+//! slow-path templates' (template.rs), whose regions contain no calls. A
+//! call that may re-enter the caller (its callee, or one of a pointer
+//! call's candidates, in the caller's recursive component) opens no
+//! region: every function of the component keeps its callers' barrier and
+//! closes its own region over its body before its one `RET`, as ptxas
+//! 11.8 does (recursion.rs). DECISION: a pointer call whose candidates are
+//! partly inside the component is such a call too (no region; the
+//! caller's own region still reconverges its lanes before it returns, and
+//! a `.sync` warp instruction after it starts with `WARPSYNC`, warp_sync.rs).
 
 use rustc_hash::FxHashSet;
 
@@ -36,14 +42,9 @@ use super::call_indirect;
 use super::regs::{Binding, Val};
 use super::{var_size_align, AbiSlot, CurFn, Cx, FuncAbi, LowerError};
 
-/// The functions a body calls: direct targets, and the candidates of each
-/// indirect call (call_indirect.rs).
-fn callees(m: &ast::Module, body: &ast::Block, out: &mut Vec<(Sym, crate::ptx::Span)>) {
-    callees_marked(m, body, &mut |c, span, _| out.push((c, span)));
-}
-
-/// [`callees`], each with whether the call names it directly.
-fn callees_marked(
+/// The functions a body calls (direct targets, and the candidates of each
+/// indirect call, call_indirect.rs), each with whether the call names it.
+pub(super) fn callees_marked(
     m: &ast::Module,
     body: &ast::Block,
     out: &mut dyn FnMut(Sym, crate::ptx::Span, bool),
@@ -84,64 +85,8 @@ fn direct_and_indirect(
     }
 }
 
-/// The call height of `f`: 0 when it calls nothing, else one more than
-/// its highest callee's, self-calls aside (other recursion is refused
-/// before lowering; a self-recursive function keeps its callers' barrier,
-/// recursion.rs).
-pub fn call_height(m: &ast::Module, f: &ast::Function) -> u32 {
-    let Some(body) = &f.body else { return 0 };
-    let mut cs = Vec::new();
-    callees(m, body, &mut cs);
-    cs.iter()
-        .filter(|&&(c, _)| c != f.name)
-        .filter_map(|&(c, _)| m.function(m.name(c)))
-        .map(|g| 1 + call_height(m, g))
-        .max()
-        .unwrap_or(0)
-}
-
 /// Convergence barrier registers: B0..B15 (B0 is the slow paths').
 const BARRIERS: u32 = 16;
-
-/// Refuses recursion among the functions a kernel reaches, but a `.func`
-/// calling itself by name (recursion.rs): mutual recursion (the driver's
-/// phase 17 refuses it first, as ptxas) and recursion through function
-/// pointers (a self-call through a register is one too).
-pub fn check_no_recursion(m: &ast::Module, f: &ast::Function) -> Result<(), LowerError> {
-    fn visit(
-        m: &ast::Module,
-        f: &ast::Function,
-        stack: &mut Vec<Sym>,
-        done: &mut FxHashSet<Sym>,
-    ) -> Result<(), LowerError> {
-        let Some(body) = &f.body else { return Ok(()) };
-        let mut cs = Vec::new();
-        callees_marked(m, body, &mut |c, span, direct| cs.push((c, span, direct)));
-        for (c, span, direct) in cs {
-            if direct && c == f.name && stack.len() > 1 {
-                // Direct self-recursion of a `.func` (recursion.rs).
-                continue;
-            }
-            if stack.contains(&c) {
-                return Err(LowerError::new(
-                    span,
-                    format!("recursive call to `{}` is not lowered", m.name(c)),
-                ));
-            }
-            if done.contains(&c) {
-                continue;
-            }
-            if let Some(g) = m.function(m.name(c)) {
-                stack.push(c);
-                visit(m, g, stack, done)?;
-                stack.pop();
-            }
-            done.insert(c);
-        }
-        Ok(())
-    }
-    visit(m, f, &mut vec![f.name], &mut FxHashSet::default())
-}
 
 impl Cx<'_> {
     /// The ABI slots of a parameter (or return value) list: a `.reg`
@@ -265,13 +210,11 @@ impl Cx<'_> {
         let f = callee.ok_or_else(|| LowerError::new(i.span, "call without a target"))?;
         let abi = self.func_abi(f)?;
         let func = self.m.function(self.m.name(f)).expect("func_abi checked");
-        // A self-call needs no region of its own: the activation it
-        // starts closes one over its body before returning (recursion.rs).
-        let barrier = if self.cur.name == Some(f) {
-            None
-        } else {
-            Some(1 + call_height(self.m, func))
-        };
+        // A call that may re-enter the caller needs no region of its own:
+        // the activation it starts closes one over its body before
+        // returning (recursion.rs).
+        let within = self.cur.name.is_some_and(|c| self.cg.within_cycle(c, f));
+        let barrier = (!within).then(|| 1 + self.cg.height(f));
         let save_at = self.position();
         self.call_with(
             &abi,
@@ -281,15 +224,22 @@ impl Cx<'_> {
             rets,
             args,
         )?;
-        if self.cur.name == Some(f) {
-            let results_at = self.results_at;
-            self.cur.self_calls.push(super::recursion::SelfCall {
-                save_at,
-                results_at,
-                restore_at: self.position(),
-            });
+        if within {
+            self.record_reentry(save_at);
         }
         Ok(())
+    }
+
+    /// Records the call just lowered (its sequence from `save_at`) as one
+    /// that may re-enter the current function (recursion.rs).
+    fn record_reentry(&mut self, save_at: (usize, usize)) {
+        let sc = super::recursion::SelfCall {
+            save_at,
+            call_at: self.call_at,
+            results_at: self.results_at,
+            restore_at: self.position(),
+        };
+        self.cur.self_calls.push(sc);
     }
 
     /// The builder's current position: block index, instruction index.
@@ -323,12 +273,12 @@ impl Cx<'_> {
         let mut height = 0;
         for &c in &cands {
             self.func_abi(c)?;
-            let func = self
-                .m
-                .function(self.m.name(c))
-                .expect("a candidate has a body");
-            height = height.max(call_height(self.m, func));
+            height = height.max(self.cg.height(c));
         }
+        let within = self
+            .cur
+            .name
+            .is_some_and(|f| cands.iter().any(|&c| self.cg.within_cycle(f, c)));
         let abi = self.func_abi(first)?;
         let decls = &self.m.function(self.m.name(first)).expect("a body").params;
         let reg = match self.lookup(fp) {
@@ -345,7 +295,13 @@ impl Cx<'_> {
             reg: crate::ir::sass_text::Reg::V(reg),
             offset: 0,
         };
-        self.call_with(&abi, decls, Some(1 + height), target, rets, args)
+        let save_at = self.position();
+        let barrier = (!within).then_some(1 + height);
+        self.call_with(&abi, decls, barrier, target, rets, args)?;
+        if within {
+            self.record_reentry(save_at);
+        }
+        Ok(())
     }
 
     /// The call sequence (module doc): arguments, `BSSY`, return address,
@@ -410,6 +366,7 @@ impl Cx<'_> {
         self.b
             .emit(Op::MOV, &[], [r(abi.ra), Operand::Label(ret)])?;
         self.mov(abi.ra + 1, rz())?;
+        self.call_at = self.position();
         self.b.emit(Op::CALL, &["REL", "NOINC"], [target])?;
         self.b.start_block(ret);
         if let Some(bar) = barrier {
@@ -586,16 +543,12 @@ impl Cx<'_> {
             }
         }
         let body = func.body.as_ref().expect("a body");
-        let mut recursive = false;
-        callees_marked(self.m, body, &mut |c, _, direct| {
-            recursive |= direct && c == f
-        });
-        if recursive {
+        if self.cg.is_recursive(f) {
             // Keep the callers' convergence barrier; one region over the
             // body (opened after the frame push, mod.rs `function_body`),
             // closed at its one exit (recursion.rs).
             let saved = self.b.vreg();
-            let barrier = (1 + call_height(self.m, func)) as u8;
+            let barrier = (1 + self.cg.height(f)) as u8;
             let exit = self.b.new_label();
             self.b.emit(
                 Op::BMOV,

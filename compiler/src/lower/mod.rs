@@ -33,7 +33,8 @@
 //! | `atom_spin.rs` | atom/red `.add.noftz.f16x2`/`.bf16x2` on shared and generic memory (ptxas's `ATOMS.CAST.SPIN` loop; generic: `ATOM` with its fallbacks after `QSPC`) |
 //! | `space.rs` | isspacep: window tests on the generic address (our sequence, IADD3/ISETP) |
 //! | `call.rs` | `.func` calls and the ABI below (`.param` and `.reg` parameters) |
-//! | `recursion.rs` | direct self-recursion: the caller's saves around a self-call (`STL`/`LDL` below R1), the callers' convergence barrier kept (`BMOV`), the one exit |
+//! | `call_graph.rs` | the call graph with a pointer call's candidates: its cycles (recursion; mutual recursion through direct calls refused) and each component's height (the convergence barrier of a call) |
+//! | `recursion.rs` | recursion (a `.func` on a cycle of the call graph): the caller's saves around each call that may re-enter it (`STL`/`LDL` below R1), the callers' convergence barrier kept (`BMOV`), the one exit |
 //! | `call_indirect.rs` | function addresses (`mov.u64 %r, f`: the code address) and indirect calls through `.callprototype`s (`CALL.REL.NOINC %r 0x0`); the shared registers of a signature class |
 //!
 //! Per-target rules: the lowering emits the target-independent (newest)
@@ -58,10 +59,10 @@
 //! (sm_100a: no target of the SM table has it), cube and multi-sample
 //! textures, `tex.grad`/`tex.level` with `.s32` coordinates (tex_lod.rs),
 //! separate samplers (tex.rs; the interpreter faults on them too: the
-//! launch spec has no samplers), mutual recursion (call.rs; the
-//! driver's phase 17 refuses it first, as ptxas) and recursion through
-//! function pointers (call.rs, call_indirect.rs; a `.func` calling itself
-//! by name is lowered, recursion.rs), indirect calls without a `.callprototype`
+//! launch spec has no samplers), mutual recursion through direct calls
+//! only (call_graph.rs; the driver's phase 17 refuses it first, seed 002;
+//! self-recursion and cycles through a function pointer are lowered,
+//! recursion.rs), indirect calls without a `.callprototype`
 //! of the calling function (a call-target list) and the address of a
 //! kernel (call_indirect.rs); of the half-precision forms (half.rs,
 //! atom16.rs), the ones ptxas 11.8 refuses on a target and that have no
@@ -160,6 +161,7 @@ mod atom_generic;
 mod atom_spin;
 pub(crate) mod builder;
 mod call;
+pub mod call_graph;
 mod call_indirect;
 mod cmp;
 mod control;
@@ -679,9 +681,10 @@ pub(crate) struct CurFn {
     pub ret_copies: Vec<(AbiSlot, AbiSlot)>,
     /// The `.func` being lowered (`None`: the kernel).
     pub name: Option<Sym>,
-    /// Its direct self-calls, for the saves recursion.rs inserts.
+    /// Its calls that may re-enter it (call_graph.rs), for the saves
+    /// recursion.rs inserts.
     pub self_calls: Vec<recursion::SelfCall>,
-    /// A self-recursive function's barrier and exit (recursion.rs).
+    /// A recursive function's barrier and exit (recursion.rs).
     pub recursive: Option<recursion::RecFrame>,
 }
 
@@ -726,6 +729,10 @@ pub(crate) struct Cx<'m> {
     /// Where the last call's result copies start (call.rs, for
     /// recursion.rs).
     pub results_at: (usize, usize),
+    /// Where the last call's `CALL` stands (call.rs, for recursion.rs).
+    pub call_at: (usize, usize),
+    /// The module's call graph (call_graph.rs).
+    pub cg: call_graph::CallGraph,
 }
 
 fn lower_kernel(
@@ -741,7 +748,8 @@ fn lower_kernel(
             format!("{}: constant bank layout not measured", sm.name),
         )
     })?;
-    call::check_no_recursion(m, f)?;
+    let cg = call_graph::CallGraph::new(m);
+    cg.check(m, f.name)?;
     let mut cx = Cx {
         m,
         sm,
@@ -769,6 +777,8 @@ fn lower_kernel(
         classes: FxHashMap::default(),
         protos: FxHashMap::default(),
         results_at: (0, 0),
+        call_at: (0, 0),
+        cg,
     };
     cx.b.span = f.name_span;
     // Prologue: the stack pointer, then the global descriptor.

@@ -1,8 +1,12 @@
-//! Direct self-recursion: a `.func` that calls itself.
+//! Recursion: a `.func` on a cycle of the call graph (call_graph.rs): one
+//! that calls itself, directly or through a function pointer, or a cycle
+//! of functions at least one of whose calls goes through a pointer (mutual
+//! recursion through direct calls only is refused there).
 //!
 //! The ABI (mod.rs) gives each callee one fixed set of virtual registers,
-//! so an activation of `f` started by `f` itself overwrites every register
-//! of its caller: its parameters, return-address pair, temporaries. ptxas
+//! so an activation of `f` started while `f` is active (by `f` itself, or
+//! by another function of its cycle) overwrites every register of the
+//! earlier one: its parameters, return-address pair, temporaries. ptxas
 //! 11.8 compiles direct self-recursion (seed 002 phase 17 aborts only on
 //! *mutual* recursion; `ptxas -v` on a recursive factorial: "Stack size for
 //! entry function 'k' cannot be statically determined", `fact`: "16 bytes
@@ -15,7 +19,9 @@
 //!
 //! DECISION (our equivalent on virtual registers; callee-saving needs the
 //! fixed physical ABI, where the incoming arguments are caller-saved
-//! scratch): the *caller* saves, around each self-call. Before the
+//! scratch): the *caller* saves, around each call that may re-enter it
+//! (a "self-call" below: a call to a function of its own cycle, or a
+//! pointer call with such a candidate). Before the
 //! argument copies, `IADD3 R1, R1, -S, RZ` and an `STL [R1+4k]` of each
 //! register of the function live after the call sequence (its result
 //! copies excluded: they receive the callee's values); after the result
@@ -24,23 +30,28 @@
 //! `frame_layout`). A predicate travels through a general register as the
 //! allocator spills one (`SEL %t, RZ, 0x1, !%p` / `ISETP.NE.AND %p, PT,
 //! %t, RZ, PT`, regalloc/spill.rs). Liveness is the function's own
-//! (intraprocedural; [`live_after`]): the return address and return slots
-//! are live at each `RET`, a self-`CALL` falls through.
+//! (intraprocedural, [`save_sets`]): the return address and return slots
+//! are live at each `RET`, a self-`CALL` clobbers every register. Every
+//! function of a cycle saves this way around its own such calls, so each
+//! activation gets its registers back whichever function of the cycle
+//! runs in between (ptxas 11.8 on `even` -> pointer -> `odd` -> `even`:
+//! both save their callee-saved registers and return address, call_graph.rs).
 //!
-//! The convergence barrier of a call to `f` (call.rs: `B(1 + height)`, the
-//! height ignoring self-calls) is also the one `f`'s own self-calls open,
-//! so a recursive `f` keeps its caller's barrier as ptxas does (`BMOV.32.CLEAR
-//! %t, Bn` on entry, `BMOV.32 Bn, %t` before each `RET`, with `%t` saved
-//! across the self-calls like any other live register).
+//! The convergence barrier of a call to `f` (call.rs: `B(1 + height)` of
+//! `f`'s component, call_graph.rs) is the same for every function of the
+//! cycle, and self-calls open no region, so a recursive `f` keeps its
+//! callers' barrier as ptxas does (`BMOV.32.CLEAR %t, Bn` on entry,
+//! `BMOV.32 Bn, %t` before each `RET`, with `%t` saved across the
+//! self-calls like any other live register).
 //!
-//! Known gap (not claimed, not tested): a warp-synchronous instruction
-//! right after a call with per-lane recursion depths (a full-mask
-//! `shfl.sync` after `fact(%tid.x)`) finds the warp unconverged in the
-//! SASS simulator (`WarpSyncMismatch`): its `BSYNC Bn` releases every lane
-//! waiting on `Bn` at any activation (oracle/src/sim/exec/control.rs,
-//! `Warp::recheck`), so lanes waiting in an outer activation leave when an
-//! inner one's region closes. ptxas's listings have the same shape; which
-//! release rule the hardware follows is UNCONFIRMED.
+//! Warp-synchronous code after a call that recursed to per-lane depths
+//! (corpus/regressions/recursion_then_shfl: a full-mask `shfl.sync` after
+//! `fact(%tid.x & 7)`) relies on each activation's `BSYNC Bn` releasing
+//! that activation's lanes only: lanes of outer activations wait at the
+//! same `BSYNC` (or reach it together with the inner ones) while `Bn`
+//! holds the inner activation's lanes. ptxas's listing has the same shape
+//! (and no `WARPSYNC` before the `SHFL`); the simulator's rule and its
+//! sources are in oracle/src/sim/exec/control.rs.
 //!
 //! The stack grows by the frame and the save area per activation; its
 //! depth is not static (regalloc/frame.rs [`crate::regalloc::stack_depth`]
@@ -68,12 +79,13 @@ pub(crate) struct RecFrame {
     pub exit: u32,
 }
 
-/// One direct self-call, by builder positions (block index, instruction
-/// index): where its argument copies start, where its result copies start
-/// (after `BSYNC`) and end.
+/// One self-call (a call that may re-enter the function, module doc), by
+/// builder positions (block index, instruction index): where its argument
+/// copies start, its `CALL`, where its result copies start and end.
 #[derive(Clone, Debug)]
 pub(crate) struct SelfCall {
     pub save_at: (usize, usize),
+    pub call_at: (usize, usize),
     pub results_at: (usize, usize),
     pub restore_at: (usize, usize),
 }
@@ -104,8 +116,7 @@ fn saved_kind(u: &RegUnit) -> bool {
 }
 
 /// What each self-call must save, by the function's own liveness over
-/// `blocks[from..]` (the function's blocks; `entry`: its first block's
-/// label). `at_ret`: what each `RET` needs (the return address, the
+/// `blocks[from..]` (the function's blocks). `at_ret`: what each `RET` needs (the return address, the
 /// return slots); `results[c]`: the registers call `c`'s result copies
 /// write.
 ///
@@ -119,7 +130,6 @@ fn saved_kind(u: &RegUnit) -> bool {
 pub(crate) fn save_sets(
     blocks: &[crate::ir::Block],
     from: usize,
-    entry: u32,
     at_ret: &[RegUnit],
     calls: &[SelfCall],
     results: &[FxHashSet<RegUnit>],
@@ -184,7 +194,7 @@ pub(crate) fn save_sets(
                         }
                     }
                 }
-                if inst.op == Op::CALL && inst.targets().any(|t| t == entry) {
+                if inst.op == Op::CALL && calls.iter().any(|c| c.call_at == (b, i)) {
                     live.retain(|u| !saved_kind(u));
                     live.extend(regs::uses(inst));
                 } else {
@@ -206,7 +216,7 @@ pub(crate) fn save_sets(
 }
 
 impl Cx<'_> {
-    /// After the body of self-recursive `.func` (its blocks from `from`):
+    /// After the body of a recursive `.func` (its blocks from `from`):
     /// the saves around each self-call (module doc).
     pub(super) fn save_around_self_calls(&mut self, from: usize, at_ret: &[RegUnit]) -> R {
         let calls = std::mem::take(&mut self.cur.self_calls);
@@ -230,8 +240,7 @@ impl Cx<'_> {
                 out
             })
             .collect();
-        let entry = self.b.blocks[from].label;
-        let sets = save_sets(&self.b.blocks, from, entry, at_ret, &calls, &results);
+        let sets = save_sets(&self.b.blocks, from, at_ret, &calls, &results);
         // Insertions at descending positions keep the recorded ones valid;
         // at one position a save goes in first, so that it ends up after
         // an earlier call's restore.

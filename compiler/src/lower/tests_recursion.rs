@@ -1,6 +1,7 @@
-//! Direct self-recursion (recursion.rs): the saves around a self-call,
-//! the barrier kept with `BMOV`, the one exit; mutual recursion and
-//! recursion through function pointers still refused.
+//! Recursion (recursion.rs, call_graph.rs): the saves around a self-call,
+//! the barrier kept with `BMOV`, the one exit; the same around calls of a
+//! cycle through a function pointer; mutual recursion through direct
+//! calls still refused.
 
 use super::tests::{lower_err, lower_text};
 
@@ -100,11 +101,34 @@ fn a_self_call_saves_what_is_live_across_it() {
 }
 
 #[test]
-fn mutual_and_pointer_recursion_are_refused() {
+fn mutual_direct_recursion_is_refused_pointer_recursion_lowered() {
     let mutual = ".version 7.5\n.target sm_70\n.address_size 64\n.func g();\n.func f()\n{\ncall.uni g, ();\nret;\n}\n.func g()\n{\ncall.uni f, ();\nret;\n}\n.visible .entry k()\n{\ncall.uni f, ();\nret;\n}\n";
     let e = lower_err(mutual);
-    assert!(e.contains("recursive call to `f`"), "{e}");
-    let pointer = ".version 7.5\n.target sm_70\n.address_size 64\n.func (.param .b32 r) f (.param .b32 a)\n{\n.reg .b64 %fp;\nmov.u64 %fp, f;\n{\n.param .b32 pa;\n.param .b32 pr;\nst.param.b32 [pa], 1;\np: .callprototype (.param .b32 _) _ (.param .b32 _);\ncall (pr), %fp, (pa), p;\n}\nret;\n}\n.visible .entry k()\n{\n.param .b32 pa;\n.param .b32 pr;\nst.param.b32 [pa], 1;\ncall (pr), f, (pa);\nret;\n}\n";
-    let e = lower_err(pointer);
-    assert!(e.contains("recursive call to `f`"), "{e}");
+    assert!(
+        e.contains("functions `f`, `g` call each other directly"),
+        "{e}"
+    );
+    // `f` calls itself through a pointer: lowered as a self-call (no
+    // region around it, the saves, the callers' barrier kept).
+    let pointer = ".version 7.5\n.target sm_70\n.address_size 64\n.func (.param .b32 r) f (.param .b32 a)\n{\n.reg .b64 %fp;\n.reg .b32 %t;\nld.param.b32 %t, [a];\nmov.u64 %fp, f;\n{\n.param .b32 pa;\n.param .b32 pr;\nst.param.b32 [pa], 1;\np: .callprototype (.param .b32 _) _ (.param .b32 _);\ncall (pr), %fp, (pa), p;\n}\nst.param.b32 [r], %t;\nret;\n}\n.visible .entry k()\n{\n.param .b32 pa;\n.param .b32 pr;\nst.param.b32 [pa], 1;\ncall (pr), f, (pa);\nret;\n}\n";
+    let t = lower_text(pointer, "sm_80");
+    let lines: Vec<&str> = t.lines().map(str::trim).collect();
+    let call = lines
+        .iter()
+        .position(|l| l.starts_with("CALL.REL.NOINC") && !l.contains(".L_"))
+        .unwrap_or_else(|| panic!("no call through a register:\n{t}"));
+    assert!(
+        !lines[call - 4..call].iter().any(|l| l.starts_with("BSSY")),
+        "{t}"
+    );
+    assert!(lines[..call].iter().any(|l| l.starts_with("STL")), "{t}");
+    assert!(lines[call..].iter().any(|l| l.starts_with("LDL")), "{t}");
+    assert_eq!(
+        lines
+            .iter()
+            .filter(|l| l.starts_with("BMOV.32.CLEAR"))
+            .count(),
+        1,
+        "{t}"
+    );
 }

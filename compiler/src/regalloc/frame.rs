@@ -318,24 +318,23 @@ pub fn lay_out(f: &mut Function, slots: &Slots, sm: Option<&SmInfo>) -> Result<u
 /// The per-thread stack the kernel needs: the largest depth below the
 /// kernel's initial R1 reached anywhere, callees included.
 ///
-/// A procedure's direct self-calls (`CALL.REL.NOINC` to its own entry,
-/// lower/recursion.rs) are not followed: the depth counts one activation
-/// of a self-recursive procedure, whose real depth depends on the data
-/// ([`has_self_calls`]; ptxas 11.8 reports the frame of one activation and
-/// warns "Stack size for entry function 'k' cannot be statically
-/// determined"). Any other cycle is an error.
+/// A call to a procedure already on the call chain (a direct self-call,
+/// or any call of a recursive cycle, lower/recursion.rs and
+/// lower/call_graph.rs) is not followed: the depth counts one activation
+/// of each recursive procedure, whose real depth depends on the data
+/// ([`has_self_calls`], the driver; ptxas 11.8 reports the frame of one
+/// activation and warns "Stack size for entry function 'k' cannot be
+/// statically determined").
 ///
 /// The callees of a `CALL` through a register (`CALL.REL.NOINC R`,
 /// lower/call_indirect.rs) are its candidates, [`Cfg::register_callees`]
 /// (the blocks nothing else reaches: every address-taken function, a
 /// superset of the call's signature class, which the SASS does not
-/// record); the depth takes the largest over them. A candidate already on
-/// the call chain is skipped: calling it would be recursion, which the
-/// lowering refuses through function pointers too (call.rs,
-/// call_indirect.rs: candidates by class), so it is a member of another
-/// class. A value computed with such a skip depends on the chain and is
-/// not memoised. The result bounds every real call chain from above (each
-/// is a chain of the candidate graph without repeats).
+/// record); the depth takes the largest over them. A callee already on
+/// the chain is skipped as above. A value computed with such a skip
+/// depends on the chain and is not memoised. The result bounds one
+/// activation of every real call chain from above (each is a chain of the
+/// candidate graph, repeats counted once).
 pub fn stack_depth(f: &Function) -> Result<u32, String> {
     let cfg = Cfg::new(f);
     let Some(kernel) = kernel_proc(&cfg) else {
@@ -379,16 +378,11 @@ pub fn stack_depth(f: &Function) -> Result<u32, String> {
                 let Some(q) = cfg.procs.iter().position(|x| x.entry == t) else {
                     continue;
                 };
-                if q == p && c.target.is_some() {
-                    // A direct self-call (lower/recursion.rs): one
-                    // activation counts; the depth is not static.
+                // Recursion (lower/recursion.rs): one activation counts;
+                // the depth is not static.
+                if let Some(at) = stack.iter().position(|&x| x == q) {
+                    skipped = Some(skipped.map_or(at, |s| s.min(at)));
                     continue;
-                }
-                if c.target.is_none() {
-                    if let Some(at) = stack.iter().position(|&x| x == q) {
-                        skipped = Some(skipped.map_or(at, |s| s.min(at)));
-                        continue;
-                    }
                 }
                 let (v, s) = go(f, cfg, q, kernel, memo, stack)?;
                 if let Some(s) = s {

@@ -12,6 +12,14 @@
 //!   addresses `[0, LOCAL_BYTES)`; R1 (the stack pointer, `c[0x0][0x28]`)
 //!   starts at the top. Anything outside faults. Contents start at zero
 //!   (PTX leaves them undefined).
+//! - A 32-bit word of a never-written register stored to local memory is
+//!   not an error there: ptxas's callee-saved convention stores registers
+//!   the caller may never have written (recursive `fact`, sm_80 -O3:
+//!   `STL [R1+0x4], R17` on entry, `LDL R17, [R1+0x4]` before `RET`;
+//!   corpus/regressions/recursion_then_shfl, oracle/tests/recursion_vendor).
+//!   The word is marked undefined ([`CtaMem::local_undef`]) and a load of it
+//!   leaves its destination lane never-written, so a later read of that
+//!   register is still the UB it was (exec/mem.rs).
 //! - Generic addresses use the PTX interpreter's 64-bit windows
 //!   ([`crate::ptx_interp::memory::Windows`]): shared at
 //!   `0x7f00_0000_0000 + address`, local at `0x7e00_0000_0000 + offset`,
@@ -201,6 +209,9 @@ pub struct CtaMem {
     /// Per thread of the CTA (linear thread index): the top of its local
     /// window, grown on use ([`CtaMem::local_bytes`]).
     pub local: Vec<Vec<u8>>,
+    /// Per thread: the local offsets of the 4-byte words holding a
+    /// never-written register's value (module comment).
+    pub local_undef: Vec<rustc_hash::FxHashSet<usize>>,
 }
 
 /// Which memory an access resolved to.
@@ -218,6 +229,7 @@ impl CtaMem {
             shared: vec![0; shared_bytes],
             shared_base,
             local: vec![Vec::new(); threads],
+            local_undef: vec![Default::default(); threads],
         }
     }
 

@@ -205,6 +205,20 @@ impl Warp {
         }
     }
 
+    /// The lanes of `m` where general register `i` was never written.
+    #[inline]
+    pub fn unwritten(&self, i: u32, m: u32) -> u32 {
+        m & !self.rw.get(i as usize).copied().unwrap_or(0)
+    }
+
+    /// Marks general register `i` never-written in lanes `m` (a load of a
+    /// word that held a never-written value, memory.rs).
+    pub fn unwrite(&mut self, i: u32, m: u32) {
+        if let Some(x) = self.rw.get_mut(i as usize) {
+            *x &= !m;
+        }
+    }
+
     /// A source's value without the never-written check.
     #[inline]
     pub fn read_unchecked(&self, s: Src) -> V {
@@ -389,17 +403,32 @@ impl Warp {
         }
     }
 
+    /// Resolves convergence barrier `Bn` if it can, with the lanes
+    /// `arriving` at a `BSYNC Bn` now (not yet in `waits`): when `Bn` has
+    /// live members and every one of them waits at (or arrives at) a
+    /// `BSYNC Bn`, the waiting members go on and leave `Bn`. Returns the
+    /// members that resolved it (all live members, or 0); lanes outside
+    /// `Bn` keep waiting (exec/control.rs, the rules and their sources).
+    pub fn resolve_bsync(&mut self, b: u8, arriving: u32) -> u32 {
+        let at = self.waiting(|k| *k == WaitKind::Bsync(b)) | arriving;
+        let members = self.b[b as usize] & self.live;
+        if members == 0 || members & !at != 0 {
+            return 0;
+        }
+        self.release(members, |k| *k == WaitKind::Bsync(b));
+        self.b[b as usize] &= !members;
+        members
+    }
+
     /// Re-checks the convergence waits after lanes exited, arrived or left
-    /// a barrier: `BSYNC Bn` releases when every live lane of `Bn` waits
-    /// there; a `WARPSYNC` wait when every live lane of its mask waits at
-    /// some `WARPSYNC`.
+    /// a barrier (or a `BMOV Bn, R` set one): `BSYNC Bn` as
+    /// `resolve_bsync`; a `WARPSYNC` wait when every live lane of its mask
+    /// waits at some `WARPSYNC`.
     pub fn recheck(&mut self) {
         loop {
             let mut progress = false;
             for b in 0..16u8 {
-                let at = self.waiting(|k| *k == WaitKind::Bsync(b));
-                if at != 0 && self.b[b as usize] & self.live & !at == 0 {
-                    self.release(u32::MAX, |k| *k == WaitKind::Bsync(b));
+                if self.resolve_bsync(b, 0) != 0 {
                     progress = true;
                 }
             }

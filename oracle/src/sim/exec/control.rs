@@ -22,10 +22,67 @@
 //!   through a function address, `MOV R6, 0xf0`) jumps to `R + off` per
 //!   lane, as RET does (the encoding holds -(next address) there too:
 //!   `0xffffff50` at 0xa0).
-//! - `BSSY Bn` records the executing lanes in `Bn`; `BSYNC Bn` blocks a lane
-//!   of `Bn` until every live lane of `Bn` has arrived at a `BSYNC Bn`;
-//!   lanes not in `Bn` pass. `BREAK Bn` removes lanes from `Bn`.
-//!   `BMOV R, Bn` reads it (`.CLEAR` zeroes it), `BMOV Bn, R` sets it.
+//! - Convergence barriers `B0..B15`: one 32-lane membership mask each
+//!   (`w.b[n]`) and no other state (`BMOV` reads and writes a barrier as
+//!   one 32-bit word; whether the hardware keeps more is UNCONFIRMED).
+//!   Rules:
+//!   - `BSSY Bn` adds the executing lanes: `b[n] |= m`. Source: NVIDIA's
+//!     US 10,067,768 B2 (application US 2016/0019066 A1, "Execution of
+//!     divergent threads using a convergence barrier"), claim 1: the first
+//!     instruction, "when executed by a thread, indicates to a scheduler
+//!     unit that the thread participates in a convergence barrier" (read
+//!     as per thread, so lanes already in it stay: UNCONFIRMED beyond that
+//!     wording). Evidence: ptxc's listing of the
+//!     `corpus/arch_matrix` seeds (`oracle/tests/fuzz_seeds.rs`
+//!     `arch_matrix_target_on_seeds`) opens `BSSY B0` call regions in both
+//!     arms of a divergent `if`; this simulator runs the lowest pc first,
+//!     so after the first arm's `CALL` the second arm's `BSSY B0` runs
+//!     before the first arm's `BSYNC B0`. Overwriting `b[0]` then dropped
+//!     the first arm from its own region (a deadlock once non-members
+//!     wait, below); adding merges the two regions (below).
+//!   - `BSYNC Bn` blocks every executing lane. The barrier resolves when it
+//!     has live members and every live member waits at a `BSYNC Bn` (any
+//!     one: the merged sibling regions above wait at two); then exactly
+//!     the waiting members go on and leave it (`b[n] &= !members`), so a
+//!     later `BSSY Bn` starts a fresh region. Exited lanes are not waited
+//!     for. Source: the patent's claim 1, "determining that the
+//!     participating threads are synchronized at the convergence barrier
+//!     when each thread of the participating threads is in ... the blocked
+//!     state ... and clearing the convergence barrier". (Its yielded state,
+//!     which also counts as synchronized, is not modelled: `YIELD` is a
+//!     no-op here.) Leaving on release is UNCONFIRMED; no committed SASS
+//!     listing (corpus/, oracle/tests/*_vendor: 278 files) has two `BSYNC
+//!     Bn` of one function without a `BSSY Bn` between, and without it a
+//!     region opened by part of the warp after a warp-wide one on the same
+//!     barrier would wait for lanes that left (sim_semantics
+//!     `a_resolved_bsync_region_releases_its_members_from_the_barrier`).
+//!   - A lane outside `Bn` at `BSYNC Bn` waits too, until a later value of
+//!     `Bn` (restored by `BMOV Bn, R`) includes it and resolves; other
+//!     lanes waiting on `Bn` never take it along. UNCONFIRMED on hardware;
+//!     required by ptxas 11.8's recursion (corpus/regressions/
+//!     recursion_then_shfl, `-O3`): `fact` keeps its callers' barrier
+//!     (`BMOV.32.CLEAR R2, B6` on entry, `BMOV.32 B6, R2` after its
+//!     `BSSY B6`/`BSYNC B6` region) and the kernel's `SHFL` after the call
+//!     has no `WARPSYNC`. With per-lane depths, lanes of an outer
+//!     activation reach, or wait at, the one `BSYNC B6` while `B6` holds
+//!     an inner activation's lanes; that listing is correct only if they
+//!     neither pass nor leave with the inner ones. Measured: letting such
+//!     lanes pass runs the `SHFL` on part of the warp (sim_semantics
+//!     `bsync_releases_only_its_participants_across_recursive_activations`,
+//!     lower_recursion's ptxc listings, the regressions); releasing every
+//!     waiting lane did the same (the rule before 2026-11-27).
+//!   - Merged regions can deadlock where separate ones would not: a member
+//!     waiting at `BSYNC B0` while another member of `B0` (the sibling arm)
+//!     waits at a `WARPSYNC` whose mask needs the first before reaching its
+//!     own `BSYNC B0`. With one mask per barrier the hardware merges alike
+//!     when the arms interleave so; whether its scheduler ever interleaves
+//!     them so is UNCONFIRMED (this one runs the lowest pc first and so
+//!     switches arms at a `CALL`). Such a run is reported as a deadlock.
+//!   - `BREAK Bn` removes the lanes where its predicate holds (no listing
+//!     here has one: UNCONFIRMED). `BMOV R, Bn` reads the mask (`.CLEAR`
+//!     zeroes it: the lanes leave without being released), `BMOV Bn, R`
+//!     sets it (and may resolve it); both as ptxas's recursion uses them
+//!     (oracle/tests/recursion_vendor, indirect_call_vendor).
 //! - `WARPSYNC mask` blocks until every live lane of `mask` has arrived at
 //!   a `WARPSYNC` (any; sm_70+ allows different instructions). Exited lanes
 //!   of `mask` count as arrived (UNCONFIRMED; PTX calls it undefined).
@@ -121,17 +178,16 @@ pub fn exec(
         Kind::Ret { r, off } => per_lane_targets(ctx, w, m, *r, *off, "RET")?,
         Kind::Exit => Flow::Exit(m),
         Kind::Bssy { b } => {
-            w.b[*b as usize] = m;
+            w.b[*b as usize] |= m;
             Flow::Next
         }
         Kind::Bsync { b } => {
-            let expected = w.b[*b as usize] & w.live;
-            let at = w.waiting(|k| *k == WaitKind::Bsync(*b));
-            if expected & !(at | m) == 0 {
-                w.release(u32::MAX, |k| *k == WaitKind::Bsync(*b));
-                Flow::Next
-            } else {
-                Flow::Wait(m & expected, WaitKind::Bsync(*b))
+            if m == 0 {
+                return Ok(Flow::Next);
+            }
+            match m & !w.resolve_bsync(*b, m) {
+                0 => Flow::Next,
+                stay => Flow::Wait(stay, WaitKind::Bsync(*b)),
             }
         }
         Kind::Break { b, p } => {

@@ -176,6 +176,42 @@ pub fn ld(
     for (k, o) in out.iter().enumerate() {
         w.write_at(d, k as u32, m, o);
     }
+    if n >= 4 && space != Space::Shared {
+        unwrite_undefined_words(ctx, w, m, space, d, &addrs, words)?;
+    }
+    Ok(())
+}
+
+/// After a load of `words` 4-byte words: the lanes whose word came from an
+/// undefined local word (a never-written register stored there,
+/// memory.rs) get that destination register back to never-written.
+fn unwrite_undefined_words(
+    ctx: &mut Ctx<'_>,
+    w: &mut Warp,
+    m: u32,
+    space: Space,
+    d: Dst,
+    addrs: &[u64; 32],
+    words: usize,
+) -> Result<(), Stop> {
+    let Dst::R(first) = d else { return Ok(()) };
+    if ctx.cta.local_undef.iter().all(|u| u.is_empty()) {
+        return Ok(());
+    }
+    let mut mm = m;
+    while mm != 0 {
+        let l = mm.trailing_zeros();
+        mm &= mm - 1;
+        let Place::Local(o) = place(ctx, space, addrs[l as usize], 4 * words as u64, l)? else {
+            continue;
+        };
+        let undef = &ctx.cta.local_undef[thread_of(w, l)];
+        for k in 0..words {
+            if undef.contains(&(o + 4 * k)) {
+                w.unwrite(first + k as u32, 1 << l);
+            }
+        }
+    }
     Ok(())
 }
 
@@ -192,13 +228,23 @@ pub fn st(
     let n = size as usize;
     let words = n.div_ceil(4);
     let mut vals: [V; 4] = [[0; 32]; 4];
+    // Per word, the lanes whose register was never written: allowed for
+    // whole words stored to local memory (memory.rs), an error elsewhere.
+    let mut undef = [0u32; 4];
     for (k, val) in vals.iter_mut().enumerate().take(words) {
         let s = match v {
             Src::R(i) => Src::R(i + k as u32),
             Src::U(i) => Src::U(i + k as u32),
             Src::Imm(x) => Src::Imm(if k == 0 { x } else { 0 }),
         };
-        *val = w.read(s, m)?;
+        *val = match (w.read(s, m), s) {
+            (Ok(x), _) => x,
+            (Err(_), Src::R(i)) if n >= 4 => {
+                undef[k] = w.unwritten(i, m);
+                w.read_unchecked(s)
+            }
+            (Err(e), _) => return Err(e),
+        };
     }
     let mut mm = m;
     while mm != 0 {
@@ -206,6 +252,21 @@ pub fn st(
         mm &= mm - 1;
         let p = place(ctx, space, addrs[l as usize], n as u64, l)?;
         let th = thread_of(w, l);
+        if let Place::Local(o) = p {
+            for (k, u) in undef.iter().enumerate().take(words) {
+                if u >> l & 1 != 0 {
+                    ctx.cta.local_undef[th].insert(o + 4 * k);
+                } else if !ctx.cta.local_undef[th].is_empty() {
+                    ctx.cta.local_undef[th].remove(&(o + 4 * k));
+                }
+            }
+        } else if let Some(k) = undef.iter().position(|u| u >> l & 1 != 0) {
+            // Not local: the never-written read is the error it was.
+            let Src::R(i) = v else {
+                unreachable!("undef only for R")
+            };
+            return Err(w.read(Src::R(i + k as u32), 1 << l).unwrap_err());
+        }
         let b = bytes_mut(ctx, p, n, th);
         if n < 4 {
             b.copy_from_slice(&vals[0][l as usize].to_le_bytes()[..n]);
