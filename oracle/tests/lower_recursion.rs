@@ -191,14 +191,27 @@ fn warp_sync_after_divergent_depth_recursion() {
             );
         }
     }
-    let m = ptxc::ptx::parse_checked("recur", &src).unwrap();
+    every_target_agrees("recur", &src, &sp, &want, |_, _, _| {});
+}
+
+/// `src` lowered, through the -O3 phases, and compiled by the ptxc driver
+/// at -O0 and -O3 (`messages` checks each compile's messages), on every
+/// target, against the interpreter's `want`.
+fn every_target_agrees(
+    name: &str,
+    src: &str,
+    sp: &LaunchSpec,
+    want: &oracle::ptx_interp::RunResult,
+    messages: impl Fn(&str, &str, &[ptxc::driver::Message]),
+) {
+    let m = ptxc::ptx::parse_checked(name, src).unwrap();
     for arch in ARCHS {
         for (what, got) in [
-            ("lowered", lowered(&src, &sp, arch)),
-            ("-O3 phases", lowered_o3(&src, &sp, arch)),
+            ("lowered", lowered(src, sp, arch)),
+            ("-O3 phases", lowered_o3(src, sp, arch)),
         ] {
             let got = got.unwrap_or_else(|e| panic!("{what} {arch}: {e}"));
-            if let Some(d) = agree(&want, &got, false) {
+            if let Some(d) = agree(want, &got, false) {
                 panic!("{what} {arch}: {d}");
             }
         }
@@ -206,12 +219,13 @@ fn warp_sync_after_divergent_depth_recursion() {
             let opts = ptxc::cli::parse_args(&[opt.to_string(), format!("-arch={arch}")])
                 .unwrap()
                 .unwrap();
-            let out = ptxc::driver::compile("recur.ptx", &src, &opts.driver, None);
+            let out = ptxc::driver::compile(&format!("{name}.ptx"), src, &opts.driver, None);
+            messages(arch, opt, &out.messages);
             let sass = out
                 .result
                 .unwrap_or_else(|e| panic!("{arch} {opt}: {e}"))
                 .sass;
-            seq_harness::vendor_agrees(&m, &src, &sass, "recur", arch, &sp, |_| opt.to_string());
+            seq_harness::vendor_agrees(&m, src, &sass, name, arch, sp, |_| opt.to_string());
         }
     }
 }
@@ -298,35 +312,14 @@ fn recursion_through_function_pointers_matches_host_values() {
             );
         }
     }
-    let m = ptxc::ptx::parse_checked("pointer", &src).unwrap();
-    for arch in ARCHS {
-        for (what, got) in [
-            ("lowered", lowered(&src, &sp, arch)),
-            ("-O3 phases", lowered_o3(&src, &sp, arch)),
-        ] {
-            let got = got.unwrap_or_else(|e| panic!("{what} {arch}: {e}"));
-            if let Some(d) = agree(&want, &got, false) {
-                panic!("{what} {arch}: {d}");
-            }
-        }
-        for opt in ["-O0", "-O3"] {
-            let opts = ptxc::cli::parse_args(&[opt.to_string(), format!("-arch={arch}")])
-                .unwrap()
-                .unwrap();
-            let out = ptxc::driver::compile("pointer.ptx", &src, &opts.driver, None);
-            assert!(
-                out.messages.iter().any(|msg| msg
-                    .text
-                    .contains("Stack size for entry function 'k' cannot be statically determined")),
-                "{arch} {opt}: no stack-size warning"
-            );
-            let sass = out
-                .result
-                .unwrap_or_else(|e| panic!("{arch} {opt}: {e}"))
-                .sass;
-            seq_harness::vendor_agrees(&m, &src, &sass, "pointer", arch, &sp, |_| opt.to_string());
-        }
-    }
+    every_target_agrees("pointer", &src, &sp, &want, |arch, opt, msgs| {
+        assert!(
+            msgs.iter().any(|msg| msg
+                .text
+                .contains("Stack size for entry function 'k' cannot be statically determined")),
+            "{arch} {opt}: no stack-size warning"
+        );
+    });
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/recursion_vendor");
     let sass = std::fs::read_to_string(dir.join("pointer.sm_90.O3.sass")).unwrap();
     assert!(sass.contains("CALL.REL.NOINC R") && sass.contains("BMOV.32.CLEAR"));

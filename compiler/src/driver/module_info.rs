@@ -101,77 +101,20 @@ impl CallGraph {
     /// calls only itself is direct recursion, which the lowering compiles
     /// (lower/recursion.rs; ptxas 11.8 does too).
     pub fn mutual_recursion(&self, m: &Module) -> Vec<(Vec<Sym>, Span)> {
-        // Tarjan's algorithm, iterative, over the functions in module order.
+        // Tarjan's algorithm over the functions in module order.
         let order: Vec<Sym> = m
             .functions()
             .filter(|f| f.body.is_some())
             .map(|f| f.name)
             .collect();
         let pos: FxHashMap<Sym, usize> = order.iter().enumerate().map(|(i, s)| (*s, i)).collect();
-        let n = order.len();
-        let succ: Vec<Vec<usize>> = order
-            .iter()
-            .map(|s| {
-                self.calls[s]
-                    .callees
-                    .iter()
-                    .filter_map(|(c, _)| pos.get(c).copied())
-                    .collect()
-            })
-            .collect();
-        let mut index = vec![usize::MAX; n];
-        let mut low = vec![0usize; n];
-        let mut on_stack = vec![false; n];
-        let mut stack = Vec::new();
-        let mut next = 0;
-        let mut sccs: Vec<Vec<usize>> = Vec::new();
-        for root in 0..n {
-            if index[root] != usize::MAX {
-                continue;
-            }
-            let mut work: Vec<(usize, usize)> = vec![(root, 0)];
-            index[root] = next;
-            low[root] = next;
-            next += 1;
-            stack.push(root);
-            on_stack[root] = true;
-            while let Some(&mut (v, ref mut k)) = work.last_mut() {
-                if *k < succ[v].len() {
-                    let w = succ[v][*k];
-                    *k += 1;
-                    if index[w] == usize::MAX {
-                        index[w] = next;
-                        low[w] = next;
-                        next += 1;
-                        stack.push(w);
-                        on_stack[w] = true;
-                        work.push((w, 0));
-                    } else if on_stack[w] {
-                        low[v] = low[v].min(index[w]);
-                    }
-                } else {
-                    work.pop();
-                    if let Some(&(parent, _)) = work.last() {
-                        low[parent] = low[parent].min(low[v]);
-                    }
-                    if low[v] == index[v] {
-                        let mut comp = Vec::new();
-                        loop {
-                            let w = stack.pop().expect("on the stack");
-                            on_stack[w] = false;
-                            comp.push(w);
-                            if w == v {
-                                break;
-                            }
-                        }
-                        if comp.len() >= 2 {
-                            comp.sort_unstable();
-                            sccs.push(comp);
-                        }
-                    }
-                }
-            }
-        }
+        let mut sccs: Vec<Vec<usize>> = crate::lower::call_graph::tarjan(&order, |s| {
+            self.calls[&s].callees.iter().map(|(c, _)| *c).collect()
+        })
+        .into_iter()
+        .filter(|comp| comp.len() >= 2)
+        .map(|comp| comp.iter().map(|s| pos[s]).collect())
+        .collect();
         sccs.sort();
         sccs.into_iter()
             .map(|comp| {

@@ -198,8 +198,8 @@ impl CallGraph {
 
 /// Tarjan's strongly connected components over `nodes` (in that order),
 /// each in node order; a component is listed after every component it
-/// reaches.
-fn tarjan(nodes: &[Sym], succ: impl Fn(Sym) -> Vec<Sym>) -> Vec<Vec<Sym>> {
+/// reaches. (Also the driver's mutual-recursion check, module_info.rs.)
+pub fn tarjan(nodes: &[Sym], succ: impl Fn(Sym) -> Vec<Sym>) -> Vec<Vec<Sym>> {
     let pos: FxHashMap<Sym, usize> = nodes.iter().enumerate().map(|(i, s)| (*s, i)).collect();
     let n = nodes.len();
     let adj: Vec<Vec<usize>> = nodes
