@@ -176,7 +176,9 @@ pub fn ld(
     for (k, o) in out.iter().enumerate() {
         w.write_at(d, k as u32, m, o);
     }
-    if n >= 4 && space != Space::Shared {
+    // Only local memory holds undefined words: global loads (the common
+    // case) skip the per-thread scan.
+    if n >= 4 && matches!(space, Space::Local | Space::Generic) {
         unwrite_undefined_words(ctx, w, m, space, d, &addrs, words)?;
     }
     Ok(())
