@@ -12,6 +12,7 @@
 //! operation of its scoreboards.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use ptxc::ir::control::Control;
 use ptxc::ir::regs::{RegUnit, Units};
@@ -49,7 +50,7 @@ struct Facts {
 /// The per-instruction facts of a checked function.
 pub struct Model {
     insts: Vec<Facts>,
-    texts: Vec<String>,
+    texts: Arc<[String]>,
     /// How many distinct register units the function names.
     units: usize,
 }
@@ -83,7 +84,7 @@ pub struct Timing {
 impl Model {
     /// The model of `f` when it carries control codes (any instruction
     /// does), else `None`.
-    pub fn new(f: &Function, sm: &SmInfo, texts: &[String]) -> Option<Model> {
+    pub fn new(f: &Function, sm: &SmInfo, texts: &Arc<[String]>) -> Option<Model> {
         if !f.insts().any(|i| i.control().is_some()) {
             return None;
         }
@@ -126,7 +127,7 @@ impl Model {
             .collect();
         Some(Model {
             insts,
-            texts: texts.to_vec(),
+            texts: Arc::clone(texts),
             units: ids.len(),
         })
     }

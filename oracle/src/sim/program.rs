@@ -5,6 +5,8 @@
 //! decodes to [`Kind::Fault`], which faults (naming pc, lane and text) only
 //! if it is executed.
 
+use std::sync::Arc;
+
 use ptxc::ir::atom_reach::{generic_reach, reach_type_mod, shared_has, Reach};
 use ptxc::ir::opcode::Category;
 use ptxc::ir::sass_text::{ConstRef, MemRef, Pred, Reg, RegOperand};
@@ -681,8 +683,8 @@ pub struct DInst {
 #[derive(Clone, Debug)]
 pub struct Program {
     pub insts: Vec<DInst>,
-    /// The instruction text, for messages.
-    pub texts: Vec<String>,
+    /// The instruction text, for messages (shared with the hazard model).
+    pub texts: Arc<[String]>,
     pub regs: RegMap,
 }
 
@@ -1073,7 +1075,11 @@ pub fn decode(f: &Function, sm: &SmInfo, banks: &Banks) -> Program {
         });
         texts.push(text);
     }
-    Program { insts, texts, regs }
+    Program {
+        insts,
+        texts: texts.into(),
+        regs,
+    }
 }
 
 /// An encoding-only slot (`undecoded.rs`): sm_90's VIMNMX runs as IMNMX;
