@@ -11,6 +11,7 @@
 //! precoloured physical register it interferes with.
 
 use super::interfere::Graph;
+use super::mask::RegMask;
 use super::nodes::{Class, Nodes};
 use super::{AllocError, RegBudget, PREDICATES, UNIFORM_PREDICATES, UNIFORM_REGISTERS};
 
@@ -31,6 +32,38 @@ fn allowed(c: Class, r: u32, budget: &RegBudget) -> bool {
         Class::Gpr => budget.allows(r),
         _ => r < limit(c, budget),
     }
+}
+
+/// The registers of file `c` that [`allowed`] accepts, as a mask: the
+/// file below its limit, less the stack pointer for general registers
+/// ([`RegBudget::allows`]).
+fn allowed_mask(c: Class, budget: &RegBudget) -> RegMask {
+    let mut m = RegMask::below(limit(c, budget));
+    if c == Class::Gpr {
+        m.remove(super::STACK_POINTER);
+    }
+    m
+}
+
+/// The registers of `k`'s file that its coloured neighbours and the
+/// physical registers it interferes with leave free.
+fn free_mask(
+    ns: &Nodes,
+    g: &Graph,
+    budget: &RegBudget,
+    assign: &[Option<u32>],
+    k: usize,
+) -> RegMask {
+    let mut busy = RegMask::default();
+    for m in g.nbrs(k) {
+        if let Some(b) = assign[m] {
+            busy.insert_range(b, ns.nodes[m].size);
+        }
+    }
+    for &p in &g.fixed[k] {
+        busy.insert(p);
+    }
+    allowed_mask(ns.nodes[k].class, budget).minus(&busy)
 }
 
 /// Colours every node, or returns the nodes that found no register.
@@ -179,30 +212,13 @@ fn free_places_of(
 ) -> Vec<u32> {
     let x = &ns.nodes[m];
     let lim = limit(x.class, budget);
-    let mut busy = vec![false; lim as usize + 8];
-    for q in g.adj[m].iter() {
-        if let Some(b) = assign[q] {
-            for r in b..b + ns.nodes[q].size {
-                if let Some(v) = busy.get_mut(r as usize) {
-                    *v = true;
-                }
-            }
-        }
-    }
-    for &p in &g.fixed[m] {
-        if let Some(v) = busy.get_mut(p as usize) {
-            *v = true;
-        }
-    }
-    for r in extra.0..extra.0 + extra.1 {
-        if let Some(v) = busy.get_mut(r as usize) {
-            *v = true;
-        }
-    }
+    let mut taken = RegMask::default();
+    taken.insert_range(extra.0, extra.1);
+    let free = free_mask(ns, g, budget, assign, m).minus(&taken);
     let mut out = Vec::new();
     let mut b = 0;
     while b + x.size <= lim {
-        if (b..b + x.size).all(|r| allowed(x.class, r, budget) && !busy[r as usize]) {
+        if free.contains_range(b, x.size) {
             out.push(b);
         }
         b += x.align;
@@ -230,8 +246,8 @@ fn repair(
         {
             continue;
         }
-        let blockers: Vec<usize> = g.adj[k]
-            .iter()
+        let blockers: Vec<usize> = g
+            .nbrs(k)
             .filter(|&m| {
                 assign[m].is_some_and(|a| a < place + x.size && place < a + ns.nodes[m].size)
             })
@@ -276,55 +292,76 @@ fn dsatur(
     members: &[bool],
 ) -> Result<Partial, Vec<usize>> {
     let n = ns.nodes.len();
-    // Busy registers per node, as a bitmask over 256 registers.
-    let mut busy: Vec<[u64; 4]> = vec![[0; 4]; n];
+    // Busy registers per node.
+    let mut busy: Vec<RegMask> = vec![RegMask::default(); n];
     for (b, fixed) in busy.iter_mut().zip(&g.fixed) {
         for &p in fixed {
-            if p < 256 {
-                b[(p / 64) as usize] |= 1 << (p % 64);
-            }
+            b.insert(p);
         }
     }
-    let degree: Vec<usize> = (0..n).map(|k| g.adj[k].iter().count()).collect();
-    let is_busy = |m: &[u64; 4], r: u32| r >= 256 || m[(r / 64) as usize] & (1 << (r % 64)) != 0;
-    let free_places = |k: usize, m: &[u64; 4]| -> Vec<u32> {
+    let allowed_of =
+        [Class::Gpr, Class::Pred, Class::Ureg, Class::Upred].map(|c| allowed_mask(c, budget));
+    let free_of = |k: usize, busy: &RegMask| allowed_of[ns.nodes[k].class as usize].minus(busy);
+    // How many places node `k` has left (its saturation, inverted).
+    let count_places = |k: usize, busy: &RegMask| -> usize {
         let x = &ns.nodes[k];
+        let free = free_of(k, busy);
         let lim = limit(x.class, budget);
-        let mut out = Vec::new();
+        let mut count = 0;
         let mut b = 0;
         while b + x.size <= lim {
-            if (b..b + x.size).all(|r| allowed(x.class, r, budget) && !is_busy(m, r)) {
-                out.push(b);
-            }
+            count += usize::from(free.contains_range(b, x.size));
             b += x.align;
         }
-        out
+        count
     };
+    // Kept up to date as neighbours take registers (only they change a
+    // node's busy set), instead of recounted for every node at each step.
+    let mut left_places: Vec<usize> = (0..n)
+        .map(|k| {
+            if members[k] {
+                count_places(k, &busy[k])
+            } else {
+                0
+            }
+        })
+        .collect();
+    let mut left: Vec<usize> = (0..n).filter(|&k| members[k]).collect();
     let mut assign: Vec<Option<u32>> = vec![None; n];
-    let mut done: Vec<bool> = members.iter().map(|&m| !m).collect();
     let mut failed = Vec::new();
-    for _ in 0..members.iter().filter(|&&m| m).count() {
-        let k = (0..n)
-            .filter(|&k| !done[k])
-            .min_by_key(|&k| {
+    while !left.is_empty() {
+        // The key ends with `k`, so the minimum is unique and the order of
+        // `left` does not matter.
+        let (at, k) = left
+            .iter()
+            .copied()
+            .enumerate()
+            .min_by_key(|&(_, k)| {
                 let x = &ns.nodes[k];
                 (
                     !x.temp,
-                    free_places(k, &busy[k]).len(),
-                    std::cmp::Reverse(degree[k]),
+                    left_places[k],
+                    std::cmp::Reverse(g.adj[k].len()),
                     k,
                 )
             })
             .expect("a node left");
-        done[k] = true;
+        left.swap_remove(at);
         let x = &ns.nodes[k];
-        let places = free_places(k, &busy[k]);
+        let free = free_of(k, &busy[k]);
         let lim = limit(x.class, budget);
+        let mut places = Vec::new();
+        let mut b = 0;
+        while b + x.size <= lim {
+            if free.contains_range(b, x.size) {
+                places.push(b);
+            }
+            b += x.align;
+        }
         let snug = |b: u32| {
             let w = x.size.max(x.align);
             let o = b ^ w;
-            (o..o + w).all(|r| r < lim)
-                && (o..o + w).any(|r| !allowed(x.class, r, budget) || is_busy(&busy[k], r))
+            o + w <= lim && !free.contains_range(o, w)
         };
         let pick = places
             .iter()
@@ -334,11 +371,10 @@ fn dsatur(
         match pick {
             Some(b) => {
                 assign[k] = Some(b);
-                for m in g.adj[k].iter() {
-                    for r in b..b + x.size {
-                        if r < 256 {
-                            busy[m][(r / 64) as usize] |= 1 << (r % 64);
-                        }
+                for m in g.nbrs(k) {
+                    busy[m].insert_range(b, x.size);
+                    if members[m] && assign[m].is_none() {
+                        left_places[m] = count_places(m, &busy[m]);
                     }
                 }
             }
@@ -387,16 +423,20 @@ fn briggs_order(ns: &Nodes, g: &Graph, budget: &RegBudget) -> Vec<usize> {
         .map(|x| places(x.class, x.size, x.align, budget).saturating_sub(0))
         .collect();
     let mut pressure: Vec<u32> = (0..n)
-        .map(|k| g.adj[k].iter().map(|m| blocks(ns, k, m)).sum::<u32>() + g.fixed[k].len() as u32)
+        .map(|k| g.nbrs(k).map(|m| blocks(ns, k, m)).sum::<u32>() + g.fixed[k].len() as u32)
         .collect();
     let mut gone = vec![false; n];
+    // The nodes not gone yet, ascending.
+    let mut alive: Vec<usize> = (0..n).collect();
     let mut stack = Vec::with_capacity(n);
     for _ in 0..n {
-        let pick = (0..n)
-            .filter(|&k| !gone[k] && pressure[k] < avail[k])
+        let pick = alive
+            .iter()
+            .copied()
+            .filter(|&k| pressure[k] < avail[k])
             .min_by_key(|&k| (pressure[k], k))
             .or_else(|| {
-                (0..n).filter(|&k| !gone[k]).min_by_key(|&k| {
+                alive.iter().copied().min_by_key(|&k| {
                     // Temporaries last to go out (first to be coloured).
                     let x = &ns.nodes[k];
                     (
@@ -408,8 +448,11 @@ fn briggs_order(ns: &Nodes, g: &Graph, budget: &RegBudget) -> Vec<usize> {
             });
         let Some(k) = pick else { break };
         gone[k] = true;
+        if let Ok(at) = alive.binary_search(&k) {
+            alive.remove(at);
+        }
         stack.push(k);
-        for m in g.adj[k].iter() {
+        for m in g.nbrs(k) {
             if !gone[m] {
                 pressure[m] = pressure[m].saturating_sub(blocks(ns, m, k));
             }
@@ -433,33 +476,16 @@ fn colour_in(
     let n = ns.nodes.len();
     let mut assign: Vec<Option<u32>> = vec![None; n];
     let mut failed = Vec::new();
-    let mut busy: Vec<bool> = Vec::new();
     for &k in order {
         let node = &ns.nodes[k];
         let lim = limit(node.class, budget);
-        busy.clear();
-        busy.resize(lim as usize + 8, false);
-        for m in g.adj[k].iter() {
-            if let Some(b) = assign[m] {
-                for r in b..b + ns.nodes[m].size {
-                    if let Some(x) = busy.get_mut(r as usize) {
-                        *x = true;
-                    }
-                }
-            }
-        }
-        for &p in &g.fixed[k] {
-            if let Some(x) = busy.get_mut(p as usize) {
-                *x = true;
-            }
-        }
-        let free = |r: u32| allowed(node.class, r, budget) && !busy[r as usize];
-        let fits = |b: u32| (b..b + node.size).all(free);
+        let free = free_mask(ns, g, budget, &assign, k);
+        let fits = |b: u32| free.contains_range(b, node.size);
         // The enclosing place twice the size: is its other half unusable?
         let snug = |b: u32| {
             let w = node.size.max(node.align);
-            let other = (b ^ w)..(b ^ w) + w;
-            other.clone().all(|r| r < lim) && other.clone().any(|r| !free(r))
+            let o = b ^ w;
+            o + w <= lim && !free.contains_range(o, w)
         };
         let mut found = None;
         let mut fallback = None;
@@ -508,7 +534,7 @@ fn spillable(ns: &Nodes, k: usize) -> bool {
 pub fn choose_victims(ns: &Nodes, g: &Graph, failed: &[usize]) -> Result<Vec<usize>, AllocError> {
     let mut out: Vec<usize> = Vec::new();
     for &f in failed {
-        if out.contains(&f) || g.adj[f].iter().any(|m| out.contains(&m)) {
+        if out.contains(&f) || g.nbrs(f).any(|m| out.contains(&m)) {
             // A victim already chosen frees room for this one.
             continue;
         }
@@ -517,7 +543,7 @@ pub fn choose_victims(ns: &Nodes, g: &Graph, failed: &[usize]) -> Result<Vec<usi
             (u64::from(g.live_len[k]) * 1024) / (u64::from(x.refs) + 1) * u64::from(x.size)
         };
         let best = std::iter::once(f)
-            .chain(g.adj[f].iter())
+            .chain(g.nbrs(f))
             .filter(|&k| spillable(ns, k))
             .max_by_key(|&k| (score(k), std::cmp::Reverse(k)));
         match best {
@@ -535,4 +561,28 @@ pub fn choose_victims(ns: &Nodes, g: &Graph, failed: &[usize]) -> Result<Vec<usi
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod mask_tests {
+    use super::*;
+
+    /// The mask the colouring tests registers against agrees with the
+    /// one-register rule for every file and a range of budgets.
+    #[test]
+    fn allowed_mask_matches_allowed() {
+        for n in [0, 1, 2, 3, 24, 64, 65, 128, 254, 255, 256, 300] {
+            let budget = RegBudget::of(n);
+            for c in [Class::Gpr, Class::Pred, Class::Ureg, Class::Upred] {
+                let m = allowed_mask(c, &budget);
+                for r in 0..300 {
+                    assert_eq!(
+                        m.contains(r),
+                        allowed(c, r, &budget),
+                        "{c:?} r{r} budget {n}"
+                    );
+                }
+            }
+        }
+    }
 }
