@@ -66,6 +66,23 @@ fn free_mask(
     allowed_mask(ns.nodes[k].class, budget).minus(&busy)
 }
 
+/// The place a node of `size` and `align` takes among the `free`
+/// registers of a file of `lim`: the lowest snug one for singles and
+/// pairs (the other half of the enclosing place twice the size lies in
+/// the file and is not all free, so aligned room stays whole for wide
+/// values), else the lowest that fits. Bit-parallel over the 256
+/// registers (`RegMask::bases`): the same answer as trying every base in
+/// turn (`tests::place_matches_the_loop`).
+fn place(free: &RegMask, size: u32, align: u32, lim: u32) -> Option<u32> {
+    let fit = free.bases(size, align);
+    if size > 2 {
+        return fit.lowest();
+    }
+    let w = size.max(align);
+    let bad = RegMask::below((lim + 1).saturating_sub(w)).minus(&free.bases(w, 1));
+    fit.and(&bad.xor_swap(w)).lowest().or(fit.lowest())
+}
+
 /// Colours every node, or returns the nodes that found no register.
 ///
 /// The register files are coloured one at a time: nodes of different
@@ -200,30 +217,21 @@ fn colour_file(
     Err(best)
 }
 
-/// The places node `m` could take given its coloured neighbours, with
-/// the registers in `extra` taken too.
-fn free_places_of(
+/// The lowest place node `m` could take given its coloured neighbours,
+/// with the registers in `extra` taken too.
+fn first_free_place(
     ns: &Nodes,
     g: &Graph,
     budget: &RegBudget,
     assign: &[Option<u32>],
     m: usize,
     extra: (u32, u32),
-) -> Vec<u32> {
+) -> Option<u32> {
     let x = &ns.nodes[m];
-    let lim = limit(x.class, budget);
     let mut taken = RegMask::default();
     taken.insert_range(extra.0, extra.1);
     let free = free_mask(ns, g, budget, assign, m).minus(&taken);
-    let mut out = Vec::new();
-    let mut b = 0;
-    while b + x.size <= lim {
-        if free.contains_range(b, x.size) {
-            out.push(b);
-        }
-        b += x.align;
-    }
-    out
+    free.bases(x.size, x.align).lowest()
 }
 
 /// Node `k` found no place: try each place whose only occupants are one
@@ -264,8 +272,8 @@ fn repair(
         }
         let mut ok = true;
         for &m in &blockers {
-            match free_places_of(ns, g, budget, assign, m, (place, x.size)).first() {
-                Some(&p) => assign[m] = Some(p),
+            match first_free_place(ns, g, budget, assign, m, (place, x.size)) {
+                Some(p) => assign[m] = Some(p),
                 None => {
                     ok = false;
                     break;
@@ -305,15 +313,7 @@ fn dsatur(
     // How many places node `k` has left (its saturation, inverted).
     let count_places = |k: usize, busy: &RegMask| -> usize {
         let x = &ns.nodes[k];
-        let free = free_of(k, busy);
-        let lim = limit(x.class, budget);
-        let mut count = 0;
-        let mut b = 0;
-        while b + x.size <= lim {
-            count += usize::from(free.contains_range(b, x.size));
-            b += x.align;
-        }
-        count
+        free_of(k, busy).bases(x.size, x.align).count() as usize
     };
     // Kept up to date as neighbours take registers (only they change a
     // node's busy set), instead of recounted for every node at each step.
@@ -349,26 +349,7 @@ fn dsatur(
         left.swap_remove(at);
         let x = &ns.nodes[k];
         let free = free_of(k, &busy[k]);
-        let lim = limit(x.class, budget);
-        let mut places = Vec::new();
-        let mut b = 0;
-        while b + x.size <= lim {
-            if free.contains_range(b, x.size) {
-                places.push(b);
-            }
-            b += x.align;
-        }
-        let snug = |b: u32| {
-            let w = x.size.max(x.align);
-            let o = b ^ w;
-            o + w <= lim && !free.contains_range(o, w)
-        };
-        let pick = places
-            .iter()
-            .copied()
-            .find(|&b| x.size > 2 || snug(b))
-            .or(places.first().copied());
-        match pick {
+        match place(&free, x.size, x.align, limit(x.class, budget)) {
             Some(b) => {
                 assign[k] = Some(b);
                 for m in g.nbrs(k) {
@@ -480,34 +461,12 @@ fn colour_in(
         let node = &ns.nodes[k];
         let lim = limit(node.class, budget);
         let free = free_mask(ns, g, budget, &assign, k);
-        let fits = |b: u32| free.contains_range(b, node.size);
-        // The enclosing place twice the size: is its other half unusable?
-        let snug = |b: u32| {
-            let w = node.size.max(node.align);
-            let o = b ^ w;
-            o + w <= lim && !free.contains_range(o, w)
-        };
-        let mut found = None;
-        let mut fallback = None;
-        if singles_down && node.size == 1 {
-            found = (0..lim).rev().find(|&b| fits(b));
+        let found = if singles_down && node.size == 1 {
+            free.highest()
         } else {
-            let mut b = 0;
-            while b + node.size <= lim {
-                if fits(b) {
-                    if node.size > 2 || snug(b) {
-                        found = Some(b);
-                        break;
-                    }
-                    fallback.get_or_insert(b);
-                }
-                b += node.align;
-            }
-        }
-        match found
-            .or(fallback)
-            .or_else(|| repair(ns, g, budget, &mut assign, k))
-        {
+            place(&free, node.size, node.align, lim)
+        };
+        match found.or_else(|| repair(ns, g, budget, &mut assign, k)) {
             Some(b) => assign[k] = Some(b),
             None => failed.push(k),
         }
@@ -566,6 +525,55 @@ pub fn choose_victims(ns: &Nodes, g: &Graph, failed: &[usize]) -> Result<Vec<usi
 #[cfg(test)]
 mod mask_tests {
     use super::*;
+
+    /// The first version's search: every aligned base in turn, the first
+    /// snug one for singles and pairs, else the first that fits.
+    fn place_by_loop(free: &RegMask, size: u32, align: u32, lim: u32) -> Option<u32> {
+        let fits = |b: u32| free.contains_range(b, size);
+        let snug = |b: u32| {
+            let w = size.max(align);
+            let other = (b ^ w)..(b ^ w) + w;
+            other.clone().all(|r| r < lim) && other.clone().any(|r| !free.contains(r))
+        };
+        let mut fallback = None;
+        let mut b = 0;
+        while b + size <= lim {
+            if fits(b) {
+                if size > 2 || snug(b) {
+                    return Some(b);
+                }
+                fallback.get_or_insert(b);
+            }
+            b += align;
+        }
+        fallback
+    }
+
+    #[test]
+    fn place_matches_the_loop() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for i in 0..3000 {
+            let lim = [7, 24, 63, 64, 128, 200, 255][i % 7];
+            // Mostly taken registers, as when the colouring is tight.
+            let mut free = RegMask::below(lim);
+            for _ in 0..(next() % 300) {
+                free.remove((next() % 256) as u32);
+            }
+            for (size, align) in [(1, 1), (2, 2), (4, 4), (2, 1)] {
+                assert_eq!(
+                    place(&free, size, align, lim),
+                    place_by_loop(&free, size, align, lim),
+                    "{free:?} size {size} align {align} lim {lim}"
+                );
+            }
+        }
+    }
 
     /// The mask the colouring tests registers against agrees with the
     /// one-register rule for every file and a range of budgets.

@@ -107,7 +107,13 @@ pub fn build(f: &Function, ns: &Nodes) -> Graph {
             continue;
         }
         let after = live.live_after_each(b);
-        for (inst, out) in blk.insts.iter().zip(&after) {
+        // The units live after the instruction, listed once (a bit-set
+        // scan per definition and one more for the lengths cost more
+        // than the edges).
+        let mut out: Vec<usize> = Vec::new();
+        for (inst, out_set) in blk.insts.iter().zip(&after) {
+            out.clear();
+            out.extend(out_set.iter());
             let defs: Vec<usize> = regs::defs(inst)
                 .iter()
                 .filter_map(|&u| live.units.index(u))
@@ -116,7 +122,7 @@ pub fn build(f: &Function, ns: &Nodes) -> Graph {
             // the two may share a register (Chaitin's move rule).
             let src = copy_source(inst).and_then(|u| live.units.index(u));
             for &d in &defs {
-                for l in out.iter() {
+                for &l in &out {
                     if Some(l) == src {
                         continue;
                     }
@@ -126,7 +132,7 @@ pub fn build(f: &Function, ns: &Nodes) -> Graph {
                     edge(&slots[d], &slots[e]);
                 }
             }
-            for l in out.iter() {
+            for &l in &out {
                 if let Slot::Node(x) = slots[l] {
                     if counted[x] != point {
                         counted[x] = point;

@@ -54,15 +54,103 @@ impl RegMask {
     }
 
     /// Whether `r` is in the set (never for `r >= 256`).
-    #[inline]
+    #[cfg(test)]
     pub fn contains(&self, r: u32) -> bool {
         r < 256 && self.0[(r / 64) as usize] & (1 << (r % 64)) != 0
     }
 
     /// Whether all of `lo..lo+size` are in the set.
-    #[inline]
+    #[cfg(test)]
     pub fn contains_range(&self, lo: u32, size: u32) -> bool {
         (lo..lo + size).all(|r| self.contains(r))
+    }
+
+    /// `self & o`.
+    #[inline]
+    pub fn and(&self, o: &RegMask) -> RegMask {
+        let mut out = *self;
+        for (a, b) in out.0.iter_mut().zip(&o.0) {
+            *a &= b;
+        }
+        out
+    }
+
+    /// The set moved down by `k`: `r` is in the result iff `r + k` is in
+    /// the set.
+    pub fn shr(&self, k: u32) -> RegMask {
+        let (q, r) = ((k / 64) as usize, k % 64);
+        let mut out = RegMask::default();
+        for i in 0..4 {
+            let lo = self.0.get(i + q).copied().unwrap_or(0);
+            let hi = self.0.get(i + q + 1).copied().unwrap_or(0);
+            out.0[i] = if r == 0 {
+                lo
+            } else {
+                (lo >> r) | (hi << (64 - r))
+            };
+        }
+        out
+    }
+
+    /// The bases `b`, multiples of `align`, such that all of `b..b+size`
+    /// are in the set (so `b + size` is at most 256).
+    pub fn bases(&self, size: u32, align: u32) -> RegMask {
+        let mut m = *self;
+        for k in 1..size {
+            m = m.and(&self.shr(k));
+        }
+        let pattern = match align {
+            1 => u64::MAX,
+            2 => 0x5555_5555_5555_5555,
+            4 => 0x1111_1111_1111_1111,
+            _ => {
+                let mut out = RegMask::default();
+                (0..256)
+                    .step_by(align.max(1) as usize)
+                    .for_each(|r| out.insert(r));
+                return m.and(&out);
+            }
+        };
+        m.and(&RegMask([pattern; 4]))
+    }
+
+    /// `r` is in the result iff `r ^ w` is in the set, for `w` a power of
+    /// two below 64 (swaps the halves of every aligned block of `2w`).
+    pub fn xor_swap(&self, w: u32) -> RegMask {
+        let low = match w {
+            1 => 0x5555_5555_5555_5555u64,
+            2 => 0x3333_3333_3333_3333,
+            4 => 0x0f0f_0f0f_0f0f_0f0f,
+            8 => 0x00ff_00ff_00ff_00ff,
+            16 => 0x0000_ffff_0000_ffff,
+            32 => 0x0000_0000_ffff_ffff,
+            _ => panic!("xor_swap by {w}"),
+        };
+        let mut out = *self;
+        for x in &mut out.0 {
+            *x = ((*x & low) << w) | ((*x >> w) & low);
+        }
+        out
+    }
+
+    /// The smallest member.
+    pub fn lowest(&self) -> Option<u32> {
+        (0..4)
+            .find(|&i| self.0[i] != 0)
+            .map(|i| 64 * i as u32 + self.0[i].trailing_zeros())
+    }
+
+    /// The largest member.
+    pub fn highest(&self) -> Option<u32> {
+        (0..4)
+            .rev()
+            .find(|&i| self.0[i] != 0)
+            .map(|i| 64 * i as u32 + 63 - self.0[i].leading_zeros())
+    }
+
+    /// The number of members.
+    pub fn count(&self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
     }
 
     /// `self & !o`.
@@ -152,6 +240,68 @@ mod tests {
             (0..256).for_each(|r| f.insert(r));
             f
         });
+    }
+
+    /// Random sets, as the colouring sees them (free registers).
+    fn random_masks() -> Vec<RegMask> {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        (0..200)
+            .map(|i| {
+                // Dense and sparse sets, and some cut below a limit.
+                let mut m = RegMask([next(), next(), next(), next()]);
+                if i % 3 == 0 {
+                    m = m.and(&RegMask([next(), next(), next(), next()]));
+                }
+                if i % 4 == 1 {
+                    m = m.and(&RegMask::below((next() % 257) as u32));
+                }
+                m
+            })
+            .collect()
+    }
+
+    #[test]
+    fn bit_parallel_queries_match_the_register_loops() {
+        for m in random_masks() {
+            let members: Vec<u32> = (0..256).filter(|&r| m.contains(r)).collect();
+            assert_eq!(m.lowest(), members.first().copied());
+            assert_eq!(m.highest(), members.last().copied());
+            assert_eq!(m.count() as usize, members.len());
+            for k in [0, 1, 2, 3, 63, 64, 65, 130, 255, 256] {
+                let s = m.shr(k);
+                for r in 0..256 {
+                    assert_eq!(s.contains(r), m.contains(r + k), "shr {k} r{r}");
+                }
+            }
+            for w in [1, 2, 4, 32] {
+                let s = m.xor_swap(w);
+                for r in 0..256 {
+                    assert_eq!(s.contains(r), m.contains(r ^ w), "xor {w} r{r}");
+                }
+            }
+            for (size, align) in [
+                (1, 1),
+                (2, 2),
+                (4, 4),
+                (2, 1),
+                (3, 1),
+                (4, 2),
+                (8, 8),
+                (6, 3),
+            ] {
+                let b = m.bases(size, align);
+                for r in 0..256 {
+                    let want = r % align == 0 && r + size <= 256 && m.contains_range(r, size);
+                    assert_eq!(b.contains(r), want, "bases {size}/{align} r{r}");
+                }
+            }
+        }
     }
 
     #[test]
