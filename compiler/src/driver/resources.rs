@@ -59,19 +59,30 @@ pub fn pressure(f: &Function) -> Pressure {
     }
     // Virtual general units by group: (group start, group size).
     let groups = crate::regalloc::general_groups(f);
+    // Each virtual general unit's group as (dense group number, size): a
+    // group is counted once per point however many of its units are live,
+    // with a stamp per group (the point that last counted it) instead of
+    // a list of the groups seen (quadratic in the live set).
+    let mut group_index: rustc_hash::FxHashMap<u32, u32> = Default::default();
     let group_of: Vec<Option<(u32, u32)>> = (0..n)
         .map(|i| match live.units.unit(i) {
-            RegUnit::VR(v) => Some(groups.get(&v).copied().unwrap_or((v, 1))),
+            RegUnit::VR(v) => {
+                let (lo, size) = groups.get(&v).copied().unwrap_or((v, 1));
+                let next = group_index.len() as u32;
+                Some((*group_index.entry(lo).or_insert(next), size))
+            }
             _ => None,
         })
         .collect();
-    let count_groups = |s: &BitSet| {
-        let mut seen: Vec<u32> = Vec::new();
+    let mut stamps: Vec<u32> = vec![0; group_index.len()];
+    let mut stamp = 0u32;
+    let mut count_groups = |s: &BitSet| {
+        stamp += 1;
         let mut total = 0;
         for i in s.iter() {
-            if let Some((lo, size)) = group_of[i] {
-                if !seen.contains(&lo) {
-                    seen.push(lo);
+            if let Some((gi, size)) = group_of[i] {
+                if stamps[gi as usize] != stamp {
+                    stamps[gi as usize] = stamp;
                     total += size;
                 }
             }

@@ -11,6 +11,7 @@
 //! precoloured physical register it interferes with.
 
 use super::interfere::Graph;
+use super::mask::RegMask;
 use super::nodes::{Class, Nodes};
 use super::{AllocError, RegBudget, PREDICATES, UNIFORM_PREDICATES, UNIFORM_REGISTERS};
 
@@ -31,6 +32,55 @@ fn allowed(c: Class, r: u32, budget: &RegBudget) -> bool {
         Class::Gpr => budget.allows(r),
         _ => r < limit(c, budget),
     }
+}
+
+/// The registers of file `c` that [`allowed`] accepts, as a mask: the
+/// file below its limit, less the stack pointer for general registers
+/// ([`RegBudget::allows`]).
+fn allowed_mask(c: Class, budget: &RegBudget) -> RegMask {
+    let mut m = RegMask::below(limit(c, budget));
+    if c == Class::Gpr {
+        m.remove(super::STACK_POINTER);
+    }
+    m
+}
+
+/// The registers of `k`'s file that its coloured neighbours and the
+/// physical registers it interferes with leave free.
+fn free_mask(
+    ns: &Nodes,
+    g: &Graph,
+    budget: &RegBudget,
+    assign: &[Option<u32>],
+    k: usize,
+) -> RegMask {
+    let mut busy = RegMask::default();
+    for m in g.nbrs(k) {
+        if let Some(b) = assign[m] {
+            busy.insert_range(b, ns.nodes[m].size);
+        }
+    }
+    for &p in &g.fixed[k] {
+        busy.insert(p);
+    }
+    allowed_mask(ns.nodes[k].class, budget).minus(&busy)
+}
+
+/// The place a node of `size` and `align` takes among the `free`
+/// registers of a file of `lim`: the lowest snug one for singles and
+/// pairs (the other half of the enclosing place twice the size lies in
+/// the file and is not all free, so aligned room stays whole for wide
+/// values), else the lowest that fits. Bit-parallel over the 256
+/// registers (`RegMask::bases`): the same answer as trying every base in
+/// turn (`tests::place_matches_the_loop`).
+fn place(free: &RegMask, size: u32, align: u32, lim: u32) -> Option<u32> {
+    let fit = free.bases(size, align);
+    if size > 2 {
+        return fit.lowest();
+    }
+    let w = size.max(align);
+    let bad = RegMask::below((lim + 1).saturating_sub(w)).minus(&free.bases(w, 1));
+    fit.and(&bad.xor_swap(w)).lowest().or(fit.lowest())
 }
 
 /// Colours every node, or returns the nodes that found no register.
@@ -167,47 +217,21 @@ fn colour_file(
     Err(best)
 }
 
-/// The places node `m` could take given its coloured neighbours, with
-/// the registers in `extra` taken too.
-fn free_places_of(
+/// The lowest place node `m` could take given its coloured neighbours,
+/// with the registers in `extra` taken too.
+fn first_free_place(
     ns: &Nodes,
     g: &Graph,
     budget: &RegBudget,
     assign: &[Option<u32>],
     m: usize,
     extra: (u32, u32),
-) -> Vec<u32> {
+) -> Option<u32> {
     let x = &ns.nodes[m];
-    let lim = limit(x.class, budget);
-    let mut busy = vec![false; lim as usize + 8];
-    for q in g.adj[m].iter() {
-        if let Some(b) = assign[q] {
-            for r in b..b + ns.nodes[q].size {
-                if let Some(v) = busy.get_mut(r as usize) {
-                    *v = true;
-                }
-            }
-        }
-    }
-    for &p in &g.fixed[m] {
-        if let Some(v) = busy.get_mut(p as usize) {
-            *v = true;
-        }
-    }
-    for r in extra.0..extra.0 + extra.1 {
-        if let Some(v) = busy.get_mut(r as usize) {
-            *v = true;
-        }
-    }
-    let mut out = Vec::new();
-    let mut b = 0;
-    while b + x.size <= lim {
-        if (b..b + x.size).all(|r| allowed(x.class, r, budget) && !busy[r as usize]) {
-            out.push(b);
-        }
-        b += x.align;
-    }
-    out
+    let mut taken = RegMask::default();
+    taken.insert_range(extra.0, extra.1);
+    let free = free_mask(ns, g, budget, assign, m).minus(&taken);
+    free.bases(x.size, x.align).lowest()
 }
 
 /// Node `k` found no place: try each place whose only occupants are one
@@ -230,8 +254,8 @@ fn repair(
         {
             continue;
         }
-        let blockers: Vec<usize> = g.adj[k]
-            .iter()
+        let blockers: Vec<usize> = g
+            .nbrs(k)
             .filter(|&m| {
                 assign[m].is_some_and(|a| a < place + x.size && place < a + ns.nodes[m].size)
             })
@@ -248,8 +272,8 @@ fn repair(
         }
         let mut ok = true;
         for &m in &blockers {
-            match free_places_of(ns, g, budget, assign, m, (place, x.size)).first() {
-                Some(&p) => assign[m] = Some(p),
+            match first_free_place(ns, g, budget, assign, m, (place, x.size)) {
+                Some(p) => assign[m] = Some(p),
                 None => {
                     ok = false;
                     break;
@@ -276,69 +300,62 @@ fn dsatur(
     members: &[bool],
 ) -> Result<Partial, Vec<usize>> {
     let n = ns.nodes.len();
-    // Busy registers per node, as a bitmask over 256 registers.
-    let mut busy: Vec<[u64; 4]> = vec![[0; 4]; n];
+    // Busy registers per node.
+    let mut busy: Vec<RegMask> = vec![RegMask::default(); n];
     for (b, fixed) in busy.iter_mut().zip(&g.fixed) {
         for &p in fixed {
-            if p < 256 {
-                b[(p / 64) as usize] |= 1 << (p % 64);
-            }
+            b.insert(p);
         }
     }
-    let degree: Vec<usize> = (0..n).map(|k| g.adj[k].iter().count()).collect();
-    let is_busy = |m: &[u64; 4], r: u32| r >= 256 || m[(r / 64) as usize] & (1 << (r % 64)) != 0;
-    let free_places = |k: usize, m: &[u64; 4]| -> Vec<u32> {
+    let allowed_of =
+        [Class::Gpr, Class::Pred, Class::Ureg, Class::Upred].map(|c| allowed_mask(c, budget));
+    let free_of = |k: usize, busy: &RegMask| allowed_of[ns.nodes[k].class as usize].minus(busy);
+    // How many places node `k` has left (its saturation, inverted).
+    let count_places = |k: usize, busy: &RegMask| -> usize {
         let x = &ns.nodes[k];
-        let lim = limit(x.class, budget);
-        let mut out = Vec::new();
-        let mut b = 0;
-        while b + x.size <= lim {
-            if (b..b + x.size).all(|r| allowed(x.class, r, budget) && !is_busy(m, r)) {
-                out.push(b);
-            }
-            b += x.align;
-        }
-        out
+        free_of(k, busy).bases(x.size, x.align).count() as usize
     };
+    // Kept up to date as neighbours take registers (only they change a
+    // node's busy set), instead of recounted for every node at each step.
+    let mut left_places: Vec<usize> = (0..n)
+        .map(|k| {
+            if members[k] {
+                count_places(k, &busy[k])
+            } else {
+                0
+            }
+        })
+        .collect();
+    let mut left: Vec<usize> = (0..n).filter(|&k| members[k]).collect();
     let mut assign: Vec<Option<u32>> = vec![None; n];
-    let mut done: Vec<bool> = members.iter().map(|&m| !m).collect();
     let mut failed = Vec::new();
-    for _ in 0..members.iter().filter(|&&m| m).count() {
-        let k = (0..n)
-            .filter(|&k| !done[k])
-            .min_by_key(|&k| {
+    while !left.is_empty() {
+        // The key ends with `k`, so the minimum is unique and the order of
+        // `left` does not matter.
+        let (at, k) = left
+            .iter()
+            .copied()
+            .enumerate()
+            .min_by_key(|&(_, k)| {
                 let x = &ns.nodes[k];
                 (
                     !x.temp,
-                    free_places(k, &busy[k]).len(),
-                    std::cmp::Reverse(degree[k]),
+                    left_places[k],
+                    std::cmp::Reverse(g.adj[k].len()),
                     k,
                 )
             })
             .expect("a node left");
-        done[k] = true;
+        left.swap_remove(at);
         let x = &ns.nodes[k];
-        let places = free_places(k, &busy[k]);
-        let lim = limit(x.class, budget);
-        let snug = |b: u32| {
-            let w = x.size.max(x.align);
-            let o = b ^ w;
-            (o..o + w).all(|r| r < lim)
-                && (o..o + w).any(|r| !allowed(x.class, r, budget) || is_busy(&busy[k], r))
-        };
-        let pick = places
-            .iter()
-            .copied()
-            .find(|&b| x.size > 2 || snug(b))
-            .or(places.first().copied());
-        match pick {
+        let free = free_of(k, &busy[k]);
+        match place(&free, x.size, x.align, limit(x.class, budget)) {
             Some(b) => {
                 assign[k] = Some(b);
-                for m in g.adj[k].iter() {
-                    for r in b..b + x.size {
-                        if r < 256 {
-                            busy[m][(r / 64) as usize] |= 1 << (r % 64);
-                        }
+                for m in g.nbrs(k) {
+                    busy[m].insert_range(b, x.size);
+                    if members[m] && assign[m].is_none() {
+                        left_places[m] = count_places(m, &busy[m]);
                     }
                 }
             }
@@ -387,16 +404,20 @@ fn briggs_order(ns: &Nodes, g: &Graph, budget: &RegBudget) -> Vec<usize> {
         .map(|x| places(x.class, x.size, x.align, budget).saturating_sub(0))
         .collect();
     let mut pressure: Vec<u32> = (0..n)
-        .map(|k| g.adj[k].iter().map(|m| blocks(ns, k, m)).sum::<u32>() + g.fixed[k].len() as u32)
+        .map(|k| g.nbrs(k).map(|m| blocks(ns, k, m)).sum::<u32>() + g.fixed[k].len() as u32)
         .collect();
     let mut gone = vec![false; n];
+    // The nodes not gone yet, ascending.
+    let mut alive: Vec<usize> = (0..n).collect();
     let mut stack = Vec::with_capacity(n);
     for _ in 0..n {
-        let pick = (0..n)
-            .filter(|&k| !gone[k] && pressure[k] < avail[k])
+        let pick = alive
+            .iter()
+            .copied()
+            .filter(|&k| pressure[k] < avail[k])
             .min_by_key(|&k| (pressure[k], k))
             .or_else(|| {
-                (0..n).filter(|&k| !gone[k]).min_by_key(|&k| {
+                alive.iter().copied().min_by_key(|&k| {
                     // Temporaries last to go out (first to be coloured).
                     let x = &ns.nodes[k];
                     (
@@ -408,8 +429,11 @@ fn briggs_order(ns: &Nodes, g: &Graph, budget: &RegBudget) -> Vec<usize> {
             });
         let Some(k) = pick else { break };
         gone[k] = true;
+        if let Ok(at) = alive.binary_search(&k) {
+            alive.remove(at);
+        }
         stack.push(k);
-        for m in g.adj[k].iter() {
+        for m in g.nbrs(k) {
             if !gone[m] {
                 pressure[m] = pressure[m].saturating_sub(blocks(ns, m, k));
             }
@@ -433,55 +457,16 @@ fn colour_in(
     let n = ns.nodes.len();
     let mut assign: Vec<Option<u32>> = vec![None; n];
     let mut failed = Vec::new();
-    let mut busy: Vec<bool> = Vec::new();
     for &k in order {
         let node = &ns.nodes[k];
         let lim = limit(node.class, budget);
-        busy.clear();
-        busy.resize(lim as usize + 8, false);
-        for m in g.adj[k].iter() {
-            if let Some(b) = assign[m] {
-                for r in b..b + ns.nodes[m].size {
-                    if let Some(x) = busy.get_mut(r as usize) {
-                        *x = true;
-                    }
-                }
-            }
-        }
-        for &p in &g.fixed[k] {
-            if let Some(x) = busy.get_mut(p as usize) {
-                *x = true;
-            }
-        }
-        let free = |r: u32| allowed(node.class, r, budget) && !busy[r as usize];
-        let fits = |b: u32| (b..b + node.size).all(free);
-        // The enclosing place twice the size: is its other half unusable?
-        let snug = |b: u32| {
-            let w = node.size.max(node.align);
-            let other = (b ^ w)..(b ^ w) + w;
-            other.clone().all(|r| r < lim) && other.clone().any(|r| !free(r))
-        };
-        let mut found = None;
-        let mut fallback = None;
-        if singles_down && node.size == 1 {
-            found = (0..lim).rev().find(|&b| fits(b));
+        let free = free_mask(ns, g, budget, &assign, k);
+        let found = if singles_down && node.size == 1 {
+            free.highest()
         } else {
-            let mut b = 0;
-            while b + node.size <= lim {
-                if fits(b) {
-                    if node.size > 2 || snug(b) {
-                        found = Some(b);
-                        break;
-                    }
-                    fallback.get_or_insert(b);
-                }
-                b += node.align;
-            }
-        }
-        match found
-            .or(fallback)
-            .or_else(|| repair(ns, g, budget, &mut assign, k))
-        {
+            place(&free, node.size, node.align, lim)
+        };
+        match found.or_else(|| repair(ns, g, budget, &mut assign, k)) {
             Some(b) => assign[k] = Some(b),
             None => failed.push(k),
         }
@@ -508,7 +493,7 @@ fn spillable(ns: &Nodes, k: usize) -> bool {
 pub fn choose_victims(ns: &Nodes, g: &Graph, failed: &[usize]) -> Result<Vec<usize>, AllocError> {
     let mut out: Vec<usize> = Vec::new();
     for &f in failed {
-        if out.contains(&f) || g.adj[f].iter().any(|m| out.contains(&m)) {
+        if out.contains(&f) || g.nbrs(f).any(|m| out.contains(&m)) {
             // A victim already chosen frees room for this one.
             continue;
         }
@@ -517,7 +502,7 @@ pub fn choose_victims(ns: &Nodes, g: &Graph, failed: &[usize]) -> Result<Vec<usi
             (u64::from(g.live_len[k]) * 1024) / (u64::from(x.refs) + 1) * u64::from(x.size)
         };
         let best = std::iter::once(f)
-            .chain(g.adj[f].iter())
+            .chain(g.nbrs(f))
             .filter(|&k| spillable(ns, k))
             .max_by_key(|&k| (score(k), std::cmp::Reverse(k)));
         match best {
@@ -535,4 +520,77 @@ pub fn choose_victims(ns: &Nodes, g: &Graph, failed: &[usize]) -> Result<Vec<usi
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod mask_tests {
+    use super::*;
+
+    /// The first version's search: every aligned base in turn, the first
+    /// snug one for singles and pairs, else the first that fits.
+    fn place_by_loop(free: &RegMask, size: u32, align: u32, lim: u32) -> Option<u32> {
+        let fits = |b: u32| free.contains_range(b, size);
+        let snug = |b: u32| {
+            let w = size.max(align);
+            let other = (b ^ w)..(b ^ w) + w;
+            other.clone().all(|r| r < lim) && other.clone().any(|r| !free.contains(r))
+        };
+        let mut fallback = None;
+        let mut b = 0;
+        while b + size <= lim {
+            if fits(b) {
+                if size > 2 || snug(b) {
+                    return Some(b);
+                }
+                fallback.get_or_insert(b);
+            }
+            b += align;
+        }
+        fallback
+    }
+
+    #[test]
+    fn place_matches_the_loop() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for i in 0..3000 {
+            let lim = [7, 24, 63, 64, 128, 200, 255][i % 7];
+            // Mostly taken registers, as when the colouring is tight.
+            let mut free = RegMask::below(lim);
+            for _ in 0..(next() % 300) {
+                free.remove((next() % 256) as u32);
+            }
+            for (size, align) in [(1, 1), (2, 2), (4, 4), (2, 1)] {
+                assert_eq!(
+                    place(&free, size, align, lim),
+                    place_by_loop(&free, size, align, lim),
+                    "{free:?} size {size} align {align} lim {lim}"
+                );
+            }
+        }
+    }
+
+    /// The mask the colouring tests registers against agrees with the
+    /// one-register rule for every file and a range of budgets.
+    #[test]
+    fn allowed_mask_matches_allowed() {
+        for n in [0, 1, 2, 3, 24, 64, 65, 128, 254, 255, 256, 300] {
+            let budget = RegBudget::of(n);
+            for c in [Class::Gpr, Class::Pred, Class::Ureg, Class::Upred] {
+                let m = allowed_mask(c, &budget);
+                for r in 0..300 {
+                    assert_eq!(
+                        m.contains(r),
+                        allowed(c, r, &budget),
+                        "{c:?} r{r} budget {n}"
+                    );
+                }
+            }
+        }
+    }
 }

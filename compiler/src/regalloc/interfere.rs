@@ -15,15 +15,16 @@
 //! hand-written test) are precoloured: a node interfering with one must
 //! not take it ([`Graph::fixed`]).
 
+use super::mask::Matrix;
 use super::nodes::{Class, Nodes};
 use crate::ir::cfg::Cfg;
-use crate::ir::liveness::BitSet;
 use crate::ir::regs::{self, RegUnit};
 use crate::ir::Function;
 
 /// The graph over [`Nodes`].
 pub struct Graph {
-    pub adj: Vec<BitSet>,
+    /// Each node's neighbours, ascending.
+    pub adj: Vec<Vec<u32>>,
     /// Physical units each node may not take.
     pub fixed: Vec<Vec<u32>>,
     /// How many instruction points each node is live at (the spill
@@ -66,30 +67,39 @@ fn copy_source(inst: &crate::ir::Inst) -> Option<RegUnit> {
     }
 }
 
+impl Graph {
+    /// The neighbours of node `k`, ascending.
+    #[inline]
+    pub fn nbrs(&self, k: usize) -> impl Iterator<Item = usize> + '_ {
+        self.adj[k].iter().map(|&m| m as usize)
+    }
+}
+
 pub fn build(f: &Function, ns: &Nodes) -> Graph {
     let n = ns.nodes.len();
-    let mut g = Graph {
-        adj: vec![BitSet::new(n); n],
-        fixed: vec![Vec::new(); n],
-        live_len: vec![0; n],
-    };
+    let mut adj = Matrix::new(n);
+    let mut fixed: Vec<Vec<u32>> = vec![Vec::new(); n];
+    let mut live_len = vec![0u32; n];
     let cfg = Cfg::new(f);
     let live = crate::ir::analysis_cache::liveness(f);
     let slots: Vec<Slot> = (0..live.units.len())
         .map(|i| slot_of(ns, live.units.unit(i)))
         .collect();
-    let edge = |g: &mut Graph, a: &Slot, b: &Slot| match (a, b) {
+    let mut edge = |a: &Slot, b: &Slot| match (a, b) {
         (Slot::Node(x), Slot::Node(y)) if x != y && ns.nodes[*x].class == ns.nodes[*y].class => {
-            g.adj[*x].insert(*y);
-            g.adj[*y].insert(*x);
+            adj.insert(*x, *y);
         }
         (Slot::Node(x), Slot::Phys(c, p)) | (Slot::Phys(c, p), Slot::Node(x))
-            if ns.nodes[*x].class == *c && !g.fixed[*x].contains(p) =>
+            if ns.nodes[*x].class == *c && !fixed[*x].contains(p) =>
         {
-            g.fixed[*x].push(*p);
+            fixed[*x].push(*p);
         }
         _ => {}
     };
+    // The instruction that last counted each node's live point (a node of
+    // several units counts once per point).
+    let mut counted: Vec<usize> = vec![usize::MAX; n];
+    let mut point = 0usize;
     for (b, blk) in f.blocks.iter().enumerate() {
         // Code that never runs constrains nothing (its registers still get
         // colours, any will do).
@@ -97,7 +107,13 @@ pub fn build(f: &Function, ns: &Nodes) -> Graph {
             continue;
         }
         let after = live.live_after_each(b);
-        for (inst, out) in blk.insts.iter().zip(&after) {
+        // The units live after the instruction, listed once (a bit-set
+        // scan per definition and one more for the lengths cost more
+        // than the edges).
+        let mut out: Vec<usize> = Vec::new();
+        for (inst, out_set) in blk.insts.iter().zip(&after) {
+            out.clear();
+            out.extend(out_set.iter());
             let defs: Vec<usize> = regs::defs(inst)
                 .iter()
                 .filter_map(|&u| live.units.index(u))
@@ -106,25 +122,30 @@ pub fn build(f: &Function, ns: &Nodes) -> Graph {
             // the two may share a register (Chaitin's move rule).
             let src = copy_source(inst).and_then(|u| live.units.index(u));
             for &d in &defs {
-                for l in out.iter() {
+                for &l in &out {
                     if Some(l) == src {
                         continue;
                     }
-                    edge(&mut g, &slots[d], &slots[l]);
+                    edge(&slots[d], &slots[l]);
                 }
                 for &e in &defs {
-                    edge(&mut g, &slots[d], &slots[e]);
+                    edge(&slots[d], &slots[e]);
                 }
             }
-            let mut counted = BitSet::new(n);
-            for l in out.iter() {
+            for &l in &out {
                 if let Slot::Node(x) = slots[l] {
-                    if counted.insert(x) {
-                        g.live_len[x] += 1;
+                    if counted[x] != point {
+                        counted[x] = point;
+                        live_len[x] += 1;
                     }
                 }
             }
+            point += 1;
         }
     }
-    g
+    Graph {
+        adj: adj.finish(),
+        fixed,
+        live_len,
+    }
 }

@@ -35,6 +35,7 @@ mod check;
 mod colour;
 mod frame;
 mod interfere;
+mod mask;
 mod nodes;
 mod spill;
 mod usage;

@@ -11,7 +11,7 @@
 //! multiple of its width inside its node, which the lowering guarantees
 //! (`Builder::valigned`); anything else is refused with an error.
 
-use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use rustc_hash::FxHashSet as HashSet;
 
 use super::AllocError;
 use crate::ir::cfg::Cfg;
@@ -61,13 +61,26 @@ pub struct Node {
 #[derive(Clone, Debug, Default)]
 pub struct Nodes {
     pub nodes: Vec<Node>,
-    /// (file, virtual number) -> node.
-    pub of_unit: HashMap<(Class, u32), usize>,
+    /// Per file ([`Class`] as index), virtual number -> node + 1 (0: none).
+    /// Dense: virtual numbers are small and every lookup of every round
+    /// goes through here.
+    of_unit: [Vec<u32>; 4],
 }
 
 impl Nodes {
     pub fn node_of(&self, c: Class, n: u32) -> Option<usize> {
-        self.of_unit.get(&(c, n)).copied()
+        match self.of_unit[c as usize].get(n as usize) {
+            Some(&k) if k > 0 => Some(k as usize - 1),
+            _ => None,
+        }
+    }
+
+    fn set_node(&mut self, c: Class, n: u32, k: usize) {
+        let v = &mut self.of_unit[c as usize];
+        if v.len() <= n as usize {
+            v.resize(n as usize + 1, 0);
+        }
+        v[n as usize] = k as u32 + 1;
     }
 }
 
@@ -93,6 +106,12 @@ fn class_of_pred(p: Pred) -> Option<(Class, u32)> {
 /// Every virtual run an instruction names: (file, first number, width).
 pub fn runs(inst: &Inst) -> Vec<(Class, u32, u32)> {
     let mut out = Vec::new();
+    runs_into(inst, &mut out);
+    out
+}
+
+/// [`runs`], appended to `out`.
+pub fn runs_into(inst: &Inst, out: &mut Vec<(Class, u32, u32)>) {
     let mut push = |x: Option<(Class, u32)>, w: u8| {
         if let Some((c, n)) = x {
             out.push((c, n, u32::from(w.max(1))));
@@ -126,7 +145,6 @@ pub fn runs(inst: &Inst) -> Vec<(Class, u32, u32)> {
             _ => {}
         }
     }
-    out
 }
 
 /// The virtual runs an instruction defines (destination operands).
@@ -217,13 +235,12 @@ pub fn build(f: &Function, temps: &TempSet) -> Result<Nodes, AllocError> {
     // Runs per file, with the blocks and positions that name them.
     let mut all: Vec<(Class, u32, u32)> = Vec::new();
     for i in f.insts() {
-        all.extend(runs(i));
+        runs_into(i, &mut all);
     }
     all.sort();
     all.dedup();
     // Merge overlapping intervals per file.
     let mut nodes: Vec<Node> = Vec::new();
-    let mut of_unit = HashMap::default();
     for &(c, lo, w) in &all {
         let hi = lo + w;
         let merge = nodes
@@ -245,14 +262,19 @@ pub fn build(f: &Function, temps: &TempSet) -> Result<Nodes, AllocError> {
             });
         }
     }
+    let mut ns = Nodes {
+        nodes: Vec::new(),
+        of_unit: Default::default(),
+    };
     for (k, n) in nodes.iter().enumerate() {
         for u in n.lo..n.lo + n.size {
-            of_unit.insert((n.class, u), k);
+            ns.set_node(n.class, u, k);
         }
     }
+    let of_unit = |c, lo| ns.node_of(c, lo).expect("every run has a node");
     // Alignment: each run at a multiple of its width inside its node.
     for &(c, lo, w) in &all {
-        let k = of_unit[&(c, lo)];
+        let k = of_unit(c, lo);
         let n = &mut nodes[k];
         let a = regs::alignment(w as u8);
         if !(lo - n.lo).is_multiple_of(a) || (n.align > a && !n.align.is_multiple_of(a)) {
@@ -271,43 +293,66 @@ pub fn build(f: &Function, temps: &TempSet) -> Result<Nodes, AllocError> {
         n.temp = (n.lo..n.lo + n.size).any(|u| temps.contains(&(n.class, u)));
     }
     // References, procedures, first definitions.
-    let mut procs: Vec<HashSet<usize>> = vec![HashSet::default(); nodes.len()];
+    let mut procs: Vec<Procs> = vec![Procs::Nobody; nodes.len()];
     let mut pos = 0usize;
+    let mut named: Vec<(Class, u32, u32)> = Vec::new();
+    let mut seen: Vec<usize> = Vec::new();
     for (b, blk) in f.blocks.iter().enumerate() {
         let ps: Vec<usize> = cfg.procs_of(b).collect();
         for inst in &blk.insts {
-            let mut seen: Vec<usize> = Vec::new();
-            for (c, lo, _) in runs(inst) {
-                let k = of_unit[&(c, lo)];
+            named.clear();
+            runs_into(inst, &mut named);
+            seen.clear();
+            for &(c, lo, _) in &named {
+                let k = of_unit(c, lo);
                 if !seen.contains(&k) {
                     seen.push(k);
                 }
             }
             for &k in &seen {
                 nodes[k].refs += 1;
-                if ps.len() == 1 {
-                    procs[k].insert(ps[0]);
+                procs[k] = if ps.len() == 1 {
+                    procs[k].and(ps[0])
                 } else {
                     // In no procedure or in several: not spillable.
-                    procs[k].insert(usize::MAX);
-                    procs[k].insert(usize::MAX - 1);
-                }
+                    Procs::Several
+                };
             }
             for (c, lo, _) in def_runs(inst) {
-                let k = of_unit[&(c, lo)];
+                let k = of_unit(c, lo);
                 nodes[k].first_def = nodes[k].first_def.min(pos);
             }
             pos += 1;
         }
     }
     for (n, ps) in nodes.iter_mut().zip(&procs) {
-        n.proc = if ps.len() == 1 {
-            ps.iter().next().copied()
-        } else {
-            None
+        n.proc = match *ps {
+            Procs::One(p) => Some(p),
+            _ => None,
         };
     }
-    Ok(Nodes { nodes, of_unit })
+    ns.nodes = nodes;
+    Ok(ns)
+}
+
+/// The procedures whose code names a node, as far as [`Node::proc`]
+/// needs them: none yet, exactly one, or several.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Procs {
+    Nobody,
+    One(usize),
+    Several,
+}
+
+impl Procs {
+    /// With procedure `p` added.
+    fn and(self, p: usize) -> Procs {
+        match self {
+            Procs::Nobody => Procs::One(p),
+            Procs::One(q) if q == p => self,
+            _ => Procs::Several,
+        }
+    }
 }
 
 pub fn prefix(c: Class) -> &'static str {
@@ -316,5 +361,32 @@ pub fn prefix(c: Class) -> &'static str {
         Class::Pred => "%p",
         Class::Ureg => "%ur",
         Class::Upred => "%up",
+    }
+}
+
+#[cfg(test)]
+mod unit_tests {
+    use super::*;
+
+    #[test]
+    fn node_lookup_is_per_file_and_absent_past_the_end() {
+        let mut ns = Nodes::default();
+        ns.set_node(Class::Gpr, 7, 0);
+        ns.set_node(Class::Pred, 7, 3);
+        ns.set_node(Class::Gpr, 2, 5);
+        assert_eq!(ns.node_of(Class::Gpr, 7), Some(0));
+        assert_eq!(ns.node_of(Class::Pred, 7), Some(3));
+        assert_eq!(ns.node_of(Class::Gpr, 2), Some(5));
+        assert_eq!(ns.node_of(Class::Gpr, 3), None);
+        assert_eq!(ns.node_of(Class::Ureg, 7), None);
+        assert_eq!(ns.node_of(Class::Gpr, 1000), None);
+    }
+
+    #[test]
+    fn one_procedure_or_none() {
+        assert_eq!(Procs::Nobody.and(4), Procs::One(4));
+        assert_eq!(Procs::One(4).and(4), Procs::One(4));
+        assert_eq!(Procs::One(4).and(0), Procs::Several);
+        assert_eq!(Procs::Several.and(4), Procs::Several);
     }
 }

@@ -24,9 +24,10 @@
 
 use crate::ir::cfg::is_terminator;
 use crate::ir::opcode::{Category, Effects, Op};
-use crate::ir::regs::{self, Units};
+use crate::ir::regs::{self, RegUnit, Units};
 use crate::ir::Inst;
 use crate::targets::SmInfo;
+use rustc_hash::FxHashMap;
 
 use super::latency::latency;
 
@@ -93,12 +94,119 @@ fn may_alias(a: Space, b: Space) -> bool {
     a != Space::Const && b != Space::Const && (a == b || a == Space::Any || b == Space::Any)
 }
 
+#[cfg(test)]
 fn shares(a: &Units, b: &Units) -> bool {
     a.iter().any(|u| b.contains(u))
 }
 
 /// Builds the DAG of `insts` (one block, in order).
+///
+/// The same edges, in the same order, as testing every earlier
+/// instruction against every later one (`tests::build_pairwise`), but
+/// each instruction only looks at the earlier ones that can conflict
+/// with it: those naming one of its units (per-unit tables of earlier
+/// definitions and uses), the barriers, and the memory accesses.
 pub fn build(insts: &[Inst], sm: &SmInfo) -> Dag {
+    let n = insts.len();
+    let infos: Vec<Info> = insts.iter().map(info).collect();
+    let mut dag = Dag {
+        succs: vec![Vec::new(); n],
+        preds: vec![Vec::new(); n],
+    };
+    // Per unit: the earlier instructions defining it, and using it.
+    let mut by_unit: FxHashMap<RegUnit, (Vec<usize>, Vec<usize>)> = FxHashMap::default();
+    let mut barriers: Vec<usize> = Vec::new();
+    let mut ordered: Vec<usize> = Vec::new();
+    // Earlier memory accesses or ordered instructions (`mem_a` below).
+    let mut memish: Vec<usize> = Vec::new();
+    let mut mem_all: Vec<usize> = Vec::new();
+    let mut mem_writes: Vec<usize> = Vec::new();
+    // RAW latency of each instruction, computed when first needed.
+    let mut raw: Vec<Option<u32>> = vec![None; n];
+    // The latency of the edge from each earlier instruction to `j` (the
+    // largest that any rule needs), and the instructions that have one.
+    let mut lat: Vec<Option<u32>> = vec![None; n];
+    let mut touched: Vec<usize> = Vec::new();
+    for j in 0..n {
+        let b = &infos[j];
+        let mut need = |i: usize, l: u32| match &mut lat[i] {
+            Some(x) => *x = (*x).max(l),
+            x @ None => {
+                *x = Some(l);
+                touched.push(i);
+            }
+        };
+        if b.barrier {
+            (0..j).for_each(|i| need(i, 0));
+        } else {
+            barriers.iter().for_each(|&i| need(i, 0));
+        }
+        for u in &b.uses {
+            if let Some((defs, _)) = by_unit.get(u) {
+                for &i in defs {
+                    let l = *raw[i].get_or_insert_with(|| latency(&insts[i], sm).cycles());
+                    need(i, l);
+                }
+            }
+        }
+        for u in &b.defs {
+            if let Some((defs, uses)) = by_unit.get(u) {
+                defs.iter().for_each(|&i| need(i, 1));
+                uses.iter().for_each(|&i| need(i, 0));
+            }
+        }
+        let mem_b = b.mem.is_some() || b.ordered;
+        if b.ordered {
+            memish.iter().for_each(|&i| need(i, 0));
+        }
+        if mem_b {
+            ordered.iter().for_each(|&i| need(i, 0));
+        }
+        if let Some((sb, wb)) = b.mem {
+            // Two loads never conflict: a load looks at the writers only.
+            for &i in if wb { &mem_all } else { &mem_writes } {
+                let (sa, wa) = infos[i].mem.expect("a memory access");
+                if (wa || wb) && may_alias(sa, sb) {
+                    need(i, 0);
+                }
+            }
+        }
+        touched.sort_unstable();
+        for &i in &touched {
+            let l = lat[i].take().expect("touched");
+            dag.succs[i].push((j, l));
+            dag.preds[j].push(i);
+        }
+        touched.clear();
+        for u in &b.defs {
+            by_unit.entry(*u).or_default().0.push(j);
+        }
+        for u in &b.uses {
+            by_unit.entry(*u).or_default().1.push(j);
+        }
+        if b.barrier {
+            barriers.push(j);
+        }
+        if b.ordered {
+            ordered.push(j);
+        }
+        if mem_b {
+            memish.push(j);
+        }
+        if let Some((_, w)) = b.mem {
+            mem_all.push(j);
+            if w {
+                mem_writes.push(j);
+            }
+        }
+    }
+    dag
+}
+
+/// [`build`] the obvious way, every pair tested: the reference the
+/// tests compare it with.
+#[cfg(test)]
+pub fn build_pairwise(insts: &[Inst], sm: &SmInfo) -> Dag {
     let n = insts.len();
     let infos: Vec<Info> = insts.iter().map(info).collect();
     let mut dag = Dag {

@@ -14,7 +14,14 @@ impl SassInst {
     /// The instruction without guard and `;`: `BRA 0x1a0` (the control
     /// codes, printed after the `;`, are not part of it).
     pub fn body(&self) -> String {
-        let mut s = self.opcode.clone();
+        let mut s = String::new();
+        self.write_body(&mut s);
+        s
+    }
+
+    /// [`SassInst::body`], appended to `s`.
+    fn write_body(&self, s: &mut String) {
+        s.push_str(&self.opcode);
         for m in &self.mods {
             s.push('.');
             s.push_str(m);
@@ -26,7 +33,22 @@ impl SassInst {
         if let Some(a) = &self.annotation {
             let _ = write!(s, " (*\"{a}\"*)");
         }
-        s
+    }
+}
+
+/// Pads what `out` holds after byte `start` with spaces to `width`
+/// characters on the right (`{:<width}`), or with spaces inserted at
+/// `start` on the left (`{:>width}`): formatting straight into the
+/// listing instead of through a `format!` string per piece.
+fn pad_from(out: &mut String, start: usize, width: usize, left: bool) {
+    let len = out[start..].chars().count();
+    if len < width {
+        let spaces = " ".repeat(width - len);
+        if left {
+            out.insert_str(start, &spaces);
+        } else {
+            out.push_str(&spaces);
+        }
     }
 }
 
@@ -43,10 +65,12 @@ impl fmt::Display for SassInst {
 /// The column where encoding comments start.
 const ENCODING_COL: usize = 84;
 
-fn write_encoding(out: &mut String, line: &str, enc: u128) {
+/// The encoding comments after the line `out` holds from byte `start`.
+fn write_encoding(out: &mut String, start: usize, enc: u128) {
     let lo = enc as u64;
     let hi = (enc >> 64) as u64;
-    let _ = writeln!(out, "{line:<w$}/* {lo:#018x} */", w = ENCODING_COL);
+    pad_from(out, start, ENCODING_COL, false);
+    let _ = writeln!(out, "/* {lo:#018x} */");
     let _ = writeln!(out, "{:w$}/* {hi:#018x} */", "", w = ENCODING_COL);
 }
 
@@ -56,16 +80,24 @@ fn write_inst_line(out: &mut String, inst: &SassInst) {
     if let Some(n) = inst.label {
         let _ = writeln!(out, ".L_x_{n}:");
     }
-    let guard = inst.guard.map(|g| format!("{g} ")).unwrap_or_default();
-    let mut line = format!("        /*{:04x}*/{guard:>19}{} ;", inst.addr, inst.body());
+    let start = out.len();
+    let _ = write!(out, "        /*{:04x}*/", inst.addr);
+    let at = out.len();
+    if let Some(g) = inst.guard {
+        let _ = write!(out, "{g} ");
+    }
+    pad_from(out, at, 19, true);
+    inst.write_body(out);
+    out.push_str(" ;");
     if let Some(c) = inst.control {
-        let _ = write!(line, " /*ctrl {c} */");
+        let _ = write!(out, " /*ctrl {c} */");
     }
     match inst.encoding {
-        Some(enc) => write_encoding(out, &format!("{line} "), enc),
-        None => {
-            let _ = writeln!(out, "{line}");
+        Some(enc) => {
+            out.push(' ');
+            write_encoding(out, start, enc);
         }
+        None => out.push('\n'),
     }
 }
 
@@ -73,7 +105,8 @@ fn write_undecoded(out: &mut String, u: &UndecodedInst) {
     if let Some(n) = u.label {
         let _ = writeln!(out, ".L_x_{n}:");
     }
-    write_encoding(out, "", u.encoding);
+    let start = out.len();
+    write_encoding(out, start, u.encoding);
 }
 
 /// Prints a function: its `Function :` and `.headerflags` lines and one line
@@ -130,6 +163,33 @@ mod tests {
         assert!(parse_file("\t\tFunction : k\n  /*0000*/ NOP ;\n.L_x_0:\n").is_ok());
         assert!(parse_file(".L_x_0:\n").is_err());
         assert!(parse_file("\t\tFunction : k\n.L_x_0:\n.L_x_1:\n  /*0000*/ NOP ;\n").is_err());
+    }
+
+    #[test]
+    fn encoding_columns_and_guards_line_up() {
+        // Encoding comments start at column 84 whether or not the line
+        // has a guard; a label line comes first; undecoded words stand
+        // alone at the column.
+        let mut f = parse_file(
+            "\t\tFunction : k\n        /*0000*/              @!P0 BRA 0x10 ;\n        /*0010*/                   EXIT ;\n",
+        )
+        .unwrap()
+        .functions
+        .remove(0);
+        f.insts[0].encoding = Some(0x1122_3344_5566_7788_99aa_bbcc_ddee_ff00);
+        f.insts[1].encoding = Some(7);
+        f.insts[1].label = Some(3);
+        let got = print_function(&f);
+        let lines: Vec<&str> = got.lines().collect();
+        let col = |l: &str| l.find("/* 0x").unwrap();
+        assert_eq!(lines[1].find("@!P0").unwrap(), 30);
+        assert_eq!(col(lines[1]), 84);
+        assert_eq!(lines[1][84..], *"/* 0x99aabbccddeeff00 */");
+        assert_eq!(lines[2], format!("{:84}/* 0x1122334455667788 */", ""));
+        assert_eq!(lines[3], ".L_x_3:");
+        assert_eq!(lines[4].find("EXIT").unwrap(), 35);
+        assert_eq!(col(lines[4]), 84);
+        assert_eq!(lines[4][84..], *"/* 0x0000000000000007 */");
     }
 
     #[test]
