@@ -98,13 +98,11 @@ pub fn copy_of(inst: &Inst) -> Option<Copy> {
 /// The available copy facts of `f`.
 pub fn analyze(f: &Function, cfg: &Cfg) -> Available<Copy> {
     Available::new(f, cfg, |_, inst| {
-        copy_of(inst)
-            .map(|c| {
-                let mut watch: Units = regs::uses(inst);
-                watch.push(c.dst);
-                vec![(c, watch, false)]
-            })
-            .unwrap_or_default()
+        copy_of(inst).map(|c| {
+            let mut watch: Units = regs::uses(inst);
+            watch.push(c.dst);
+            (c, watch, false)
+        })
     })
 }
 
@@ -291,7 +289,7 @@ fn propagate_once(f: &mut Function) -> usize {
                 }
             }
             let Some(mut new) = new else {
-                av.step(&mut set, (b, i), inst);
+                av.step_at(&mut set, (b, i));
                 continue;
             };
             let info = new.op.info();
@@ -308,8 +306,10 @@ fn propagate_once(f: &mut Function) -> usize {
                 new.encoding = None;
                 n += changed;
                 f.blocks[b].insts[i] = new;
+                av.step(&mut set, (b, i), &f.blocks[b].insts[i]);
+            } else {
+                av.step_at(&mut set, (b, i));
             }
-            av.step(&mut set, (b, i), &f.blocks[b].insts[i]);
         }
     }
     n
