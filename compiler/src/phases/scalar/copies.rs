@@ -97,11 +97,11 @@ pub fn copy_of(inst: &Inst) -> Option<Copy> {
 
 /// The available copy facts of `f`.
 pub fn analyze(f: &Function, cfg: &Cfg) -> Available<Copy> {
-    Available::new(f, cfg, |_, inst| {
+    // A copy watches its source (the uses) and its destination.
+    Available::new(f, cfg, |_, inst, _| {
         copy_of(inst).map(|c| {
-            let mut watch: Units = regs::uses(inst);
-            watch.push(c.dst);
-            (c, watch, false)
+            let dst: Units = smallvec::smallvec![c.dst];
+            (c, dst, false)
         })
     })
 }
@@ -187,7 +187,13 @@ fn propagate_once(f: &mut Function) -> usize {
             let mut new: Option<Inst> = None;
             let nd = inst.ndst as usize;
             for idx in nd..inst.operands.len() {
-                let w = regs::operand_width(inst, idx);
+                // Only registers and addresses are rewritten: the width of
+                // the other operands (immediates, predicates, constants) is
+                // not needed.
+                let w = match &inst.operands[idx] {
+                    Operand::Reg(_) | Operand::Mem(_) => regs::operand_width(inst, idx),
+                    _ => 0,
+                };
                 match &inst.operands[idx] {
                     Operand::Reg(r) if w == 1 => {
                         let Some(u) = RegUnit::of_reg(r.reg, 0) else {

@@ -180,14 +180,12 @@ fn is_memory(inst: &Inst) -> bool {
 
 /// The available expression facts of `f`.
 pub fn analyze(f: &Function, cfg: &Cfg, loads: bool) -> Available<Expr> {
-    Available::new(f, cfg, |_, inst| match key_of(inst, loads) {
-        Some(key) => {
-            let dsts = regs::defs(inst);
-            let mut watch = regs::uses(inst);
-            watch.extend(dsts.iter().copied());
-            Some((Expr { key, dsts }, watch, is_memory(inst)))
-        }
-        None => None,
+    // An expression watches its sources (the uses) and its destinations.
+    Available::new(f, cfg, |_, inst, defs| {
+        key_of(inst, loads).map(|key| {
+            let dsts = defs.clone();
+            (Expr { key, dsts }, defs.clone(), is_memory(inst))
+        })
     })
 }
 

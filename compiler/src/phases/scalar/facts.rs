@@ -127,13 +127,16 @@ pub struct Available<K> {
 
 impl<K> Available<K> {
     /// Computes the fact `gen_fn` yields for each instruction, if any, and
-    /// their availability. `gen_fn` returns a (kind, watch, memory)
-    /// triple; the fact of a guarded instruction, or whose watch units the
-    /// instruction itself defines, is dropped here.
+    /// their availability. `gen_fn` gets the instruction's definitions
+    /// ([`regs::defs`]) and returns a (kind, watch, memory) triple whose
+    /// watch units are added to the instruction's uses ([`regs::uses`]:
+    /// every fact watches what its value reads; computed here once, not
+    /// again by each client); the fact of a guarded instruction, or of one
+    /// that overwrites a unit it reads, is dropped here.
     pub fn new(
         f: &Function,
         cfg: &Cfg,
-        mut gen_fn: impl FnMut(InstRef, &Inst) -> Option<(K, Units, bool)>,
+        mut gen_fn: impl FnMut(InstRef, &Inst, &Units) -> Option<(K, Units, bool)>,
     ) -> Available<K> {
         let mut facts = Vec::new();
         let total: usize = f.blocks.iter().map(|b| b.insts.len()).sum();
@@ -148,12 +151,13 @@ impl<K> Available<K> {
                 let d = if all { Units::new() } else { regs::defs(inst) };
                 let mut gen = NONE;
                 if regs::kills(inst) && !all {
-                    if let Some((kind, watch, memory)) = gen_fn((b, i), inst) {
+                    if let Some((kind, extra, memory)) = gen_fn((b, i), inst, &d) {
                         // Self-kill: a value reading what it overwrites.
                         // (Uses are computed only for the instructions that
                         // make a fact: most make none.)
-                        let used = regs::uses(inst);
-                        if !watch.iter().any(|u| d.contains(u) && used.contains(u)) {
+                        let mut watch = regs::uses(inst);
+                        if !watch.iter().any(|u| d.contains(u)) {
+                            watch.extend(extra);
                             gen = facts.len() as u32;
                             facts.push(Fact {
                                 at: (b, i),
