@@ -97,14 +97,12 @@ pub fn copy_of(inst: &Inst) -> Option<Copy> {
 
 /// The available copy facts of `f`.
 pub fn analyze(f: &Function, cfg: &Cfg) -> Available<Copy> {
-    Available::new(f, cfg, |_, inst| {
-        copy_of(inst)
-            .map(|c| {
-                let mut watch: Units = regs::uses(inst);
-                watch.push(c.dst);
-                vec![(c, watch, false)]
-            })
-            .unwrap_or_default()
+    // A copy watches its source (the uses) and its destination.
+    Available::new(f, cfg, |_, inst, _| {
+        copy_of(inst).map(|c| {
+            let dst: Units = smallvec::smallvec![c.dst];
+            (c, dst, false)
+        })
     })
 }
 
@@ -189,7 +187,13 @@ fn propagate_once(f: &mut Function) -> usize {
             let mut new: Option<Inst> = None;
             let nd = inst.ndst as usize;
             for idx in nd..inst.operands.len() {
-                let w = regs::operand_width(inst, idx);
+                // Only registers and addresses are rewritten: the width of
+                // the other operands (immediates, predicates, constants) is
+                // not needed.
+                let w = match &inst.operands[idx] {
+                    Operand::Reg(_) | Operand::Mem(_) => regs::operand_width(inst, idx),
+                    _ => 0,
+                };
                 match &inst.operands[idx] {
                     Operand::Reg(r) if w == 1 => {
                         let Some(u) = RegUnit::of_reg(r.reg, 0) else {
@@ -291,7 +295,7 @@ fn propagate_once(f: &mut Function) -> usize {
                 }
             }
             let Some(mut new) = new else {
-                av.step(&mut set, (b, i), inst);
+                av.step_at(&mut set, (b, i));
                 continue;
             };
             let info = new.op.info();
@@ -308,8 +312,10 @@ fn propagate_once(f: &mut Function) -> usize {
                 new.encoding = None;
                 n += changed;
                 f.blocks[b].insts[i] = new;
+                av.step(&mut set, (b, i), &f.blocks[b].insts[i]);
+            } else {
+                av.step_at(&mut set, (b, i));
             }
-            av.step(&mut set, (b, i), &f.blocks[b].insts[i]);
         }
     }
     n

@@ -180,14 +180,12 @@ fn is_memory(inst: &Inst) -> bool {
 
 /// The available expression facts of `f`.
 pub fn analyze(f: &Function, cfg: &Cfg, loads: bool) -> Available<Expr> {
-    Available::new(f, cfg, |_, inst| match key_of(inst, loads) {
-        Some(key) => {
-            let dsts = regs::defs(inst);
-            let mut watch = regs::uses(inst);
-            watch.extend(dsts.iter().copied());
-            vec![(Expr { key, dsts }, watch, is_memory(inst))]
-        }
-        None => vec![],
+    // An expression watches its sources (the uses) and its destinations.
+    Available::new(f, cfg, |_, inst, defs| {
+        key_of(inst, loads).map(|key| {
+            let dsts = defs.clone();
+            (Expr { key, dsts }, defs.clone(), is_memory(inst))
+        })
     })
 }
 
@@ -224,8 +222,19 @@ fn eliminate_once(f: &mut Function, loads: bool) -> usize {
         while i < f.blocks[b].insts.len() {
             let inst = &f.blocks[b].insts[i];
             let mut repl: Option<Vec<Inst>> = None;
-            if let Some(key) = key_of(inst, loads) {
-                let found = by_key.get(&key).and_then(|v| {
+            // The key of an instruction that generated a fact is that
+            // fact's (computing it again cost a third of this loop).
+            let own = av.gen_at((b, oi));
+            let computed;
+            let key = match own {
+                Some(k) => Some(&av.facts[k].kind.key),
+                None => {
+                    computed = key_of(inst, loads);
+                    computed.as_ref()
+                }
+            };
+            if let Some(key) = key {
+                let found = by_key.get(key).and_then(|v| {
                     v.iter()
                         .find(|&&k| set.contains(k) && av.facts[k].at != (b, oi))
                         .copied()
@@ -238,15 +247,14 @@ fn eliminate_once(f: &mut Function, loads: bool) -> usize {
                 Some(r) => {
                     // The replacement defines the same units as the
                     // original: the facts stay as computed.
-                    let orig = f.blocks[b].insts[i].clone();
                     let len = r.len();
                     f.blocks[b].insts.splice(i..=i, r);
-                    av.step(&mut set, (b, oi), &orig);
+                    av.step_at(&mut set, (b, oi));
                     i += len;
                     n += 1;
                 }
                 None => {
-                    av.step(&mut set, (b, oi), &f.blocks[b].insts[i]);
+                    av.step_at(&mut set, (b, oi));
                     i += 1;
                 }
             }

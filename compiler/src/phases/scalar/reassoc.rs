@@ -189,7 +189,7 @@ fn reassociate_once(f: &mut Function) -> usize {
                     n += 1;
                 }
             }
-            av.step(&mut set, (b, i), &orig.blocks[b].insts[i]);
+            av.step_at(&mut set, (b, i));
         }
     }
     n
