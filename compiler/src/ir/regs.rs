@@ -525,12 +525,11 @@ pub fn never_executes(inst: &Inst) -> bool {
         .is_some_and(|g| matches!(g.pred, Pred::Pt | Pred::Upt) && g.negated)
 }
 
-fn push_reg(out: &mut Units, r: Reg, width: u8) {
+/// Calls `f` on each unit of a `width`-register operand starting at `r`.
+fn visit_reg(r: Reg, width: u8, f: &mut impl FnMut(RegUnit)) {
     for k in 0..width.max(1) {
         if let Some(u) = RegUnit::of_reg(r, k) {
-            if !out.contains(&u) {
-                out.push(u);
-            }
+            f(u);
         }
     }
 }
@@ -553,10 +552,22 @@ pub fn operand_defs(inst: &Inst, idx: usize) -> Units {
 
 /// [`operand_defs`], appended to `out` (each unit once).
 fn operand_defs_into(inst: &Inst, idx: usize, out: &mut Units) {
+    visit_operand_defs(inst, idx, &mut |u| push_unit(out, Some(u)));
+}
+
+/// Calls `f` on each unit destination operand `idx` defines, in
+/// [`operand_defs`]'s order (a unit may come twice only where the operand
+/// names it twice, which no register operand does). Allocation-free: the
+/// liveness steps number the units straight from it.
+pub fn visit_operand_defs(inst: &Inst, idx: usize, f: &mut impl FnMut(RegUnit)) {
     if idx < inst.ndst as usize {
         match &inst.operands[idx] {
-            Operand::Reg(r) => push_reg(out, r.reg, operand_width(inst, idx)),
-            Operand::Pred { pred, .. } => push_unit(out, RegUnit::of_pred(*pred)),
+            Operand::Reg(r) => visit_reg(r.reg, operand_width(inst, idx), f),
+            Operand::Pred { pred, .. } => {
+                if let Some(u) = RegUnit::of_pred(*pred) {
+                    f(u)
+                }
+            }
             _ => {}
         }
     }
@@ -571,33 +582,44 @@ pub fn operand_uses(inst: &Inst, idx: usize) -> Units {
     out
 }
 
-/// [`operand_uses`], appended to `out` (each unit once). The width is
-/// looked up only for the operands that have registers to widen: most are
-/// immediates, destinations or single registers of a constant.
+/// [`operand_uses`], appended to `out` (each unit once).
 fn operand_uses_into(inst: &Inst, idx: usize, out: &mut Units) {
+    visit_operand_uses(inst, idx, &mut |u| push_unit(out, Some(u)));
+}
+
+/// Calls `f` on each unit operand `idx` reads, in [`operand_uses`]'s order
+/// but with repeats (`[R2.64+R2]` gives R2 twice): the caller dedups if it
+/// needs to. Allocation-free. The width is looked up only for the operands
+/// that have registers to widen: most are immediates, destinations or
+/// single registers of a constant.
+pub fn visit_operand_uses(inst: &Inst, idx: usize, f: &mut impl FnMut(RegUnit)) {
     let is_dst = idx < inst.ndst as usize;
     let w = || operand_width(inst, idx);
     match &inst.operands[idx] {
-        Operand::Reg(r) if !is_dst => push_reg(out, r.reg, w()),
-        Operand::Pred { pred, .. } if !is_dst => push_unit(out, RegUnit::of_pred(*pred)),
+        Operand::Reg(r) if !is_dst => visit_reg(r.reg, w(), f),
+        Operand::Pred { pred, .. } if !is_dst => {
+            if let Some(u) = RegUnit::of_pred(*pred) {
+                f(u)
+            }
+        }
         Operand::Mem(m) => {
             if let Some(d) = m.desc {
-                push_reg(out, d, 2);
+                visit_reg(d, 2, f);
             }
             if let Some(b) = m.base {
                 // `[R0.U32+UR4]`: a 32-bit base, the index a pair.
-                push_reg(out, b.reg, if b.u32 { 1 } else { w() });
+                visit_reg(b.reg, if b.u32 { 1 } else { w() }, f);
             }
             if let Some(i) = m.index {
-                push_reg(out, i, w());
+                visit_reg(i, w(), f);
             }
         }
         Operand::Const(c) => {
             if let Some(r) = c.reg {
-                push_reg(out, r, 1);
+                visit_reg(r, 1, f);
             }
         }
-        Operand::RegRel { reg, .. } => push_reg(out, *reg, w()),
+        Operand::RegRel { reg, .. } => visit_reg(*reg, w(), f),
         _ => {}
     }
 }
