@@ -635,8 +635,23 @@ pub fn defs(inst: &Inst) -> Units {
 
 /// Every unit the instruction reads through its operands and guard (see
 /// [`reads_all_registers`] for the instructions that read more).
+///
+/// Built in one list, in [`uses_from`]'s order (the guard, the operands'
+/// units, P2R's predicates; each once), without the intermediate
+/// [`operand_uses_all`] list: the scalar passes ask this of every
+/// instruction they visit.
 pub fn uses(inst: &Inst) -> Units {
-    uses_from(inst, &operand_uses_all(inst))
+    let mut out = Units::new();
+    out.extend(inst.guard.and_then(|g| RegUnit::of_pred(g.pred)));
+    for i in 0..inst.operands.len() {
+        operand_uses_into(inst, i, &mut out);
+    }
+    if inst.op == Op::P2R {
+        for n in 0..7 {
+            push_unit(&mut out, Some(RegUnit::P(n)));
+        }
+    }
+    out
 }
 
 /// [`uses`], given [`operand_uses_all`] of `inst`: the guard first, then
@@ -690,6 +705,24 @@ mod tests {
         let mut v: Vec<String> = u.iter().map(|u| u.to_string()).collect();
         v.sort();
         v
+    }
+
+    /// The one-list [`uses`] agrees with [`uses_from`] over
+    /// [`operand_uses_all`], order included (the unit numbering follows
+    /// it).
+    #[test]
+    fn uses_in_one_list_keeps_the_order() {
+        for text in [
+            "@P0 IADD3 R2, P1, R0, R1, RZ ;",
+            "@!P1 IADD3.X R3, R4, R5, RZ, P1, !PT ;",
+            "@P2 LDG.E R0, desc[UR4][R2.64+UR6] ;",
+            "P2R R10, RZ, 0x7f ;",
+            "@P3 SEL R4, R4, R4, P3 ;",
+            "DFMA R4, |R2|, -R4, R2 ;",
+        ] {
+            let i = inst(text);
+            assert_eq!(uses(&i), uses_from(&i, &operand_uses_all(&i)), "{text}");
+        }
     }
 
     #[test]
