@@ -145,6 +145,59 @@ pub fn liveness_unless_clean(f: &Function, pass: Pass) -> Option<Rc<Liveness>> {
     })
 }
 
+/// What [`liveness_or_compute`] found.
+pub enum Lookup {
+    /// `pass` is known to change nothing in `f`.
+    Clean,
+    /// The liveness of `f` (`Liveness::new`); `cached` when the cache holds
+    /// `f` (and now this liveness), false when it was computed without
+    /// copying `f` into the cache.
+    Live { live: Rc<Liveness>, cached: bool },
+}
+
+/// [`liveness_unless_clean`] without the copy of `f` on a miss: the
+/// liveness is computed and returned, the cache left as it was. For a
+/// caller about to change `f` most of the time (the dead-code rounds),
+/// whose copy would be dropped unused; it calls [`remember`] if it ends up
+/// leaving `f` unchanged.
+pub fn liveness_or_compute(f: &Function, pass: Pass) -> Lookup {
+    let fresh = || Lookup::Live {
+        live: Rc::new(Liveness::new(f, &Cfg::new(f))),
+        cached: false,
+    };
+    if is_bypassed() {
+        return fresh();
+    }
+    let hit = LAST.with(|c| {
+        let mut c = c.borrow_mut();
+        match c.as_mut() {
+            Some(e) if e.func == *f => Some(if e.clean & pass.bit() != 0 {
+                Lookup::Clean
+            } else {
+                Lookup::Live {
+                    live: e.liveness(f),
+                    cached: true,
+                }
+            }),
+            _ => None,
+        }
+    });
+    hit.unwrap_or_else(fresh)
+}
+
+/// Records that `pass` changes nothing in `f`, and that `live` is its
+/// liveness (`Liveness::new(f)`, never an incremental update: see
+/// [`Entry::live`]).
+pub fn remember(f: &Function, live: Rc<Liveness>, pass: Pass) {
+    if is_bypassed() {
+        return;
+    }
+    with_entry(f, |e| {
+        e.live.get_or_insert(live);
+        e.clean |= pass.bit();
+    });
+}
+
 /// Whether `pass` is known to change nothing in a function equal to `f`.
 /// Compares without copying `f` on a miss.
 pub fn is_clean(f: &Function, pass: Pass) -> bool {
@@ -289,6 +342,55 @@ mod tests {
             0
         });
         assert_eq!(runs, 1, "the changed function runs the pass again");
+    }
+
+    #[test]
+    fn compute_without_copy_leaves_the_entry_until_remembered() {
+        let f = body();
+        let old = liveness(&f);
+        let mut g = f.clone();
+        g.blocks[0].insts.remove(0);
+        let Lookup::Live { live, cached } = liveness_or_compute(&g, Pass::DeadCode) else {
+            panic!("nothing is clean yet");
+        };
+        assert!(!cached);
+        same_sets(&live, &Liveness::new(&g, &Cfg::new(&g)), &g);
+        assert!(Rc::ptr_eq(&old, &liveness(&f)), "the entry still holds f");
+        remember(&g, live.clone(), Pass::DeadCode);
+        assert!(is_clean(&g, Pass::DeadCode));
+        assert!(
+            Rc::ptr_eq(&live, &liveness(&g)),
+            "and now g, with its liveness"
+        );
+        assert!(matches!(
+            liveness_or_compute(&g, Pass::DeadCode),
+            Lookup::Clean
+        ));
+        match liveness_or_compute(&g, Pass::Cse) {
+            Lookup::Live { live: l, cached } => assert!(cached && Rc::ptr_eq(&l, &live)),
+            Lookup::Clean => panic!("Cse was never marked"),
+        }
+    }
+
+    /// `clone_from` (the entry's copy on a miss, reusing its vectors) gives
+    /// an equal function whatever the shapes before.
+    #[test]
+    fn clone_from_copies_every_shape() {
+        let f = body();
+        let mut g = func(
+            ".L_x_0:
+             MOV R9, 0x1 ;
+             .L_x_1:
+             MOV R8, 0x2 ;
+             .L_x_2:
+             MOV R7, 0x3 ;
+             EXIT ;",
+        );
+        g.clone_from(&f);
+        assert_eq!(g, f);
+        let mut h = Function::default();
+        h.clone_from(&g);
+        assert_eq!(h, f);
     }
 
     #[test]

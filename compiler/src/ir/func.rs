@@ -5,7 +5,7 @@ use super::inst::Inst;
 /// A basic block: a label and its instructions. Control leaves a block
 /// only at its end (a branch, return or exit), or falls through to the
 /// next block in layout order.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct Block {
     /// The block's label; label operands name blocks by it.
     pub label: u32,
@@ -16,12 +16,46 @@ pub struct Block {
 /// from cuobjdump is one function that also holds its callees' code
 /// (ptxas places `.func` bodies after the kernel's EXIT and reaches them
 /// with `CALL.REL`).
-#[derive(Clone, Debug, Default, Eq)]
+#[derive(Debug, Default, Eq)]
 pub struct Function {
     pub name: String,
     /// The `.headerflags` text of a vendor listing.
     pub header_flags: Option<String>,
     pub blocks: Vec<Block>,
+}
+
+/// As derived, plus a `clone_from` that reuses the target's vectors: the
+/// analysis cache copies a whole function into its entry on each miss, and
+/// the derived one (a fresh clone) spent its time allocating and zeroing
+/// new pages.
+impl Clone for Block {
+    fn clone(&self) -> Block {
+        Block {
+            label: self.label,
+            insts: self.insts.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, o: &Block) {
+        self.label = o.label;
+        self.insts.clone_from(&o.insts);
+    }
+}
+
+impl Clone for Function {
+    fn clone(&self) -> Function {
+        Function {
+            name: self.name.clone(),
+            header_flags: self.header_flags.clone(),
+            blocks: self.blocks.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, o: &Function) {
+        self.name.clone_from(&o.name);
+        self.header_flags.clone_from(&o.header_flags);
+        self.blocks.clone_from(&o.blocks);
+    }
 }
 
 /// Field-by-field equality, as derived, with the block shapes (labels and

@@ -124,6 +124,16 @@ impl BitSet {
         self.words.iter().all(|&w| w == 0)
     }
 
+    /// Empties the set, keeping its size.
+    pub fn clear(&mut self) {
+        self.words.fill(0);
+    }
+
+    /// `self = o` (same size), reusing the allocation.
+    pub fn copy_from(&mut self, o: &BitSet) {
+        self.words.copy_from_slice(&o.words);
+    }
+
     pub fn len(&self) -> usize {
         self.words.iter().map(|w| w.count_ones() as usize).sum()
     }
@@ -252,19 +262,20 @@ impl UnitMap {
 /// A guard as a key: the predicate's unit index and the negation.
 type GuardKey = (usize, bool);
 
-/// Unit indices of one instruction (most touch a handful: a list, not a
-/// bitset over every unit of the function).
-type Idx = SmallVec<[usize; 6]>;
-
-/// What an instruction does to the live set, precomputed.
-#[derive(Clone, Debug)]
+/// What an instruction does to the live set, precomputed. The unit indices
+/// it reads and writes live in the function's [`Steps::idx`] arena (one
+/// allocation for all instructions, not two small vectors each: building
+/// the steps was half of the liveness time).
+#[derive(Clone, Copy, Debug)]
 struct Step {
-    /// Units read, the guard predicate excluded.
-    uses: Idx,
+    /// Where the step's units start in the arena: `nuses` units read (the
+    /// guard predicate excluded), then `ndefs` units written (guarded or
+    /// not).
+    at: u32,
+    nuses: u32,
+    ndefs: u32,
     /// The guard predicate's unit, read on every execution.
     guard_use: Option<usize>,
-    /// Every unit written (guarded or not).
-    defs: Idx,
     /// The guard, when the instruction may not execute (`None` for none
     /// and for `@PT`).
     guard: Option<GuardKey>,
@@ -286,47 +297,112 @@ enum StepKind {
     ReadsAll,
 }
 
-/// `step` of `inst`: its [`regs::uses`] and [`regs::defs`], numbered in
-/// `units` (which they extend, in first-mention order: uses, then defs).
-fn step(units: &mut UnitMap, inst: &Inst, callee: Option<usize>, any_callee: bool) -> Step {
-    let operand_uses = regs::operand_uses_all(inst);
-    let guard_pred = inst.guard.and_then(|g| RegUnit::of_pred(g.pred));
-    let mut uses = regs::uses_from(inst, &operand_uses);
-    let defs = regs::defs(inst);
-    for &x in uses.iter().chain(&defs) {
-        units.add(x);
+/// The steps of a function's instructions, block after block.
+#[derive(Clone, Debug, Default)]
+struct Steps {
+    steps: Vec<Step>,
+    /// Block `b`'s steps are `steps[start[b]..start[b + 1]]`.
+    start: Vec<usize>,
+    /// The unit indices of every step (see [`Step::at`]).
+    idx: Vec<u32>,
+}
+
+impl Steps {
+    fn block(&self, b: usize) -> &[Step] {
+        &self.steps[self.start[b]..self.start[b + 1]]
     }
-    let guard_unit = guard_pred.and_then(|u| units.index(u));
-    // The guard is read on every execution; the rest only when it holds.
-    if let (Some(u), false) = (guard_pred, regs::kills(inst)) {
-        if !operand_uses.contains(&u) {
-            uses.retain(|x| *x != u);
+
+    fn uses(&self, s: &Step) -> &[u32] {
+        &self.idx[s.at as usize..(s.at + s.nuses) as usize]
+    }
+
+    fn defs(&self, s: &Step) -> &[u32] {
+        let d = (s.at + s.nuses) as usize;
+        &self.idx[d..d + s.ndefs as usize]
+    }
+
+    fn blocks(&self) -> usize {
+        self.start.len() - 1
+    }
+}
+
+/// Pushes `k` onto the arena unless it is among the entries from `from` on.
+fn push_new(idx: &mut Vec<u32>, from: usize, k: usize) {
+    let k = k as u32;
+    if !idx[from..].contains(&k) {
+        idx.push(k);
+    }
+}
+
+/// `step` of `inst`: its [`regs::uses`] and [`regs::defs`], numbered in
+/// `units` and appended to the arena `idx`. The units are numbered in
+/// first-mention order, as `UnitMap::new` numbers them (the guard, the
+/// operands' uses in operand order, P2R's predicates, then the defs):
+/// consumers iterate sets in unit order, so the numbering is part of the
+/// output.
+fn step(
+    units: &mut UnitMap,
+    idx: &mut Vec<u32>,
+    inst: &Inst,
+    callee: Option<usize>,
+    any_callee: bool,
+) -> Step {
+    let guard_pred = inst.guard.and_then(|g| RegUnit::of_pred(g.pred));
+    let kills = regs::kills(inst);
+    let at = idx.len();
+    let guard_unit = guard_pred.map(|u| units.add(u));
+    // The guard is read on every execution (`guard_use`); it is among the
+    // uses proper (read only when the guard holds) when an operand reads
+    // it too, or when the instruction always executes.
+    if let (Some(g), true) = (guard_unit, kills) {
+        push_new(idx, at, g);
+    }
+    for i in 0..inst.operands.len() {
+        regs::visit_operand_uses(inst, i, &mut |u| {
+            let k = units.add(u);
+            push_new(idx, at, k);
+        });
+    }
+    if inst.op == Op::P2R {
+        for n in 0..7 {
+            let k = units.add(RegUnit::P(n));
+            push_new(idx, at, k);
         }
     }
-    let indices = |us: &regs::Units| -> Idx { us.iter().filter_map(|&u| units.index(u)).collect() };
+    let mut nuses = idx.len() - at;
+    for i in 0..inst.ndst as usize {
+        regs::visit_operand_defs(inst, i, &mut |u| {
+            let k = units.add(u);
+            push_new(idx, at + nuses, k);
+        });
+    }
+    let ndefs = idx.len() - at - nuses;
     let mut s = Step {
-        uses: indices(&uses),
+        at: at as u32,
+        nuses: 0,
+        ndefs: ndefs as u32,
         guard_use: guard_unit,
-        defs: indices(&defs),
         guard: None,
         kind: StepKind::Plain,
     };
     if regs::never_executes(inst) {
+        idx.drain(at..at + nuses);
+        nuses = 0;
         s.kind = StepKind::Never;
-        s.uses.clear();
         s.guard_use = None;
-        return s;
+    } else {
+        if !kills {
+            s.guard = guard_unit.map(|i| (i, inst.guard.is_some_and(|g| g.negated)));
+        }
+        if let Some(c) = callee {
+            s.kind = StepKind::Call { callee: c };
+        } else if any_callee && inst.op == Op::CALL && regs::calls_through_register(inst) {
+            s.kind = StepKind::CallAny;
+        } else if regs::reads_all_registers(inst) {
+            s.kind = StepKind::ReadsAll;
+        }
     }
-    if !regs::kills(inst) {
-        s.guard = guard_unit.map(|i| (i, inst.guard.is_some_and(|g| g.negated)));
-    }
-    if let Some(c) = callee {
-        s.kind = StepKind::Call { callee: c };
-    } else if any_callee && inst.op == Op::CALL && regs::calls_through_register(inst) {
-        s.kind = StepKind::CallAny;
-    } else if regs::reads_all_registers(inst) {
-        s.kind = StepKind::ReadsAll;
-    }
+    s.nuses = nuses as u32;
     s
 }
 
@@ -338,46 +414,90 @@ fn step(units: &mut UnitMap, inst: &Inst, callee: Option<usize>, any_callee: boo
 /// predicate turns the needs under it back into `always`; needs under both
 /// `g` and `!g` are needs always. The live set proper is the union of all
 /// of them.
+///
+/// One walk is reused for every block of a solve: dropped conditional
+/// sets go to `spare` (cleared) and are taken back from there, so the
+/// fixed point allocates no set per block or instruction.
 #[derive(Clone, Debug)]
 struct Walk {
     always: BitSet,
     cond: Vec<(GuardKey, BitSet)>,
+    /// Empty sets of the right size, for `cond`.
+    spare: Vec<BitSet>,
+    /// The unit count (the size of every set).
+    n: usize,
 }
 
 impl Walk {
-    fn new(out: &BitSet) -> Walk {
+    fn new(n: usize) -> Walk {
         Walk {
-            always: out.clone(),
+            always: BitSet::new(n),
             cond: Vec::new(),
+            spare: Vec::new(),
+            n,
         }
     }
 
-    /// The state at the end of a block: `out`, or, for a block that ends
-    /// in a branch under guard `g` to `t` falling through to `ft`, the
-    /// needs of `t` under `g` and those of `ft` under `!g`.
-    fn at_end(out: &BitSet, split: Option<(GuardKey, usize, usize)>, live_in: &[BitSet]) -> Walk {
+    fn fresh(&mut self) -> BitSet {
+        self.spare.pop().unwrap_or_else(|| BitSet::new(self.n))
+    }
+
+    fn recycle(&mut self, mut s: BitSet) {
+        s.clear();
+        self.spare.push(s);
+    }
+
+    fn clear_cond(&mut self) {
+        while let Some((_, c)) = self.cond.pop() {
+            self.recycle(c);
+        }
+    }
+
+    /// Restarts the walk from the live set `out`.
+    fn reset(&mut self, out: &BitSet) {
+        self.clear_cond();
+        self.always.copy_from(out);
+    }
+
+    /// Restarts the walk at the end of a block: from `out`, or, for a block
+    /// that ends in a branch under guard `g` to `t` falling through to
+    /// `ft`, from the needs of `t` under `g` and those of `ft` under `!g`.
+    fn reset_at_end(
+        &mut self,
+        out: &BitSet,
+        split: Option<(GuardKey, usize, usize)>,
+        live_in: &[BitSet],
+    ) {
         let Some((g, t, ft)) = split else {
-            return Walk::new(out);
+            self.reset(out);
+            return;
         };
-        let mut always = live_in[t].clone();
-        always.intersect_with(&live_in[ft]);
-        let mut on_g = live_in[t].clone();
-        on_g.subtract(&always);
-        let mut on_not_g = live_in[ft].clone();
-        on_not_g.subtract(&always);
-        let mut w = Walk {
-            always,
-            cond: vec![(g, on_g), ((g.0, !g.1), on_not_g)],
-        };
-        w.cond.retain(|(_, c)| !c.is_empty());
-        w
+        self.clear_cond();
+        self.always.copy_from(&live_in[t]);
+        self.always.intersect_with(&live_in[ft]);
+        for (key, src) in [(g, t), ((g.0, !g.1), ft)] {
+            let mut c = self.fresh();
+            c.copy_from(&live_in[src]);
+            c.subtract(&self.always);
+            if c.is_empty() {
+                self.recycle(c);
+            } else {
+                self.cond.push((key, c));
+            }
+        }
+    }
+
+    /// The live set proper, into `dst`.
+    fn flat_into(&self, dst: &mut BitSet) {
+        dst.copy_from(&self.always);
+        for (_, c) in &self.cond {
+            dst.union_with(c);
+        }
     }
 
     fn flat(&self) -> BitSet {
-        let mut s = self.always.clone();
-        for (_, c) in &self.cond {
-            s.union_with(c);
-        }
+        let mut s = BitSet::new(self.n);
+        self.flat_into(&mut s);
         s
     }
 
@@ -387,32 +507,36 @@ impl Walk {
     }
 
     fn demote_all(&mut self) {
-        for (_, c) in self.cond.drain(..) {
+        while let Some((_, c)) = self.cond.pop() {
             self.always.union_with(&c);
+            self.recycle(c);
         }
     }
 
-    fn cond_mut(&mut self, g: GuardKey, n: usize) -> &mut BitSet {
+    fn cond_mut(&mut self, g: GuardKey) -> &mut BitSet {
         match self.cond.iter().position(|(k, _)| *k == g) {
             Some(i) => &mut self.cond[i].1,
             None => {
-                self.cond.push((g, BitSet::new(n)));
+                let c = self.fresh();
+                self.cond.push((g, c));
                 &mut self.cond.last_mut().expect("pushed").1
             }
         }
     }
 
-    /// Steps backwards over `s`. For a call, `on_call` receives the callee
-    /// and the live set after the call.
+    /// Steps backwards over `s` (whose units `uses` and `defs` are). For a
+    /// call, `on_call` receives the callee and the live set after the call.
+    #[allow(clippy::too_many_arguments)]
     fn back(
         &mut self,
         s: &Step,
+        uses: &[u32],
+        defs: &[u32],
         live_in: &[BitSet],
         all: &BitSet,
         any: &[usize],
         on_call: &mut dyn FnMut(usize, &BitSet),
     ) {
-        let n = all.words.len() * 64;
         match s.kind {
             StepKind::Never => return,
             StepKind::Plain => {}
@@ -425,14 +549,14 @@ impl Walk {
                 // Every candidate may run: the union of their needs, and
                 // what is live after flows into each one's returns.
                 let after = self.flat();
-                let mut need = BitSet::new(all.words.len() * 64);
+                let mut need = BitSet::new(self.n);
                 for &c in any {
                     on_call(c, &after);
                     need.union_with(&live_in[c]);
                 }
                 if s.guard.is_none() {
                     self.always = need;
-                    self.cond.clear();
+                    self.clear_cond();
                 } else {
                     self.demote_all();
                     self.always.union_with(&need);
@@ -443,8 +567,8 @@ impl Walk {
                 // The callee may write any predicate: no need stays
                 // conditional across it.
                 if s.guard.is_none() {
-                    self.always = live_in[callee].clone();
-                    self.cond.clear();
+                    self.always.copy_from(&live_in[callee]);
+                    self.clear_cond();
                 } else {
                     self.demote_all();
                     self.always.union_with(&live_in[callee]);
@@ -452,52 +576,51 @@ impl Walk {
             }
         }
         // Needs under a guard whose predicate this instruction writes.
-        if self.cond.iter().any(|(k, _)| s.defs.contains(&k.0)) {
-            let (keep, demote): (Vec<_>, Vec<_>) = self
-                .cond
-                .drain(..)
-                .partition(|(k, _)| !s.defs.contains(&k.0));
-            self.cond = keep;
-            for (_, c) in demote {
+        let mut i = 0;
+        while i < self.cond.len() {
+            if defs.contains(&(self.cond[i].0 .0 as u32)) {
+                let (_, c) = self.cond.remove(i);
                 self.always.union_with(&c);
+                self.recycle(c);
+            } else {
+                i += 1;
             }
         }
         match s.guard {
             None => {
-                for &d in &s.defs {
-                    self.always.remove(d);
+                for &d in defs {
+                    self.always.remove(d as usize);
                     for (_, c) in &mut self.cond {
-                        c.remove(d);
+                        c.remove(d as usize);
                     }
                 }
-                for &u in &s.uses {
-                    self.always.insert(u);
+                for &u in uses {
+                    self.always.insert(u as usize);
                 }
             }
             Some(g) => {
                 if let Some(c) = self.cond.iter_mut().find(|(k, _)| *k == g) {
-                    for &d in &s.defs {
-                        c.1.remove(d);
+                    for &d in defs {
+                        c.1.remove(d as usize);
                     }
                 }
-                let moved: Idx = s
-                    .defs
+                let moved: SmallVec<[u32; 8]> = defs
                     .iter()
                     .copied()
-                    .filter(|&d| self.always.contains(d))
+                    .filter(|&d| self.always.contains(d as usize))
                     .collect();
                 if !moved.is_empty() {
-                    let other = self.cond_mut((g.0, !g.1), n);
+                    let other = self.cond_mut((g.0, !g.1));
                     for &d in &moved {
-                        other.insert(d);
+                        other.insert(d as usize);
                     }
                     for &d in &moved {
-                        self.always.remove(d);
+                        self.always.remove(d as usize);
                     }
                 }
-                let on_g = self.cond_mut(g, n);
-                for &u in &s.uses {
-                    on_g.insert(u);
+                let on_g = self.cond_mut(g);
+                for &u in uses {
+                    on_g.insert(u as usize);
                 }
             }
         }
@@ -509,16 +632,30 @@ impl Walk {
             let pos = self.cond.iter().position(|(k, _)| *k == g);
             let neg = self.cond.iter().position(|(k, _)| *k == (g.0, !g.1));
             if let (Some(a), Some(b)) = (pos, neg) {
-                let mut both = self.cond[a].1.clone();
-                both.intersect_with(&self.cond[b].1);
-                if !both.is_empty() {
-                    self.cond[a].1.subtract(&both);
-                    self.cond[b].1.subtract(&both);
-                    self.always.union_with(&both);
+                let (lo, hi) = self.cond.split_at_mut(a.max(b));
+                let (x, y) = (&mut lo[a.min(b)].1, &mut hi[0].1);
+                for ((p, q), al) in x
+                    .words
+                    .iter_mut()
+                    .zip(y.words.iter_mut())
+                    .zip(self.always.words.iter_mut())
+                {
+                    let both = *p & *q;
+                    *p &= !both;
+                    *q &= !both;
+                    *al |= both;
                 }
             }
         }
-        self.cond.retain(|(_, c)| !c.is_empty());
+        let mut i = 0;
+        while i < self.cond.len() {
+            if self.cond[i].1.is_empty() {
+                let (_, c) = self.cond.remove(i);
+                self.spare.push(c);
+            } else {
+                i += 1;
+            }
+        }
     }
 }
 
@@ -530,7 +667,7 @@ pub struct Liveness {
     live_out: Vec<BitSet>,
     block_use: Vec<BitSet>,
     block_def: Vec<BitSet>,
-    steps: Vec<Vec<Step>>,
+    steps: Steps,
     split: Vec<Option<(GuardKey, usize, usize)>>,
     /// Every unit (what a step that reads all registers reads).
     all: BitSet,
@@ -547,26 +684,27 @@ impl Liveness {
             .iter()
             .filter_map(|c| c.target.map(|t| ((c.block, c.inst), t)))
             .collect();
+        let ninsts: usize = f.blocks.iter().map(|b| b.insts.len()).sum();
         let mut units = UnitMap::default();
-        let steps: Vec<Vec<Step>> = f
-            .blocks
-            .iter()
-            .enumerate()
-            .map(|(b, blk)| {
-                blk.insts
-                    .iter()
-                    .enumerate()
-                    .map(|(i, inst)| {
-                        step(
-                            &mut units,
-                            inst,
-                            callee_of.get(&(b, i)).copied(),
-                            !cfg.register_callees.is_empty(),
-                        )
-                    })
-                    .collect()
-            })
-            .collect();
+        let mut steps = Steps {
+            steps: Vec::with_capacity(ninsts),
+            start: Vec::with_capacity(f.blocks.len() + 1),
+            idx: Vec::with_capacity(4 * ninsts),
+        };
+        let any_callee = !cfg.register_callees.is_empty();
+        steps.start.push(0);
+        for (b, blk) in f.blocks.iter().enumerate() {
+            for (i, inst) in blk.insts.iter().enumerate() {
+                let callee = if callee_of.is_empty() {
+                    None
+                } else {
+                    callee_of.get(&(b, i)).copied()
+                };
+                let s = step(&mut units, &mut steps.idx, inst, callee, any_callee);
+                steps.steps.push(s);
+            }
+            steps.start.push(steps.steps.len());
+        }
         Liveness::solve(f, cfg, units, steps)
     }
 
@@ -582,45 +720,61 @@ impl Liveness {
         let Liveness {
             units, mut steps, ..
         } = self;
-        for &(b, i) in removed.iter().rev() {
-            steps[b].remove(i);
+        debug_assert!(removed.windows(2).all(|w| w[0] < w[1]));
+        // Compact in place: the kept steps move down, the arena stays.
+        let mut r = 0;
+        let mut w = 0;
+        for b in 0..steps.blocks() {
+            let (lo, hi) = (steps.start[b], steps.start[b + 1]);
+            steps.start[b] = w;
+            for i in 0..hi - lo {
+                if removed.get(r) == Some(&(b, i)) {
+                    r += 1;
+                    continue;
+                }
+                steps.steps[w] = steps.steps[lo + i];
+                w += 1;
+            }
         }
-        debug_assert!(steps
-            .iter()
-            .zip(&f.blocks)
-            .all(|(s, blk)| s.len() == blk.insts.len()));
+        let nb = steps.blocks();
+        steps.start[nb] = w;
+        steps.steps.truncate(w);
+        debug_assert_eq!(r, removed.len());
+        debug_assert!((0..nb).all(|b| steps.block(b).len() == f.blocks[b].insts.len()));
         Liveness::solve(f, cfg, units, steps)
     }
 
     /// The fixed point over the instructions' steps.
-    fn solve(f: &Function, cfg: &Cfg, units: UnitMap, steps: Vec<Vec<Step>>) -> Liveness {
+    fn solve(f: &Function, cfg: &Cfg, units: UnitMap, steps: Steps) -> Liveness {
         let n = units.len();
         let nb = f.blocks.len();
         let all = BitSet::full(n);
+        let mut w = Walk::new(n);
+        let empty = BitSet::new(n);
         // Seed sets: upward-exposed uses and kills of each block.
         let mut block_use = vec![BitSet::new(n); nb];
         let mut block_def = vec![BitSet::new(n); nb];
         for b in 0..nb {
-            let mut w = Walk::new(&BitSet::new(n));
-            for s in steps[b].iter().rev() {
+            w.reset(&empty);
+            for s in steps.block(b).iter().rev() {
+                let (uses, defs) = (steps.uses(s), steps.defs(s));
                 if s.guard.is_none() && s.kind != StepKind::Never {
-                    for &d in &s.defs {
-                        block_def[b].insert(d);
+                    for &d in defs {
+                        block_def[b].insert(d as usize);
                     }
                 }
-                if s.kind == StepKind::Plain || s.kind == StepKind::Never {
-                    w.back(s, &[], &all, &[], &mut |_, _| {});
-                } else {
-                    // Calls and unknown reads are not part of the block's
-                    // own use set (module comment); their operands are.
-                    let plain = Step {
+                // Calls and unknown reads are not part of the block's own
+                // use set (module comment); their operands are.
+                let plain = match s.kind {
+                    StepKind::Plain | StepKind::Never => *s,
+                    _ => Step {
                         kind: StepKind::Plain,
-                        ..s.clone()
-                    };
-                    w.back(&plain, &[], &all, &[], &mut |_, _| {});
-                }
+                        ..*s
+                    },
+                };
+                w.back(&plain, uses, defs, &[], &all, &[], &mut |_, _| {});
             }
-            block_use[b] = w.flat();
+            w.flat_into(&mut block_use[b]);
         }
         // RET blocks: which callee entries' return sets feed them (a
         // register call's candidates included), or "unknown caller"
@@ -650,7 +804,7 @@ impl Liveness {
         let split: Vec<Option<(GuardKey, usize, usize)>> = (0..nb)
             .map(|b| {
                 let last = f.blocks[b].insts.last()?;
-                let s = steps[b].last()?;
+                let s = steps.block(b).last()?;
                 let g = s.guard?;
                 let plain = matches!(last.op, Op::BRA | Op::JMP)
                     && !last.has_mod("DIV")
@@ -670,7 +824,7 @@ impl Liveness {
         let simple: Vec<bool> = (0..nb)
             .map(|b| {
                 split[b].is_none()
-                    && steps[b].iter().all(|s| {
+                    && steps.block(b).iter().all(|s| {
                         s.kind == StepKind::Never
                             || (s.kind == StepKind::Plain
                                 && s.guard.is_none()
@@ -683,11 +837,14 @@ impl Liveness {
         // What is live after the calls of each callee entry.
         let mut ret_live = vec![BitSet::new(n); nb];
         let order: Vec<usize> = cfg.rpo.iter().rev().copied().collect();
+        // Scratch sets, reused for every block of every pass.
+        let mut out = BitSet::new(n);
+        let mut inb = BitSet::new(n);
         let mut changed = true;
         while changed {
             changed = false;
             for &b in &order {
-                let mut out = BitSet::new(n);
+                out.clear();
                 for &s in &cfg.succs[b] {
                     out.union_with(&live_in[s]);
                 }
@@ -702,21 +859,29 @@ impl Liveness {
                     }
                 }
                 if simple[b] {
-                    let mut inb = out.clone();
+                    inb.copy_from(&out);
                     inb.subtract(&block_def[b]);
                     inb.union_with(&block_use[b]);
-                    changed |= live_out[b].union_with(&out);
-                    changed |= live_in[b].union_with(&inb);
-                    continue;
-                }
-                let mut w = Walk::at_end(&out, split[b], &live_in);
-                for s in steps[b].iter().rev() {
-                    w.back(s, &live_in, &all, &cfg.register_callees, &mut |c, after| {
-                        changed |= ret_live[c].union_with(after);
-                    });
+                } else {
+                    w.reset_at_end(&out, split[b], &live_in);
+                    for s in steps.block(b).iter().rev() {
+                        let (uses, defs) = (steps.uses(s), steps.defs(s));
+                        w.back(
+                            s,
+                            uses,
+                            defs,
+                            &live_in,
+                            &all,
+                            &cfg.register_callees,
+                            &mut |c, after| {
+                                changed |= ret_live[c].union_with(after);
+                            },
+                        );
+                    }
+                    w.flat_into(&mut inb);
                 }
                 changed |= live_out[b].union_with(&out);
-                changed |= live_in[b].union_with(&w.flat());
+                changed |= live_in[b].union_with(&inb);
             }
         }
         Liveness {
@@ -731,7 +896,6 @@ impl Liveness {
             register_callees: cfg.register_callees.clone(),
         }
     }
-
     pub fn live_in(&self, b: usize) -> &BitSet {
         &self.live_in[b]
     }
@@ -752,12 +916,16 @@ impl Liveness {
 
     /// Walks block `b` backwards from its end, calling `at` with each
     /// instruction's index, step and the live state right after it.
-    fn walk_block(&self, b: usize, mut at: impl FnMut(usize, &Step, &Walk)) {
-        let mut w = Walk::at_end(&self.live_out[b], self.split[b], &self.live_in);
-        for (i, s) in self.steps[b].iter().enumerate().rev() {
-            at(i, s, &w);
+    fn walk_block(&self, b: usize, mut at: impl FnMut(usize, &[u32], &Walk)) {
+        let mut w = Walk::new(self.units.len());
+        w.reset_at_end(&self.live_out[b], self.split[b], &self.live_in);
+        for (i, s) in self.steps.block(b).iter().enumerate().rev() {
+            let (uses, defs) = (self.steps.uses(s), self.steps.defs(s));
+            at(i, defs, &w);
             w.back(
                 s,
+                uses,
+                defs,
                 &self.live_in,
                 &self.all,
                 &self.register_callees,
@@ -769,7 +937,7 @@ impl Liveness {
     /// The live set after each instruction of block `b` (index `i` is the
     /// set right after instruction `i`).
     pub fn live_after_each(&self, b: usize) -> Vec<BitSet> {
-        let mut out = vec![BitSet::default(); self.steps[b].len()];
+        let mut out = vec![BitSet::default(); self.steps.block(b).len()];
         self.walk_block(b, |i, _, w| out[i] = w.flat());
         out
     }
@@ -778,8 +946,10 @@ impl Liveness {
     /// live right after it ([`Liveness::live_after_each`] asked only that,
     /// without building a set per instruction: the dead-code scan's query).
     pub fn defs_live_after(&self, b: usize) -> Vec<bool> {
-        let mut out = vec![false; self.steps[b].len()];
-        self.walk_block(b, |i, s, w| out[i] = s.defs.iter().any(|&d| w.contains(d)));
+        let mut out = vec![false; self.steps.block(b).len()];
+        self.walk_block(b, |i, defs, w| {
+            out[i] = defs.iter().any(|&d| w.contains(d as usize))
+        });
         out
     }
 
@@ -835,6 +1005,110 @@ mod tests {
         let cfg = Cfg::new(&f);
         let l = Liveness::new(&f, &cfg);
         (f, l)
+    }
+
+    #[test]
+    fn bitset_clear_and_copy_keep_the_size() {
+        let mut a = BitSet::new(130);
+        for i in [0, 63, 64, 129] {
+            a.insert(i);
+        }
+        let mut b = BitSet::full(130);
+        b.copy_from(&a);
+        assert_eq!(b.iter().collect::<Vec<_>>(), [0, 63, 64, 129]);
+        assert_eq!(b, a);
+        b.clear();
+        assert!(b.is_empty());
+        assert_eq!(b, BitSet::new(130), "same size after clearing");
+        assert_eq!(a.len(), 4, "the source is untouched");
+    }
+
+    /// The steps number the units exactly as `UnitMap::new` does (first
+    /// mention: guard, operand uses, P2R's predicates, defs), and each
+    /// step's arena slices are the instruction's uses and defs.
+    #[test]
+    fn steps_number_units_in_first_mention_order() {
+        let f = func(
+            ".L_x_0:
+             @P3 IADD3 R7, P1, R2, R2, R5 ;
+             @!PT MOV R9, R8 ;
+             P2R R10, RZ, 0x7f ;
+             @!P3 LDG.E.64 R12, [R20.64+UR4] ;
+             STG.E.64 [R20.64], R12 ;
+             EXIT ;",
+        );
+        let l = Liveness::new(&f, &Cfg::new(&f));
+        assert_eq!(l.units, UnitMap::new(&f));
+        let name = |k: &u32| l.units.unit(*k as usize).to_string();
+        let got: Vec<(Vec<String>, Vec<String>)> = l
+            .steps
+            .block(0)
+            .iter()
+            .map(|s| {
+                let mut u: Vec<String> = l.steps.uses(s).iter().map(name).collect();
+                let mut d: Vec<String> = l.steps.defs(s).iter().map(name).collect();
+                u.sort();
+                d.sort();
+                (u, d)
+            })
+            .collect();
+        let v = |xs: &[&str]| xs.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        // The guard of `@P3` is read on every execution, not among the
+        // uses proper; R2 once; `@!PT` reads nothing but still names R9.
+        assert_eq!(got[0], (v(&["R2", "R5"]), v(&["P1", "R7"])));
+        assert_eq!(got[1], (v(&[]), v(&["R9"])));
+        assert_eq!(
+            got[2].0,
+            v(&["P0", "P1", "P2", "P3", "P4", "P5", "P6"]),
+            "P2R reads the predicate file"
+        );
+        assert_eq!(
+            got[3],
+            (v(&["R20", "R21", "UR4", "UR5"]), v(&["R12", "R13"]))
+        );
+        let p3 = l.units.index(RegUnit::P(3)).unwrap();
+        assert_eq!(l.steps.block(0)[0].guard_use, Some(p3));
+        assert_eq!(l.steps.block(0)[0].guard, Some((p3, false)));
+        assert_eq!(l.steps.block(0)[1].kind, StepKind::Never);
+        assert_eq!(l.steps.block(0)[3].guard, Some((p3, true)));
+    }
+
+    /// Removing steps compacts the per-block ranges and keeps the others'
+    /// arena slices.
+    #[test]
+    fn after_removal_keeps_the_other_steps() {
+        let mut f = func(
+            ".L_x_0:
+             MOV R0, 0x1 ;
+             MOV R1, 0x2 ;
+             .L_x_1:
+             MOV R2, 0x3 ;
+             IADD3 R3, R0, R0, RZ ;
+             STG.E [R4.64], R3 ;
+             EXIT ;",
+        );
+        let l = Liveness::new(&f, &Cfg::new(&f));
+        f.blocks[0].insts.remove(1);
+        f.blocks[1].insts.remove(0);
+        let l = l.after_removal(&f, &Cfg::new(&f), &[(0, 1), (1, 0)]);
+        assert_eq!(l.steps.block(0).len(), 1);
+        assert_eq!(l.steps.block(1).len(), 3);
+        let fresh = Liveness::new(&f, &Cfg::new(&f));
+        for b in 0..2 {
+            for (s, t) in l.steps.block(b).iter().zip(fresh.steps.block(b)) {
+                let n = |ls: &Liveness, ks: &[u32]| -> Vec<RegUnit> {
+                    ks.iter().map(|&k| ls.units.unit(k as usize)).collect()
+                };
+                assert_eq!(n(&l, l.steps.uses(s)), n(&fresh, fresh.steps.uses(t)));
+                assert_eq!(n(&l, l.steps.defs(s)), n(&fresh, fresh.steps.defs(t)));
+            }
+            assert_eq!(
+                names(&l, l.live_in(b)),
+                names(&fresh, fresh.live_in(b)),
+                "block {b}"
+            );
+            assert_eq!(l.defs_live_after(b), fresh.defs_live_after(b));
+        }
     }
 
     #[test]

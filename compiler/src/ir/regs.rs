@@ -525,12 +525,11 @@ pub fn never_executes(inst: &Inst) -> bool {
         .is_some_and(|g| matches!(g.pred, Pred::Pt | Pred::Upt) && g.negated)
 }
 
-fn push_reg(out: &mut Units, r: Reg, width: u8) {
+/// Calls `f` on each unit of a `width`-register operand starting at `r`.
+fn visit_reg(r: Reg, width: u8, f: &mut impl FnMut(RegUnit)) {
     for k in 0..width.max(1) {
         if let Some(u) = RegUnit::of_reg(r, k) {
-            if !out.contains(&u) {
-                out.push(u);
-            }
+            f(u);
         }
     }
 }
@@ -553,10 +552,22 @@ pub fn operand_defs(inst: &Inst, idx: usize) -> Units {
 
 /// [`operand_defs`], appended to `out` (each unit once).
 fn operand_defs_into(inst: &Inst, idx: usize, out: &mut Units) {
+    visit_operand_defs(inst, idx, &mut |u| push_unit(out, Some(u)));
+}
+
+/// Calls `f` on each unit destination operand `idx` defines, in
+/// [`operand_defs`]'s order (a unit may come twice only where the operand
+/// names it twice, which no register operand does). Allocation-free: the
+/// liveness steps number the units straight from it.
+pub fn visit_operand_defs(inst: &Inst, idx: usize, f: &mut impl FnMut(RegUnit)) {
     if idx < inst.ndst as usize {
         match &inst.operands[idx] {
-            Operand::Reg(r) => push_reg(out, r.reg, operand_width(inst, idx)),
-            Operand::Pred { pred, .. } => push_unit(out, RegUnit::of_pred(*pred)),
+            Operand::Reg(r) => visit_reg(r.reg, operand_width(inst, idx), f),
+            Operand::Pred { pred, .. } => {
+                if let Some(u) = RegUnit::of_pred(*pred) {
+                    f(u)
+                }
+            }
             _ => {}
         }
     }
@@ -571,33 +582,44 @@ pub fn operand_uses(inst: &Inst, idx: usize) -> Units {
     out
 }
 
-/// [`operand_uses`], appended to `out` (each unit once). The width is
-/// looked up only for the operands that have registers to widen: most are
-/// immediates, destinations or single registers of a constant.
+/// [`operand_uses`], appended to `out` (each unit once).
 fn operand_uses_into(inst: &Inst, idx: usize, out: &mut Units) {
+    visit_operand_uses(inst, idx, &mut |u| push_unit(out, Some(u)));
+}
+
+/// Calls `f` on each unit operand `idx` reads, in [`operand_uses`]'s order
+/// but with repeats (`[R2.64+R2]` gives R2 twice): the caller dedups if it
+/// needs to. Allocation-free. The width is looked up only for the operands
+/// that have registers to widen: most are immediates, destinations or
+/// single registers of a constant.
+pub fn visit_operand_uses(inst: &Inst, idx: usize, f: &mut impl FnMut(RegUnit)) {
     let is_dst = idx < inst.ndst as usize;
     let w = || operand_width(inst, idx);
     match &inst.operands[idx] {
-        Operand::Reg(r) if !is_dst => push_reg(out, r.reg, w()),
-        Operand::Pred { pred, .. } if !is_dst => push_unit(out, RegUnit::of_pred(*pred)),
+        Operand::Reg(r) if !is_dst => visit_reg(r.reg, w(), f),
+        Operand::Pred { pred, .. } if !is_dst => {
+            if let Some(u) = RegUnit::of_pred(*pred) {
+                f(u)
+            }
+        }
         Operand::Mem(m) => {
             if let Some(d) = m.desc {
-                push_reg(out, d, 2);
+                visit_reg(d, 2, f);
             }
             if let Some(b) = m.base {
                 // `[R0.U32+UR4]`: a 32-bit base, the index a pair.
-                push_reg(out, b.reg, if b.u32 { 1 } else { w() });
+                visit_reg(b.reg, if b.u32 { 1 } else { w() }, f);
             }
             if let Some(i) = m.index {
-                push_reg(out, i, w());
+                visit_reg(i, w(), f);
             }
         }
         Operand::Const(c) => {
             if let Some(r) = c.reg {
-                push_reg(out, r, 1);
+                visit_reg(r, 1, f);
             }
         }
-        Operand::RegRel { reg, .. } => push_reg(out, *reg, w()),
+        Operand::RegRel { reg, .. } => visit_reg(*reg, w(), f),
         _ => {}
     }
 }
@@ -613,8 +635,23 @@ pub fn defs(inst: &Inst) -> Units {
 
 /// Every unit the instruction reads through its operands and guard (see
 /// [`reads_all_registers`] for the instructions that read more).
+///
+/// Built in one list, in [`uses_from`]'s order (the guard, the operands'
+/// units, P2R's predicates; each once), without the intermediate
+/// [`operand_uses_all`] list: the scalar passes ask this of every
+/// instruction they visit.
 pub fn uses(inst: &Inst) -> Units {
-    uses_from(inst, &operand_uses_all(inst))
+    let mut out = Units::new();
+    out.extend(inst.guard.and_then(|g| RegUnit::of_pred(g.pred)));
+    for i in 0..inst.operands.len() {
+        operand_uses_into(inst, i, &mut out);
+    }
+    if inst.op == Op::P2R {
+        for n in 0..7 {
+            push_unit(&mut out, Some(RegUnit::P(n)));
+        }
+    }
+    out
 }
 
 /// [`uses`], given [`operand_uses_all`] of `inst`: the guard first, then
@@ -668,6 +705,24 @@ mod tests {
         let mut v: Vec<String> = u.iter().map(|u| u.to_string()).collect();
         v.sort();
         v
+    }
+
+    /// The one-list [`uses`] agrees with [`uses_from`] over
+    /// [`operand_uses_all`], order included (the unit numbering follows
+    /// it).
+    #[test]
+    fn uses_in_one_list_keeps_the_order() {
+        for text in [
+            "@P0 IADD3 R2, P1, R0, R1, RZ ;",
+            "@!P1 IADD3.X R3, R4, R5, RZ, P1, !PT ;",
+            "@P2 LDG.E R0, desc[UR4][R2.64+UR6] ;",
+            "P2R R10, RZ, 0x7f ;",
+            "@P3 SEL R4, R4, R4, P3 ;",
+            "DFMA R4, |R2|, -R4, R2 ;",
+        ] {
+            let i = inst(text);
+            assert_eq!(uses(&i), uses_from(&i, &operand_uses_all(&i)), "{text}");
+        }
     }
 
     #[test]

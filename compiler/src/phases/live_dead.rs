@@ -13,7 +13,7 @@
 use super::phase::{Phase, PhaseContext, PhaseError};
 use std::rc::Rc;
 
-use crate::ir::analysis_cache::{self, Pass};
+use crate::ir::analysis_cache::{self, Lookup, Pass};
 use crate::ir::cfg::Cfg;
 use crate::ir::remove::dead_instructions_with;
 use crate::ir::Function;
@@ -68,8 +68,11 @@ pub fn live_dead(f: &mut Function, rounds: usize) -> usize {
     if rounds == 0 {
         return 0;
     }
-    let Some(mut live) = analysis_cache::liveness_unless_clean(f, Pass::DeadCode) else {
-        return 0;
+    // The first round's liveness; `f` is copied into the cache only once
+    // it is known to stay (a round that removes something changes it).
+    let (mut live, cached) = match analysis_cache::liveness_or_compute(f, Pass::DeadCode) {
+        Lookup::Clean => return 0,
+        Lookup::Live { live, cached } => (live, cached),
     };
     let mut total = 0;
     for round in 1..=rounds {
@@ -77,15 +80,22 @@ pub fn live_dead(f: &mut Function, rounds: usize) -> usize {
         let removed = remove_dead(f, &dead);
         total += removed.len();
         if removed.is_empty() {
-            analysis_cache::mark_clean(f, Pass::DeadCode);
+            if round == 1 && !cached {
+                // `live` is `Liveness::new(f)`: worth keeping with `f`.
+                analysis_cache::remember(f, live, Pass::DeadCode);
+            } else {
+                analysis_cache::mark_clean(f, Pass::DeadCode);
+            }
             break;
         }
         if round == rounds {
             break;
         }
-        // `f` changed: the cache's copy is stale; dropping it leaves `live`
+        // `f` changed: a cached copy is stale; dropping it leaves `live`
         // the only owner, updated in place rather than copied.
-        analysis_cache::forget();
+        if round == 1 && cached {
+            analysis_cache::forget();
+        }
         let owned = Rc::try_unwrap(live).unwrap_or_else(|rc| (*rc).clone());
         live = Rc::new(owned.after_removal(f, &Cfg::new(f), &removed));
     }
