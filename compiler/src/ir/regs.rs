@@ -636,10 +636,9 @@ pub fn defs(inst: &Inst) -> Units {
 /// Every unit the instruction reads through its operands and guard (see
 /// [`reads_all_registers`] for the instructions that read more).
 ///
-/// Built in one list, in [`uses_from`]'s order (the guard, the operands'
-/// units, P2R's predicates; each once), without the intermediate
-/// [`operand_uses_all`] list: the scalar passes ask this of every
-/// instruction they visit.
+/// In one list: the guard, the operands' units, P2R's predicates (each
+/// once), with no intermediate list of operand units: the scalar passes
+/// ask this of every instruction they visit.
 pub fn uses(inst: &Inst) -> Units {
     let mut out = Units::new();
     out.extend(inst.guard.and_then(|g| RegUnit::of_pred(g.pred)));
@@ -650,31 +649,6 @@ pub fn uses(inst: &Inst) -> Units {
         for n in 0..7 {
             push_unit(&mut out, Some(RegUnit::P(n)));
         }
-    }
-    out
-}
-
-/// [`uses`], given [`operand_uses_all`] of `inst`: the guard first, then
-/// the operands' units, then (for `P2R`) the whole predicate file.
-pub fn uses_from(inst: &Inst, operand_uses: &Units) -> Units {
-    let mut out = Units::new();
-    let guard = inst.guard.and_then(|g| RegUnit::of_pred(g.pred));
-    out.extend(guard);
-    out.extend(operand_uses.iter().copied().filter(|u| Some(*u) != guard));
-    if inst.op == Op::P2R {
-        for n in 0..7 {
-            push_unit(&mut out, Some(RegUnit::P(n)));
-        }
-    }
-    out
-}
-
-/// The units the instruction's operands read, each once: [`uses`] without
-/// the guard and without `P2R`'s implicit predicate reads.
-pub fn operand_uses_all(inst: &Inst) -> Units {
-    let mut out = Units::new();
-    for i in 0..inst.operands.len() {
-        operand_uses_into(inst, i, &mut out);
     }
     out
 }
@@ -705,6 +679,32 @@ mod tests {
         let mut v: Vec<String> = u.iter().map(|u| u.to_string()).collect();
         v.sort();
         v
+    }
+
+    // The earlier two-list form of [`uses`], kept as the test's reference.
+    /// [`uses`], given [`operand_uses_all`] of `inst`: the guard first, then
+    /// the operands' units, then (for `P2R`) the whole predicate file.
+    fn uses_from(inst: &Inst, operand_uses: &Units) -> Units {
+        let mut out = Units::new();
+        let guard = inst.guard.and_then(|g| RegUnit::of_pred(g.pred));
+        out.extend(guard);
+        out.extend(operand_uses.iter().copied().filter(|u| Some(*u) != guard));
+        if inst.op == Op::P2R {
+            for n in 0..7 {
+                push_unit(&mut out, Some(RegUnit::P(n)));
+            }
+        }
+        out
+    }
+
+    /// The units the instruction's operands read, each once: [`uses`] without
+    /// the guard and without `P2R`'s implicit predicate reads.
+    fn operand_uses_all(inst: &Inst) -> Units {
+        let mut out = Units::new();
+        for i in 0..inst.operands.len() {
+            operand_uses_into(inst, i, &mut out);
+        }
+        out
     }
 
     /// The one-list [`uses`] agrees with [`uses_from`] over
