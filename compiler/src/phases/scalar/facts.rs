@@ -101,13 +101,6 @@ struct Effect {
     kills: smallvec::SmallVec<[u32; 4]>,
 }
 
-/// `dst = src` for sets of one size, reusing `dst`'s words (`BitSet`'s
-/// derived `clone_from` allocates): `(dst & src) | src` is `src`.
-fn copy_into(dst: &mut BitSet, src: &BitSet) {
-    dst.intersect_with(src);
-    dst.union_with(src);
-}
-
 /// The facts of a function and the sets available at each block entry.
 pub struct Available<K> {
     pub facts: Vec<Fact<K>>,
@@ -238,7 +231,7 @@ impl<K> Available<K> {
             })
             .collect();
         let out_of = |o: &mut BitSet, b: usize, inb: &[BitSet]| {
-            copy_into(o, &inb[b]);
+            o.copy_from(&inb[b]);
             o.subtract(&kill[b]);
             o.union_with(&genb[b]);
         };
@@ -259,7 +252,7 @@ impl<K> Available<K> {
                 match cfg.preds[b].split_first() {
                     None => acc = BitSet::new(n),
                     Some((&p0, rest)) => {
-                        copy_into(&mut acc, &outb[p0]);
+                        acc.copy_from(&outb[p0]);
                         for &p in rest {
                             acc.intersect_with(&outb[p]);
                         }
