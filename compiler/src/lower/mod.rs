@@ -216,7 +216,7 @@ use rustc_hash::FxHashMap;
 
 use crate::ir::{Function, Op};
 use crate::ptx::ast::{self, FuncKind, Instruction, Module, StateSpace, Statement, VarType};
-use crate::ptx::intern::Sym;
+use crate::ptx::intern::{NumberedNames, Sym};
 use crate::ptx::isa::Opcode;
 use crate::ptx::span::SourceFile;
 use crate::ptx::Span;
@@ -694,6 +694,8 @@ pub(crate) struct Cx<'m> {
     pub cb: CbankLayout,
     pub b: Builder,
     pub scopes: Scopes,
+    /// The module's names that can be `%r<N>` members (regs.rs).
+    numbered: NumberedNames<'m>,
     layout: &'m ModuleLayout,
     pub labels: FxHashMap<Sym, u32>,
     /// `.local` declarations (by span start) -> frame offset.
@@ -756,6 +758,7 @@ fn lower_kernel(
         cb,
         b: Builder::new(sm),
         scopes: Scopes::default(),
+        numbered: m.names.numbered(),
         layout,
         labels: FxHashMap::default(),
         local_slots: FxHashMap::default(),
@@ -1025,8 +1028,9 @@ impl<'m> Cx<'m> {
                     VarType::Scalar(t) => t,
                     _ => return self.err("a register of opaque type"),
                 };
-                let name = self.m.name(v.name).to_string();
-                self.scopes.declare_reg(&mut self.b, v, &name, ty);
+                let name = self.m.name(v.name);
+                self.scopes
+                    .declare_reg(&mut self.b, &self.numbered, v, name, ty);
             }
             StateSpace::Local => {
                 let offset = self.local_slots[&v.span.lo];
@@ -1077,7 +1081,7 @@ impl<'m> Cx<'m> {
     }
 
     pub fn lookup(&self, s: Sym) -> Option<Binding> {
-        self.scopes.lookup(s, self.m.name(s))
+        self.scopes.lookup(s)
     }
 
     /// One PTX instruction, with its guard.

@@ -6,8 +6,10 @@
 //! register (narrow values are kept zero-extended: every write of a
 //! narrow register clears the upper bits); 64-bit types an aligned pair
 //! (low word first); `.b128` an aligned quad. A `%r<N>` declaration
-//! allocates all N at once (the interpreter's numbering, decode.rs), and
-//! inner `{ }` scopes shadow outer ones.
+//! allocates, in member order, the members that the module names at all
+//! ([`NumberedNames`]: the others can be neither read nor written, and
+//! `%r<2000000000>` must not ask for two billion registers); inner `{ }`
+//! scopes shadow outer ones.
 //!
 //! A vector register (`.reg .v4 .b32 %v;`, PTX ISA 5.2.4 "Vectors" and
 //! 6.4.2 "Vector Operands") is its N components, each exactly a register
@@ -24,7 +26,7 @@
 use rustc_hash::FxHashMap;
 
 use crate::ptx::ast::VarDecl;
-use crate::ptx::intern::Sym;
+use crate::ptx::intern::{NumberedNames, Sym};
 use crate::ptx::types::ScalarType;
 
 use super::builder::Builder;
@@ -116,8 +118,9 @@ pub enum Binding {
 #[derive(Default)]
 pub struct Scope {
     pub names: FxHashMap<Sym, Binding>,
-    /// `%r<N>` declarations: prefix -> the N registers' bindings.
-    pub ranges: FxHashMap<String, Vec<Binding>>,
+    /// The named members of the scope's `%r<N>` declarations. A plain
+    /// declaration of the same name in the scope (`names`) wins.
+    pub members: FxHashMap<Sym, Binding>,
 }
 
 #[derive(Default)]
@@ -138,9 +141,16 @@ impl Scopes {
         self.stack.last_mut().expect("a scope").names.insert(s, b);
     }
 
-    /// Declares a register (or a `%r<N>` range), scalar or vector
-    /// (`vector`: the `.vN` width).
-    pub fn declare_reg(&mut self, b: &mut Builder, v: &VarDecl, name: &str, ty: ScalarType) {
+    /// Declares a register (or the named members of a `%r<N>` range),
+    /// scalar or vector (`vector`: the `.vN` width).
+    pub fn declare_reg(
+        &mut self,
+        b: &mut Builder,
+        numbered: &NumberedNames,
+        v: &VarDecl,
+        name: &str,
+        ty: ScalarType,
+    ) {
         let one = |b: &mut Builder| match v.vector {
             Some(n) => {
                 let mut comps = [Val::R(0); 4];
@@ -157,8 +167,10 @@ impl Scopes {
         let sc = self.stack.last_mut().expect("a scope");
         match v.range {
             Some(n) => {
-                let regs = (0..n).map(|_| one(b)).collect();
-                sc.ranges.insert(name.to_string(), regs);
+                for &(_, member) in numbered.members(name, n) {
+                    let reg = one(b);
+                    sc.members.insert(member, reg);
+                }
             }
             None => {
                 let reg = one(b);
@@ -167,23 +179,10 @@ impl Scopes {
         }
     }
 
-    pub fn lookup(&self, s: Sym, name: &str) -> Option<Binding> {
-        let digits = name.bytes().rev().take_while(u8::is_ascii_digit).count();
-        let split = (digits > 0 && digits < name.len()).then(|| name.split_at(name.len() - digits));
-        for sc in self.stack.iter().rev() {
-            if let Some(&b) = sc.names.get(&s) {
-                return Some(b);
-            }
-            if let Some((prefix, num)) = split {
-                if let Some(regs) = sc.ranges.get(prefix) {
-                    if let Ok(k) = num.parse::<usize>() {
-                        if k < regs.len() && !(num.len() > 1 && num.starts_with('0')) {
-                            return Some(regs[k]);
-                        }
-                    }
-                }
-            }
-        }
-        None
+    pub fn lookup(&self, s: Sym) -> Option<Binding> {
+        self.stack
+            .iter()
+            .rev()
+            .find_map(|sc| sc.names.get(&s).or_else(|| sc.members.get(&s)).copied())
     }
 }

@@ -53,9 +53,11 @@ fn a_whole_vector_store_writes_the_components_in_order() {
         "sm_80",
     );
     let is = instrs(&t);
+    // `%r1` (the thread index) is whatever virtual register `S2R` writes.
+    let tid = only(&is, "S2R", &t)[0].clone();
     let x = is
         .iter()
-        .find(|(op, o)| op == "MOV" && o[1] == "%r1")
+        .find(|(op, o)| op == "MOV" && o[1] == tid)
         .map(|(_, o)| o[0].clone())
         .unwrap_or_else(|| panic!("{t}"));
     let y = only(&is, "IADD3", &t)[0].clone();

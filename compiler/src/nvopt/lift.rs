@@ -20,7 +20,7 @@
 
 use super::ir::*;
 use crate::ptx::ast::{self, OperandKind, StateSpace, Statement, VarType};
-use crate::ptx::intern::{Interner, Sym};
+use crate::ptx::intern::{split_numbered, Interner, Sym};
 use crate::ptx::isa::Opcode;
 use crate::ptx::types::ScalarType;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -55,15 +55,7 @@ impl Regs {
         if let Some(&t) = self.named.get(name) {
             return Some(t);
         }
-        let digits = name.bytes().rev().take_while(u8::is_ascii_digit).count();
-        if digits == 0 || digits == name.len() {
-            return None;
-        }
-        let (prefix, num) = name.split_at(name.len() - digits);
-        if num.len() > 1 && num.starts_with('0') {
-            return None;
-        }
-        let k: u32 = num.parse().ok()?;
+        let (prefix, k) = split_numbered(name)?;
         self.ranges
             .get(prefix)
             .and_then(|&(n, t)| (k < n).then_some(t))

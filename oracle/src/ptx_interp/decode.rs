@@ -20,7 +20,7 @@ use ptxc::ptx::ast::{
     self, AddrBase as AstBase, FuncKind, Imm, Init, Module, OperandKind, StateSpace, Statement,
     VarDecl, VarType,
 };
-use ptxc::ptx::intern::Sym;
+use ptxc::ptx::intern::{NumberedNames, Sym};
 use ptxc::ptx::isa::Opcode;
 use ptxc::ptx::modifiers::{Mod, ModCat};
 use ptxc::ptx::printer::instruction_text;
@@ -50,10 +50,13 @@ enum Binding {
     Handle(u64),
 }
 
-struct Scope<'m> {
+#[derive(Default)]
+struct Scope {
     names: FxHashMap<Sym, Binding>,
-    /// `%r<46>`: prefix -> (count, first slot, type, vector width).
-    ranges: FxHashMap<&'m str, (u32, u32, ScalarType, u32)>,
+    /// The members of `%r<N>` declarations that the module names at all
+    /// (the others can be neither read nor written: `%r<2000000000>` gets
+    /// slots for the few it uses). A plain declaration (`names`) wins.
+    members: FxHashMap<Sym, Binding>,
 }
 
 fn align_up(x: u64, a: u64) -> u64 {
@@ -339,10 +342,12 @@ pub fn decode(
         );
     }
 
+    let numbered = m.names.numbered();
     let mut funcs = Vec::new();
     for (fi, f) in bodies.iter().enumerate() {
         let mut d = FnDecoder {
             m,
+            numbered: &numbered,
             file: &file,
             func_index: &func_index,
             module_scope: &module_scope,
@@ -390,8 +395,9 @@ struct FnDecoder<'m, 'a> {
     module_scope: &'a FxHashMap<Sym, Binding>,
     fn_shared: &'a FxHashMap<(usize, Sym), u64>,
     extern_at: &'a FxHashMap<Sym, u64>,
+    numbered: &'a NumberedNames<'m>,
     fi: usize,
-    scopes: Vec<Scope<'m>>,
+    scopes: Vec<Scope>,
     nregs: u32,
     reg_names: Vec<Box<str>>,
     frame: u64,
@@ -406,10 +412,7 @@ impl<'m> FnDecoder<'m, '_> {
         f: &'m ast::Function,
         params: &ParamBlock,
     ) -> Result<Function, DecodeError> {
-        let mut top = Scope {
-            names: FxHashMap::default(),
-            ranges: FxHashMap::default(),
-        };
+        let mut top = Scope::default();
         let mut params_of = Vec::new();
         let mut ret_slots = Vec::new();
         let mut reg_rets = Vec::new();
@@ -523,6 +526,8 @@ impl<'m> FnDecoder<'m, '_> {
         (off, size)
     }
 
+    /// Slots for a register of `count` components (a `.vN` vector: its
+    /// components named `%v.x`.., as PTX spells them).
     fn alloc_reg(&mut self, name: Sym, count: u32) -> u32 {
         let slot = self.nregs;
         self.nregs += count;
@@ -530,8 +535,8 @@ impl<'m> FnDecoder<'m, '_> {
         if count == 1 {
             self.reg_names.push(base.into());
         } else {
-            for i in 0..count {
-                self.reg_names.push(format!("{base}{i}").into());
+            for c in ["x", "y", "z", "w"].iter().take(count as usize) {
+                self.reg_names.push(format!("{base}.{c}").into());
             }
         }
         slot
@@ -560,10 +565,7 @@ impl<'m> FnDecoder<'m, '_> {
     }
 
     fn block(&mut self, b: &'m ast::Block) -> Result<(), DecodeError> {
-        let mut scope = Scope {
-            names: FxHashMap::default(),
-            ranges: FxHashMap::default(),
-        };
+        let mut scope = Scope::default();
         for s in &b.stmts {
             if let Statement::Decl(v) = s {
                 self.declare(&mut scope, v)?;
@@ -584,15 +586,18 @@ impl<'m> FnDecoder<'m, '_> {
         Ok(())
     }
 
-    fn declare(&mut self, scope: &mut Scope<'m>, v: &'m VarDecl) -> Result<(), DecodeError> {
+    fn declare(&mut self, scope: &mut Scope, v: &'m VarDecl) -> Result<(), DecodeError> {
         match v.space {
             StateSpace::Reg => {
                 let ty = v.scalar().unwrap_or(ScalarType::B32);
                 let per = u32::from(v.vector.unwrap_or(1));
                 match v.range {
                     Some(n) => {
-                        let slot = self.alloc_reg(v.name, n * per);
-                        scope.ranges.insert(self.m.name(v.name), (n, slot, ty, per));
+                        let prefix = self.m.name(v.name);
+                        for &(_, member) in self.numbered.members(prefix, n) {
+                            let slot = self.alloc_reg(member, per);
+                            scope.members.insert(member, Binding::Reg { slot, ty, per });
+                        }
                     }
                     None => {
                         let slot = self.alloc_reg(v.name, per);
@@ -637,28 +642,12 @@ impl<'m> FnDecoder<'m, '_> {
     }
 
     fn lookup(&self, s: Sym) -> Option<Binding> {
-        let name = self.m.name(s);
-        let digits = name.bytes().rev().take_while(u8::is_ascii_digit).count();
-        let split = (digits > 0 && digits < name.len()).then(|| name.split_at(name.len() - digits));
-        for sc in self.scopes.iter().rev() {
-            if let Some(&b) = sc.names.get(&s) {
-                return Some(b);
-            }
-            if let Some((prefix, num)) = split {
-                if let Some(&(count, slot, ty, per)) = sc.ranges.get(prefix) {
-                    if let Ok(k) = num.parse::<u32>() {
-                        if k < count && !(num.len() > 1 && num.starts_with('0')) {
-                            return Some(Binding::Reg {
-                                slot: slot + k * per,
-                                ty,
-                                per,
-                            });
-                        }
-                    }
-                }
-            }
-        }
-        self.module_scope.get(&s).copied()
+        self.scopes
+            .iter()
+            .rev()
+            .find_map(|sc| sc.names.get(&s).or_else(|| sc.members.get(&s)))
+            .or_else(|| self.module_scope.get(&s))
+            .copied()
     }
 
     fn reg(&self, s: Sym) -> Result<u32, DecodeError> {

@@ -9,7 +9,7 @@ use super::operands::ICx;
 use super::TargetCtx;
 use crate::ptx::ast::*;
 use crate::ptx::diag::Diagnostic;
-use crate::ptx::intern::Sym;
+use crate::ptx::intern::{split_numbered, Sym};
 use crate::ptx::span::Span;
 use rustc_hash::FxHashMap;
 
@@ -187,31 +187,5 @@ impl<'m> FnCx<'m, '_> {
             });
         }
         self.labels.get(&s).map(|&k| Resolved::Label(k))
-    }
-}
-
-/// `%r13` -> ("%r", 13). Leading zeros do not name a range element.
-fn split_numbered(name: &str) -> Option<(&str, u32)> {
-    let digits = name.bytes().rev().take_while(u8::is_ascii_digit).count();
-    if digits == 0 || digits == name.len() {
-        return None;
-    }
-    let (prefix, num) = name.split_at(name.len() - digits);
-    if num.len() > 1 && num.starts_with('0') {
-        return None;
-    }
-    Some((prefix, num.parse().ok()?))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::split_numbered;
-
-    #[test]
-    fn numbered_names() {
-        assert_eq!(split_numbered("%r13"), Some(("%r", 13)));
-        assert_eq!(split_numbered("%rd0"), Some(("%rd", 0)));
-        assert_eq!(split_numbered("%r013"), None);
-        assert_eq!(split_numbered("%r"), None);
     }
 }
