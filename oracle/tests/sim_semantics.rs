@@ -834,7 +834,7 @@ fn misaligned_and_out_of_bounds_accesses() {
         }
         o => panic!("{o:?}"),
     }
-    match ub(&["LDL R8, [0x4000]", "EXIT"]) {
+    match ub(&["LDL R8, [0x80000]", "EXIT"]) {
         Outcome::Fault { message, .. } => assert!(message.contains("local"), "{message}"),
         o => panic!("{o:?}"),
     }

@@ -315,6 +315,8 @@ pub struct GlobalVar {
     pub name: String,
     pub size: u32,
     pub align: u32,
+    /// The initializer's bytes; the rest of `size` is zero (a large
+    /// uninitialized array costs nothing here).
     pub init: Vec<u8>,
 }
 
@@ -492,7 +494,8 @@ impl ModuleLayout {
                     let (size, align) = var_size_align(v);
                     let off = (konst.len() as u32).next_multiple_of(align);
                     konst.resize(off as usize, 0);
-                    let bytes = init_bytes(v, size).map_err(|e| LowerError::new(v.span, e))?;
+                    let mut bytes = init_bytes(v, size).map_err(|e| LowerError::new(v.span, e))?;
+                    bytes.resize(size as usize, 0);
                     konst.extend_from_slice(&bytes);
                     vars.insert(v.name, Binding::Const { offset: off });
                 }
@@ -603,13 +606,14 @@ fn uses_cvta_const(m: &Module) -> bool {
     m.functions().any(|f| f.body.as_ref().is_some_and(walk))
 }
 
-/// The bytes of a `.const` variable's initializer (zeros without one).
+/// The bytes of a variable's initializer, at most `size` (none without one:
+/// the rest is zero).
 fn init_bytes(v: &ast::VarDecl, size: u32) -> Result<Vec<u8>, String> {
     let ty = v.scalar().ok_or(
         "internal: a .texref/.surfref/.samplerref has no data (ModuleLayout skips them; res_ref.rs)",
     )?;
     let elem = ty.bytes() as usize;
-    let mut out = Vec::with_capacity(size as usize);
+    let mut out = Vec::new();
     fn flat<'a>(i: &'a ast::Init, out: &mut Vec<&'a ast::Init>) {
         match i {
             ast::Init::List(l) => l.iter().for_each(|x| flat(x, out)),
@@ -638,7 +642,7 @@ fn init_bytes(v: &ast::VarDecl, size: u32) -> Result<Vec<u8>, String> {
         };
         out.extend_from_slice(&bits.to_le_bytes()[..elem]);
     }
-    out.resize(size as usize, 0);
+    out.truncate(size as usize);
     Ok(out)
 }
 

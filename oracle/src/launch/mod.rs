@@ -16,6 +16,7 @@
 //! | `splitmix.rs` | [`splitmix64`] as the spec writes it |
 //! | `spec.rs` | [`LaunchSpec`] and its parts, parsing and validation, writing |
 //! | `init.rs` | the `init` kinds: zeros, iota, values, bits, random, special_mix |
+//! | `limits.rs` | what a launch may ask of the runners (local, shared, module variables) |
 //! | `layout.rs` | buffer placement ([`GlobalLayout`]) and initial memory ([`MemoryImage`]) |
 //! | `params.rs` | parameter-space encoding against the kernel's declarations |
 //! | `surface.rs` | surface descriptions, handles and initial contents (this project's extension) |
@@ -41,6 +42,7 @@ mod float;
 mod init;
 pub(crate) mod json;
 mod layout;
+pub mod limits;
 mod params;
 mod spec;
 mod splitmix;

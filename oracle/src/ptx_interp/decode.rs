@@ -14,7 +14,7 @@
 //!   thread's per-call frame.
 
 use super::program::*;
-use crate::launch::{LaunchSpec, ParamBlock};
+use crate::launch::{limits, LaunchSpec, ParamBlock};
 use ptxc::float::{FloatType, Rounding};
 use ptxc::ptx::ast::{
     self, AddrBase as AstBase, FuncKind, Imm, Init, Module, OperandKind, StateSpace, Statement,
@@ -266,6 +266,8 @@ pub fn decode(
                 module_scope.insert(v.name, Binding::Handle(handle));
             }
             (StateSpace::Global, VarType::Scalar(t)) => {
+                limits::check_module_variables(align_up(globals.len() as u64, align) + size)
+                    .or_else(err)?;
                 let off = place_initialized(&mut globals, v, t, size, align, &global_addrs)?;
                 let addr = globals_base + off;
                 global_addrs.insert(v.name, addr);
@@ -331,6 +333,13 @@ pub fn decode(
         let (_, align) = var_size_align(v);
         dyn_base = align_up(dyn_base, align.max(16));
     }
+    limits::check_shared(
+        dyn_base,
+        spec.dynamic_shared_bytes,
+        limits::max_shared_any_target(),
+        "any target",
+    )
+    .or_else(err)?;
     for v in &externs {
         extern_at.insert(v.name, dyn_base);
         module_scope.insert(
@@ -366,6 +375,7 @@ pub fn decode(
         super::fast::lower_function(&mut func, addr64);
         funcs.push(func);
     }
+    limits::check_frame(funcs[entry as usize].frame_bytes).or_else(err)?;
     Ok(Program {
         funcs,
         entry,

@@ -199,8 +199,10 @@ pub fn global_bytes(g: &ptxc::lower::GlobalVar) -> Result<Vec<u8>, String> {
     Ok(b)
 }
 
-/// Local memory per thread.
-pub const LOCAL_BYTES: u32 = 16 * 1024;
+/// Local memory per thread: the hardware's 512 KiB (launch/limits.rs),
+/// so that a frame the interpreter runs fits here too. Grown on use
+/// ([`CtaMem::local_bytes`]): a thread pays for what it touches.
+pub const LOCAL_BYTES: u32 = crate::launch::limits::LOCAL_BYTES_PER_THREAD as u32;
 
 /// Shared and local memory of the CTA being run.
 pub struct CtaMem {
@@ -250,7 +252,7 @@ impl CtaMem {
     /// its window, `[LOCAL_BYTES - len, LOCAL_BYTES)`, grown on demand in
     /// 1 KiB steps: the stack grows down from the top (R1 starts at
     /// `LOCAL_BYTES`), so most threads touch a few hundred bytes and
-    /// zero-filling all 16 KiB on first use cost more than the run.
+    /// zero-filling the whole window on first use cost more than the run.
     /// Bytes never written read as zero either way.
     pub fn local_bytes(&mut self, thread: usize, o: usize, n: usize) -> &mut [u8] {
         const STEP: usize = 1024;

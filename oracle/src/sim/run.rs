@@ -38,6 +38,7 @@ use super::program::{decode, BarKind, Program};
 use super::reloc;
 use super::resinfo;
 use super::warp::{Group, Stop, StopKind, Wait, WaitKind, Warp};
+use crate::launch::limits;
 use crate::launch::{LaunchSpec, MemoryImage, OutputSet, SurfaceImage, TextureImage};
 use crate::ptx_interp::{Location, Outcome, RunLimits, RunResult, SetupError, UbKind};
 use ptxc::ir::Function;
@@ -97,6 +98,8 @@ pub fn run(
             b0[at..at + 8].copy_from_slice(&a.to_le_bytes());
         }
     }
+    limits::check_module_variables(extra.globals.iter().map(|g| u64::from(g.size)).sum())
+        .map_err(SetupError)?;
     for (g, &a) in extra.globals.iter().zip(addrs) {
         if extra.globals.iter().filter(|x| x.name == g.name).count() > 1 {
             return Err(SetupError(format!(
@@ -131,6 +134,15 @@ pub fn run(
     };
     let prog = decode(f, sm, &banks);
     let hazards = hazard::Model::new(f, sm, &prog.texts);
+    // An unknown static size (vendor SASS without its banks file) is not
+    // held against the launch: the 48 KiB default is a window, not a need.
+    limits::check_shared(
+        extra.static_shared_bytes.map_or(0, u64::from),
+        spec.dynamic_shared_bytes,
+        u64::from(sm.max_shared_per_block),
+        sm.name,
+    )
+    .map_err(SetupError)?;
     let shared = u64::from(extra.static_shared_bytes.unwrap_or(DEFAULT_STATIC_SHARED))
         + u64::from(spec.dynamic_shared_bytes);
     let mut m = Machine {

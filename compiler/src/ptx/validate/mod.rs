@@ -11,6 +11,7 @@ mod logic;
 mod module;
 mod operands;
 mod scope;
+mod sizes;
 mod sync;
 mod tex;
 
@@ -38,6 +39,7 @@ pub fn validate_for(m: &Module, arch: Option<&'static crate::targets::SmInfo>) -
     if let Some(a) = arch {
         module::check_arch(m, a, &mut diags);
     }
+    sizes::check_sizes(m, &mut diags);
     let globals = module::collect_globals(m, &mut diags);
     for f in m.functions() {
         scope::check_function(m, f, &globals, target, &mut diags);

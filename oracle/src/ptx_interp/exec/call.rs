@@ -6,6 +6,7 @@
 //! are kept for the next call, so calls do not allocate.
 
 use super::{Ctx, FUNC_BASE};
+use crate::launch::limits;
 use crate::ptx_interp::machine::{Frame, Stop, TState};
 use crate::ptx_interp::memory::range;
 use crate::ptx_interp::program::{Inst, Opnd, Param, Space};
@@ -97,6 +98,15 @@ pub fn call(cx: &mut Ctx, i: &Inst) -> Result<bool, Stop> {
     // or a value's low bytes, little-endian (zero beyond eight).
     let th = cx.th();
     let new_base = (th.local.len() as u64).div_ceil(16) * 16;
+    if new_base + f.frame_bytes > limits::LOCAL_BYTES_PER_THREAD {
+        let need = new_base + f.frame_bytes;
+        cx.th().scratch = vals;
+        return Err(Stop::fault(format!(
+            "call stack overflow: the frames need {need} bytes of local memory; a thread has at most {} (512 KiB)",
+            limits::LOCAL_BYTES_PER_THREAD
+        )));
+    }
+    let th = cx.th();
     th.local.resize((new_base + f.frame_bytes) as usize, 0);
     for ((&v, a), p) in vals.iter().zip(args.iter()).zip(&f.params) {
         let Param::Mem { offset, size } = *p else {
