@@ -179,6 +179,22 @@ impl Parser<'_> {
         }
     }
 
+    /// `{v, v, ...}`: the items of a (nested) initializer list.
+    fn init_list(&mut self) -> PResult<Init> {
+        self.expect_punct(b'{')?;
+        let mut items = Vec::new();
+        if self.eat_punct(b'}') {
+            return Ok(Init::List(items));
+        }
+        loop {
+            items.push(self.initializer()?);
+            if self.eat_punct(b'}') {
+                return Ok(Init::List(items));
+            }
+            self.expect_punct(b',')?;
+        }
+    }
+
     /// `= value`, `= {v, v, ...}` (nested), `= name`, `= generic(name)`, `= name+4`.
     fn initializer(&mut self) -> PResult<Init> {
         if self.at_punct(b'{')
@@ -202,18 +218,9 @@ impl Parser<'_> {
                 self.expect_punct(b',')?;
             }
         }
-        if self.eat_punct(b'{') {
-            let mut items = Vec::new();
-            if self.eat_punct(b'}') {
-                return Ok(Init::List(items));
-            }
-            loop {
-                items.push(self.initializer()?);
-                if self.eat_punct(b'}') {
-                    return Ok(Init::List(items));
-                }
-                self.expect_punct(b',')?;
-            }
+        if self.at_punct(b'{') {
+            let open = self.peek();
+            return self.nested(open, Self::init_list);
         }
         let t = self.peek();
         match t.kind {

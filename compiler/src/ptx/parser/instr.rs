@@ -107,6 +107,14 @@ impl Parser<'_> {
     /// the address parser).
     fn operand(&mut self, in_brackets: bool) -> PResult<Operand> {
         let t = self.peek();
+        if matches!(t.kind, Tok::Punct(b'{' | b'(')) {
+            return self.nested(t, |p| p.operand_nested(in_brackets));
+        }
+        self.operand_nested(in_brackets)
+    }
+
+    fn operand_nested(&mut self, in_brackets: bool) -> PResult<Operand> {
+        let t = self.peek();
         let kind = match t.kind {
             Tok::Punct(b'{') => {
                 self.bump();

@@ -31,6 +31,8 @@ pub fn parse(src: &str) -> (Module, Vec<Diagnostic>) {
         names: Interner::default(),
         stmt_start: 0,
         sreg_class: Vec::new(),
+        nesting: 0,
+        unwinding: false,
     };
     let module = p.module();
     let mut diags = p.diags;
@@ -38,6 +40,16 @@ pub fn parse(src: &str) -> (Module, Vec<Diagnostic>) {
     diags.sort_by_key(|d| d.span.lo);
     (module, diags)
 }
+
+/// The deepest nesting of `{ }` blocks, `{ }` initializer lists and
+/// `{ }`/`( )` operand lists together. Every pass over a module (this
+/// parser, the validator, the lowering, both runners, the printer, the
+/// reducer) recurses over blocks; without a bound, 100,000 nested `{` in a
+/// 2 MB file overflowed the stack and aborted. Compilers nest a few levels
+/// (clang wraps each inline-asm statement in one block); 256 leaves room
+/// and fits a 2 MiB test thread in a debug build (tests/nesting in
+/// parser/tests).
+pub(crate) const MAX_NESTING: u32 = 256;
 
 /// Tokens lexed per batch.
 const BATCH: usize = 4096;
@@ -73,6 +85,11 @@ pub(crate) struct Parser<'a> {
     sreg_class: Vec<u8>,
     /// Byte offset where the current statement began (for cascade suppression).
     stmt_start: u32,
+    /// Brackets open now: blocks, initializer lists, operand lists
+    /// ([`Parser::nested`]).
+    nesting: u32,
+    /// A nesting error is unwinding through enclosing brackets.
+    unwinding: bool,
 }
 
 /// Marker for "an error was reported; recover".
@@ -173,6 +190,58 @@ impl<'a> Parser<'a> {
         self.names.intern(s)
     }
 
+    // ---- nesting ----
+
+    /// Parses a bracketed construct that starts at `open` with `f`,
+    /// counting it against [`MAX_NESTING`]. Past the limit: one error, and
+    /// the whole too-deep bracket is skipped (a loop, not recursion). An
+    /// error that then unwinds through enclosing brackets (initializer and
+    /// operand lists do not recover inside) skips the rest of each, so
+    /// their closing brackets do not each report a stray `}`.
+    fn nested<T>(&mut self, open: Token, f: impl FnOnce(&mut Self) -> PResult<T>) -> PResult<T> {
+        if self.nesting >= MAX_NESTING {
+            let r = self.error(
+                open.span(),
+                format!("brackets nested more than {MAX_NESTING} deep"),
+            );
+            self.skip_bracket(true);
+            self.unwinding = true;
+            return Err(r);
+        }
+        self.nesting += 1;
+        let r = f(self);
+        self.nesting -= 1;
+        if r.is_err() && self.unwinding {
+            self.skip_bracket(false);
+        }
+        if self.nesting == 0 {
+            self.unwinding = false;
+        }
+        r
+    }
+
+    /// Skips tokens through the bracket that closes the current level:
+    /// `opening`: the next token opens it; otherwise it is already open.
+    fn skip_bracket(&mut self, opening: bool) {
+        let mut depth = u32::from(!opening);
+        loop {
+            let t = self.peek();
+            match t.kind {
+                Tok::Eof => return,
+                Tok::Punct(b'{' | b'(' | b'[') => depth += 1,
+                Tok::Punct(b'}' | b')' | b']') => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        self.bump();
+                        return;
+                    }
+                }
+                _ => {}
+            }
+            self.bump();
+        }
+    }
+
     // ---- errors ----
 
     fn error(&mut self, span: Span, msg: impl Into<String>) -> Reported {
@@ -225,6 +294,9 @@ impl<'a> Parser<'a> {
     /// Skips to the end of the current statement: past the next `;`, or up to
     /// a `}` or a token that starts a new line and can start a statement.
     fn recover_stmt(&mut self) {
+        // The statement's error is caught here: brackets it left open
+        // were closed while unwinding (`nested`).
+        self.unwinding = false;
         let start = self.consumed;
         // Braces opened while skipping (vector operands) are closed while skipping.
         let mut depth = 0u32;
@@ -616,6 +688,11 @@ impl<'a> Parser<'a> {
     // ---- blocks and statements ----
 
     fn block(&mut self) -> PResult<Block> {
+        let open = self.peek();
+        self.nested(open, Self::block_nested)
+    }
+
+    fn block_nested(&mut self) -> PResult<Block> {
         let open = self.expect_punct(b'{')?;
         let mut buf = self.stmt_buffers.pop().unwrap_or_default();
         let result = self.block_body(&mut buf);
