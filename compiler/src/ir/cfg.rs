@@ -207,10 +207,11 @@ impl Cfg {
         let mut falls_through = vec![false; n];
         let mut falls_off_end = false;
         let mut calls = Vec::new();
+        let index = f.label_index();
         for (b, blk) in f.blocks.iter().enumerate() {
             let e = exit_of(blk.insts.last());
             for t in &e.targets {
-                if let Some(i) = f.block_index(*t) {
+                if let Some(i) = index.get(*t) {
                     if !succs[b].contains(&i) {
                         succs[b].push(i);
                     }
@@ -229,7 +230,7 @@ impl Cfg {
             indirect[b] = e.indirect;
             for (ii, inst) in blk.insts.iter().enumerate() {
                 if inst.op == Op::CALL {
-                    let target = inst.targets().next().and_then(|l| f.block_index(l));
+                    let target = inst.targets().next().and_then(|l| index.get(l));
                     calls.push(CallSite {
                         block: b,
                         inst: ii,
@@ -252,7 +253,7 @@ impl Cfg {
                     .rev()
                     .flat_map(|x| f.blocks[x].insts.iter().rev())
                     .filter(|i| i.op == Op::BSSY)
-                    .filter_map(|i| i.targets().next().and_then(|l| f.block_index(l)))
+                    .filter_map(|i| i.targets().next().and_then(|l| index.get(l)))
                     .find(|&t| starts[t] > starts[b])
                     .unwrap_or(n - 1);
                 let window = (b + 1..=end).filter(|&c| !is_padding(f, c) && !is_callee(c));
@@ -399,11 +400,12 @@ impl Cfg {
 /// `CALL` names (an address taken: `MOV R15, .L_x_1`).
 fn named_call_targets(f: &Function, calls: &[CallSite]) -> Vec<usize> {
     let targets: Vec<usize> = calls.iter().filter_map(|c| c.target).collect();
+    let index = f.label_index();
     let mut out = Vec::new();
     for inst in f.insts().filter(|i| i.op != Op::CALL) {
         for o in &inst.operands {
             if let Operand::Label(l) = o {
-                if let Some(b) = f.block_index(*l) {
+                if let Some(b) = index.get(*l) {
                     if targets.contains(&b) && !out.contains(&b) {
                         out.push(b);
                     }

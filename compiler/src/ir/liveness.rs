@@ -808,6 +808,7 @@ impl Liveness {
             .collect();
         // Blocks ending in `@g BRA L` that fall through otherwise: the
         // target's needs hold under `g`, the next block's under `!g`.
+        let index = f.label_index();
         let split: Vec<Option<(GuardKey, usize, usize)>> = (0..nb)
             .map(|b| {
                 let last = f.blocks[b].insts.last()?;
@@ -819,7 +820,7 @@ impl Liveness {
                         .srcs()
                         .iter()
                         .all(|o| matches!(o, super::inst::Operand::Label(_)));
-                let t = last.targets().next().and_then(|l| f.block_index(l))?;
+                let t = last.targets().next().and_then(|l| index.get(l))?;
                 (plain && cfg.succs[b].len() == 2 && t != b + 1 && cfg.succs[b].contains(&(b + 1)))
                     .then_some((g, t, b + 1))
             })

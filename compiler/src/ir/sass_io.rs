@@ -225,7 +225,8 @@ pub fn from_sass(f: &SassFunction, sm: Option<&SmInfo>) -> Result<Function, IrEr
 /// cuobjdump does.
 pub fn to_sass(f: &Function, labels: bool) -> Result<SassFunction, IrError> {
     let starts = f.block_addresses();
-    let addr_of = |l: u32| f.block_index(l).map(|i| starts[i]);
+    let index = f.label_index();
+    let addr_of = |l: u32| index.get(l).map(|i| starts[i]);
     let mut out = SassFunction {
         name: f.name.clone(),
         header_flags: f.header_flags.clone(),

@@ -349,6 +349,7 @@ pub fn verify_all(f: &Function, sm: Option<&SmInfo>, opts: VerifyOptions) -> Vec
         _ => Vec::new(),
     };
     let cfg = Cfg::new(f);
+    let index = f.label_index();
     if cfg.falls_off_end {
         out.push(VerifyError {
             invariant: Invariant::FallsOffEnd,
@@ -381,7 +382,7 @@ pub fn verify_all(f: &Function, sm: Option<&SmInfo>, opts: VerifyOptions) -> Vec
             }
             check_inst(inst, sm, opts, &pending, &mut err);
             for l in inst.targets() {
-                if f.block_index(l).is_none() {
+                if index.get(l).is_none() {
                     err(
                         Invariant::UndefinedLabel,
                         format!("no block is labelled .L_x_{l}"),

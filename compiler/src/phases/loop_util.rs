@@ -38,30 +38,37 @@ pub struct LoopView {
     pub address_taken: Vec<bool>,
 }
 
+/// [`LoopView::address_taken`]: blocks that control reaches other than by
+/// the CFG's branch edges (and the roots).
+pub fn address_taken(f: &Function, cfg: &Cfg) -> Vec<bool> {
+    let mut address_taken = vec![false; f.blocks.len()];
+    let index = f.label_index();
+    for blk in &f.blocks {
+        for (i, inst) in blk.insts.iter().enumerate() {
+            let is_branch_end = i + 1 == blk.insts.len() && matches!(inst.op, Op::BRA | Op::JMP);
+            if is_branch_end {
+                continue;
+            }
+            for l in inst.targets() {
+                if let Some(b) = index.get(l) {
+                    address_taken[b] = true;
+                }
+            }
+        }
+    }
+    for &r in &cfg.roots {
+        address_taken[r] = true;
+    }
+    address_taken
+}
+
 impl LoopView {
     pub fn new(f: &Function) -> LoopView {
         let cfg = Cfg::new(f);
         let dom = DomTree::new(&cfg);
         let loops = LoopInfo::new(&cfg, &dom);
         let live = crate::ir::analysis_cache::liveness(f);
-        let mut address_taken = vec![false; f.blocks.len()];
-        for blk in &f.blocks {
-            for (i, inst) in blk.insts.iter().enumerate() {
-                let is_branch_end =
-                    i + 1 == blk.insts.len() && matches!(inst.op, Op::BRA | Op::JMP);
-                if is_branch_end {
-                    continue;
-                }
-                for l in inst.targets() {
-                    if let Some(b) = f.block_index(l) {
-                        address_taken[b] = true;
-                    }
-                }
-            }
-        }
-        for &r in &cfg.roots {
-            address_taken[r] = true;
-        }
+        let address_taken = address_taken(f, &cfg);
         LoopView {
             cfg,
             dom,

@@ -47,8 +47,10 @@
 //!
 //! Works on physical and virtual registers alike (no register is made).
 
-use super::loop_util::{is_vector_pred, opaque, unguarded, LoopView};
+use super::loop_util::{address_taken, is_vector_pred, opaque, unguarded};
 use super::phase::{Phase, PhaseContext, PhaseError};
+use crate::ir::cfg::Cfg;
+use crate::ir::func::LabelIndex;
 use crate::ir::opcode::Effects;
 use crate::ir::regs::{self, RegUnit};
 use crate::ir::sass_text::Guard;
@@ -73,6 +75,29 @@ pub fn arm_limit_for_level(level: u8) -> usize {
         3 => 8,
         4 => 12,
         _ => 16,
+    }
+}
+
+/// What the search for regions reads of the function: its CFG and the
+/// blocks control reaches other than by branches. Rebuilt after each
+/// conversion; no dominators, loops or liveness (they cost most of a
+/// [`super::loop_util::LoopView`] and nothing here reads them).
+struct View {
+    cfg: Cfg,
+    address_taken: Vec<bool>,
+    index: LabelIndex,
+}
+
+impl View {
+    fn new(f: &Function) -> View {
+        let cfg = Cfg::new(f);
+        let address_taken = address_taken(f, &cfg);
+        let index = f.label_index();
+        View {
+            cfg,
+            address_taken,
+            index,
+        }
     }
 }
 
@@ -103,7 +128,7 @@ struct Arm {
 /// The arm starting at block `start`, entered only from block `from`.
 /// `None` when the chain holds something that cannot be guarded or is
 /// longer than `limit`.
-fn arm(f: &Function, v: &LoopView, from: usize, start: usize, limit: usize) -> Option<Arm> {
+fn arm(f: &Function, v: &View, from: usize, start: usize, limit: usize) -> Option<Arm> {
     let mut out = Arm {
         blocks: Vec::new(),
         insts: Vec::new(),
@@ -174,7 +199,7 @@ fn writes(insts: &[Inst], u: RegUnit) -> bool {
 
 /// Tries to if-convert the region whose branch ends block `a`. Returns
 /// whether it did.
-fn convert_at(f: &mut Function, v: &LoopView, a: usize, limit: usize) -> bool {
+fn convert_at(f: &mut Function, v: &View, a: usize, limit: usize) -> bool {
     let Some(br) = f.blocks[a].insts.last() else {
         return false;
     };
@@ -193,7 +218,7 @@ fn convert_at(f: &mut Function, v: &LoopView, a: usize, limit: usize) -> bool {
     let Some(pu) = RegUnit::of_pred(g.pred) else {
         return false;
     };
-    let Some(target) = br.targets().next().and_then(|l| f.block_index(l)) else {
+    let Some(target) = br.targets().next().and_then(|l| v.index.get(l)) else {
         return false;
     };
     if target <= a + 1 {
@@ -259,7 +284,7 @@ fn apply(f: &mut Function, a: usize, body: Vec<Inst>, remove: &[usize]) {
 pub fn predicate(f: &mut Function, arm_limit: usize) -> usize {
     let mut total = 0;
     'again: loop {
-        let v = LoopView::new(f);
+        let v = View::new(f);
         for a in 0..f.blocks.len() {
             if convert_at(f, &v, a, arm_limit) {
                 total += 1;
