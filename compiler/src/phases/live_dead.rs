@@ -13,7 +13,7 @@
 use super::phase::{Phase, PhaseContext, PhaseError};
 use std::rc::Rc;
 
-use crate::ir::analysis_cache::{self, Lookup, Pass};
+use crate::ir::analysis_cache::{self, Lookup, Pass, Seen};
 use crate::ir::cfg::Cfg;
 use crate::ir::remove::dead_instructions_with;
 use crate::ir::Function;
@@ -65,14 +65,22 @@ pub fn remove_dead(f: &mut Function, dead: &[(usize, usize)]) -> Vec<(usize, usi
 /// returned untouched at once, and the first round's liveness comes from
 /// [`analysis_cache`] (both exact: see there).
 pub fn live_dead(f: &mut Function, rounds: usize) -> usize {
+    live_dead_seen(f, rounds).0
+}
+
+/// [`live_dead`], and when it removed nothing, the cache's answer for `f`
+/// as left (equal: the entry holds `f`), for a caller that records more
+/// about the unchanged `f` ([`analysis_cache::Seen`]); [`Seen::NONE`]
+/// otherwise.
+pub fn live_dead_seen(f: &mut Function, rounds: usize) -> (usize, Seen) {
     if rounds == 0 {
-        return 0;
+        return (0, Seen::NONE);
     }
     // The first round's liveness; `f` is copied into the cache only once
     // it is known to stay (a round that removes something changes it).
-    let (mut live, cached) = match analysis_cache::liveness_or_compute(f, Pass::DeadCode) {
-        Lookup::Clean => return 0,
-        Lookup::Live { live, cached } => (live, cached),
+    let (mut live, cached, seen) = match analysis_cache::liveness_or_compute(f, Pass::DeadCode) {
+        Lookup::Clean(seen) => return (0, seen),
+        Lookup::Live { live, cached, seen } => (live, cached, seen),
     };
     let mut total = 0;
     for round in 1..=rounds {
@@ -80,13 +88,16 @@ pub fn live_dead(f: &mut Function, rounds: usize) -> usize {
         let removed = remove_dead(f, &dead);
         total += removed.len();
         if removed.is_empty() {
-            if round == 1 && !cached {
+            // In the first round `f` is the function looked up: the
+            // lookup's answer still holds.
+            let seen = if round == 1 { seen } else { Seen::NONE };
+            let after = if round == 1 && !cached {
                 // `live` is `Liveness::new(f)`: worth keeping with `f`.
-                analysis_cache::remember(f, live, Pass::DeadCode);
+                analysis_cache::remember_seen(f, live, Pass::DeadCode, seen)
             } else {
-                analysis_cache::mark_clean(f, Pass::DeadCode);
-            }
-            break;
+                analysis_cache::mark_clean_seen(f, Pass::DeadCode, seen)
+            };
+            return (total, if total == 0 { after } else { Seen::NONE });
         }
         if round == rounds {
             break;
@@ -99,7 +110,7 @@ pub fn live_dead(f: &mut Function, rounds: usize) -> usize {
         let owned = Rc::try_unwrap(live).unwrap_or_else(|rc| (*rc).clone());
         live = Rc::new(owned.after_removal(f, &Cfg::new(f), &removed));
     }
-    total
+    (total, Seen::NONE)
 }
 
 impl Phase for LiveDead {
