@@ -70,6 +70,19 @@ impl Entry {
     }
 }
 
+impl Entry {
+    /// Whether `func` equals `f`: `seen`'s answer while it is current (`f`
+    /// unchanged since, checked in debug builds), a comparison otherwise.
+    fn trusts(&self, seen: Seen, f: &Function) -> bool {
+        if seen.gen != 0 && seen.gen == self.gen {
+            debug_assert_eq!(self.func == *f, seen.equal, "f changed since it was seen");
+            seen.equal
+        } else {
+            self.func == *f
+        }
+    }
+}
+
 impl Pass {
     fn bit(self) -> u32 {
         1 << self as u32
@@ -174,15 +187,8 @@ fn fresh_entry(f: &Function) -> Entry {
 fn with_entry_seen<T>(f: &Function, seen: Seen, k: impl FnOnce(&mut Entry) -> T) -> (T, Seen) {
     LAST.with(|c| {
         let mut c = c.borrow_mut();
-        let current = c.as_ref().map_or(0, |e| e.gen);
         match c.as_mut() {
-            Some(e) if seen.gen != 0 && seen.gen == current => {
-                debug_assert_eq!(e.func == *f, seen.equal, "f changed since it was seen");
-                if !seen.equal {
-                    replace(e, f);
-                }
-            }
-            Some(e) if e.func == *f => {}
+            Some(e) if e.trusts(seen, f) => {}
             Some(e) => replace(e, f),
             None => *c = Some(fresh_entry(f)),
         }
@@ -236,6 +242,12 @@ pub enum Lookup {
 /// whose copy would be dropped unused; it calls [`remember`] if it ends up
 /// leaving `f` unchanged.
 pub fn liveness_or_compute(f: &Function, pass: Pass) -> Lookup {
+    liveness_or_compute_seen(f, pass, Seen::NONE)
+}
+
+/// [`liveness_or_compute`] for an `f` unchanged since `seen`: no
+/// comparison while that answer is current.
+pub fn liveness_or_compute_seen(f: &Function, pass: Pass, seen: Seen) -> Lookup {
     let fresh = |seen| Lookup::Live {
         live: Rc::new(Liveness::new(f, &Cfg::new(f))),
         cached: false,
@@ -247,7 +259,7 @@ pub fn liveness_or_compute(f: &Function, pass: Pass) -> Lookup {
     let hit = LAST.with(|c| {
         let mut c = c.borrow_mut();
         match c.as_mut() {
-            Some(e) if e.func == *f => Ok(if e.clean & pass.bit() != 0 {
+            Some(e) if e.trusts(seen, f) => Ok(if e.clean & pass.bit() != 0 {
                 Lookup::Clean(Seen {
                     gen: e.gen,
                     equal: true,
@@ -336,14 +348,36 @@ pub fn unless_clean(
     pass: Pass,
     run: impl FnOnce(&mut Function) -> usize,
 ) -> usize {
-    if is_clean(f, pass) {
-        return 0;
+    unless_clean_seen(f, pass, run).0
+}
+
+/// [`unless_clean`], and when it changed nothing, the cache's answer for
+/// `f` as left (the entry holds `f`); [`Seen::NONE`] otherwise.
+pub fn unless_clean_seen(
+    f: &mut Function,
+    pass: Pass,
+    run: impl FnOnce(&mut Function) -> usize,
+) -> (usize, Seen) {
+    if is_bypassed() {
+        return (run(f), Seen::NONE);
+    }
+    let (clean, seen) = LAST.with(|c| match c.borrow().as_ref() {
+        // Compared only when the mark would answer.
+        Some(e) if e.clean & pass.bit() != 0 => {
+            let equal = e.func == *f;
+            (equal, Seen { gen: e.gen, equal })
+        }
+        _ => (false, Seen::NONE),
+    });
+    if clean {
+        return (0, seen);
     }
     let n = run(f);
     if n == 0 {
-        mark_clean(f, pass);
+        (0, mark_clean_seen(f, pass, seen))
+    } else {
+        (n, Seen::NONE)
     }
-    n
 }
 
 /// Drops the entry (for a caller that changed the function and wants to
@@ -604,5 +638,51 @@ mod tests {
         };
         f.blocks[0].insts.remove(0);
         mark_clean_seen(&f, Pass::DeadCode, seen);
+    }
+
+    /// A pass that found nothing hands its answer on: the liveness lookup
+    /// for the unchanged function hits through it, and a stale one (the
+    /// entry replaced since) compares.
+    #[test]
+    fn unless_clean_hands_its_answer_to_the_liveness_lookup() {
+        let mut f = body();
+        let (n, seen) = unless_clean_seen(&mut f, Pass::CopyProp, |_| 0);
+        assert_eq!(n, 0);
+        assert!(seen.equal && is_clean(&f, Pass::CopyProp));
+        match liveness_or_compute_seen(&f, Pass::DeadCode, seen) {
+            Lookup::Live {
+                cached, seen: s, ..
+            } => assert!(cached && s == seen),
+            Lookup::Clean(_) => panic!("DeadCode was never marked"),
+        }
+        // Known clean: skipped, with the same answer.
+        let (n, again) = unless_clean_seen(&mut f, Pass::CopyProp, |_| panic!("skipped"));
+        assert_eq!((n, again), (0, seen));
+        // A rewrite gives no answer.
+        let (n, none) = unless_clean_seen(&mut f, Pass::Cse, |f| {
+            f.blocks[0].insts.remove(0);
+            1
+        });
+        assert_eq!((n, none), (1, Seen::NONE));
+        // `seen` was for the function before the rewrite, and the entry
+        // still holds that one: trusting it would be wrong, and debug
+        // builds say so (next test); after another lookup it is stale.
+        let g = body();
+        let _ = liveness(&f);
+        match liveness_or_compute_seen(&g, Pass::DeadCode, seen) {
+            Lookup::Live {
+                cached, seen: s, ..
+            } => assert!(!cached && !s.equal),
+            Lookup::Clean(_) => panic!("DeadCode was never marked for g"),
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "f changed since it was seen")]
+    fn a_rewrite_after_the_answer_is_caught_by_the_lookup() {
+        let mut f = body();
+        let (_, seen) = unless_clean_seen(&mut f, Pass::CopyProp, |_| 0);
+        f.blocks[0].insts.remove(0);
+        let _ = liveness_or_compute_seen(&f, Pass::DeadCode, seen);
     }
 }

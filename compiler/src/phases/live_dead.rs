@@ -65,20 +65,24 @@ pub fn remove_dead(f: &mut Function, dead: &[(usize, usize)]) -> Vec<(usize, usi
 /// returned untouched at once, and the first round's liveness comes from
 /// [`analysis_cache`] (both exact: see there).
 pub fn live_dead(f: &mut Function, rounds: usize) -> usize {
-    live_dead_seen(f, rounds).0
+    live_dead_seen(f, rounds, Seen::NONE).0
 }
 
 /// [`live_dead`], and when it removed nothing, the cache's answer for `f`
 /// as left (equal: the entry holds `f`), for a caller that records more
 /// about the unchanged `f` ([`analysis_cache::Seen`]); [`Seen::NONE`]
 /// otherwise.
-pub fn live_dead_seen(f: &mut Function, rounds: usize) -> (usize, Seen) {
+///
+/// `before` is the cache's answer for `f` as the caller got it (and left
+/// `f` unchanged since), or [`Seen::NONE`].
+pub fn live_dead_seen(f: &mut Function, rounds: usize, before: Seen) -> (usize, Seen) {
     if rounds == 0 {
         return (0, Seen::NONE);
     }
     // The first round's liveness; `f` is copied into the cache only once
     // it is known to stay (a round that removes something changes it).
-    let (mut live, cached, seen) = match analysis_cache::liveness_or_compute(f, Pass::DeadCode) {
+    let lookup = analysis_cache::liveness_or_compute_seen(f, Pass::DeadCode, before);
+    let (mut live, cached, seen) = match lookup {
         Lookup::Clean(seen) => return (0, seen),
         Lookup::Live { live, cached, seen } => (live, cached, seen),
     };

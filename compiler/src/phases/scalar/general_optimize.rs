@@ -39,12 +39,18 @@ pub fn round(f: &mut Function) -> usize {
 
 /// [`round`], and the cache's answer for `f` as the round's dead-code
 /// pass left it ([`live_dead_seen`]): it made the last change.
+/// When copy propagation changed nothing, its answer for `f` goes to the
+/// dead-code pass unless the rules after it changed `f`.
 fn round_seen(f: &mut Function) -> (usize, Seen) {
-    let n = super::copies::propagate(f)
-        + super::peephole::fold_all(f)
-        + super::peephole::simplify_branches(f);
-    let (d, seen) = live_dead_seen(f, 1);
-    (n + d, seen)
+    let (p, seen) = super::copies::propagate_seen(f);
+    let rest = super::peephole::fold_all(f) + super::peephole::simplify_branches(f);
+    let before = if p == 0 && rest == 0 {
+        seen
+    } else {
+        Seen::NONE
+    };
+    let (d, seen) = live_dead_seen(f, 1, before);
+    (p + rest + d, seen)
 }
 
 /// The driver: rounds until nothing changes or `rounds` ran. A function
