@@ -32,6 +32,9 @@ use super::liveness::Liveness;
 
 struct Entry {
     func: Function,
+    /// Which content `func` holds: a fresh number each time the entry is
+    /// made or its function replaced (see [`Seen`]).
+    gen: u64,
     /// `Liveness::new` of `func` (never an incremental update: those number
     /// units differently, and consumers iterate in unit order).
     live: Option<Rc<Liveness>>,
@@ -67,6 +70,19 @@ impl Entry {
     }
 }
 
+impl Entry {
+    /// Whether `func` equals `f`: `seen`'s answer while it is current (`f`
+    /// unchanged since, checked in debug builds), a comparison otherwise.
+    fn trusts(&self, seen: Seen, f: &Function) -> bool {
+        if seen.gen != 0 && seen.gen == self.gen {
+            debug_assert_eq!(self.func == *f, seen.equal, "f changed since it was seen");
+            seen.equal
+        } else {
+            self.func == *f
+        }
+    }
+}
+
 impl Pass {
     fn bit(self) -> u32 {
         1 << self as u32
@@ -75,8 +91,43 @@ impl Pass {
 
 thread_local! {
     static LAST: RefCell<Option<Entry>> = const { RefCell::new(None) };
+    /// The last [`Entry::gen`] handed out.
+    static GEN: Cell<u64> = const { Cell::new(0) };
     /// Set inside [`bypassed`].
     static BYPASS: Cell<bool> = const { Cell::new(false) };
+}
+
+fn next_gen() -> u64 {
+    GEN.with(|g| {
+        g.set(g.get() + 1);
+        g.get()
+    })
+}
+
+/// What one comparison of a function `f` with the entry found, for a
+/// caller that then leaves `f` unchanged and records something about it
+/// ([`remember_seen`], [`mark_clean_seen`]): while the entry still holds
+/// the same content (no other call replaced it), the comparison's answer
+/// still holds and is not made again. A dead-code pass that removed
+/// nothing compared the function once to look its liveness up and once
+/// more to record that; general optimization compared it again to record
+/// its own fixed point. The caller's promise that `f` did not change is
+/// checked (the comparison made again) in debug builds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Seen {
+    /// The entry's [`Entry::gen`] then; 0 when there was none (or the
+    /// cache was bypassed: nothing is trusted then).
+    gen: u64,
+    /// Whether `f` was equal to the entry's function.
+    equal: bool,
+}
+
+impl Seen {
+    /// An answer that is never trusted (the callee compares again).
+    pub const NONE: Seen = Seen {
+        gen: 0,
+        equal: false,
+    };
 }
 
 /// Runs `k` with the cache out of the way: every liveness computed afresh,
@@ -105,20 +156,45 @@ fn with_entry<T>(f: &Function, k: impl FnOnce(&mut Entry) -> T) -> T {
         match c.as_mut() {
             Some(e) if e.func == *f => {}
             // Reuse the entry's allocations when only the content changed.
-            Some(e) => {
-                e.func.clone_from(f);
-                e.live = None;
-                e.clean = 0;
-            }
-            None => {
-                *c = Some(Entry {
-                    func: f.clone(),
-                    live: None,
-                    clean: 0,
-                })
-            }
+            Some(e) => replace(e, f),
+            None => *c = Some(fresh_entry(f)),
         }
         k(c.as_mut().expect("just made"))
+    })
+}
+
+/// The entry's content becomes `f`, with nothing known about it.
+fn replace(e: &mut Entry, f: &Function) {
+    e.func.clone_from(f);
+    e.gen = next_gen();
+    e.live = None;
+    e.clean = 0;
+}
+
+fn fresh_entry(f: &Function) -> Entry {
+    Entry {
+        func: f.clone(),
+        gen: next_gen(),
+        live: None,
+        clean: 0,
+    }
+}
+
+/// Runs `k` on the entry for `f` as [`with_entry`] does, without comparing
+/// when `seen` (an answer for `f`, unchanged since) is still current;
+/// returns `k`'s result and the answer after it (equal, the entry's
+/// generation).
+fn with_entry_seen<T>(f: &Function, seen: Seen, k: impl FnOnce(&mut Entry) -> T) -> (T, Seen) {
+    LAST.with(|c| {
+        let mut c = c.borrow_mut();
+        match c.as_mut() {
+            Some(e) if e.trusts(seen, f) => {}
+            Some(e) => replace(e, f),
+            None => *c = Some(fresh_entry(f)),
+        }
+        let e = c.as_mut().expect("just made");
+        let gen = e.gen;
+        (k(e), Seen { gen, equal: true })
     })
 }
 
@@ -147,12 +223,17 @@ pub fn liveness_unless_clean(f: &Function, pass: Pass) -> Option<Rc<Liveness>> {
 
 /// What [`liveness_or_compute`] found.
 pub enum Lookup {
-    /// `pass` is known to change nothing in `f`.
-    Clean,
+    /// `pass` is known to change nothing in `f` (with the comparison's
+    /// answer: equal).
+    Clean(Seen),
     /// The liveness of `f` (`Liveness::new`); `cached` when the cache holds
     /// `f` (and now this liveness), false when it was computed without
-    /// copying `f` into the cache.
-    Live { live: Rc<Liveness>, cached: bool },
+    /// copying `f` into the cache; `seen`, the comparison's answer.
+    Live {
+        live: Rc<Liveness>,
+        cached: bool,
+        seen: Seen,
+    },
 }
 
 /// [`liveness_unless_clean`] without the copy of `f` on a miss: the
@@ -161,25 +242,43 @@ pub enum Lookup {
 /// whose copy would be dropped unused; it calls [`remember`] if it ends up
 /// leaving `f` unchanged.
 pub fn liveness_or_compute(f: &Function, pass: Pass) -> Lookup {
-    let fresh = || Lookup::Live {
+    liveness_or_compute_seen(f, pass, Seen::NONE)
+}
+
+/// [`liveness_or_compute`] for an `f` unchanged since `seen`: no
+/// comparison while that answer is current.
+pub fn liveness_or_compute_seen(f: &Function, pass: Pass, seen: Seen) -> Lookup {
+    let fresh = |seen| Lookup::Live {
         live: Rc::new(Liveness::new(f, &Cfg::new(f))),
         cached: false,
+        seen,
     };
     if is_bypassed() {
-        return fresh();
+        return fresh(Seen::NONE);
     }
     let hit = LAST.with(|c| {
         let mut c = c.borrow_mut();
         match c.as_mut() {
-            Some(e) if e.func == *f => Some(if e.clean & pass.bit() != 0 {
-                Lookup::Clean
+            Some(e) if e.trusts(seen, f) => Ok(if e.clean & pass.bit() != 0 {
+                Lookup::Clean(Seen {
+                    gen: e.gen,
+                    equal: true,
+                })
             } else {
                 Lookup::Live {
                     live: e.liveness(f),
                     cached: true,
+                    seen: Seen {
+                        gen: e.gen,
+                        equal: true,
+                    },
                 }
             }),
-            _ => None,
+            Some(e) => Err(Seen {
+                gen: e.gen,
+                equal: false,
+            }),
+            None => Err(Seen::NONE),
         }
     });
     hit.unwrap_or_else(fresh)
@@ -196,6 +295,28 @@ pub fn remember(f: &Function, live: Rc<Liveness>, pass: Pass) {
         e.live.get_or_insert(live);
         e.clean |= pass.bit();
     });
+}
+
+/// [`remember`] for an `f` unchanged since `seen`; returns the answer for
+/// `f` after it.
+pub fn remember_seen(f: &Function, live: Rc<Liveness>, pass: Pass, seen: Seen) -> Seen {
+    if is_bypassed() {
+        return Seen::NONE;
+    }
+    with_entry_seen(f, seen, |e| {
+        e.live.get_or_insert(live);
+        e.clean |= pass.bit();
+    })
+    .1
+}
+
+/// [`mark_clean`] for an `f` unchanged since `seen`; returns the answer
+/// for `f` after it.
+pub fn mark_clean_seen(f: &Function, pass: Pass, seen: Seen) -> Seen {
+    if is_bypassed() {
+        return Seen::NONE;
+    }
+    with_entry_seen(f, seen, |e| e.clean |= pass.bit()).1
 }
 
 /// Whether `pass` is known to change nothing in a function equal to `f`.
@@ -227,14 +348,36 @@ pub fn unless_clean(
     pass: Pass,
     run: impl FnOnce(&mut Function) -> usize,
 ) -> usize {
-    if is_clean(f, pass) {
-        return 0;
+    unless_clean_seen(f, pass, run).0
+}
+
+/// [`unless_clean`], and when it changed nothing, the cache's answer for
+/// `f` as left (the entry holds `f`); [`Seen::NONE`] otherwise.
+pub fn unless_clean_seen(
+    f: &mut Function,
+    pass: Pass,
+    run: impl FnOnce(&mut Function) -> usize,
+) -> (usize, Seen) {
+    if is_bypassed() {
+        return (run(f), Seen::NONE);
+    }
+    let (clean, seen) = LAST.with(|c| match c.borrow().as_ref() {
+        // Compared only when the mark would answer.
+        Some(e) if e.clean & pass.bit() != 0 => {
+            let equal = e.func == *f;
+            (equal, Seen { gen: e.gen, equal })
+        }
+        _ => (false, Seen::NONE),
+    });
+    if clean {
+        return (0, seen);
     }
     let n = run(f);
     if n == 0 {
-        mark_clean(f, pass);
+        (0, mark_clean_seen(f, pass, seen))
+    } else {
+        (n, Seen::NONE)
     }
-    n
 }
 
 /// Drops the entry (for a caller that changed the function and wants to
@@ -350,7 +493,7 @@ mod tests {
         let old = liveness(&f);
         let mut g = f.clone();
         g.blocks[0].insts.remove(0);
-        let Lookup::Live { live, cached } = liveness_or_compute(&g, Pass::DeadCode) else {
+        let Lookup::Live { live, cached, .. } = liveness_or_compute(&g, Pass::DeadCode) else {
             panic!("nothing is clean yet");
         };
         assert!(!cached);
@@ -364,11 +507,13 @@ mod tests {
         );
         assert!(matches!(
             liveness_or_compute(&g, Pass::DeadCode),
-            Lookup::Clean
+            Lookup::Clean(_)
         ));
         match liveness_or_compute(&g, Pass::Cse) {
-            Lookup::Live { live: l, cached } => assert!(cached && Rc::ptr_eq(&l, &live)),
-            Lookup::Clean => panic!("Cse was never marked"),
+            Lookup::Live {
+                live: l, cached, ..
+            } => assert!(cached && Rc::ptr_eq(&l, &live)),
+            Lookup::Clean(_) => panic!("Cse was never marked"),
         }
     }
 
@@ -410,5 +555,134 @@ mod tests {
             "nothing remembered while bypassed"
         );
         assert!(Rc::ptr_eq(&cached, &liveness(&f)));
+    }
+
+    /// A lookup's answer, used by the recording calls while the entry is
+    /// unchanged, leaves the cache as the comparing calls leave it: a miss
+    /// replaces the entry with `f`, a hit keeps it.
+    #[test]
+    fn a_current_answer_records_as_a_comparison_would() {
+        let f = body();
+        let _ = liveness(&f);
+        let mut g = f.clone();
+        g.blocks[0].insts.remove(0);
+        let Lookup::Live { live, cached, seen } = liveness_or_compute(&g, Pass::DeadCode) else {
+            panic!("nothing is clean yet");
+        };
+        assert!(!cached && !seen.equal && seen.gen != 0, "a miss");
+        let after = remember_seen(&g, live.clone(), Pass::DeadCode, seen);
+        assert!(
+            after.equal && after.gen != seen.gen,
+            "the entry now holds g"
+        );
+        assert!(is_clean(&g, Pass::DeadCode) && !is_clean(&f, Pass::DeadCode));
+        assert!(Rc::ptr_eq(&live, &liveness(&g)));
+        // The answer after it still holds: no new content, a second pass
+        // recorded.
+        let again = mark_clean_seen(&g, Pass::GeneralOptimize, after);
+        assert_eq!(again, after);
+        assert!(is_clean(&g, Pass::GeneralOptimize));
+        match liveness_or_compute(&g, Pass::DeadCode) {
+            Lookup::Clean(s) => assert_eq!(s, after),
+            Lookup::Live { .. } => panic!("DeadCode was marked"),
+        }
+    }
+
+    /// An answer the entry has moved on from (another function looked up
+    /// since) is not trusted: the recording call compares, and marks the
+    /// function it is given, not the entry's.
+    #[test]
+    fn a_stale_answer_is_compared_again() {
+        let f = body();
+        let _ = liveness(&f);
+        let Lookup::Live { seen, .. } = liveness_or_compute(&f, Pass::Cse) else {
+            panic!("nothing is clean yet");
+        };
+        assert!(seen.equal);
+        let mut g = f.clone();
+        g.blocks[0].insts.remove(0);
+        let _ = liveness(&g);
+        let after = mark_clean_seen(&f, Pass::Cse, seen);
+        assert_ne!(after.gen, seen.gen, "f replaced g in the entry");
+        assert!(is_clean(&f, Pass::Cse));
+        assert!(!is_clean(&g, Pass::Cse));
+        // A stale miss (the entry was made for g meanwhile) is compared
+        // too: g equal to the entry's function keeps its liveness.
+        let Lookup::Live { seen, .. } = liveness_or_compute(&g, Pass::DeadCode) else {
+            panic!("DeadCode is not clean for g");
+        };
+        assert!(!seen.equal);
+        let live_g = liveness(&g);
+        remember_seen(
+            &g,
+            Rc::new(Liveness::new(&g, &Cfg::new(&g))),
+            Pass::DeadCode,
+            seen,
+        );
+        assert!(
+            Rc::ptr_eq(&live_g, &liveness(&g)),
+            "the entry's liveness kept"
+        );
+        assert!(is_clean(&g, Pass::DeadCode));
+    }
+
+    /// A caller that changed the function after the lookup breaks the
+    /// promise the answer stands on: debug builds (the tests) catch it.
+    #[test]
+    #[should_panic(expected = "f changed since it was seen")]
+    fn a_changed_function_with_a_current_answer_is_caught() {
+        let mut f = body();
+        let _ = liveness(&f);
+        let Lookup::Live { seen, .. } = liveness_or_compute(&f, Pass::DeadCode) else {
+            panic!("nothing is clean yet");
+        };
+        f.blocks[0].insts.remove(0);
+        mark_clean_seen(&f, Pass::DeadCode, seen);
+    }
+
+    /// A pass that found nothing hands its answer on: the liveness lookup
+    /// for the unchanged function hits through it, and a stale one (the
+    /// entry replaced since) compares.
+    #[test]
+    fn unless_clean_hands_its_answer_to_the_liveness_lookup() {
+        let mut f = body();
+        let (n, seen) = unless_clean_seen(&mut f, Pass::CopyProp, |_| 0);
+        assert_eq!(n, 0);
+        assert!(seen.equal && is_clean(&f, Pass::CopyProp));
+        match liveness_or_compute_seen(&f, Pass::DeadCode, seen) {
+            Lookup::Live {
+                cached, seen: s, ..
+            } => assert!(cached && s == seen),
+            Lookup::Clean(_) => panic!("DeadCode was never marked"),
+        }
+        // Known clean: skipped, with the same answer.
+        let (n, again) = unless_clean_seen(&mut f, Pass::CopyProp, |_| panic!("skipped"));
+        assert_eq!((n, again), (0, seen));
+        // A rewrite gives no answer.
+        let (n, none) = unless_clean_seen(&mut f, Pass::Cse, |f| {
+            f.blocks[0].insts.remove(0);
+            1
+        });
+        assert_eq!((n, none), (1, Seen::NONE));
+        // `seen` was for the function before the rewrite, and the entry
+        // still holds that one: trusting it would be wrong, and debug
+        // builds say so (next test); after another lookup it is stale.
+        let g = body();
+        let _ = liveness(&f);
+        match liveness_or_compute_seen(&g, Pass::DeadCode, seen) {
+            Lookup::Live {
+                cached, seen: s, ..
+            } => assert!(!cached && !s.equal),
+            Lookup::Clean(_) => panic!("DeadCode was never marked for g"),
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "f changed since it was seen")]
+    fn a_rewrite_after_the_answer_is_caught_by_the_lookup() {
+        let mut f = body();
+        let (_, seen) = unless_clean_seen(&mut f, Pass::CopyProp, |_| 0);
+        f.blocks[0].insts.remove(0);
+        let _ = liveness_or_compute_seen(&f, Pass::DeadCode, seen);
     }
 }

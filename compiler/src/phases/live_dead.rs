@@ -13,7 +13,7 @@
 use super::phase::{Phase, PhaseContext, PhaseError};
 use std::rc::Rc;
 
-use crate::ir::analysis_cache::{self, Lookup, Pass};
+use crate::ir::analysis_cache::{self, Lookup, Pass, Seen};
 use crate::ir::cfg::Cfg;
 use crate::ir::remove::dead_instructions_with;
 use crate::ir::Function;
@@ -65,14 +65,26 @@ pub fn remove_dead(f: &mut Function, dead: &[(usize, usize)]) -> Vec<(usize, usi
 /// returned untouched at once, and the first round's liveness comes from
 /// [`analysis_cache`] (both exact: see there).
 pub fn live_dead(f: &mut Function, rounds: usize) -> usize {
+    live_dead_seen(f, rounds, Seen::NONE).0
+}
+
+/// [`live_dead`], and when it removed nothing, the cache's answer for `f`
+/// as left (equal: the entry holds `f`), for a caller that records more
+/// about the unchanged `f` ([`analysis_cache::Seen`]); [`Seen::NONE`]
+/// otherwise.
+///
+/// `before` is the cache's answer for `f` as the caller got it (and left
+/// `f` unchanged since), or [`Seen::NONE`].
+pub fn live_dead_seen(f: &mut Function, rounds: usize, before: Seen) -> (usize, Seen) {
     if rounds == 0 {
-        return 0;
+        return (0, Seen::NONE);
     }
     // The first round's liveness; `f` is copied into the cache only once
     // it is known to stay (a round that removes something changes it).
-    let (mut live, cached) = match analysis_cache::liveness_or_compute(f, Pass::DeadCode) {
-        Lookup::Clean => return 0,
-        Lookup::Live { live, cached } => (live, cached),
+    let lookup = analysis_cache::liveness_or_compute_seen(f, Pass::DeadCode, before);
+    let (mut live, cached, seen) = match lookup {
+        Lookup::Clean(seen) => return (0, seen),
+        Lookup::Live { live, cached, seen } => (live, cached, seen),
     };
     let mut total = 0;
     for round in 1..=rounds {
@@ -80,13 +92,16 @@ pub fn live_dead(f: &mut Function, rounds: usize) -> usize {
         let removed = remove_dead(f, &dead);
         total += removed.len();
         if removed.is_empty() {
-            if round == 1 && !cached {
+            // In the first round `f` is the function looked up: the
+            // lookup's answer still holds.
+            let seen = if round == 1 { seen } else { Seen::NONE };
+            let after = if round == 1 && !cached {
                 // `live` is `Liveness::new(f)`: worth keeping with `f`.
-                analysis_cache::remember(f, live, Pass::DeadCode);
+                analysis_cache::remember_seen(f, live, Pass::DeadCode, seen)
             } else {
-                analysis_cache::mark_clean(f, Pass::DeadCode);
-            }
-            break;
+                analysis_cache::mark_clean_seen(f, Pass::DeadCode, seen)
+            };
+            return (total, if total == 0 { after } else { Seen::NONE });
         }
         if round == rounds {
             break;
@@ -99,7 +114,7 @@ pub fn live_dead(f: &mut Function, rounds: usize) -> usize {
         let owned = Rc::try_unwrap(live).unwrap_or_else(|rc| (*rc).clone());
         live = Rc::new(owned.after_removal(f, &Cfg::new(f), &removed));
     }
-    total
+    (total, Seen::NONE)
 }
 
 impl Phase for LiveDead {

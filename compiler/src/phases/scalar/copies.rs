@@ -156,6 +156,12 @@ pub fn propagate(f: &mut Function) -> usize {
     analysis_cache::unless_clean(f, Pass::CopyProp, propagate_once)
 }
 
+/// [`propagate`], and when it changed nothing, the cache's answer for `f`
+/// ([`analysis_cache::unless_clean_seen`]).
+pub fn propagate_seen(f: &mut Function) -> (usize, analysis_cache::Seen) {
+    analysis_cache::unless_clean_seen(f, Pass::CopyProp, propagate_once)
+}
+
 /// One run of [`propagate`].
 fn propagate_once(f: &mut Function) -> usize {
     let cfg = Cfg::new(f);
