@@ -5,9 +5,8 @@
 //! they fit. The values come from the PTX's meaning.
 
 mod pair_run;
-use oracle::launch::LaunchSpec;
 use oracle::ptx_interp::Outcome;
-use pair_run::{agree, interp, lowered, lowered_o3, ARCHS};
+use pair_run::{agree_on_every_target, interp, out_spec};
 
 #[test]
 fn a_kernel_nested_256_deep_runs_in_both_runners() {
@@ -23,26 +22,12 @@ fn a_kernel_nested_256_deep_runs_in_both_runners() {
     let src = format!(
         ".version 7.8\n.target sm_70\n.address_size 64\n.visible .entry k(.param .u64 out)\n{{\n.reg .b32 %acc;\n.reg .b32 %r1;\n.reg .b64 %rd1;\nld.param.u64 %rd1, [out];\nmov.u32 %acc, 1000;\n{body}ret;\n}}\n"
     );
-    let sp = LaunchSpec::from_json_str(
-        r#"{"kernel": "k", "grid": [1], "block": [1], "params": [{"buffer": "out"}],
-  "buffers": {"out": {"type": "u32", "len": 1, "init": "zeros"}}, "outputs": ["out"]}"#,
-        ".",
-    )
-    .unwrap();
+    let sp = out_spec(1, 1, 0);
     let want = interp(&src, &sp);
     assert_eq!(want.outcome, Outcome::Completed, "{:?}", want.outcome);
     assert_eq!(
         want.outputs.get("out").unwrap().bits,
         [1000 + levels as u64]
     );
-    for arch in ARCHS {
-        let o0 = lowered(&src, &sp, arch).unwrap_or_else(|e| panic!("{arch}: {e}"));
-        if let Some(d) = agree(&want, &o0, false) {
-            panic!("-O0 on {arch}: {d}");
-        }
-        let o3 = lowered_o3(&src, &sp, arch).unwrap_or_else(|e| panic!("{arch}: {e}"));
-        if let Some(d) = agree(&want, &o3, false) {
-            panic!("-O3 on {arch}: {d}");
-        }
-    }
+    agree_on_every_target(&src, &sp, &want);
 }

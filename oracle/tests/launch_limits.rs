@@ -15,27 +15,18 @@ mod pair_run;
 use oracle::launch::LaunchSpec;
 use oracle::ptx_interp::{self, Outcome, RunLimits};
 use oracle::sim::SimInputs;
-use pair_run::{agree, interp, lowered, lowered_o3, ARCHS};
+use pair_run::{agree_on_every_target, interp, out_spec, ARCHS};
 use ptxc::lower::{lower_target, LowerOptions};
 
 const N: u32 = 32;
 
 fn spec(dynamic_shared: u32) -> LaunchSpec {
-    spec_of(N, dynamic_shared)
+    out_spec(N, N, dynamic_shared)
 }
 
 /// One thread: the kernels below write one word.
 fn one(dynamic_shared: u32) -> LaunchSpec {
-    spec_of(1, dynamic_shared)
-}
-
-fn spec_of(threads: u32, dynamic_shared: u32) -> LaunchSpec {
-    let text = format!(
-        r#"{{"kernel": "k", "grid": [1], "block": [{threads}], "params": [{{"buffer": "out"}}],
-  "buffers": {{"out": {{"type": "u32", "len": {N}, "init": "zeros"}}}}, "outputs": ["out"],
-  "dynamic_shared_bytes": {dynamic_shared}}}"#
-    );
-    LaunchSpec::from_json_str(&text, ".").unwrap_or_else(|e| panic!("{e}\n{text}"))
+    out_spec(1, N, dynamic_shared)
 }
 
 /// A kernel with a `bytes`-byte local array, written and read at an
@@ -83,16 +74,7 @@ fn a_100_kib_local_frame_runs_in_both_runners_and_they_agree() {
     for t in 0..N {
         assert_eq!(out[t as usize], u64::from(t + 77 + t), "thread {t}");
     }
-    for arch in ARCHS {
-        let o0 = lowered(&src, &sp, arch).unwrap_or_else(|e| panic!("{arch}: {e}"));
-        if let Some(d) = agree(&want, &o0, false) {
-            panic!("-O0 on {arch}: {d}");
-        }
-        let o3 = lowered_o3(&src, &sp, arch).unwrap_or_else(|e| panic!("{arch}: {e}"));
-        if let Some(d) = agree(&want, &o3, false) {
-            panic!("-O3 on {arch}: {d}");
-        }
-    }
+    agree_on_every_target(&src, &sp, &want);
 }
 
 fn interp_setup_error(src: &str, sp: &LaunchSpec) -> String {

@@ -23,7 +23,7 @@
 mod pair_run;
 use oracle::launch::LaunchSpec;
 use oracle::ptx_interp::{Outcome, RunResult};
-use pair_run::{agree, interp, lowered, lowered_o3, ARCHS};
+use pair_run::{agree_on_every_target, interp, lowered, lowered_o3, out_spec, ARCHS};
 
 const N: u32 = 32;
 
@@ -85,12 +85,7 @@ const COMPONENTS: &str = r#".version 7.8
 "#;
 
 fn spec(words_per_thread: u32) -> LaunchSpec {
-    let text = format!(
-        r#"{{"kernel": "k", "grid": [1], "block": [{N}], "params": [{{"buffer": "out"}}],
-  "buffers": {{"out": {{"type": "u32", "len": {len}, "init": "zeros"}}}}, "outputs": ["out"]}}"#,
-        len = words_per_thread * N
-    );
-    LaunchSpec::from_json_str(&text, ".").unwrap_or_else(|e| panic!("{e}\n{text}"))
+    out_spec(N, words_per_thread * N, 0)
 }
 
 /// The 12 words thread `t` stores in `COMPONENTS`, from the PTX's meaning.
@@ -138,16 +133,7 @@ fn components_match_the_interpreter_on_every_target() {
     check_against("interpreter", &want, 12, |t| {
         components_expected(t).to_vec()
     });
-    for arch in ARCHS {
-        let o0 = lowered(COMPONENTS, &sp, arch).unwrap_or_else(|e| panic!("{arch}: {e}"));
-        if let Some(d) = agree(&want, &o0, false) {
-            panic!("-O0 on {arch}: {d}");
-        }
-        let o3 = lowered_o3(COMPONENTS, &sp, arch).unwrap_or_else(|e| panic!("{arch}: {e}"));
-        if let Some(d) = agree(&want, &o3, false) {
-            panic!("-O3 on {arch}: {d}");
-        }
-    }
+    agree_on_every_target(COMPONENTS, &sp, &want);
 }
 
 const WHOLE: &str = r#".version 7.8

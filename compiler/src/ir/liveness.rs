@@ -1490,21 +1490,11 @@ mod tests {
     /// On every corpus kernel as lowered (loops, calls, guarded code).
     #[test]
     fn skipping_unchanged_blocks_matches_the_round_robin_on_the_corpus() {
-        use crate::lower::{lower_source, LowerOptions};
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/kernels");
-        let sm = crate::targets::lookup_sm("sm_80").unwrap();
-        let mut kernels = 0;
-        for e in std::fs::read_dir(&dir).unwrap() {
-            let d = e.unwrap().path();
-            let name = d.file_name().unwrap().to_str().unwrap().to_string();
-            let Ok(src) = std::fs::read_to_string(d.join(format!("{name}.ptx"))) else {
-                continue;
-            };
-            for k in lower_source(&name, &src, sm, &LowerOptions::default()).unwrap() {
-                kernels += 1;
-                same_as_round_robin(&k.function, &name);
-            }
+        let kernels = crate::lower::tests::lowered_corpus("sm_80");
+        for (name, f) in &kernels {
+            same_as_round_robin(f, name);
         }
+        let kernels = kernels.len();
         assert!(kernels >= 10, "{kernels} kernels");
     }
 }

@@ -188,7 +188,7 @@ mod warp;
 mod warp_sync;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 #[cfg(test)]
 mod tests_gaps;
 #[cfg(test)]

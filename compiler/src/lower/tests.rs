@@ -59,6 +59,24 @@ fn corpus_dir() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/kernels")
 }
 
+/// Every kernel of every corpus module (`NAME/NAME.ptx`) lowered for
+/// `arch`, with its module's name.
+pub(crate) fn lowered_corpus(arch: &str) -> Vec<(String, crate::ir::Function)> {
+    let sm = crate::targets::lookup_sm(arch).unwrap();
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(corpus_dir()).unwrap() {
+        let d = e.unwrap().path();
+        let name = d.file_name().unwrap().to_str().unwrap().to_string();
+        let Ok(src) = std::fs::read_to_string(d.join(format!("{name}.ptx"))) else {
+            continue;
+        };
+        for k in lower_source(&name, &src, sm, &LowerOptions::default()).unwrap() {
+            out.push((name.clone(), k.function));
+        }
+    }
+    out
+}
+
 #[test]
 fn corpus_kernels_lower_on_every_target() {
     let mut failures = Vec::new();

@@ -178,30 +178,19 @@ mod tests {
     #[test]
     fn incremental_rounds_match_fresh_liveness_on_the_corpus() {
         use crate::ir::remove::dead_instructions;
-        use crate::lower::{lower_source, LowerOptions};
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/kernels");
-        let sm = crate::targets::lookup_sm("sm_80").unwrap();
         let (mut kernels, mut rounds_checked) = (0, 0);
-        for e in std::fs::read_dir(&dir).unwrap() {
-            let d = e.unwrap().path();
-            let name = d.file_name().unwrap().to_str().unwrap().to_string();
-            let Ok(src) = std::fs::read_to_string(d.join(format!("{name}.ptx"))) else {
-                continue;
-            };
-            for k in lower_source(&name, &src, sm, &LowerOptions::default()).unwrap() {
-                kernels += 1;
-                let mut f = k.function;
-                let mut live = Liveness::new(&f, &Cfg::new(&f));
-                loop {
-                    let got = dead_instructions_with(&f, &live);
-                    assert_eq!(got, dead_instructions(&f), "{name}: round {rounds_checked}");
-                    let removed = remove_dead(&mut f, &got);
-                    if removed.is_empty() {
-                        break;
-                    }
-                    rounds_checked += 1;
-                    live = live.after_removal(&f, &Cfg::new(&f), &removed);
+        for (name, mut f) in crate::lower::tests::lowered_corpus("sm_80") {
+            kernels += 1;
+            let mut live = Liveness::new(&f, &Cfg::new(&f));
+            loop {
+                let got = dead_instructions_with(&f, &live);
+                assert_eq!(got, dead_instructions(&f), "{name}: round {rounds_checked}");
+                let removed = remove_dead(&mut f, &got);
+                if removed.is_empty() {
+                    break;
                 }
+                rounds_checked += 1;
+                live = live.after_removal(&f, &Cfg::new(&f), &removed);
             }
         }
         assert!(kernels >= 10, "{kernels} kernels");

@@ -136,3 +136,29 @@ pub fn lowered_o3(src: &str, spec: &LaunchSpec, arch: &str) -> Result<RunResult,
     )
     .map_err(|e| format!("sim setup: {e}"))
 }
+
+/// A launch of one CTA of `threads` threads with one `u32` buffer `out` of
+/// `len` zeros (the kernel's only parameter, compared afterwards).
+pub fn out_spec(threads: u32, len: u32, dynamic_shared: u32) -> LaunchSpec {
+    let text = format!(
+        r#"{{"kernel": "k", "grid": [1], "block": [{threads}], "params": [{{"buffer": "out"}}],
+  "buffers": {{"out": {{"type": "u32", "len": {len}, "init": "zeros"}}}}, "outputs": ["out"],
+  "dynamic_shared_bytes": {dynamic_shared}}}"#
+    );
+    LaunchSpec::from_json_str(&text, ".").unwrap_or_else(|e| panic!("{e}\n{text}"))
+}
+
+/// Panics unless the lowering at -O0 and after the -O3 plan agree with
+/// `want` (the interpreter's run, completed) on every target.
+pub fn agree_on_every_target(src: &str, spec: &LaunchSpec, want: &RunResult) {
+    for arch in ARCHS {
+        let o0 = lowered(src, spec, arch).unwrap_or_else(|e| panic!("{arch}: {e}"));
+        if let Some(d) = agree(want, &o0, false) {
+            panic!("-O0 on {arch}: {d}");
+        }
+        let o3 = lowered_o3(src, spec, arch).unwrap_or_else(|e| panic!("{arch}: {e}"));
+        if let Some(d) = agree(want, &o3, false) {
+            panic!("-O3 on {arch}: {d}");
+        }
+    }
+}
