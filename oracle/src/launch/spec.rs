@@ -655,6 +655,39 @@ fn parse_dims(ctx: &Ctx, v: &Value, field: &str) -> Result<Vec<u32>, LaunchError
     Ok(out)
 }
 
+/// The hardware's launch limits (CUDA C++ Programming Guide, "Technical
+/// Specifications per Compute Capability", 5.0 to 9.0): a grid of at most
+/// 2^31-1 x 65535 x 65535 CTAs, a CTA of at most 1024 x 1024 x 64 and 1024
+/// threads in all. A launch past them fails on the GPU, so no runner may
+/// give it a verdict (and 4096 threads would be simulated as if real).
+const GRID_MAX: [u32; 3] = [i32::MAX as u32, 65535, 65535];
+const BLOCK_MAX: [u32; 3] = [1024, 1024, 64];
+
+fn check_dims(
+    ctx: &Ctx,
+    v: &Value,
+    field: &str,
+    d: &[u32],
+    max: &[u32; 3],
+    total: Option<u64>,
+) -> Result<(), LaunchError> {
+    let a = ctx.array(v, field)?;
+    for (i, (&x, &m)) in d.iter().zip(max).enumerate() {
+        if x > m {
+            return Err(ctx.err(
+                a[i].pos,
+                &idx(field, i),
+                format!("{x} is more than the hardware's {m}"),
+            ));
+        }
+    }
+    let n: u64 = d.iter().map(|&x| u64::from(x)).product();
+    if let Some(t) = total.filter(|&t| n > t) {
+        return Err(ctx.err(v.pos, field, format!("{n} threads; a CTA has at most {t}")));
+    }
+    Ok(())
+}
+
 pub(super) fn elem_type(ctx: &Ctx, v: &Value, field: &str) -> Result<ElemType, LaunchError> {
     let s = ctx.string(v, field)?;
     ElemType::from_name(s).ok_or_else(|| {
@@ -998,8 +1031,12 @@ fn parse_spec(text: &str, base_dir: &Path) -> Result<LaunchSpec, LaunchError> {
     if kernel.is_empty() {
         return Err(ctx.err(kv.pos, "kernel", "must not be empty"));
     }
-    let grid_dims = parse_dims(&ctx, ctx.require(top, "grid", "", root.pos)?, "grid")?;
-    let block_dims = parse_dims(&ctx, ctx.require(top, "block", "", root.pos)?, "block")?;
+    let grid_v = ctx.require(top, "grid", "", root.pos)?;
+    let grid_dims = parse_dims(&ctx, grid_v, "grid")?;
+    check_dims(&ctx, grid_v, "grid", &grid_dims, &GRID_MAX, None)?;
+    let block_v = ctx.require(top, "block", "", root.pos)?;
+    let block_dims = parse_dims(&ctx, block_v, "block")?;
+    check_dims(&ctx, block_v, "block", &block_dims, &BLOCK_MAX, Some(1024))?;
 
     // Decision: missing `buffers` / `textures` / `params` mean none.
     let mut buffers = Vec::new();
@@ -1623,6 +1660,12 @@ mod tests {
             (mutate("\"kernel\": \"saxpy\",", ""), "<launch spec>:1:1: missing field 'kernel'"),
             (mutate("[4, 1, 1]", "[4, 1, 1, 1]"), "<launch spec>:4:11: grid: expected 1 to 3 dimensions, found 4"),
             (mutate("[64, 1, 1]", "[64, 0]"), "<launch spec>:5:17: block[1]: must be at least 1"),
+            // The hardware's launch limits.
+            (mutate("[64, 1, 1]", "[64, 1, 65]"), "<launch spec>:5:20: block[2]: 65 is more than the hardware's 64"),
+            (mutate("[64, 1, 1]", "[1025]"), "<launch spec>:5:13: block[0]: 1025 is more than the hardware's 1024"),
+            (mutate("[64, 1, 1]", "[64, 32]"), "<launch spec>:5:12: block: 2048 threads; a CTA has at most 1024"),
+            (mutate("[4, 1, 1]", "[2147483648]"), "<launch spec>:4:12: grid[0]: 2147483648 is more than the hardware's 2147483647"),
+            (mutate("[4, 1, 1]", "[4, 65536]"), "<launch spec>:4:15: grid[1]: 65536 is more than the hardware's 65535"),
             (mutate("[4, 1, 1]", "\"4\""), "<launch spec>:4:11: grid: expected an array, found a string"),
             (mutate("{\"u32\": 256}", "{\"u33\": 256}"), "<launch spec>:7:6: params[0]: unknown parameter kind 'u33' (expected a type such as \"u32\", or \"buffer\", \"texture\", \"surface\", \"type\")"),
             (mutate("{\"u32\": 256}", "{\"u32\": 4294967296}"), "<launch spec>:7:13: params[0].u32: 4294967296 is out of range for u32 (-2147483648 to 4294967295)"),
