@@ -422,18 +422,11 @@ struct ModuleLayout {
     const_global: Option<u32>,
 }
 
+/// [`ast::VarDecl::size_align`] in 32 bits: the validator refused every
+/// variable and state space of 4 GiB or more.
 fn var_size_align(v: &ast::VarDecl) -> (u32, u32) {
-    let elem = match v.ty {
-        VarType::Scalar(t) => t.bytes(),
-        _ => 8,
-    };
-    let n = v.element_count().unwrap_or(0) as u32;
-    let size = elem * n;
-    let align = v
-        .align
-        .unwrap_or(elem * u32::from(v.vector.unwrap_or(1)))
-        .max(1);
-    (size, align)
+    let (size, align) = v.size_align().unwrap_or((0, 1));
+    (size as u32, align as u32)
 }
 
 /// The first shared address of a CTA's data: the SM table's

@@ -217,6 +217,26 @@ impl VarDecl {
         }
         Some(n)
     }
+
+    /// Bytes and alignment as every layout places the variable: element
+    /// size (8 for the opaque types) times the element count, 0 for an
+    /// unsized `[]`; `.align`, else element size times vector width, at
+    /// least 1. `None` when the size overflows 64 bits (the validator
+    /// refuses 4 GiB and more: validate/sizes.rs).
+    pub fn size_align(&self) -> Option<(u64, u64)> {
+        let elem = match self.ty {
+            VarType::Scalar(t) => u64::from(t.bytes()),
+            _ => 8,
+        };
+        let align = self
+            .align
+            .map_or(elem * u64::from(self.vector.unwrap_or(1)), u64::from)
+            .max(1);
+        if self.dims.iter().any(Option::is_none) {
+            return Some((0, align));
+        }
+        Some((self.element_count()?.checked_mul(elem)?, align))
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

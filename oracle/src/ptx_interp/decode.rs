@@ -66,16 +66,7 @@ fn align_up(x: u64, a: u64) -> u64 {
 
 /// Byte size and alignment of a variable.
 fn var_size_align(v: &VarDecl) -> (u64, u64) {
-    let elem = match v.ty {
-        VarType::Scalar(t) => u64::from(t.bytes()),
-        _ => 8,
-    };
-    let n = v.element_count().unwrap_or(0);
-    let natural = elem * u64::from(v.vector.unwrap_or(1));
-    (
-        elem * n,
-        u64::from(v.align.unwrap_or(natural as u32)).max(1),
-    )
+    v.size_align().unwrap_or((0, 1))
 }
 
 /// The little-endian bytes of an initializer for a variable of element type `t`.

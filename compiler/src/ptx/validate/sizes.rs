@@ -17,28 +17,10 @@ use crate::ptx::diag::Diagnostic;
 /// Constant bank 3's size (ptxas 11.8's limit above).
 const CONST_BANK_BYTES: u64 = 0x10000;
 
-/// A variable's bytes and alignment (its natural one: element size times
-/// vector width, as the lowering places it). Size 0 for an unsized `[]`
-/// array; `None` when the element count or the size overflows 64 bits.
-fn size_align(v: &VarDecl) -> Option<(u64, u64)> {
-    let elem = match v.ty {
-        VarType::Scalar(t) => u64::from(t.bytes()),
-        _ => 8,
-    };
-    let align = v
-        .align
-        .map_or(elem * u64::from(v.vector.unwrap_or(1)), u64::from);
-    if v.dims.iter().any(Option::is_none) {
-        return Some((0, align.max(1)));
-    }
-    let size = v.element_count()?.checked_mul(elem)?;
-    Some((size, align.max(1)))
-}
-
 /// Reports a variable of 4 GiB or more; returns its size and alignment
 /// (size saturated).
 fn check_var(m: &Module, v: &VarDecl, diags: &mut Vec<Diagnostic>) -> (u64, u64) {
-    let sa = size_align(v);
+    let sa = v.size_align();
     let (size, align) = sa.unwrap_or((u64::MAX, 1));
     if size >= 1 << 32 {
         let what = match sa {
