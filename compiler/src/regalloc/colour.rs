@@ -13,12 +13,13 @@
 use super::interfere::Graph;
 use super::mask::RegMask;
 use super::nodes::{Class, Nodes};
+use super::repair::{repair, Busy};
 use super::{AllocError, RegBudget, PREDICATES, UNIFORM_PREDICATES, UNIFORM_REGISTERS};
 
 /// The physical base of each node.
 pub type Assignment = Vec<u32>;
 
-fn limit(c: Class, budget: &RegBudget) -> u32 {
+pub(super) fn limit(c: Class, budget: &RegBudget) -> u32 {
     match c {
         Class::Gpr => budget.limit(),
         Class::Pred => PREDICATES,
@@ -27,7 +28,7 @@ fn limit(c: Class, budget: &RegBudget) -> u32 {
     }
 }
 
-fn allowed(c: Class, r: u32, budget: &RegBudget) -> bool {
+pub(super) fn allowed(c: Class, r: u32, budget: &RegBudget) -> bool {
     match c {
         Class::Gpr => budget.allows(r),
         _ => r < limit(c, budget),
@@ -37,7 +38,7 @@ fn allowed(c: Class, r: u32, budget: &RegBudget) -> bool {
 /// The registers of file `c` that [`allowed`] accepts, as a mask: the
 /// file below its limit, less the stack pointer for general registers
 /// ([`RegBudget::allows`]).
-fn allowed_mask(c: Class, budget: &RegBudget) -> RegMask {
+pub(super) fn allowed_mask(c: Class, budget: &RegBudget) -> RegMask {
     let mut m = RegMask::below(limit(c, budget));
     if c == Class::Gpr {
         m.remove(super::STACK_POINTER);
@@ -47,7 +48,7 @@ fn allowed_mask(c: Class, budget: &RegBudget) -> RegMask {
 
 /// The registers of `k`'s file that its coloured neighbours and the
 /// physical registers it interferes with leave free.
-fn free_mask(
+pub(super) fn free_mask(
     ns: &Nodes,
     g: &Graph,
     budget: &RegBudget,
@@ -73,7 +74,7 @@ fn free_mask(
 /// values), else the lowest that fits. Bit-parallel over the 256
 /// registers (`RegMask::bases`): the same answer as trying every base in
 /// turn (`tests::place_matches_the_loop`).
-fn place(free: &RegMask, size: u32, align: u32, lim: u32) -> Option<u32> {
+pub(super) fn place(free: &RegMask, size: u32, align: u32, lim: u32) -> Option<u32> {
     let fit = free.bases(size, align);
     if size > 2 {
         return fit.lowest();
@@ -121,7 +122,7 @@ pub fn colour(ns: &Nodes, g: &Graph, budget: &RegBudget) -> Result<Assignment, V
 }
 
 /// A partial colouring: the physical base of the nodes coloured.
-type Partial = Vec<Option<u32>>;
+pub(super) type Partial = Vec<Option<u32>>;
 
 /// Colours the nodes of one register file (`members`): the definition
 /// order first, then Briggs's optimistic order (simplify by degree, select
@@ -215,79 +216,6 @@ fn colour_file(
         }
     }
     Err(best)
-}
-
-/// The lowest place node `m` could take given its coloured neighbours,
-/// with the registers in `extra` taken too.
-fn first_free_place(
-    ns: &Nodes,
-    g: &Graph,
-    budget: &RegBudget,
-    assign: &[Option<u32>],
-    m: usize,
-    extra: (u32, u32),
-) -> Option<u32> {
-    let x = &ns.nodes[m];
-    let mut taken = RegMask::default();
-    taken.insert_range(extra.0, extra.1);
-    let free = free_mask(ns, g, budget, assign, m).minus(&taken);
-    free.bases(x.size, x.align).lowest()
-}
-
-/// Node `k` found no place: try each place whose only occupants are one
-/// or two coloured neighbours that can move elsewhere (a one-step Kempe
-/// style recolouring), and move them. Returns `k`'s place.
-fn repair(
-    ns: &Nodes,
-    g: &Graph,
-    budget: &RegBudget,
-    assign: &mut [Option<u32>],
-    k: usize,
-) -> Option<u32> {
-    let x = &ns.nodes[k];
-    let lim = limit(x.class, budget);
-    let mut b = 0;
-    while b + x.size <= lim {
-        let place = b;
-        b += x.align;
-        if !(place..place + x.size).all(|r| allowed(x.class, r, budget) && !g.fixed[k].contains(&r))
-        {
-            continue;
-        }
-        let blockers: Vec<usize> = g
-            .nbrs(k)
-            .filter(|&m| {
-                assign[m].is_some_and(|a| a < place + x.size && place < a + ns.nodes[m].size)
-            })
-            .collect();
-        if blockers.is_empty()
-            || blockers.len() > 2
-            || blockers.iter().any(|&m| ns.nodes[m].temp && !x.temp)
-        {
-            continue;
-        }
-        let saved: Vec<Option<u32>> = blockers.iter().map(|&m| assign[m]).collect();
-        for &m in &blockers {
-            assign[m] = None;
-        }
-        let mut ok = true;
-        for &m in &blockers {
-            match first_free_place(ns, g, budget, assign, m, (place, x.size)) {
-                Some(p) => assign[m] = Some(p),
-                None => {
-                    ok = false;
-                    break;
-                }
-            }
-        }
-        if ok {
-            return Some(place);
-        }
-        for (&m, s) in blockers.iter().zip(saved) {
-            assign[m] = s;
-        }
-    }
-    None
 }
 
 /// Brélaz's DSATUR, for nodes of several sizes: repeatedly colour the
@@ -446,7 +374,8 @@ fn briggs_order(ns: &Nodes, g: &Graph, budget: &RegBudget) -> Vec<usize> {
 /// Greedy colouring in `order`. A single register goes preferably into
 /// the hole of a pair whose other half is taken (or not allocatable, as
 /// R0 beside R1), and a pair into the half of a quad whose other half is
-/// taken, so that aligned places stay free for the wide values.
+/// taken, so that aligned places stay free for the wide values. A node
+/// that finds no place tries [`repair`].
 fn colour_in(
     ns: &Nodes,
     g: &Graph,
@@ -456,18 +385,22 @@ fn colour_in(
 ) -> Result<Partial, Vec<usize>> {
     let n = ns.nodes.len();
     let mut assign: Vec<Option<u32>> = vec![None; n];
+    let mut busy = Busy::new(g);
     let mut failed = Vec::new();
     for &k in order {
         let node = &ns.nodes[k];
         let lim = limit(node.class, budget);
-        let free = free_mask(ns, g, budget, &assign, k);
+        let free = busy.free(ns, budget, k);
         let found = if singles_down && node.size == 1 {
             free.highest()
         } else {
             place(&free, node.size, node.align, lim)
         };
-        match found.or_else(|| repair(ns, g, budget, &mut assign, k)) {
-            Some(b) => assign[k] = Some(b),
+        match found.or_else(|| repair(ns, g, budget, &mut assign, &mut busy, k)) {
+            Some(b) => {
+                assign[k] = Some(b);
+                busy.take(g, k, b, node.size);
+            }
             None => failed.push(k),
         }
     }
@@ -476,6 +409,18 @@ fn colour_in(
     } else {
         Err(failed)
     }
+}
+
+/// [`colour_in`], for the reference tests.
+#[cfg(test)]
+pub(super) fn colour_in_for_tests(
+    ns: &Nodes,
+    g: &Graph,
+    budget: &RegBudget,
+    order: &[usize],
+    singles_down: bool,
+) -> Result<Partial, Vec<usize>> {
+    colour_in(ns, g, budget, order, singles_down)
 }
 
 /// Whether a node may be spilled: not a temporary, named by one

@@ -6,7 +6,8 @@
 //! |---|---|
 //! | `nodes.rs` | allocation nodes: the virtual register groups (single, aligned pair, quad) the operands name, their file, size and alignment |
 //! | `interfere.rs` | the interference graph from guard-aware liveness (`ir::liveness`), with per-node spill costs |
-//! | `colour.rs` | greedy colouring in definition order under the budget, reserved and fixed registers |
+//! | `colour.rs` | greedy colouring in definition order under the budget, reserved and fixed registers (tests against the first version: `colour_reference_tests.rs`) |
+//! | `repair.rs` | the one-step recolouring of a node that found no place, and each node's busy registers kept current |
 //! | `spill.rs` | spill-everywhere rewriting: a fresh temporary per instruction, `LDL` before uses, `STL` after definitions, under the instruction's guard; predicates through a general register (`SEL`/`ISETP`) |
 //! | `frame.rs` | the spill area of each procedure in its stack frame: `IADD3 R1` adjustments, `[R1+off]` addresses from the stack depth at each point, the total stack size |
 //! | `check.rs` | the post-allocation verifier (phase 154) |
@@ -33,10 +34,13 @@
 
 mod check;
 mod colour;
+#[cfg(test)]
+mod colour_reference_tests;
 mod frame;
 mod interfere;
 mod mask;
 mod nodes;
+mod repair;
 mod spill;
 mod usage;
 
