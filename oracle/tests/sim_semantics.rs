@@ -1299,3 +1299,155 @@ fn the_shared_window_registers_map_generic_to_shared_addresses() {
         assert_ne!(o[t][2..4], [0, 0]);
     }
 }
+
+/// `BRA.CONV ~URZ` is `BRA.DIV ~URZ`'s complement: a group that holds
+/// every live lane of the warp branches on `.CONV` and falls through on
+/// `.DIV`; a divergent group does the opposite (ptxas 11.8 guards
+/// `shfl.sync.idx` with `BRA.CONV ~URZ`; see exec/control.rs).
+#[test]
+fn bra_conv_branches_a_converged_group_and_bra_div_a_diverged_one() {
+    let o = run(
+        &[
+            "MOV R8, 0x1",
+            "MOV R9, 0x1",
+            "MOV R10, 0x1",
+            "MOV R11, 0x1",
+            // Converged: .CONV taken (R8 stays 1), .DIV not (R9 = 2).
+            "BRA.CONV ~URZ, %c1",
+            "MOV R8, 0x2",
+            "c1:",
+            "BRA.DIV ~URZ, %d1",
+            "MOV R9, 0x2",
+            "d1:",
+            // Diverged (lanes below 16 apart from the rest): .CONV falls
+            // through (R10 = 3), .DIV is taken (R11 stays 1).
+            "ISETP.LT.U32.AND P0, PT, R0, 0x10, PT",
+            "BSSY B0, %join",
+            "@P0 BRA %low",
+            "BRA.CONV ~URZ, %c2",
+            "MOV R10, 0x3",
+            "c2:",
+            "BRA.DIV ~URZ, %d2",
+            "MOV R11, 0x3",
+            "d2:",
+            "BRA %done",
+            "low:",
+            "BRA.CONV ~URZ, %c3",
+            "MOV R10, 0x3",
+            "c3:",
+            "BRA.DIV ~URZ, %d3",
+            "MOV R11, 0x3",
+            "d3:",
+            "done:",
+            "BSYNC B0",
+            "join:",
+            "STG.E.128 [R2.64], R8",
+            "EXIT",
+        ],
+        32,
+        &[],
+    );
+    for t in 0..32 {
+        assert_eq!(o[t][..4], [1, 2, 3, 1], "thread {t}");
+    }
+}
+
+/// A copy of a never-written register is not an error (ptxas copies
+/// speculatively: `IMAD.U32 R21, RZ, RZ, UR13` of a value written under a
+/// guard, read back only under the same condition; exec/logic.rs `mov`):
+/// the copy is never-written where its source was, so a store of it
+/// still fails, in the lanes that lacked the value.
+#[test]
+fn a_copy_passes_a_never_written_value_on() {
+    let ub_at = |body: &[&str]| match run_with(body, 4, &[], &SimInputs::default()).outcome {
+        Outcome::Ub {
+            kind: UbKind::UninitializedRegister(reg),
+            at,
+        } => (reg, at.tid, at.instruction),
+        o => panic!("{o:?}"),
+    };
+    let copies = [
+        // R17 written in lane 2 only.
+        "ISETP.EQ.AND P0, PT, R0, 0x2, PT",
+        "@P0 MOV R17, 0x7",
+        "IMAD.U32 R8, RZ, RZ, R17",
+        "IMAD.MOV.U32 R9, RZ, RZ, R17",
+        "MOV R10, R9",
+    ];
+    // Read only where written: completes with the value.
+    let mut body = copies.to_vec();
+    body.extend(["@P0 STG.E.64 [R2.64], R8", "@P0 STG.E [R2.64+0x8], R10", "EXIT"]);
+    let o = run(&body, 4, &[]);
+    assert_eq!(o[2][..3], [7, 7, 7]);
+    assert_eq!(o[1][..3], [0, 0, 0]);
+    // Stored where it was never written: the error, at the store, lane 0.
+    let mut body = copies.to_vec();
+    body.extend(["STG.E [R2.64], R10", "EXIT"]);
+    let (reg, tid, inst) = ub_at(&body);
+    assert_eq!((reg.as_str(), tid), ("R10", [0, 0, 0]));
+    assert!(inst.contains("STG.E [R2.64], R10"), "{inst}");
+    // A copy over a written register makes it never-written there.
+    let (reg, _, inst) = ub_at(&[
+        "MOV R11, 0x1",
+        "MOV R11, R20",
+        "IADD3 R12, R11, 0x1, RZ",
+        "EXIT",
+    ]);
+    assert_eq!(reg, "R11", "{inst}");
+    // Arithmetic on a never-written register is still the error it was.
+    let (reg, _, inst) = ub_at(&["IMAD R8, R20, 0x2, RZ", "EXIT"]);
+    assert_eq!(reg, "R20", "{inst}");
+}
+
+/// `ISETP ... AND/OR` on a never-written register: where the combining
+/// predicate decides the result (AND with false, OR with true) it is
+/// written and exact; elsewhere the results are never-written, so a guard
+/// on them fails (exec/int.rs `isetp`; ptxas's `@!P4 LOP3.LUT R18, ...;
+/// ISETP.EQ.AND P1, PT, R18, RZ, !P4`).
+#[test]
+fn a_comparison_the_combining_predicate_decides_needs_no_value() {
+    // R18 written where tid == 2 only (P4 false there).
+    let setup = [
+        "ISETP.NE.AND P4, PT, R0, 0x2, PT",
+        "@!P4 MOV R18, RZ",
+        "ISETP.EQ.AND P1, P2, R18, RZ, !P4",
+        "ISETP.NE.OR P3, PT, R18, RZ, P4",
+    ];
+    let mut body = setup.to_vec();
+    body.extend([
+        "SEL R8, RZ, 0x1, !P1",
+        "SEL R9, RZ, 0x1, !P2",
+        "SEL R10, RZ, 0x1, !P3",
+        "STG.E.64 [R2.64], R8",
+        "STG.E [R2.64+0x8], R10",
+        "EXIT",
+    ]);
+    let o = run(&body, 4, &[]);
+    for t in 0..4 {
+        // Lane 2: R18 == 0, so P1 = 1 and P2 = !1 & 1 = 0; P3 = (0 != 0) | 0 = 0.
+        // Others: AND with false gives 0 and 0; OR with true gives 1.
+        let want = if t == 2 { [1, 0, 0] } else { [0, 0, 1] };
+        assert_eq!(o[t][..3], want, "thread {t}");
+    }
+    // Undecided (AND with true where R18 is missing): the predicate is
+    // never-written there, and a guard on it is the error.
+    let r = run_with(
+        &[
+            "ISETP.NE.AND P4, PT, R0, 0x2, PT",
+            "@!P4 MOV R18, RZ",
+            "ISETP.EQ.AND P1, PT, R18, RZ, PT",
+            "@P1 MOV R8, 0x1",
+            "EXIT",
+        ],
+        4,
+        &[],
+        &SimInputs::default(),
+    );
+    match r.outcome {
+        Outcome::Ub {
+            kind: UbKind::UninitializedRegister(p),
+            at,
+        } => assert_eq!((p.as_str(), at.tid), ("P1", [0, 0, 0])),
+        o => panic!("{o:?}"),
+    }
+}

@@ -342,6 +342,15 @@ pub enum TexRef {
     Reg(u32),
 }
 
+/// The convergence test of `BRA.DIV` and `BRA.CONV` (`exec/control.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Convergence {
+    /// `.DIV`: taken when the group lacks a live lane of the mask.
+    Diverged,
+    /// `.CONV`: taken when the group holds every live lane of the mask.
+    Converged,
+}
+
 /// One decoded instruction's handler and operands.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Kind {
@@ -580,9 +589,9 @@ pub enum Kind {
     Bra {
         target: u32,
         p: PSrc,
-        /// `BRA.DIV mask`: taken when the group is not the whole of
-        /// `mask`'s live lanes.
-        div: Option<Src>,
+        /// `BRA.DIV mask` / `BRA.CONV mask`: the convergence test that
+        /// decides the branch for the whole group.
+        div: Option<(Src, Convergence)>,
     },
     Brx {
         r: Src,
@@ -1189,14 +1198,31 @@ fn decode_inst(d: &Dec<'_>, i: &Inst) -> DResult<Kind> {
             } else {
                 (Sop::ZERO, d.src64(&s[2], ImmTy::Int)?)
             };
+            let (a, b) = (d.src(&s[0])?, d.src(&s[1])?);
+            let x = has(i, "X");
+            // `IMAD.MOV.U32 d, RZ, RZ, c` and its kin (a zero factor, no
+            // carries): ptxas's register copy, run as one (`exec/logic.rs` `mov` passes
+            // an unwritten value on instead of failing).
+            if mode == ImadMode::Lo
+                && !x
+                && co == PDst::None
+                && ci == PSrc::FALSE
+                && (a == Sop::ZERO || b == Sop::ZERO)
+                && c == Sop::plain(c.s)
+            {
+                return Ok(Kind::Mov {
+                    d: d.dst(&dsts[0])?,
+                    a: c.s,
+                });
+            }
             Kind::Imad {
                 mode,
                 signed: !has(i, "U32"),
-                x: has(i, "X"),
+                x,
                 d: d.dst(&dsts[0])?,
                 co,
-                a: d.src(&s[0])?,
-                b: d.src(&s[1])?,
+                a,
+                b,
                 c,
                 c64,
                 ci,
@@ -1651,22 +1677,32 @@ fn decode_inst(d: &Dec<'_>, i: &Inst) -> DResult<Kind> {
                     _ => return Err(format!("unexpected BRA operand {x}")),
                 }
             }
-            let div = if has(i, "DIV") {
+            let test = if has(i, "DIV") {
+                Some(Convergence::Diverged)
+            } else if has(i, "CONV") {
+                Some(Convergence::Converged)
+            } else {
+                None
+            };
+            let div = if let Some(test) = test {
                 let m = div.unwrap_or(Sop::plain(Src::Imm(u32::MAX)));
-                Some(if m.not {
+                let mask = if m.not {
                     match m.s {
                         Src::Imm(v) => Src::Imm(!v),
-                        _ => return Err("BRA.DIV ~register is only modelled for URZ".into()),
+                        _ => return Err("BRA.DIV/.CONV ~register is only modelled for URZ".into()),
                     }
                 } else {
                     m.s
-                })
+                };
+                Some((mask, test))
             } else {
                 if div.is_some() {
-                    return Err("a BRA register operand without .DIV is not modelled".into());
+                    return Err(
+                        "a BRA register operand without .DIV or .CONV is not modelled".into(),
+                    );
                 }
-                if has(i, "INC") || has(i, "DEC") || has(i, "CONV") {
-                    return Err("BRA.INC/.DEC/.CONV are not modelled".into());
+                if has(i, "INC") || has(i, "DEC") {
+                    return Err("BRA.INC/.DEC are not modelled".into());
                 }
                 None
             };

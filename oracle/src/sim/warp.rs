@@ -219,6 +219,51 @@ impl Warp {
         }
     }
 
+    /// The lanes of `m` where source `s` holds a written value (a uniform
+    /// register is written for the whole warp or not at all).
+    #[inline]
+    pub fn defined(&self, s: Src, m: u32) -> u32 {
+        match s {
+            Src::R(i) => m & self.rw[i as usize],
+            Src::U(i) => {
+                if self.urw[i as usize] {
+                    m
+                } else {
+                    0
+                }
+            }
+            Src::Imm(_) => m,
+        }
+    }
+
+    /// Marks destination `d` never-written in lanes `m` (a copy of a
+    /// never-written value; a uniform register for the whole warp).
+    pub fn undefine(&mut self, d: Dst, m: u32) {
+        match d {
+            Dst::R(i) => self.unwrite(i, m),
+            Dst::U(i) => {
+                if m != 0 {
+                    self.urw[i as usize] = false;
+                }
+            }
+            Dst::None => {}
+        }
+    }
+
+    /// Marks predicate `d` never-written in lanes `m` (a comparison of a
+    /// never-written value that its combining predicate does not decide).
+    pub fn undefine_pred(&mut self, d: PDst, m: u32) {
+        match d {
+            PDst::P(i) => self.pw[i as usize] &= !m,
+            PDst::U(i) => {
+                if m != 0 {
+                    self.upw[i as usize] = false;
+                }
+            }
+            PDst::None => {}
+        }
+    }
+
     /// A source's value without the never-written check.
     #[inline]
     pub fn read_unchecked(&self, s: Src) -> V {

@@ -11,6 +11,12 @@
 //!   whole executing group branches when it does not hold every live lane
 //!   of `mask`, i.e. when the warp is diverged with respect to `mask`
 //!   (UNCONFIRMED: derived from the shfl fallback paths ptxas emits).
+//!   `BRA.CONV mask, target` is its complement: the group branches when it
+//!   holds every live lane of `mask`. ptxas 11.8 (sm_80) guards a
+//!   `shfl.sync.idx` with `BRA.CONV ~URZ` to the bare `SHFL.IDX` and falls
+//!   into a `CALL` of a `WARPSYNC 0xffffffff; SHFL.IDX` routine otherwise
+//!   (both paths give the same values on a converged warp; UNCONFIRMED on
+//!   hardware like `.DIV`).
 //! - `BRX R, off`: target = `R + off + address of the next instruction`
 //!   (cuobjdump prints the raw relative offset; `BRX R2 -0x830` at 0x820
 //!   jumps to the address in R2: the jump table holds function offsets).
@@ -89,7 +95,7 @@
 //!   `WARPSYNC.COLLECTIVE mask, target` does the same and records `target`,
 //!   where `ENDCOLLECTIVE` continues (UNCONFIRMED).
 
-use super::super::program::{BarKind, Kind, PSrc, Src};
+use super::super::program::{BarKind, Convergence, Kind, PSrc, Src};
 use super::super::warp::{Stop, WaitKind, Warp};
 use super::{Ctx, Flow};
 
@@ -155,9 +161,10 @@ pub fn exec(
             } else {
                 m & w.pred(*p, m)?
             };
-            if let Some(mask) = div {
+            if let Some((mask, test)) = div {
                 let mv = scalar(w, *mask, gmask)?;
-                if (w.live & mv) & !gmask == 0 {
+                let converged = (w.live & mv) & !gmask == 0;
+                if converged != (*test == Convergence::Converged) {
                     taken = 0;
                 }
             }

@@ -165,9 +165,20 @@ pub fn fmod(mut v: [u32; 32], s: &Sop) -> [u32; 32] {
     v
 }
 
+/// A register copy passes a never-written value on (the copy is as
+/// unwritten as its source) instead of failing: ptxas copies registers
+/// speculatively. Measured (ptxas 11.8, sm_80, a generated program of
+/// this harness): `@!UP0 ULEA UR13, ...` then an unguarded
+/// `IMAD.U32 R21, RZ, RZ, UR13` and `@!P1 LDG.E.U16 R21, [R20.64]` with
+/// `P1 = UP0`: R21 is read only where UR13 was written. A use of the copy
+/// that matters (an address, a stored value, a branch) still fails.
 pub fn mov(w: &mut Warp, m: u32, d: Dst, a: Src) -> Result<(), Stop> {
-    let v = w.read(a, m)?;
+    let v = w.read_unchecked(a);
     w.write(d, m, &v);
+    let lost = m & !w.defined(a, m);
+    if lost != 0 {
+        w.undefine(d, lost);
+    }
     Ok(())
 }
 
