@@ -50,7 +50,6 @@
 use super::loop_util::{address_taken, is_vector_pred, opaque, unguarded};
 use super::phase::{Phase, PhaseContext, PhaseError};
 use crate::ir::cfg::Cfg;
-use crate::ir::func::LabelIndex;
 use crate::ir::opcode::Effects;
 use crate::ir::regs::{self, RegUnit};
 use crate::ir::sass_text::Guard;
@@ -85,19 +84,13 @@ pub fn arm_limit_for_level(level: u8) -> usize {
 struct View {
     cfg: Cfg,
     address_taken: Vec<bool>,
-    index: LabelIndex,
 }
 
 impl View {
     fn new(f: &Function) -> View {
         let cfg = Cfg::new(f);
         let address_taken = address_taken(f, &cfg);
-        let index = f.label_index();
-        View {
-            cfg,
-            address_taken,
-            index,
-        }
+        View { cfg, address_taken }
     }
 }
 
@@ -218,7 +211,7 @@ fn convert_at(f: &mut Function, v: &View, a: usize, limit: usize) -> bool {
     let Some(pu) = RegUnit::of_pred(g.pred) else {
         return false;
     };
-    let Some(target) = br.targets().next().and_then(|l| v.index.get(l)) else {
+    let Some(target) = br.targets().next().and_then(|l| v.cfg.label_index().get(l)) else {
         return false;
     };
     if target <= a + 1 {
