@@ -505,6 +505,32 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn the_kept_label_index_is_the_functions_and_no_part_of_equality() {
+        let shape = |l: [u32; 3]| {
+            func(&format!(
+                ".L_x_{}:
+                 @P0 BRA .L_x_{} ;
+                 .L_x_{}:
+                 MOV R1, 0x1 ;
+                 .L_x_{}:
+                 EXIT ;",
+                l[0], l[2], l[1], l[2]
+            ))
+        };
+        let (f, g) = (shape([0, 1, 2]), shape([7, 3, 5]));
+        let (cf, cg) = (Cfg::new(&f), Cfg::new(&g));
+        assert_eq!(cf.label_index(), &f.label_index());
+        assert_eq!(cg.label_index(), &g.label_index());
+        assert_eq!(cg.label_index().get(5), Some(2));
+        assert_ne!(cf.label_index(), cg.label_index());
+        // The same graph under other label numbers.
+        assert_eq!(cf, cg);
+        let mut h = shape([0, 1, 2]);
+        h.blocks[0].insts[0].guard = None;
+        assert_ne!(Cfg::new(&h), cf);
+    }
+
+    #[test]
     fn diamond() {
         // 0: branch to 2 or fall into 1; 1 jumps to 3; 2 falls into 3.
         let f = func(
