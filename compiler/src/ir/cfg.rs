@@ -22,7 +22,7 @@
 //! branches to itself) followed by `NOP`s up to an alignment boundary; both
 //! are unreachable, and neither is an address-taken candidate.
 
-use super::func::Function;
+use super::func::{Function, LabelIndex};
 use super::inst::{Inst, Operand};
 use super::opcode::Op;
 use super::sass_text::Pred;
@@ -169,7 +169,7 @@ pub fn is_padding(f: &Function, b: usize) -> bool {
 }
 
 /// The control-flow graph of a function.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Cfg {
     /// Successor block indices of each block, without duplicates, in the
     /// order: branch targets, then the fallthrough block.
@@ -197,7 +197,47 @@ pub struct Cfg {
     /// The candidate callees of every `CALL` through a register (the
     /// blocks nothing else reaches, module comment); empty without one.
     pub register_callees: Vec<usize>,
+    /// The function's labels ([`Function::label_index`]), taken once here
+    /// for the edges and kept: the passes that build a CFG look labels up
+    /// too, and building the map again cost them as much as the edges.
+    labels: LabelIndex,
 }
+
+/// Equality of the graphs: every field but the label index, which is
+/// derived from the function's labels rather than part of the graph (two
+/// functions that differ only in their label numbers have equal CFGs, as
+/// before the index was kept here).
+impl PartialEq for Cfg {
+    fn eq(&self, o: &Cfg) -> bool {
+        let Cfg {
+            succs,
+            preds,
+            indirect,
+            calls,
+            roots,
+            procs,
+            rpo,
+            reachable,
+            falls_off_end,
+            falls_through,
+            register_callees,
+            labels: _,
+        } = self;
+        *succs == o.succs
+            && *preds == o.preds
+            && *indirect == o.indirect
+            && *calls == o.calls
+            && *roots == o.roots
+            && *procs == o.procs
+            && *rpo == o.rpo
+            && *reachable == o.reachable
+            && *falls_off_end == o.falls_off_end
+            && *falls_through == o.falls_through
+            && *register_callees == o.register_callees
+    }
+}
+
+impl Eq for Cfg {}
 
 impl Cfg {
     pub fn new(f: &Function) -> Cfg {
@@ -284,7 +324,7 @@ impl Cfg {
                 && super::regs::calls_through_register(&f.blocks[c.block].insts[c.inst])
         }) {
             register_callees = orphan_blocks(f, &succs, &calls);
-            register_callees.extend(named_call_targets(f, &calls));
+            register_callees.extend(named_call_targets(f, &calls, &index));
             register_callees.sort_unstable();
             register_callees.dedup();
             pending.extend(register_callees.iter().copied());
@@ -366,7 +406,15 @@ impl Cfg {
             falls_off_end,
             falls_through,
             register_callees,
+            labels: index,
         }
+    }
+
+    /// The label index of the function the graph was built from
+    /// ([`Function::label_index`]): valid only while that function's
+    /// blocks keep their labels and order.
+    pub fn label_index(&self) -> &LabelIndex {
+        &self.labels
     }
 
     pub fn num_blocks(&self) -> usize {
@@ -398,9 +446,8 @@ impl Cfg {
 /// `CALL` through a register.
 /// The direct `CALL` targets whose label an instruction other than a
 /// `CALL` names (an address taken: `MOV R15, .L_x_1`).
-fn named_call_targets(f: &Function, calls: &[CallSite]) -> Vec<usize> {
+fn named_call_targets(f: &Function, calls: &[CallSite], index: &LabelIndex) -> Vec<usize> {
     let targets: Vec<usize> = calls.iter().filter_map(|c| c.target).collect();
-    let index = f.label_index();
     let mut out = Vec::new();
     for inst in f.insts().filter(|i| i.op != Op::CALL) {
         for o in &inst.operands {
@@ -455,6 +502,32 @@ pub(crate) mod tests {
         }
         let file = parse_file(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
         crate::ir::from_sass(&file.functions[0], None).unwrap_or_else(|e| panic!("{e}\n{text}"))
+    }
+
+    #[test]
+    fn the_kept_label_index_is_the_functions_and_no_part_of_equality() {
+        let shape = |l: [u32; 3]| {
+            func(&format!(
+                ".L_x_{}:
+                 @P0 BRA .L_x_{} ;
+                 .L_x_{}:
+                 MOV R1, 0x1 ;
+                 .L_x_{}:
+                 EXIT ;",
+                l[0], l[2], l[1], l[2]
+            ))
+        };
+        let (f, g) = (shape([0, 1, 2]), shape([7, 3, 5]));
+        let (cf, cg) = (Cfg::new(&f), Cfg::new(&g));
+        assert_eq!(cf.label_index(), &f.label_index());
+        assert_eq!(cg.label_index(), &g.label_index());
+        assert_eq!(cg.label_index().get(5), Some(2));
+        assert_ne!(cf.label_index(), cg.label_index());
+        // The same graph under other label numbers.
+        assert_eq!(cf, cg);
+        let mut h = shape([0, 1, 2]);
+        h.blocks[0].insts[0].guard = None;
+        assert_ne!(Cfg::new(&h), cf);
     }
 
     #[test]

@@ -123,12 +123,23 @@ impl Function {
 
 /// Labels to block indices ([`Function::label_index`]): what
 /// [`Function::block_index`] answers, as of when it was taken.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LabelIndex(rustc_hash::FxHashMap<u32, usize>);
 
 impl LabelIndex {
     #[inline]
     pub fn get(&self, label: u32) -> Option<usize> {
         self.0.get(&label).copied()
+    }
+
+    /// The number of distinct labels (fewer than the blocks when a label
+    /// starts more than one block).
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
     }
 }
 

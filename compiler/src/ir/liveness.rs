@@ -827,7 +827,7 @@ impl Liveness {
             .collect();
         // Blocks ending in `@g BRA L` that fall through otherwise: the
         // target's needs hold under `g`, the next block's under `!g`.
-        let index = f.label_index();
+        let index = cfg.label_index();
         let split: Vec<Option<(GuardKey, usize, usize)>> = (0..nb)
             .map(|b| {
                 let last = f.blocks[b].insts.last()?;

@@ -349,7 +349,7 @@ pub fn verify_all(f: &Function, sm: Option<&SmInfo>, opts: VerifyOptions) -> Vec
         _ => Vec::new(),
     };
     let cfg = Cfg::new(f);
-    let index = f.label_index();
+    let index = cfg.label_index();
     if cfg.falls_off_end {
         out.push(VerifyError {
             invariant: Invariant::FallsOffEnd,

@@ -42,7 +42,7 @@ pub struct LoopView {
 /// the CFG's branch edges (and the roots).
 pub fn address_taken(f: &Function, cfg: &Cfg) -> Vec<bool> {
     let mut address_taken = vec![false; f.blocks.len()];
-    let index = f.label_index();
+    let index = cfg.label_index();
     for blk in &f.blocks {
         for (i, inst) in blk.insts.iter().enumerate() {
             let is_branch_end = i + 1 == blk.insts.len() && matches!(inst.op, Op::BRA | Op::JMP);

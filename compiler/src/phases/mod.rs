@@ -13,7 +13,7 @@
 //! | `check_initial.rs`, `control_flow.rs`, `live_dead.rs`, `emit.rs` | the implemented phases |
 //! | `convert_unsupported.rs` (tests: `convert_unsupported_tests.rs`) | ConvertUnsupportedOps (5): the opcodes a target lacks (REDUX, I2FP) replaced by sequences it has; required, before every other code phase |
 //! | `loop_util.rs` | what the loop phases and if-conversion share: analyses, preheaders, per-loop register facts |
-//! | `loop_simplify.rs`, `strength_reduce.rs` (with `strength_reduce/wide.rs`: 64-bit products of a counter proved not to wrap), `unroll.rs`, `hoist.rs`, `predication.rs` | the loop phases (18, 21, 22, 35/66/79/88) and if-conversion (63) |
+//! | `loop_simplify.rs`, `strength_reduce.rs` (with `strength_reduce/wide.rs`: 64-bit products of a counter proved not to wrap), `unroll.rs`, `hoist.rs`, `predication.rs` (tests against the restarting search: `predication_equiv.rs`) | the loop phases (18, 21, 22, 35/66/79/88) and if-conversion (63) |
 //! | `nan_or_zero.rs`, `hoist_invariants.rs`, `tex_nodep.rs` (with `tex_nodep/aoffi.rs`: the texel-offset fold) | the scheduling-time and post-allocation peepholes of seed 001 (145, 146, 149) |
 //! | `gemm.rs` | the CUTLASS-style GEMM detection gate they share |
 //! | `place_blocks.rs` | PlaceBlocksInSourceOrder (112): the block layout back in source order |

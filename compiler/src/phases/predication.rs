@@ -49,8 +49,7 @@
 
 use super::loop_util::{address_taken, is_vector_pred, opaque, unguarded};
 use super::phase::{Phase, PhaseContext, PhaseError};
-use crate::ir::cfg::Cfg;
-use crate::ir::func::LabelIndex;
+use crate::ir::cfg::{is_terminator, Cfg};
 use crate::ir::opcode::Effects;
 use crate::ir::regs::{self, RegUnit};
 use crate::ir::sass_text::Guard;
@@ -79,24 +78,115 @@ pub fn arm_limit_for_level(level: u8) -> usize {
 }
 
 /// What the search for regions reads of the function: its CFG and the
-/// blocks control reaches other than by branches. Rebuilt after each
-/// conversion; no dominators, loops or liveness (they cost most of a
-/// [`super::loop_util::LoopView`] and nothing here reads them).
+/// blocks control reaches other than by branches; no dominators, loops or
+/// liveness (they cost most of a [`super::loop_util::LoopView`] and
+/// nothing here reads them).
+///
+/// Block indices are those of the function the view was built from. A
+/// conversion updates the view in place ([`View::apply`]): the arm blocks
+/// it deletes stay in the function, emptied and marked dead, and the
+/// layout is the chain of live blocks (`next`, `prev`); `predicate`
+/// deletes them at the end. Deleting each at once cost a shift of every
+/// later block and a CFG rebuilt per conversion (quadratic).
 struct View {
     cfg: Cfg,
     address_taken: Vec<bool>,
-    index: LabelIndex,
+    /// The live block laid out after each block; the block count past the
+    /// last one.
+    next: Vec<usize>,
+    /// The live block laid out before each block; `usize::MAX` before the
+    /// first one.
+    prev: Vec<usize>,
+    dead: Vec<bool>,
 }
 
 impl View {
     fn new(f: &Function) -> View {
         let cfg = Cfg::new(f);
         let address_taken = address_taken(f, &cfg);
-        let index = f.label_index();
+        let n = f.blocks.len();
         View {
             cfg,
             address_taken,
-            index,
+            next: (1..=n).collect(),
+            prev: (0..n).map(|b| b.wrapping_sub(1)).collect(),
+            dead: vec![false; n],
+        }
+    }
+
+    /// The live block labelled `l`.
+    fn block_of(&self, l: u32) -> Option<usize> {
+        self.cfg.label_index().get(l).filter(|&b| !self.dead[b])
+    }
+
+    /// Whether the in-place update after a conversion gives the CFG that
+    /// [`Cfg::new`] would build from the converted function. It does but
+    /// where the graph depends on more than the changed blocks' edges:
+    /// - indirect branches: their candidate targets include every block in
+    ///   a window of the layout but the padding ([`crate::ir::cfg`]), and a
+    ///   branch block left holding a `NOP` becomes padding;
+    /// - calls through a register with candidate callees: the same, for
+    ///   the callees (blocks nothing reaches, padding left out);
+    /// - a label that starts more than one block: label lookups answer the
+    ///   first of them, which a deletion may change.
+    fn updates_in_place(&self, f: &Function) -> bool {
+        !self.cfg.indirect.iter().any(|&x| x)
+            && self.cfg.register_callees.is_empty()
+            && self.cfg.label_index().len() == f.blocks.len()
+    }
+
+    /// Applies `c` to block `a` of `f` and updates the view to match the
+    /// converted function: the arm blocks die, `a` falls into the join,
+    /// the join's predecessors lose the arms and gain `a`. Reachability,
+    /// the address-taken blocks and every other edge stay as they were:
+    /// the arms were reached only from `a` and left only to each other and
+    /// the join, and their instructions (now in `a`) name the same labels.
+    fn apply(&mut self, f: &mut Function, a: usize, c: Conversion) {
+        guard_into(f, a, c.body);
+        for &r in &c.remove {
+            self.dead[r] = true;
+            f.blocks[r].insts = Vec::new();
+        }
+        self.next[a] = c.join;
+        self.prev[c.join] = a;
+        self.cfg.succs[a] = vec![c.join];
+        let dead = &self.dead;
+        let preds = &mut self.cfg.preds[c.join];
+        preds.retain(|&p| !dead[p]);
+        if let Err(i) = preds.binary_search(&a) {
+            preds.insert(i, a);
+        }
+    }
+
+    /// The first block whose candidacy the conversion at `a` may have
+    /// changed, all earlier ones having been refused before it. A region
+    /// search at block `x` reads the blocks from `x` on as far as its arms
+    /// go, and an arm goes on through a block only while each has the
+    /// previous one as its sole predecessor and holds only unguarded
+    /// guardable instructions. Block `a` held a guarded `BRA` before the
+    /// conversion, so every arm reaching it stopped there. With `guarded`
+    /// (the conversion added guarded instructions to `a`) every arm still
+    /// stops there: no earlier block can have changed, and the search goes
+    /// on at the join (`a` ends in a guarded non-branch now). Otherwise an
+    /// earlier arm may now run through `a` and on into the join: the
+    /// earliest block whose arm can reach `a` is the head of the chain of
+    /// sole-predecessor blocks ending at `a`, or the sole predecessor of
+    /// that head (a diamond's second arm starts at the head).
+    fn resume_after(&self, a: usize, join: usize, guarded: bool) -> usize {
+        if guarded {
+            return join;
+        }
+        let mut h = a;
+        while self.prev[h] != usize::MAX
+            && self.cfg.preds[h] == [self.prev[h]]
+            && !self.address_taken[h]
+            && !self.cfg.indirect[h]
+        {
+            h = self.prev[h];
+        }
+        match self.cfg.preds[h][..] {
+            [p] if p < h => p,
+            _ => h,
         }
     }
 }
@@ -127,7 +217,7 @@ struct Arm {
 
 /// The arm starting at block `start`, entered only from block `from`.
 /// `None` when the chain holds something that cannot be guarded or is
-/// longer than `limit`.
+/// longer than `limit`. "Laid out after" is the view's live layout.
 fn arm(f: &Function, v: &View, from: usize, start: usize, limit: usize) -> Option<Arm> {
     let mut out = Arm {
         blocks: Vec::new(),
@@ -149,7 +239,8 @@ fn arm(f: &Function, v: &View, from: usize, start: usize, limit: usize) -> Optio
         for (i, inst) in blk.insts.iter().enumerate() {
             if i + 1 == blk.insts.len() {
                 if let Some(l) = plain_jump(inst) {
-                    if b + 1 < f.blocks.len() && f.blocks[b + 1].label == l {
+                    let next = v.next[b];
+                    if next < f.blocks.len() && f.blocks[next].label == l {
                         continue;
                     }
                     out.end = ArmEnd::Jumps(l);
@@ -161,11 +252,11 @@ fn arm(f: &Function, v: &View, from: usize, start: usize, limit: usize) -> Optio
             }
             out.insts.push(inst.clone());
         }
-        if out.insts.len() > limit || v.cfg.succs[b] != [b + 1] {
+        if out.insts.len() > limit || v.cfg.succs[b] != [v.next[b]] {
             return None;
         }
         prev = b;
-        b += 1;
+        b = v.next[b];
     }
 }
 
@@ -197,15 +288,21 @@ fn writes(insts: &[Inst], u: RegUnit) -> bool {
     insts.iter().any(|i| regs::defs(i).contains(&u))
 }
 
-/// Tries to if-convert the region whose branch ends block `a`. Returns
-/// whether it did.
-fn convert_at(f: &mut Function, v: &View, a: usize, limit: usize) -> bool {
-    let Some(br) = f.blocks[a].insts.last() else {
-        return false;
-    };
-    let Some(g) = br.guard else {
-        return false;
-    };
+/// An if-conversion of the region whose branch ends a block: the guarded
+/// arm instructions that replace the branch, the arm blocks to delete (all
+/// the blocks laid out between the branch block and the join) and the
+/// join.
+struct Conversion {
+    body: Vec<Inst>,
+    remove: Vec<usize>,
+    join: usize,
+}
+
+/// The if-conversion of the region whose branch ends block `a`, if it has
+/// one.
+fn convert_at(f: &Function, v: &View, a: usize, limit: usize) -> Option<Conversion> {
+    let br = f.blocks[a].insts.last()?;
+    let g = br.guard?;
     if br.op != Op::BRA
         || !br.mods.is_empty()
         || br.srcs().len() != 1
@@ -213,23 +310,19 @@ fn convert_at(f: &mut Function, v: &View, a: usize, limit: usize) -> bool {
         || v.cfg.indirect[a]
         || !v.cfg.reachable[a]
     {
-        return false;
+        return None;
     }
-    let Some(pu) = RegUnit::of_pred(g.pred) else {
-        return false;
-    };
-    let Some(target) = br.targets().next().and_then(|l| v.index.get(l)) else {
-        return false;
-    };
-    if target <= a + 1 {
-        return false;
+    let pu = RegUnit::of_pred(g.pred)?;
+    let target = br.targets().next().and_then(|l| v.block_of(l))?;
+    // The target must lie after the block laid out after `a` (live blocks
+    // keep their order, so indices compare as layout positions).
+    if target <= a || target == v.next[a] {
+        return None;
     }
     // The fall-through arm runs where the guard is false.
-    let Some(t) = arm(f, v, a, a + 1, limit) else {
-        return false;
-    };
+    let t = arm(f, v, a, v.next[a], limit)?;
     if writes(&t.insts, pu) {
-        return false;
+        return None;
     }
     let not_g = Guard {
         pred: g.pred,
@@ -237,33 +330,31 @@ fn convert_at(f: &mut Function, v: &View, a: usize, limit: usize) -> bool {
     };
     let mut body: Vec<Inst> = guard_all(&t.insts, not_g).collect();
     let mut remove = t.blocks.clone();
-    match t.end {
+    let join = match t.end {
         // Triangle: T leads into the branch target.
-        ArmEnd::Falls(j) if j == target => {}
+        ArmEnd::Falls(j) if j == target => j,
         // Diamond: T jumps over E (the target, laid out right after T) to
         // the block E falls into.
-        ArmEnd::Jumps(jl) if *t.blocks.last().unwrap() + 1 == target => {
-            let Some(e) = arm(f, v, a, target, limit) else {
-                return false;
+        ArmEnd::Jumps(jl) if v.next[*t.blocks.last().unwrap()] == target => {
+            let e = arm(f, v, a, target, limit)?;
+            let j = match e.end {
+                ArmEnd::Falls(j) if f.blocks[j].label == jl => j,
+                _ => return None,
             };
-            match e.end {
-                ArmEnd::Falls(j) if f.blocks[j].label == jl => {}
-                _ => return false,
-            }
             if writes(&e.insts, pu) {
-                return false;
+                return None;
             }
             body.extend(guard_all(&e.insts, g));
             remove.extend(e.blocks);
+            j
         }
-        _ => return false,
-    }
-    apply(f, a, body, &remove);
-    true
+        _ => return None,
+    };
+    Some(Conversion { body, remove, join })
 }
 
-/// Replaces block `a`'s branch by `body` and deletes the `remove` blocks.
-fn apply(f: &mut Function, a: usize, body: Vec<Inst>, remove: &[usize]) {
+/// Replaces block `a`'s branch by `body`.
+fn guard_into(f: &mut Function, a: usize, body: Vec<Inst>) {
     f.blocks[a].insts.pop();
     f.blocks[a].insts.extend(body);
     if f.blocks[a].insts.is_empty() {
@@ -273,20 +364,75 @@ fn apply(f: &mut Function, a: usize, body: Vec<Inst>, remove: &[usize]) {
             .insts
             .push(Inst::new(Op::NOP, &[], None, []).expect("NOP has no operands"));
     }
-    let mut rm = remove.to_vec();
-    rm.sort_unstable_by(|x, y| y.cmp(x));
-    for b in rm {
-        f.blocks.remove(b);
-    }
 }
 
 /// If-converts every region it can; returns the number of branches removed.
+///
+/// The regions convert one at a time, each time the first one in layout
+/// whose conversion the function as it then stands allows: one conversion
+/// can enable or disable another (a converted inner region leaves a
+/// guarded block that no enclosing arm may hold; two arms may share a
+/// join whose predecessors shrink). [`predicate_restarting`] does exactly
+/// that by rebuilding its view and searching from the first block after
+/// each conversion; this does the same conversions in the same order with
+/// the view updated in place and the search resumed at the first block
+/// the conversion may have changed ([`View::resume_after`]), so a chain
+/// of regions takes linear time, not quadratic.
 pub fn predicate(f: &mut Function, arm_limit: usize) -> usize {
+    let mut v = View::new(f);
+    if !v.updates_in_place(f) {
+        return predicate_restarting(f, arm_limit);
+    }
+    let n = f.blocks.len();
+    let mut total = 0;
+    let mut a = 0;
+    while a < n {
+        let Some(c) = convert_at(f, &v, a, arm_limit) else {
+            a = v.next[a];
+            continue;
+        };
+        let (join, guarded) = (c.join, !c.body.is_empty());
+        v.apply(f, a, c);
+        total += 1;
+        // A block whose instructions before the branch ended in a
+        // terminator (not a valid block) would leave with the new last
+        // instruction rather than into the join: rebuild from scratch.
+        if f.blocks[a].insts.last().is_some_and(is_terminator) {
+            delete_dead(f, &v);
+            return total + predicate_restarting(f, arm_limit);
+        }
+        a = v.resume_after(a, join, guarded);
+    }
+    delete_dead(f, &v);
+    total
+}
+
+/// Deletes the blocks the conversions killed.
+fn delete_dead(f: &mut Function, v: &View) {
+    let mut b = 0;
+    f.blocks.retain(|_| {
+        b += 1;
+        !v.dead[b - 1]
+    });
+}
+
+/// [`predicate`] the plain way: after each conversion, the function's
+/// blocks deleted, its view built anew and the search restarted at the
+/// first block. Quadratic in the regions of a chain; the reference the
+/// in-place update is tested against, and the fallback where the view
+/// cannot be updated in place ([`View::updates_in_place`]).
+pub(super) fn predicate_restarting(f: &mut Function, arm_limit: usize) -> usize {
     let mut total = 0;
     'again: loop {
         let v = View::new(f);
         for a in 0..f.blocks.len() {
-            if convert_at(f, &v, a, arm_limit) {
+            if let Some(c) = convert_at(f, &v, a, arm_limit) {
+                guard_into(f, a, c.body);
+                let mut rm = c.remove;
+                rm.sort_unstable_by(|x, y| y.cmp(x));
+                for b in rm {
+                    f.blocks.remove(b);
+                }
                 total += 1;
                 continue 'again;
             }
@@ -308,6 +454,10 @@ impl Phase for Predication {
         Ok(())
     }
 }
+
+#[cfg(test)]
+#[path = "predication_equiv.rs"]
+mod equiv;
 
 #[cfg(test)]
 mod tests {
