@@ -571,11 +571,25 @@ pub fn tanh_approx_f32(x: u32) -> u32 {
 /// `div.approx{.ftz}.f32`: "computed as d = a * (1/b)" (ISA
 /// #floating-point-instructions-div): `MUFU.RCP r, b; FMUL{.FTZ} d, a, r`.
 /// This reproduces the ISA rule for 2^126 < |b| < 2^128 (sign-preserving
-/// zero, NaN when a is infinite).
+/// zero, NaN when a is infinite). Without `.ftz` the ISA supports
+/// subnormal inputs, and `MUFU.RCP` flushes them, so ptxas 11.8 scales a
+/// divisor below 2^-126 (zero included, NaN not: `FSETP.GEU`) and the
+/// dividend by 2^24 first (measured, sm_70/sm_80/sm_90: `FSETP.GEU.AND P0,
+/// PT, |b|, 1.17549435e-38, PT; @!P0 FMUL b, b, 16777216; @!P0 FMUL a, a,
+/// 16777216; MUFU.RCP r, b; FMUL d, r, a`). `1.0 / 2^-127` is then 2^127,
+/// not the infinity of the unscaled sequence.
 #[inline]
 pub fn div_approx_f32(a: u32, b: u32, ftz: bool) -> u32 {
+    let m = Mods { ftz, sat: false };
+    if !ftz && F32.abs_bits(u64::from(b)) < 0x0080_0000 {
+        let scale = 0x4b80_0000u64; // 2^24
+        let a2 = arith::mul(F32, u64::from(a), scale, Rounding::Rn, m);
+        let b2 = arith::mul(F32, u64::from(b), scale, Rounding::Rn, m);
+        let r = mufu::rcp(b2 as u32) as u64;
+        return arith::mul(F32, r, a2, Rounding::Rn, m) as u32;
+    }
     let r = mufu::rcp(b) as u64;
-    arith::mul(F32, a as u64, r, Rounding::Rn, Mods { ftz, sat: false }) as u32
+    arith::mul(F32, a as u64, r, Rounding::Rn, m) as u32
 }
 
 /// `div.full{.ftz}.f32`: "a relatively fast, full-range approximation that

@@ -19,7 +19,10 @@
 //!   (`seq/f64div_*.sass`, `seq/f64sqrt_*.sass`). rcp.rn is div.rn of 1;
 //!   sqrt.rn.f32 is the f64 square root rounded to f32 (exact: 53 >= 2*24+2).
 //!   `.ftz` flushes inputs and result with `FADD.FTZ x, -RZ`.
-//! - div.approx.f32: `MUFU.RCP` then `FMUL`. div.full.f32: ptxas 11.8's
+//! - div.approx.ftz.f32: `MUFU.RCP` then `FMUL.FTZ`; div.approx.f32 scales a
+//!   divisor below 2^-126 and the dividend by 2^24 first, as div.full does
+//!   (ptxas 11.8, sm_70..sm_90; `ptxc::float::approx::div_approx_f32`).
+//!   div.full.f32: ptxas 11.8's
 //!   scaling sequence (sm_80): `FSETP.GT |b|, 2^126` and, without `.ftz`,
 //!   `FSETP.GEU |b|, 2^-126`; guarded `FMUL`s scale both operands by 1/4
 //!   (large divisor) or 2^24 (small divisor); then `MUFU.RCP` and `FMUL`
@@ -320,9 +323,12 @@ impl Cx<'_> {
                 if i.has(Mod::Full) {
                     return self.div_full_f32(d, a, b, ftz);
                 }
+                if i.has(Mod::Approx) && !ftz {
+                    return self.div_scaled_f32(d, a, b, false, false);
+                }
                 if i.has(Mod::Approx) {
                     let t = self.b.vreg();
-                    let b = if ftz { self.flush(b)? } else { b };
+                    let b = self.flush(b)?;
                     self.b.emit(Op::MUFU, &["RCP"], [r(t), b])?;
                     let a = self.in_reg(a)?;
                     let mods: &[&str] = if ftz { &["FTZ"] } else { &[] };
@@ -342,21 +348,33 @@ impl Cx<'_> {
 
     /// `div.full{.ftz}.f32` as ptxas 11.8 writes it (module comment).
     fn div_full_f32(&mut self, d: u32, a: Operand, b: Operand, ftz: bool) -> R {
+        self.div_scaled_f32(d, a, b, ftz, true)
+    }
+
+    /// `MUFU.RCP` and `FMUL` on operands scaled as ptxas 11.8 scales them
+    /// (module comment): by 1/4 above 2^126 when `large` (div.full), by
+    /// 2^24 below 2^-126 without `.ftz` (div.full and div.approx).
+    fn div_scaled_f32(&mut self, d: u32, a: Operand, b: Operand, ftz: bool, large: bool) -> R {
         let ftz_mod: &[&str] = if ftz { &["FTZ"] } else { &[] };
         let (x, y) = (self.b.vreg(), self.b.vreg());
         self.mov(x, a)?;
         self.mov(y, b)?;
-        let big = self.b.vpred();
-        let setp_gt: &[&str] = if ftz {
-            &["GT", "FTZ", "AND"]
+        let big = if large {
+            let big = self.b.vpred();
+            let setp_gt: &[&str] = if ftz {
+                &["GT", "FTZ", "AND"]
+            } else {
+                &["GT", "AND"]
+            };
+            self.b.emit(
+                Op::FSETP,
+                setp_gt,
+                [p(big), pt(), abs(r(y)), imm32(0x7e80_0000), pt()],
+            )?;
+            Some(big)
         } else {
-            &["GT", "AND"]
+            None
         };
-        self.b.emit(
-            Op::FSETP,
-            setp_gt,
-            [p(big), pt(), abs(r(y)), imm32(0x7e80_0000), pt()],
-        )?;
         let normal = if ftz {
             None
         } else {
@@ -368,14 +386,16 @@ impl Cx<'_> {
             )?;
             Some(n)
         };
-        let quarter = Operand::FloatImm("0.25".into());
-        for v in [y, x] {
-            self.b.emit_g(
-                Some(guard(big, false)),
-                Op::FMUL,
-                ftz_mod,
-                vec![r(v), r(v), quarter.clone()],
-            )?;
+        if let Some(big) = big {
+            let quarter = Operand::FloatImm("0.25".into());
+            for v in [y, x] {
+                self.b.emit_g(
+                    Some(guard(big, false)),
+                    Op::FMUL,
+                    ftz_mod,
+                    vec![r(v), r(v), quarter.clone()],
+                )?;
+            }
         }
         if let Some(n) = normal {
             for v in [y, x] {
