@@ -1376,7 +1376,11 @@ fn a_copy_passes_a_never_written_value_on() {
     ];
     // Read only where written: completes with the value.
     let mut body = copies.to_vec();
-    body.extend(["@P0 STG.E.64 [R2.64], R8", "@P0 STG.E [R2.64+0x8], R10", "EXIT"]);
+    body.extend([
+        "@P0 STG.E.64 [R2.64], R8",
+        "@P0 STG.E [R2.64+0x8], R10",
+        "EXIT",
+    ]);
     let o = run(&body, 4, &[]);
     assert_eq!(o[2][..3], [7, 7, 7]);
     assert_eq!(o[1][..3], [0, 0, 0]);
