@@ -3,11 +3,18 @@
 use oracle::launch::LaunchSpec;
 use oracle::ptx_interp::{self, Outcome, RunLimits, UbKind};
 
+/// Runs `body` after thread 0 of each CTA has zeroed `sh` and a barrier
+/// (shared memory starts undefined; the barrier orders those stores before
+/// everything the body does). The zeroing shares line 12 with the
+/// prologue's last instruction, so the body starts on line 13.
 fn run(body: &str, grid: u32, block: u32) -> Outcome {
+    let zero = "setp.ne.u32 %p0, %r1, 0; @%p0 bra ZD; mov.u64 %rd0, sh; add.s64 %rd2, %rd0, 256; \
+                ZL: st.shared.u32 [%rd0], 0; add.s64 %rd0, %rd0, 4; setp.lt.u64 %p0, %rd0, %rd2; @%p0 bra ZL; \
+                ZD: bar.sync 0;";
     let src = format!(
         ".version 7.8\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 out)\n{{\n\
          \t.reg .b32 %r<8>;\n\t.reg .b64 %rd<4>;\n\t.reg .pred %p<2>;\n\t.shared .align 4 .b8 sh[256];\n\
-         \tld.param.u64 %rd1, [out];\n\tcvta.to.global.u64 %rd1, %rd1;\n\tmov.u32 %r1, %tid.x;\n{body}\n\tret;\n}}\n"
+         \tld.param.u64 %rd1, [out];\n\tcvta.to.global.u64 %rd1, %rd1;\n\tmov.u32 %r1, %tid.x; {zero}\n{body}\n\tret;\n}}\n"
     );
     let spec = format!(
         r#"{{"kernel": "k", "grid": [{grid}], "block": [{block}], "params": [{{"buffer": "out"}}],

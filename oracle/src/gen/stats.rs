@@ -70,6 +70,7 @@ fn ub_name(k: &UbKind) -> &'static str {
         UbKind::WarpSyncMismatch(_) => "warp_sync_mismatch",
         UbKind::Deadlock(_) => "deadlock",
         UbKind::CallDepth => "call_depth",
+        UbKind::UninitializedMemory { .. } => "uninitialized_memory",
     }
 }
 

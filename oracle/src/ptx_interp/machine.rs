@@ -13,6 +13,7 @@ use super::memory::{GlobalMem, Windows};
 use super::program::Program;
 use super::result::{Location, Outcome, RunLimits, UbKind};
 use super::shadow::WordShadow;
+use super::undef_mem::UndefMem;
 use crate::launch::{LaunchSpec, TextureImage};
 use std::time::Instant;
 
@@ -64,7 +65,7 @@ pub struct Thread {
     pub written: Vec<u8>,
     pub frames: Vec<Frame>,
     /// Local memory: the call frames, innermost last.
-    pub local: Vec<u8>,
+    pub local: UndefMem,
     pub frame_base: u64,
     pub state: TState,
     /// The carry flag of `add.cc`/`addc` chains.
@@ -120,7 +121,7 @@ pub struct Cta {
     /// Linear CTA index in the grid.
     pub linear: u32,
     pub threads: Vec<Thread>,
-    pub shared: Vec<u8>,
+    pub shared: UndefMem,
     /// Race detection: the threads' vector clocks, the shared-memory
     /// shadow and its read sets, and release/acquire sync objects by
     /// (space is shared, address).
@@ -183,8 +184,7 @@ impl<'p> Machine<'p> {
             th.written.clear();
             th.written.extend_from_slice(&entry.init_written);
             th.frames.clear();
-            th.local.clear();
-            th.local.resize(entry.frame_bytes as usize, 0);
+            th.local.reset(entry.frame_bytes as usize);
             th.frame_base = 0;
             th.state = TState::Ready;
             th.carry = false;
@@ -192,7 +192,8 @@ impl<'p> Machine<'p> {
         let [gx, gy, _] = self.grid;
         cta.ctaid = ctaid;
         cta.linear = ctaid[0] + gx * (ctaid[1] + gy * ctaid[2]);
-        cta.shared.fill(0);
+        let shared_len = cta.shared.len();
+        cta.shared.reset(shared_len);
         cta.shared_shadow.clear();
         cta.clocks = Clocks::new(cta.threads.len());
         cta.sync_objects.clear();
@@ -219,7 +220,7 @@ impl<'p> Machine<'p> {
                         regs: entry.init_regs.clone(),
                         written: entry.init_written.clone(),
                         frames: Vec::new(),
-                        local: vec![0; entry.frame_bytes as usize],
+                        local: UndefMem::new(entry.frame_bytes as usize),
                         frame_base: 0,
                         state: TState::Ready,
                         carry: false,
@@ -229,8 +230,9 @@ impl<'p> Machine<'p> {
                 }
             }
         }
-        let shared =
-            vec![0; (self.prog.static_shared + u64::from(self.spec.dynamic_shared_bytes)) as usize];
+        let shared = UndefMem::new(
+            (self.prog.static_shared + u64::from(self.spec.dynamic_shared_bytes)) as usize,
+        );
         let [gx, gy, _] = self.grid;
         let n = threads.len();
         Cta {

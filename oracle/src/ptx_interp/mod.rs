@@ -18,6 +18,7 @@ pub mod race;
 pub mod result;
 pub mod semantics;
 pub mod shadow;
+pub mod undef_mem;
 
 pub use result::{Hazard, HazardKind, Location, Outcome, RunLimits, RunResult, UbKind};
 

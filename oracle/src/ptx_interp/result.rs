@@ -79,6 +79,14 @@ pub enum UbKind {
     Deadlock(String),
     /// Recursion deeper than the limit, or other call-frame misuse.
     CallDepth,
+    /// A read of shared or local memory (a `.local` or frame `.param`
+    /// variable) that no store wrote: those spaces start undefined
+    /// (`undef_mem`). `address` is in the space: a CTA's shared memory, or
+    /// the thread's local memory (its frames, outermost at 0).
+    UninitializedMemory {
+        space: &'static str,
+        address: u64,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

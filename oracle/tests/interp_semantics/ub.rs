@@ -577,3 +577,122 @@ fn infinite_loop_times_out_and_recursion_hits_the_depth_limit() {
         "unbounded recursion",
     );
 }
+
+/// The UB of a run, and where (tid, ctaid, line).
+fn ub_at(r: &oracle::ptx_interp::RunResult) -> (UbKind, [u32; 3], [u32; 3], u32) {
+    match &r.outcome {
+        Outcome::Ub { kind, at } => (kind.clone(), at.tid, at.ctaid, at.line),
+        o => panic!("expected UB, got {o:?}"),
+    }
+}
+
+fn uninit(space: &'static str, address: u64) -> UbKind {
+    UbKind::UninitializedMemory { space, address }
+}
+
+#[test]
+fn reads_of_never_written_local_param_and_shared_memory_are_undefined() {
+    let _c = rows_of("reads_of_never_written_local_param_and_shared_memory_are_undefined");
+    // Local and shared memory start undefined (PTX ISA 5.4.4: only .const
+    // and .global variables take initializers). A .local word with two of
+    // its four bytes written: the 4-byte read fails at the first unwritten
+    // byte (offset 2 of the frame); the 2-byte read of the written ones is
+    // fine.
+    let decls = "\t.local .align 4 .b8 buf[8];\n\t.reg .b16 %h;\n\t.reg .b32 %r;";
+    let body = "\tst.local.u16 [buf], 7;\n\tld.local.u16 %h, [buf];\n\tcvt.u32.u16 %r, %h;\n\
+                \tst.global.u32 [%out], %r;\n\tld.local.u32 %r, [buf]; // MARK\n\tst.global.u32 [%out], %r;";
+    let src = kernel("", decls, body);
+    let r = run_kernel("", decls, body, vec![], 1, [1, 1, 1], [1, 1, 1]);
+    let (kind, _, _, line) = ub_at(&r);
+    check_eq(kind, uninit("local", 2), "half-written local word");
+    check_eq(line, line_of(&src, "// MARK"), "the 4-byte load");
+    check_eq(out(&r, "out")[0] & 0xffff_ffff, 7, "the written half read");
+    // Written in full first: defined.
+    let body = body.replace("st.local.u16 [buf], 7", "st.local.u32 [buf], 7");
+    let r = run_kernel("", decls, &body, vec![], 1, [1, 1, 1], [1, 1, 1]);
+    check_eq(r.outcome.clone(), Outcome::Completed, "written word");
+    // Shared memory, per CTA: CTA 0 writes its word before reading it, CTA
+    // 1 only reads, and finds nothing of CTA 0's store (each CTA's shared
+    // memory starts undefined).
+    let decls = "\t.shared .align 4 .b32 s[2];\n\t.reg .b32 %c, %r;\n\t.reg .pred %p;";
+    let body = "\tmov.u32 %c, %ctaid.x;\n\tsetp.ne.u32 %p, %c, 0;\n\t@%p bra READ;\n\tst.shared.u32 [s+4], 9;\nREAD:\n\
+                \tld.shared.u32 %r, [s+4]; // MARK\n\tst.global.u32 [%out], %r;";
+    let src = kernel("", decls, body);
+    let r = run_kernel("", decls, body, vec![], 1, [2, 1, 1], [1, 1, 1]);
+    let (kind, _, ctaid, line) = ub_at(&r);
+    check_eq(kind, uninit("shared", 4), "shared word of CTA 1");
+    check_eq(
+        (ctaid, line),
+        ([1, 0, 0], line_of(&src, "// MARK")),
+        "CTA 1's load",
+    );
+    // An atomic reads before it writes.
+    let body = "\tatom.shared.add.u32 %r, [s], 1;\n\tst.global.u32 [%out], %r;";
+    let r = run_kernel("", decls, body, vec![], 1, [1, 1, 1], [1, 1, 1]);
+    check_eq(
+        ub_at(&r).0,
+        uninit("shared", 0),
+        "atom on a never-written word",
+    );
+    count(6);
+}
+
+#[test]
+fn call_frames_carry_what_was_written_and_nothing_more() {
+    let _c = rows_of("call_frames_carry_what_was_written_and_nothing_more");
+    // A callee that never stores its return value: the caller's read of
+    // retval0 reads nothing (what a reducer that deleted the st.param would
+    // leave; ptxas 11.8 compiles it to a read of a register nobody set).
+    let id = |store: &str| {
+        format!(
+            ".func (.param .b32 func_retval0) id(.param .b32 x)\n{{\n\t.reg .b32 %v;\n\tld.param.u32 %v, [x];\n{store}\tret;\n}}\n"
+        )
+    };
+    let decls = "\t.reg .b32 %a, %x;";
+    let body = "\tmov.u32 %a, 5;\n\t{\n\t.param .b32 p0;\n\tst.param.b32 [p0], %a;\n\t.param .b32 retval0;\n\
+                \tcall.uni (retval0), id, (p0);\n\tld.param.b32 %x, [retval0]; // MARK\n\t}\n\tst.global.u32 [%out], %x;";
+    let src = kernel(&id(""), decls, body);
+    let r = run_kernel(&id(""), decls, body, vec![], 1, [1, 1, 1], [1, 1, 1]);
+    let (kind, _, _, line) = ub_at(&r);
+    check_eq(
+        matches!(kind, UbKind::UninitializedMemory { space: "param", .. }),
+        true,
+        "unset return value",
+    );
+    check_eq(line, line_of(&src, "// MARK"), "the caller's ld.param");
+    let set = id("\tst.param.b32 [func_retval0], %v;\n");
+    let r = run_kernel(&set, decls, body, vec![], 1, [1, 1, 1], [1, 1, 1]);
+    check_eq(r.outcome.clone(), Outcome::Completed, "returned value");
+    check_eq(out(&r, "out")[0] & 0xffff_ffff, 5, "the argument back");
+    // An argument the caller declared but never stored reaches the callee
+    // as never-written bytes: the callee's ld.param is the read.
+    let body2 = body.replace("\tst.param.b32 [p0], %a;\n", "");
+    let r = run_kernel(&set, decls, &body2, vec![], 1, [1, 1, 1], [1, 1, 1]);
+    check_eq(
+        matches!(
+            ub_at(&r).0,
+            UbKind::UninitializedMemory { space: "param", .. }
+        ),
+        true,
+        "unset argument",
+    );
+    // A finished call's frame is gone: the next call's .local starts
+    // undefined although the same bytes held the previous call's store.
+    let f = ".func (.param .b32 r) put(.param .b32 w)\n{\n\t.local .align 4 .b32 v;\n\t.reg .b32 %w, %t;\n\t.reg .pred %p;\n\
+             \tld.param.u32 %w, [w];\n\tsetp.ne.u32 %p, %w, 0;\n\t@%p st.local.u32 [v], %w;\n\tld.local.u32 %t, [v];\n\
+             \tst.param.b32 [r], %t;\n\tret;\n}\n";
+    let call = |w: u32| {
+        format!("\t{{\n\t.param .b32 w;\n\tst.param.b32 [w], {w};\n\t.param .b32 r;\n\tcall.uni (r), put, (w);\n\tld.param.b32 %x, [r];\n\t}}\n")
+    };
+    let body = format!("{}{}\tst.global.u32 [%out], %x;", call(3), call(0));
+    let r = run_kernel(f, decls, &body, vec![], 1, [1, 1, 1], [1, 1, 1]);
+    check_eq(
+        matches!(
+            ub_at(&r).0,
+            UbKind::UninitializedMemory { space: "local", .. }
+        ),
+        true,
+        "second frame's local",
+    );
+    count(6);
+}

@@ -8,7 +8,6 @@
 use super::{Ctx, FUNC_BASE};
 use crate::launch::limits;
 use crate::ptx_interp::machine::{Frame, Stop, TState};
-use crate::ptx_interp::memory::range;
 use crate::ptx_interp::program::{Inst, Opnd, Param, Space};
 use crate::ptx_interp::result::UbKind;
 
@@ -75,7 +74,7 @@ pub fn call(cx: &mut Ctx, i: &Inst) -> Result<bool, Stop> {
         let v = match (in_memory(a), *p) {
             (Some((space, offset)), Param::Mem { size, .. }) => {
                 let base = cx.var_address(space, offset);
-                if range(&cx.th().local, base, size).is_none() {
+                if !cx.th().local.contains(base, size) {
                     cx.th().scratch = vals;
                     return Err(Stop::fault("call argument outside the frame"));
                 }
@@ -107,18 +106,20 @@ pub fn call(cx: &mut Ctx, i: &Inst) -> Result<bool, Stop> {
         )));
     }
     let th = cx.th();
-    th.local.resize((new_base + f.frame_bytes) as usize, 0);
+    th.local.resize((new_base + f.frame_bytes) as usize);
     for ((&v, a), p) in vals.iter().zip(args.iter()).zip(&f.params) {
         let Param::Mem { offset, size } = *p else {
             continue;
         };
-        let at = (new_base + offset) as usize;
+        let at = new_base + offset;
         if in_memory(a).is_some() {
-            th.local.copy_within(v as usize..(v + size) as usize, at);
-        } else {
+            // The variable's bytes, written or not (reading an unwritten
+            // one in the callee is the undefined behaviour).
+            th.local.copy(v, size, at);
+        } else if let Some(dst) = th.local.write(at, size) {
             let bytes = v.to_le_bytes();
-            for k in 0..size as usize {
-                th.local[at + k] = bytes.get(k).copied().unwrap_or(0);
+            for (k, d) in dst.iter_mut().enumerate() {
+                *d = bytes.get(k).copied().unwrap_or(0);
             }
         }
     }
@@ -189,10 +190,7 @@ pub fn ret(cx: &mut Ctx) -> Result<bool, Stop> {
                     if at + size > callee_base {
                         return Err(Stop::fault("return value outside the frame"));
                     }
-                    let from = (callee_base + off) as usize;
-                    cx.th()
-                        .local
-                        .copy_within(from..from + size as usize, at as usize);
+                    cx.th().local.copy(callee_base + off, size, at);
                 }
                 bi += 1;
             }
@@ -205,7 +203,7 @@ pub fn ret(cx: &mut Ctx) -> Result<bool, Stop> {
         }
     }
     let th = cx.th();
-    th.local.truncate(callee_base as usize);
+    th.local.resize(callee_base as usize);
     th.spare_regs.push((callee_regs, callee_written));
     Ok(true)
 }

@@ -9,11 +9,12 @@ use super::mem::{accessor, race_ub};
 use super::{step, thread_sreg};
 use crate::ptx_interp::fast::{Fast, FloatOp2, IntOp1, IntOp2, PredOp, W};
 use crate::ptx_interp::machine::{Cta, Machine, Stop, TState};
-use crate::ptx_interp::memory::{range, range_mut, GlobalMem, Windows};
+use crate::ptx_interp::memory::{range, GlobalMem, Windows};
 use crate::ptx_interp::program::Space;
 use crate::ptx_interp::race::Accessor;
 use crate::ptx_interp::semantics::int::{self as s, IntTy};
 use crate::ptx_interp::shadow::{GlobalShadow, WordShadow};
+use crate::ptx_interp::undef_mem::UndefMem;
 use ptxc::float::{self, arith, FloatType};
 
 /// Runs thread `t` for at most `limit` instructions: (instructions run,
@@ -63,9 +64,9 @@ fn ity(w: W) -> IntTy {
 struct Mem<'a> {
     global: &'a mut GlobalMem,
     global_shadow: &'a mut GlobalShadow,
-    shared: &'a mut [u8],
+    shared: &'a mut UndefMem,
     shared_shadow: &'a mut WordShadow,
-    local: &'a mut [u8],
+    local: &'a mut UndefMem,
     consts: &'a [u8],
     params: &'a [u8],
     windows: Windows,
@@ -101,7 +102,8 @@ impl Mem<'_> {
         }
         Ok(Some(match space {
             Space::Shared => {
-                let Some(b) = range(self.shared, addr, n) else {
+                // Outside, or never written: the general executor reports it.
+                let Ok(b) = self.shared.read(addr, n) else {
                     return Ok(None);
                 };
                 let v = le::<N>(b);
@@ -118,9 +120,9 @@ impl Mem<'_> {
                 self.raced(r, addr)?;
                 v
             }
-            Space::Local | Space::FrameParam => match range(self.local, addr, n) {
-                Some(b) => le::<N>(b),
-                None => return Ok(None),
+            Space::Local | Space::FrameParam => match self.local.read(addr, n) {
+                Ok(b) => le::<N>(b),
+                Err(_) => return Ok(None),
             },
             Space::Const => match range(self.consts, addr, n) {
                 Some(b) => le::<N>(b),
@@ -146,7 +148,7 @@ impl Mem<'_> {
         }
         match space {
             Space::Shared => {
-                let Some(b) = range_mut(self.shared, addr, n) else {
+                let Some(b) = self.shared.write(addr, n) else {
                     return Ok(None);
                 };
                 set_le::<N>(b, v);
@@ -161,7 +163,7 @@ impl Mem<'_> {
                 let r = self.global_shadow.record(r, off, N, &self.me, true, false);
                 self.raced(r, addr)?;
             }
-            Space::Local | Space::FrameParam => match range_mut(self.local, addr, n) {
+            Space::Local | Space::FrameParam => match self.local.write(addr, n) {
                 Some(b) => set_le::<N>(b, v),
                 None => return Ok(None),
             },
@@ -235,7 +237,7 @@ fn fast_steps(m: &mut Machine, cta: &mut Cta, t: usize, limit: u32) -> Result<(u
         global_shadow,
         shared,
         shared_shadow,
-        local: &mut th.local[..],
+        local: &mut th.local,
         consts: &prog.consts,
         params,
         windows: *windows,

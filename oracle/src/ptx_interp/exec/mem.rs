@@ -6,11 +6,12 @@
 use super::{extend, mask, Ctx};
 use crate::ptx_interp::clocks::Clocks;
 use crate::ptx_interp::machine::Stop;
-use crate::ptx_interp::memory::{load_le, range, range_mut, store_le};
+use crate::ptx_interp::memory::{load_le, range, store_le};
 use crate::ptx_interp::program::{AddrBase, Inst, Opnd, Space};
 use crate::ptx_interp::race::{self, Accessor};
 use crate::ptx_interp::result::UbKind;
 use crate::ptx_interp::semantics::atomic::{self, AtomOp, AtomTy};
+use crate::ptx_interp::undef_mem::{ReadError, UndefMem};
 use ptxc::ptx::isa::Opcode;
 use ptxc::ptx::modifiers::Mod;
 use ptxc::ptx::types::ScalarType;
@@ -202,8 +203,8 @@ impl Ctx<'_, '_> {
                 g.locate(p.addr, n)
                     .map(|(r, off)| &g.bytes(r)[off..off + n as usize])
             }
-            Space::Shared => range(&self.cta.shared, p.addr, n),
-            Space::Local | Space::FrameParam => range(&self.cta.threads[self.t].local, p.addr, n),
+            Space::Shared => undef_read(&self.cta.shared, p, n)?,
+            Space::Local | Space::FrameParam => undef_read(&self.cta.threads[self.t].local, p, n)?,
             Space::Const => range(&self.m.prog.consts, p.addr, n),
             Space::KernelParam => range(&self.m.params, p.addr, n),
         };
@@ -218,10 +219,8 @@ impl Ctx<'_, '_> {
                 g.locate(p.addr, n)
                     .map(|(r, off)| &mut g.bytes_mut(r)[off..off + n as usize])
             }
-            Space::Shared => range_mut(&mut self.cta.shared, p.addr, n),
-            Space::Local | Space::FrameParam => {
-                range_mut(&mut self.cta.threads[self.t].local, p.addr, n)
-            }
+            Space::Shared => self.cta.shared.write(p.addr, n),
+            Space::Local | Space::FrameParam => self.cta.threads[self.t].local.write(p.addr, n),
             Space::Const | Space::KernelParam => None,
         };
         match dst {
@@ -231,6 +230,20 @@ impl Ctx<'_, '_> {
             }
             None => Err(self.fault(p, n, "store")),
         }
+    }
+}
+
+/// `n` bytes at `p` of memory that starts undefined: `Ok(None)` when
+/// outside it (the caller reports the fault), undefined behaviour when
+/// some byte was never written.
+fn undef_read(m: &UndefMem, p: Place, n: u64) -> Result<Option<&[u8]>, Stop> {
+    match m.read(p.addr, n) {
+        Ok(b) => Ok(Some(b)),
+        Err(ReadError::Outside) => Ok(None),
+        Err(ReadError::Unwritten(address)) => Err(Stop::ub(UbKind::UninitializedMemory {
+            space: space_name(p.space),
+            address,
+        })),
     }
 }
 
