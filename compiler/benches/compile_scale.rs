@@ -36,7 +36,8 @@ fn straight(n: usize) -> String {
 }
 
 /// `n` loaded values live at once (register allocation's colouring and
-/// repair under pressure: 300 took 29 s before `regalloc/repair.rs`).
+/// repair under pressure: 300 took 29 s before `regalloc/repair.rs`; 512
+/// took 32 s, a round per spill, before `colour::pressure_victims`).
 fn pressure(n: usize) -> String {
     let mut b = String::new();
     for i in 0..n {

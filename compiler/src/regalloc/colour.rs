@@ -442,14 +442,10 @@ pub fn choose_victims(ns: &Nodes, g: &Graph, failed: &[usize]) -> Result<Vec<usi
             // A victim already chosen frees room for this one.
             continue;
         }
-        let score = |k: usize| {
-            let x = &ns.nodes[k];
-            (u64::from(g.live_len[k]) * 1024) / (u64::from(x.refs) + 1) * u64::from(x.size)
-        };
         let best = std::iter::once(f)
             .chain(g.nbrs(f))
             .filter(|&k| spillable(ns, k))
-            .max_by_key(|&k| (score(k), std::cmp::Reverse(k)));
+            .max_by_key(|&k| (score(ns, g, k), std::cmp::Reverse(k)));
         match best {
             Some(v) => out.push(v),
             None => {
@@ -465,6 +461,49 @@ pub fn choose_victims(ns: &Nodes, g: &Graph, failed: &[usize]) -> Result<Vec<usi
         }
     }
     Ok(out)
+}
+
+/// The victim score: live length per reference, times the size.
+fn score(ns: &Nodes, g: &Graph, k: usize) -> u64 {
+    let x = &ns.nodes[k];
+    (u64::from(g.live_len[k]) * 1024) / (u64::from(x.refs) + 1) * u64::from(x.size)
+}
+
+/// Adds victims until the nodes live at the graph's peak
+/// ([`Graph::peak`]) fit in the general registers the budget allows,
+/// best score first. Where more registers are live at once than the
+/// budget has, a colouring can only succeed after that excess is spilled;
+/// the colourings fail a node or two at a time, so spilling only their
+/// victims took a round per spill (a kernel with 384 loaded values live
+/// at once: 136 rounds of about 30 colourings each). A victim spilled
+/// everywhere leaves the peak's register free: it is not defined there
+/// (excluded from the peak), and a use there ends its temporary.
+pub fn pressure_victims(ns: &Nodes, g: &Graph, budget: &RegBudget, victims: &mut Vec<usize>) {
+    let room = allowed_mask(Class::Gpr, budget).count();
+    let size = |k: usize| ns.nodes[k].size;
+    let mut live = g.peak_size;
+    for &k in &g.peak {
+        if victims.contains(&(k as usize)) {
+            live -= size(k as usize);
+        }
+    }
+    if live <= room {
+        return;
+    }
+    let mut cands: Vec<usize> = g
+        .peak
+        .iter()
+        .map(|&k| k as usize)
+        .filter(|&k| spillable(ns, k) && !victims.contains(&k))
+        .collect();
+    cands.sort_by_key(|&k| (std::cmp::Reverse(score(ns, g, k)), k));
+    for k in cands {
+        if live <= room {
+            break;
+        }
+        live -= size(k);
+        victims.push(k);
+    }
 }
 
 #[cfg(test)]

@@ -159,6 +159,8 @@ fn random_case(r: &mut Rng) -> (Nodes, Graph, RegBudget) {
         })
         .collect();
     let g = Graph {
+        peak: Vec::new(),
+        peak_size: 0,
         adj,
         fixed,
         live_len: vec![1; n],

@@ -30,6 +30,11 @@ pub struct Graph {
     /// How many instruction points each node is live at (the spill
     /// heuristic's length).
     pub live_len: Vec<u32>,
+    /// The general-register nodes live after the instruction where their
+    /// registers add up to the most (the first such point), less the ones
+    /// it defines, ascending; and that most ([`super::colour::pressure_victims`]).
+    pub peak: Vec<u32>,
+    pub peak_size: u32,
 }
 
 enum Slot {
@@ -100,6 +105,9 @@ pub fn build(f: &Function, ns: &Nodes) -> Graph {
     // several units counts once per point).
     let mut counted: Vec<usize> = vec![usize::MAX; n];
     let mut point = 0usize;
+    let (mut peak, mut peak_size) = (Vec::new(), 0u32);
+    // The general-register nodes live at the current point.
+    let mut here: Vec<u32> = Vec::new();
     for (b, blk) in f.blocks.iter().enumerate() {
         // Code that never runs constrains nothing (its registers still get
         // colours, any will do).
@@ -132,13 +140,28 @@ pub fn build(f: &Function, ns: &Nodes) -> Graph {
                     edge(&slots[d], &slots[e]);
                 }
             }
+            here.clear();
             for &l in &out {
                 if let Slot::Node(x) = slots[l] {
                     if counted[x] != point {
                         counted[x] = point;
                         live_len[x] += 1;
+                        if ns.nodes[x].class == Class::Gpr {
+                            here.push(x as u32);
+                        }
                     }
                 }
+            }
+            let size: u32 = here.iter().map(|&x| ns.nodes[x as usize].size).sum();
+            if size > peak_size {
+                peak_size = size;
+                let defined = |x: u32| {
+                    defs.iter()
+                        .any(|&d| matches!(slots[d], Slot::Node(y) if y == x as usize))
+                };
+                peak.clear();
+                peak.extend(here.iter().copied().filter(|&x| !defined(x)));
+                peak.sort_unstable();
             }
             point += 1;
         }
@@ -147,5 +170,7 @@ pub fn build(f: &Function, ns: &Nodes) -> Graph {
         adj: adj.finish(),
         fixed,
         live_len,
+        peak,
+        peak_size,
     }
 }

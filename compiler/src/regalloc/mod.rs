@@ -17,7 +17,11 @@
 //! interference, colour; when nodes fail, choose victims (the failing node
 //! or a neighbour with the best live-range-length per reference ratio),
 //! rewrite them with spill code whose temporaries live only around one
-//! instruction, and start again. Temporaries and nodes named by more than
+//! instruction, and start again; where more registers are live at one
+//! point than the budget has, the best-scoring values live there join the
+//! victims until the rest fit (`colour::pressure_victims`: that excess
+//! must go anyway, and the colourings fail only a node or two per round).
+//! Temporaries and nodes named by more than
 //! one procedure (call arguments, return values, return addresses: their
 //! spill slot would sit in two frames) are never victims. Each round spills
 //! at least one node or fails with a clear error, so it terminates.
@@ -188,7 +192,8 @@ pub fn allocate(
                 return Ok(report);
             }
             Err(failed) => {
-                let victims = colour::choose_victims(&ns, &g, &failed)?;
+                let mut victims = colour::choose_victims(&ns, &g, &failed)?;
+                colour::pressure_victims(&ns, &g, budget, &mut victims);
                 for &v in &victims {
                     if ns.nodes[v].class == nodes::Class::Pred {
                         report.spilled_predicates += 1;
