@@ -112,9 +112,18 @@ fn critical_paths(insts: &[Inst], dag: &Dag, sm: &SmInfo) -> Vec<u32> {
 /// The schedule of one block: the new order (indices into `insts`) and
 /// the statistics of that order.
 pub fn schedule(insts: &[Inst], label: u32, sm: &SmInfo) -> (Vec<usize>, BlockStats) {
+    schedule_with(insts, &build(insts, sm), label, sm)
+}
+
+/// [`schedule`] over a given DAG of the block.
+pub fn schedule_with(
+    insts: &[Inst],
+    dag: &Dag,
+    label: u32,
+    sm: &SmInfo,
+) -> (Vec<usize>, BlockStats) {
     let n = insts.len();
-    let dag = build(insts, sm);
-    let cp = critical_paths(insts, &dag, sm);
+    let cp = critical_paths(insts, dag, sm);
     let mut npreds: Vec<usize> = dag.preds.iter().map(|p| p.len()).collect();
     let mut earliest = vec![0u32; n];
     let mut issued = vec![u32::MAX; n];

@@ -224,13 +224,43 @@ fn an_encoded_instruction_keeps_its_codes_in_the_encoding() {
     assert_eq!(i.encoding.unwrap() & ((1u128 << 105) - 1), 0x7918);
 }
 
-/// The per-unit DAG construction gives exactly the edges (and their
-/// order and latencies) of the all-pairs reference, on random blocks
-/// mixing register, predicate, pair, memory, barrier and control
-/// dependences over a few registers (so that conflicts are dense).
-#[test]
-fn dag_build_matches_the_pairwise_reference() {
-    let pool = [
+/// `dag`'s edges as (from, to) -> latency.
+fn edges(dag: &super::dag::Dag) -> std::collections::BTreeMap<(usize, usize), u32> {
+    let mut m = std::collections::BTreeMap::new();
+    for (i, s) in dag.succs.iter().enumerate() {
+        for &(j, l) in s {
+            assert!(m.insert((i, j), l).is_none(), "edge {i}->{j} twice");
+            assert!(
+                dag.preds[j].contains(&i),
+                "{i}->{j} not among {j}'s predecessors"
+            );
+        }
+    }
+    let npreds: usize = dag.preds.iter().map(Vec::len).sum();
+    assert_eq!(npreds, m.len(), "predecessor lists hold other edges");
+    m
+}
+
+/// The longest-latency path from `a` to every later instruction (None:
+/// no path).
+fn longest_from(dag: &super::dag::Dag, a: usize) -> Vec<Option<u32>> {
+    let mut d = vec![None; dag.succs.len()];
+    d[a] = Some(0);
+    for i in a..dag.succs.len() {
+        let Some(x) = d[i] else { continue };
+        for &(j, l) in &dag.succs[i] {
+            d[j] = Some(d[j].map_or(x + l, |y: u32| y.max(x + l)));
+        }
+    }
+    d
+}
+
+/// Random blocks over a few registers (so that conflicts are dense):
+/// register, predicate, pair, memory (every space), barrier and control
+/// dependences; with `barriers` false, no full barriers (which hide the
+/// other rules).
+fn random_blocks(barriers: bool, count: usize) -> Vec<String> {
+    let mut pool = vec![
         "IADD3 %r1, %r2, 0x1, RZ ;",
         "IADD3 %r2, %r1, %r3, RZ ;",
         "MOV %r3, 0x5 ;",
@@ -248,29 +278,93 @@ fn dag_build_matches_the_pairwise_reference() {
         "STL [%r1], %r5 ;",
         "LDL %r5, [%r3] ;",
         "ST.E [%r4.64], %r1 ;",
-        "BAR.SYNC 0x0 ;",
-        "WARPSYNC 0xffffffff ;",
+        "LD.E %r3, [%r4.64] ;",
+        "LDC %r6, c[0x0][%r1] ;",
         "FFMA %r5, %r6, %r7, %r8 ;",
     ];
-    let mut x = 0x2545_f491_4f6c_dd1du64;
-    for round in 0..40 {
-        let len = 5 + round % 35;
-        let mut body = String::new();
-        for _ in 0..len {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            body.push_str(pool[(x % pool.len() as u64) as usize]);
-            body.push('\n');
+    if barriers {
+        pool.extend(["BAR.SYNC 0x0 ;", "WARPSYNC 0xffffffff ;"]);
+    }
+    let mut x = 0x2545_f491_4f6c_dd1du64 ^ u64::from(barriers);
+    (0..count)
+        .map(|round| {
+            let len = 5 + round % 60;
+            let mut body = String::new();
+            for _ in 0..len {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                body.push_str(pool[(x % pool.len() as u64) as usize]);
+                body.push('\n');
+            }
+            body.push_str("EXIT ;");
+            body
+        })
+        .collect()
+}
+
+/// The DAG leaves out only edges the kept ones imply, and the scheduler
+/// cannot tell: every kept edge is a reference edge with at most its
+/// latency; every reference edge is matched by a path at least as long,
+/// whose first edge has a latency when the reference edge had one; and
+/// the schedules and statistics are those of the all-pairs reference.
+#[test]
+fn dag_keeps_the_schedule_of_the_pairwise_reference() {
+    let mut left_out = 0;
+    for barriers in [true, false] {
+        for body in random_blocks(barriers, 120) {
+            let f = func(&body);
+            let insts = &f.blocks[0].insts;
+            let (dag, reference) = (
+                build(insts, sm80()),
+                super::dag::build_pairwise(insts, sm80()),
+            );
+            let (kept, all) = (edges(&dag), edges(&reference));
+            for (e, l) in &kept {
+                assert!(all.get(e).is_some_and(|r| l <= r), "{e:?} {l}\n{body}");
+            }
+            for (&(a, b), &l) in &all {
+                if kept.get(&(a, b)) == Some(&l) {
+                    continue;
+                }
+                left_out += 1;
+                let d = longest_from(&dag, a);
+                assert!(
+                    d[b].is_some_and(|p| p >= l),
+                    "{a}->{b} ({l}) not implied\n{body}"
+                );
+                if l > 0 {
+                    let first = dag.succs[a]
+                        .iter()
+                        .any(|&(c, lc)| lc > 0 && c < b && longest_from(&dag, c)[b].is_some());
+                    assert!(first, "{a}->{b}: no latency on the way\n{body}");
+                }
+            }
+            assert_eq!(
+                super::list::schedule_with(insts, &dag, 0, sm80()),
+                super::list::schedule_with(insts, &reference, 0, sm80()),
+                "{body}"
+            );
         }
-        body.push_str("EXIT ;");
-        let f = func(&body);
-        let insts = &f.blocks[0].insts;
-        assert_eq!(insts.len(), len + 1);
-        assert_eq!(
-            build(insts, sm80()),
-            super::dag::build_pairwise(insts, sm80()),
-            "{body}"
-        );
+    }
+    // Random dense blocks leave many implied edges out.
+    assert!(left_out > 1000, "{left_out}");
+}
+
+/// The edges grow linearly along a block that redefines one register or
+/// stores again and again (they grew quadratically).
+#[test]
+fn dag_edges_grow_linearly_with_redefinitions_and_stores() {
+    for pattern in [
+        "IMAD %r2, %r2, 0x3, %r1 ;\n",
+        "STG.E [%r4.64], %r2 ;\nLDG.E %r3, [%r4.64+0x4] ;\nIADD3 %r5, %r3, 0x1, RZ ;\n",
+        "STS [%r1], %r2 ;\nLDS %r3, [%r1+0x4] ;\nSTL [%r1], %r3 ;\n",
+    ] {
+        let count = |k: usize| {
+            let f = func(&format!("{}EXIT ;", pattern.repeat(k)));
+            edges(&build(&f.blocks[0].insts, sm80())).len()
+        };
+        let (a, b) = (count(200), count(400));
+        assert!(b <= 2 * a + 8, "{pattern}: {a} edges at 200, {b} at 400");
     }
 }
