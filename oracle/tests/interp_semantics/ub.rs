@@ -586,6 +586,14 @@ fn ub_at(r: &oracle::ptx_interp::RunResult) -> (UbKind, [u32; 3], [u32; 3], u32)
     }
 }
 
+/// The space of an `UninitializedMemory` UB.
+fn uninit_space(k: &UbKind) -> Option<&'static str> {
+    match k {
+        UbKind::UninitializedMemory { space, .. } => Some(space),
+        _ => None,
+    }
+}
+
 fn uninit(space: &'static str, address: u64) -> UbKind {
     UbKind::UninitializedMemory { space, address }
 }
@@ -654,11 +662,7 @@ fn call_frames_carry_what_was_written_and_nothing_more() {
     let src = kernel(&id(""), decls, body);
     let r = run_kernel(&id(""), decls, body, vec![], 1, [1, 1, 1], [1, 1, 1]);
     let (kind, _, _, line) = ub_at(&r);
-    check_eq(
-        matches!(kind, UbKind::UninitializedMemory { space: "param", .. }),
-        true,
-        "unset return value",
-    );
+    check_eq(uninit_space(&kind), Some("param"), "unset return value");
     check_eq(line, line_of(&src, "// MARK"), "the caller's ld.param");
     let set = id("\tst.param.b32 [func_retval0], %v;\n");
     let r = run_kernel(&set, decls, body, vec![], 1, [1, 1, 1], [1, 1, 1]);
@@ -668,14 +672,7 @@ fn call_frames_carry_what_was_written_and_nothing_more() {
     // as never-written bytes: the callee's ld.param is the read.
     let body2 = body.replace("\tst.param.b32 [p0], %a;\n", "");
     let r = run_kernel(&set, decls, &body2, vec![], 1, [1, 1, 1], [1, 1, 1]);
-    check_eq(
-        matches!(
-            ub_at(&r).0,
-            UbKind::UninitializedMemory { space: "param", .. }
-        ),
-        true,
-        "unset argument",
-    );
+    check_eq(uninit_space(&ub_at(&r).0), Some("param"), "unset argument");
     // A finished call's frame is gone: the next call's .local starts
     // undefined although the same bytes held the previous call's store.
     let f = ".func (.param .b32 r) put(.param .b32 w)\n{\n\t.local .align 4 .b32 v;\n\t.reg .b32 %w, %t;\n\t.reg .pred %p;\n\
@@ -687,11 +684,8 @@ fn call_frames_carry_what_was_written_and_nothing_more() {
     let body = format!("{}{}\tst.global.u32 [%out], %x;", call(3), call(0));
     let r = run_kernel(f, decls, &body, vec![], 1, [1, 1, 1], [1, 1, 1]);
     check_eq(
-        matches!(
-            ub_at(&r).0,
-            UbKind::UninitializedMemory { space: "local", .. }
-        ),
-        true,
+        uninit_space(&ub_at(&r).0),
+        Some("local"),
         "second frame's local",
     );
     count(6);
