@@ -40,7 +40,7 @@ Commands:
             (sm_70 sm_75 sm_80 sm_86 sm_89 sm_90), the SASS instruction
             count of ptxc -O3 against ptxas's, the ratio, and the
             geometric-mean ratio (target <= 1.5); end padding excluded
-  bench run [--count N] [--matrix NAME] [--seed S]
+  bench run [--count N] [--matrix NAME] [--seed S] [--gen-config F]
             engine throughput on generated programs (default 200 through
             the 'fuzz' slice): programs/s with 1 job and every core, the
             speedup (targets: 1000 programs/s, 1.8x on 2 cores)

@@ -1,4 +1,4 @@
-//! `ptxdiff bench run [--count N] [--matrix NAME] [--seed S]`: the
+//! `ptxdiff bench run [--count N] [--matrix NAME] [--seed S] [--gen-config F]`: the
 //! differential engine's throughput on generated programs, generation
 //! included: programs and configuration runs per second with one job and
 //! with every core, and the speedup. The targets: 1,000 programs
@@ -13,6 +13,9 @@ pub struct BenchRunArgs {
     pub count: u64,
     pub matrix: String,
     pub seed: u64,
+    /// `--gen-config F`: the generator's configuration (program sizes
+    /// decide most of the rate).
+    pub gen_config: Option<std::path::PathBuf>,
 }
 
 pub fn parse_args(args: &[String]) -> Result<BenchRunArgs, String> {
@@ -20,6 +23,7 @@ pub fn parse_args(args: &[String]) -> Result<BenchRunArgs, String> {
         count: 200,
         matrix: "fuzz".into(),
         seed: 1,
+        gen_config: None,
     };
     let mut it = args.iter();
     while let Some(flag) = it.next() {
@@ -35,6 +39,7 @@ pub fn parse_args(args: &[String]) -> Result<BenchRunArgs, String> {
             "--count" => a.count = num(&v)?.max(1),
             "--seed" => a.seed = num(&v)?,
             "--matrix" => a.matrix = v,
+            "--gen-config" => a.gen_config = Some(v.into()),
             s => return Err(format!("unknown option '{s}'")),
         }
     }
@@ -45,21 +50,32 @@ pub fn parse_args(args: &[String]) -> Result<BenchRunArgs, String> {
 pub fn measure(a: &BenchRunArgs) -> Result<Vec<String>, String> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let dir = std::env::temp_dir().join(format!("ptxdiff-bench-run-{}", std::process::id()));
+    let run_args = |jobs: usize| RunArgs {
+        count: Some(a.count),
+        seed: a.seed,
+        jobs,
+        matrix: a.matrix.clone(),
+        findings: dir.join(format!("j{jobs}")),
+        vendor: false,
+        gen_config: a.gen_config.clone(),
+        ..RunArgs::default()
+    };
+    // The programs' mean size, in PTX instructions (statements ending in
+    // ';' inside function bodies, directives and declarations excluded).
+    let cfg = fuzz_run::gen_config(&run_args(1))?;
+    let insts: usize = (a.seed..a.seed + a.count)
+        .map(|s| instructions(&crate::gen::generate(s, &cfg).ptx))
+        .sum();
     let mut lines = vec![format!(
-        "bench run: {} generated programs (seeds {}..), matrix '{}', vendor off",
-        a.count, a.seed, a.matrix
+        "bench run: {} generated programs (seeds {}..; {:.0} PTX instructions each on average), matrix '{}', vendor off",
+        a.count,
+        a.seed,
+        insts as f64 / a.count as f64,
+        a.matrix
     )];
     let mut rates = Vec::new();
     for jobs in [1, cores] {
-        let args = RunArgs {
-            count: Some(a.count),
-            seed: a.seed,
-            jobs,
-            matrix: a.matrix.clone(),
-            findings: dir.join(format!("j{jobs}")),
-            vendor: false,
-            ..RunArgs::default()
-        };
+        let args = run_args(jobs);
         let o = fuzz_run::run(&args, &mut |_| {}, &mut |_| {})?;
         let s = &o.stats;
         let secs = s.elapsed.as_secs_f64().max(1e-9);
@@ -84,4 +100,13 @@ pub fn measure(a: &BenchRunArgs) -> Result<Vec<String>, String> {
         ));
     }
     Ok(lines)
+}
+
+/// The instructions of a PTX text: lines ending in `;` that are not
+/// directives (`.reg`, `.param`, ...) or braces.
+fn instructions(ptx: &str) -> usize {
+    ptx.lines()
+        .map(str::trim)
+        .filter(|l| l.ends_with(';') && !l.starts_with('.') && !l.starts_with("//"))
+        .count()
 }
