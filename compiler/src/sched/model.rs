@@ -140,8 +140,15 @@ pub fn read_sb_writes(inst: &Inst) -> Units {
 /// R0` has no scoreboard, then `/*00a0*/ SULD.D.BA.1D` sets SB5, and the
 /// wait on SB5 at `/*00c0*/` covers the TXQ whose R0 `/*0100*/ IADD3`
 /// reads).
+/// `FCHK` (category `Fp32`) completes in the first queue too: ptxas 11.8
+/// (sm_70, sm_80, sm_90) leaves `FCHK P0, R2, -97.75` without a scoreboard
+/// when the next `F2I` or `FRND` has one and a wait on it comes before the
+/// `@!P0 BRA` (corpus/regressions/fchk_conversion_queue).
 pub fn in_order_queue(inst: &Inst) -> u8 {
     use crate::ir::opcode::Category::*;
+    if inst.op == Op::FCHK {
+        return 100;
+    }
     match inst.op.info().category {
         SpecialFunction | Conversion | IntAlu | Fp64 => 100,
         MemShared | Warp => 101,

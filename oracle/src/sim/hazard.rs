@@ -26,6 +26,8 @@ use crate::ptx_interp::{Hazard, HazardKind};
 /// What the check needs of one instruction.
 struct Facts {
     ctrl: Option<Control>,
+    /// The guard predicate's unit (read by every lane of the group).
+    guard: Option<RegUnit>,
     reads: Units,
     /// Per read unit, the cycles after issue at which it is read.
     read_delay: Vec<u8>,
@@ -103,6 +105,7 @@ impl Model {
                 let lat = latency(i, sm);
                 Facts {
                     ctrl: i.control(),
+                    guard: i.guard.and_then(|g| RegUnit::of_pred(g.pred)),
                     read_delay: reads.iter().map(|&u| model::read_delay(i, u)).collect(),
                     write_lat: writes
                         .iter()
@@ -136,8 +139,14 @@ impl Model {
         format!("/*{:04x}*/ {}", pc * 16, self.texts[pc as usize])
     }
 
-    /// Checks and records the issue of instruction `pc` by the lanes `mask`.
-    pub fn issue(&self, t: &mut Timing, pc: u32, mask: u32) -> Result<(), Hazard> {
+    /// Checks and records the issue of instruction `pc` by the lanes
+    /// `mask`, of which those in `exec` pass its guard. The guard is read
+    /// by every lane; the other registers only by the lanes that execute:
+    /// a lane whose guard fails neither reads nor writes them, so ptxas
+    /// 11.8 may write a register under `@P0` while a write under `@!P0` is
+    /// outstanding (`@!P0 LDG.E R10` with write SB4, then `@P0
+    /// IMAD.IADD R10` with no wait: generator seed 8800279).
+    pub fn issue(&self, t: &mut Timing, pc: u32, mask: u32, exec: u32) -> Result<(), Hazard> {
         let f = &self.insts[pc as usize];
         if t.fixed.len() < self.units {
             t.fixed.resize(self.units, None);
@@ -207,6 +216,7 @@ impl Model {
             done(t, &|p: &Pend| p.sb != Some(k) || p.seq >= oldest_kept);
         }
         for (k, &u) in f.reads.iter().enumerate() {
+            let mask = if f.guard == Some(u) { mask } else { exec };
             let at = t.clock + u64::from(f.read_delay[k]);
             if let Some(p) = t
                 .pending
@@ -244,6 +254,8 @@ impl Model {
         // `LDS R19, [R19]` without a scoreboard, then `@!P0 LDS R19,
         // [0x100]`, generator seed 9061); the earlier write stops being
         // tracked for the lanes the new one covers.
+        // From here on, the lanes that execute.
+        let mask = exec;
         let variable = matches!(f.lat, Lat::Variable(_));
         let same_queue = |p: &Pend| variable && p.queue == f.queue;
         for &u in &f.writes {

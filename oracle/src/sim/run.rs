@@ -34,7 +34,7 @@ use super::cbank::{bank0, write_refs, Banks, SimInputs, DEFAULT_STATIC_SHARED, G
 use super::exec::{step, Ctx, Flow};
 use super::hazard;
 use super::memory::{global_bytes, place_globals, CtaMem, GlobalMem, LOCAL_BYTES};
-use super::program::{decode, BarKind, Program};
+use super::program::{decode, BarKind, PSrc, Program};
 use super::reloc;
 use super::resinfo;
 use super::warp::{Group, Stop, StopKind, Wait, WaitKind, Warp};
@@ -464,7 +464,15 @@ impl Machine<'_> {
                 }
                 ctx.clock = self.executed;
                 if let Some(h) = self.hazards {
-                    if let Err(hz) = h.issue(&mut w.timing, pc, mask) {
+                    // The lanes whose guard holds (a guard that cannot be
+                    // read: all, `step` reports it).
+                    let guard = self.prog.insts[pc as usize].guard;
+                    let exec = if guard == PSrc::TRUE {
+                        mask
+                    } else {
+                        mask & w.pred(guard, mask).unwrap_or(mask)
+                    };
+                    if let Err(hz) = h.issue(&mut w.timing, pc, mask, exec) {
                         return Err((
                             Stop {
                                 kind: StopKind::Hazard(Box::new(hz)),
