@@ -1373,17 +1373,24 @@ fn a_copy_passes_a_never_written_value_on() {
         "IMAD.U32 R8, RZ, RZ, R17",
         "IMAD.MOV.U32 R9, RZ, RZ, R17",
         "MOV R10, R9",
+        // A negated copy (ptxas's `IMAD.MOV d, RZ, RZ, -a`).
+        "IMAD.MOV R11, RZ, RZ, -R10",
     ];
     // Read only where written: completes with the value.
     let mut body = copies.to_vec();
     body.extend([
         "@P0 STG.E.64 [R2.64], R8",
-        "@P0 STG.E [R2.64+0x8], R10",
+        "@P0 STG.E.64 [R2.64+0x8], R10",
         "EXIT",
     ]);
     let o = run(&body, 4, &[]);
-    assert_eq!(o[2][..3], [7, 7, 7]);
-    assert_eq!(o[1][..3], [0, 0, 0]);
+    assert_eq!(o[2][..4], [7, 7, 7, 7u32.wrapping_neg()]);
+    assert_eq!(o[1][..4], [0, 0, 0, 0]);
+    // The negated copy stored where never written: the error names it.
+    let mut body = copies.to_vec();
+    body.extend(["STG.E [R2.64], R11", "EXIT"]);
+    let (reg, tid, _) = ub_at(&body);
+    assert_eq!((reg.as_str(), tid), ("R11", [0, 0, 0]));
     // Stored where it was never written: the error, at the store, lane 0.
     let mut body = copies.to_vec();
     body.extend(["STG.E [R2.64], R10", "EXIT"]);

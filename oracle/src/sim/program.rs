@@ -504,6 +504,12 @@ pub enum Kind {
         d: Dst,
         a: Src,
     },
+    /// `IMAD.MOV d, RZ, RZ, -a`: the two's complement negation of one
+    /// register, which like a copy passes a never-written value on.
+    Neg {
+        d: Dst,
+        a: Src,
+    },
     S2r {
         d: Dst,
         sr: SReg,
@@ -1211,6 +1217,25 @@ fn decode_inst(d: &Dec<'_>, i: &Inst) -> DResult<Kind> {
                 && c == Sop::plain(c.s)
             {
                 return Ok(Kind::Mov {
+                    d: d.dst(&dsts[0])?,
+                    a: c.s,
+                });
+            }
+            // `IMAD.MOV d, RZ, RZ, -c`: ptxas negates a value it may never
+            // have set in some lanes (`@P0 F2I.F64.TRUNC R10, ...` then an
+            // unguarded `IMAD.MOV R6, RZ, RZ, -R10` whose result only
+            // `@P0` code reads: generator seed 9900827, sm_80).
+            if mode == ImadMode::Lo
+                && !x
+                && co == PDst::None
+                && ci == PSrc::FALSE
+                && (a == Sop::ZERO || b == Sop::ZERO)
+                && c == (Sop {
+                    neg: true,
+                    ..Sop::plain(c.s)
+                })
+            {
+                return Ok(Kind::Neg {
                     d: d.dst(&dsts[0])?,
                     a: c.s,
                 });

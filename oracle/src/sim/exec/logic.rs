@@ -182,6 +182,17 @@ pub fn mov(w: &mut Warp, m: u32, d: Dst, a: Src) -> Result<(), Stop> {
     Ok(())
 }
 
+/// [`mov`] of the negation (two's complement) of `a`.
+pub fn neg(w: &mut Warp, m: u32, d: Dst, a: Src) -> Result<(), Stop> {
+    let v = w.read_unchecked(a).map(|x| x.wrapping_neg());
+    w.write(d, m, &v);
+    let lost = m & !w.defined(a, m);
+    if lost != 0 {
+        w.undefine(d, lost);
+    }
+    Ok(())
+}
+
 /// The predicate bits of each lane as a byte (P0 = bit 0).
 fn pr_bits(w: &Warp, uniform: bool) -> [u32; 32] {
     let mut r = [0u32; 32];

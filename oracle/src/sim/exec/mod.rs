@@ -218,6 +218,7 @@ pub fn step(ctx: &mut Ctx<'_>, w: &mut Warp, pc: u32, gmask: u32) -> Result<Flow
             lut2,
         } => logic::plop3(w, m, *p, *q, *a, *b, *c, *lut1, *lut2)?,
         Mov { d, a } => logic::mov(w, m, *d, *a)?,
+        Neg { d, a } => logic::neg(w, m, *d, *a)?,
         S2r { d, sr, wide } => uniform::s2r(ctx, w, m, *d, *sr, *wide)?,
         Vote { d, p, kind, src } => warp_ops::vote(w, m, *d, *p, *kind, *src)?,
         Shfl {
