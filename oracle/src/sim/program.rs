@@ -1208,37 +1208,30 @@ fn decode_inst(d: &Dec<'_>, i: &Inst) -> DResult<Kind> {
             let x = has(i, "X");
             // `IMAD.MOV.U32 d, RZ, RZ, c` and its kin (a zero factor, no
             // carries): ptxas's register copy, run as one (`exec/logic.rs` `mov` passes
-            // an unwritten value on instead of failing).
+            // an unwritten value on instead of failing); with `-c`, its
+            // negated copy, likewise (ptxas negates a value it may never
+            // have set in some lanes: `@P0 F2I.F64.TRUNC R10, ...` then an
+            // unguarded `IMAD.MOV R6, RZ, RZ, -R10` whose result only `@P0`
+            // code reads, generator seed 9900827, sm_80).
             if mode == ImadMode::Lo
                 && !x
                 && co == PDst::None
                 && ci == PSrc::FALSE
                 && (a == Sop::ZERO || b == Sop::ZERO)
-                && c == Sop::plain(c.s)
             {
-                return Ok(Kind::Mov {
-                    d: d.dst(&dsts[0])?,
-                    a: c.s,
-                });
-            }
-            // `IMAD.MOV d, RZ, RZ, -c`: ptxas negates a value it may never
-            // have set in some lanes (`@P0 F2I.F64.TRUNC R10, ...` then an
-            // unguarded `IMAD.MOV R6, RZ, RZ, -R10` whose result only
-            // `@P0` code reads: generator seed 9900827, sm_80).
-            if mode == ImadMode::Lo
-                && !x
-                && co == PDst::None
-                && ci == PSrc::FALSE
-                && (a == Sop::ZERO || b == Sop::ZERO)
-                && c == (Sop {
-                    neg: true,
-                    ..Sop::plain(c.s)
-                })
-            {
-                return Ok(Kind::Neg {
-                    d: d.dst(&dsts[0])?,
-                    a: c.s,
-                });
+                let plain = Sop::plain(c.s);
+                if c == plain {
+                    return Ok(Kind::Mov {
+                        d: d.dst(&dsts[0])?,
+                        a: c.s,
+                    });
+                }
+                if c == (Sop { neg: true, ..plain }) {
+                    return Ok(Kind::Neg {
+                        d: d.dst(&dsts[0])?,
+                        a: c.s,
+                    });
+                }
             }
             Kind::Imad {
                 mode,

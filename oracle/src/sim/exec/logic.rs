@@ -173,18 +173,17 @@ pub fn fmod(mut v: [u32; 32], s: &Sop) -> [u32; 32] {
 /// `P1 = UP0`: R21 is read only where UR13 was written. A use of the copy
 /// that matters (an address, a stored value, a branch) still fails.
 pub fn mov(w: &mut Warp, m: u32, d: Dst, a: Src) -> Result<(), Stop> {
-    let v = w.read_unchecked(a);
-    w.write(d, m, &v);
-    let lost = m & !w.defined(a, m);
-    if lost != 0 {
-        w.undefine(d, lost);
-    }
-    Ok(())
+    copy_with(w, m, d, a, |x| x)
 }
 
 /// [`mov`] of the negation (two's complement) of `a`.
 pub fn neg(w: &mut Warp, m: u32, d: Dst, a: Src) -> Result<(), Stop> {
-    let v = w.read_unchecked(a).map(|x| x.wrapping_neg());
+    copy_with(w, m, d, a, u32::wrapping_neg)
+}
+
+/// `d = f(a)` in the lanes `m`, never-written where `a` was.
+fn copy_with(w: &mut Warp, m: u32, d: Dst, a: Src, f: impl Fn(u32) -> u32) -> Result<(), Stop> {
+    let v = w.read_unchecked(a).map(f);
     w.write(d, m, &v);
     let lost = m & !w.defined(a, m);
     if lost != 0 {
