@@ -5,7 +5,7 @@
 # committed seeds corpus/<target>/ zipped as $OUT/<target>_seed_corpus.zip.
 #
 #   build.sh --list-targets   prints the target names and exits (the test
-#                             oracle/tests/scale_out.rs checks them against
+#                             oracle/tests/fuzz_scale_out.rs checks them against
 #                             fuzz/Cargo.toml and corpus/)
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -48,7 +48,7 @@ fn fired(args: &[&str], phase: &str) -> u64 {
 /// runs earlier in the default order and takes the same invariants out of
 /// hoist_loop's loop, leaving HoistInvariants (146) nothing to do there: its
 /// firing in the pipeline is checked with those four disabled (and alone,
-/// on the default pipeline's IR, in oracle/tests/peepholes_vs_sim.rs).
+/// on the default pipeline's IR, in oracle/tests/phases_peepholes_vs_sim.rs).
 const GENERIC_LICM: [&str; 8] = [
     "--disable-phase",
     "OriHoistInvariantsEarly",

@@ -7,7 +7,7 @@
 //! (seed 002, phase 12; observed with ptxas 11.8).
 //!
 //! Constant bank 0 layout, read off the vendor SASS in `corpus/kernels/`
-//! (ptxas 11.8, cuobjdump; `tests/sm_table_vs_vendor_sass.rs` re-derives it
+//! (ptxas 11.8, cuobjdump; `tests/targets_sm_table_vs_vendor.rs` re-derives it
 //! from every kernel x architecture):
 //! - kernel parameters start at `c[0x0][0x160]` on sm_70..sm_89 and at
 //!   `c[0x0][0x210]` on sm_90 (e.g. gather_2d: `IMAD.WIDE R8, R5, R2,

@@ -6,7 +6,7 @@
 //! from), `NAME.launch.json`, and `NAME.verdict.json`, the expected verdict
 //! while the bug is open (the configuration and the signature it fails
 //! with); the signature goes into `DIR/known.json` so nightly runs count
-//! it as known. `oracle/tests/regressions.rs` runs every directory: an
+//! it as known. `oracle/tests/diff_regressions.rs` runs every directory: an
 //! open bug must still fail with its signature (and every other
 //! configuration pass or fail the same way); once fixed, delete
 //! `NAME.verdict.json` and the known.json entry, and every configuration
