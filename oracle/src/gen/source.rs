@@ -1,5 +1,5 @@
 //! The generator's one source of choices: either a u64 seed (a splitmix64
-//! stream, LAUNCH_SPEC.md's mixer) or libFuzzer's bytes through
+//! stream, corpus/LAUNCH_SPEC.md's mixer) or libFuzzer's bytes through
 //! `arbitrary::Unstructured`, so that a mutation of the bytes becomes a
 //! change of the program. Every decision the generator makes goes through
 //! here; nothing else is random (ARCHITECTURE.md principle 5).

@@ -1,5 +1,5 @@
 //! Texture sampling for `tex`, `tld4` and `txq` over the textures of a launch
-//! spec (`textures` in LAUNCH_SPEC.md; types in `crate::launch`).
+//! spec (`textures` in corpus/LAUNCH_SPEC.md; types in `crate::launch`).
 //!
 //! Sources:
 //! * PTX ISA (docs.nvidia.com/cuda/parallel-thread-execution):

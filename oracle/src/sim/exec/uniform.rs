@@ -8,7 +8,7 @@
 //! thread-instructions so far (deterministic, monotonic); `SR_VIRTID` has
 //! the warp index in bits 14:8 (SEMANTICS_NOTES.md `%warpid`), `SR_SMID`
 //! and `SR_CgaCtaId` are 0 (one SM, no clusters), `SR_PM0..7` 0, and
-//! `SR_SMEMSZ` the CTA's shared window with its reserved base (LAUNCH_SPEC
+//! `SR_SMEMSZ` the CTA's shared window with its reserved base (corpus/LAUNCH_SPEC.md
 //! "Special registers"), `SR_SWINLO/HI` the generic shared window ([`swin`]).
 
 use super::super::program::{Dst, SReg};
