@@ -486,7 +486,7 @@ impl Cx<'_> {
             SpecialReg::Nsmid => Ok(Src::W(cbank(0, self.cb.nsmid))),
             SpecialReg::DynamicSmemSize => Ok(Src::W(cbank(0, self.cb.dynamic_smem_size))),
             SpecialReg::Warpid => {
-                // %warpid: SR_VIRTID bits [14:8] (SEMANTICS_NOTES).
+                // %warpid: SR_VIRTID bits [14:8] (docs/SEMANTICS.md, Special registers).
                 let Src::W(x) = s2r(self, "SR_VIRTID".into())? else {
                     unreachable!()
                 };

@@ -2,7 +2,7 @@
 //!
 //! PTX versions: the first PTX ISA version that supports each target, from the
 //! PTX ISA "PTX Module Directives: .target" table (collected in
-//! SEMANTICS_NOTES.md, "PTX versions per target").
+//! docs/SEMANTICS.md, "PTX versions per target").
 //! Address width: ptxas refuses `.address_size 32` on sm_90 and later
 //! (seed 002, phase 12; observed with ptxas 11.8).
 //!
@@ -244,7 +244,7 @@ mod tests {
 
     #[test]
     fn versions_follow_the_isa_table() {
-        // Values from the PTX ISA .target table (SEMANTICS_NOTES.md).
+        // Values from the PTX ISA .target table (docs/SEMANTICS.md, PTX versions per target).
         let want = [
             ("sm_70", "6.0"),
             ("sm_75", "6.3"),

@@ -23,7 +23,7 @@
 //! specified for 'sust.p'").
 //!
 //! The rules here (each a reading of that text; where it is silent the
-//! store stops, SEMANTICS_NOTES.md's rule for undefined cases):
+//! store stops, the rule for undefined cases of docs/SEMANTICS.md, Sources):
 //! * The sample format of a launch surface is its channel type: no launch
 //!   surface is normalized (corpus/LAUNCH_SPEC.md `surfaces` has no such field;
 //!   `suq.channel_data_type` answers the OpenCL UNSIGNED_INT/SIGNED_INT/
