@@ -21,7 +21,7 @@
 //!   before its `RET`, no region around the calls inside the cycle; and it
 //!   warns only "Stack size for entry function 'k' cannot be statically
 //!   determined". (It compiles direct mutual recursion the same way too;
-//!   we keep seed 002's refusal.)
+//!   we keep the driver's refusal, docs/MODEL.md, Compilation driver.)
 //! - The *height* of a component is 0 when it calls nothing outside
 //!   itself, else one more than the highest component it calls. A call
 //!   into a component opens region `B(1 + height)` (call.rs); every member

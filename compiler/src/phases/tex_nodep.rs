@@ -1,4 +1,4 @@
-//! TexNodep (149; seed 001's `sub_19938E0`, the post-allocation texture
+//! TexNodep (149; docs/MODEL.md, TexNodep: the post-allocation texture
 //! node peephole): four rewrites of texture fetches (`TEX`, `TLD`,
 //! `TLD4`, `TXD`, `TXQ`) inside each block, on virtual or physical registers
 //! alike (the table puts it after register allocation; every check below
