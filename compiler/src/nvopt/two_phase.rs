@@ -1,4 +1,4 @@
-//! Two-phase compilation (seed 003, sub_12E7E70 and sub_12E1EF0).
+//! Two-phase compilation (docs/MODEL.md, Two-phase compilation).
 //!
 //! - Phase I runs the pipeline up to and including its last module pass
 //!   (flags without [`FUNCTION_PASS`]: the inliner, IPConstProp, ...) on

@@ -1,4 +1,4 @@
-//! Inlining of `.func` calls: the AlwaysInliner (seed 003 sub_1C4B6F0 in
+//! Inlining of `.func` calls: the AlwaysInliner (cicc's, docs/MODEL.md, NvOpt pipelines, in
 //! the pre-optimization list) and the inliner (the same factory in the
 //! Tier 1/2/3 list).
 //!
