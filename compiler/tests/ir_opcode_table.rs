@@ -182,7 +182,7 @@ fn rows_are_consistent() {
         assert!(names.insert(r.name), "{} twice", r.name);
         if let Some(s) = r.seed_index {
             assert!(seeds.insert(s), "seed index {s} twice");
-            // Seed indices 0..136 are the base sm_70 set.
+            // ptxas's indices 0..136 are the base sm_70 set.
             assert!(s > 136 || r.first_sm <= 75, "{}", r.name);
         }
         let op = Op::from_name(r.name).unwrap();

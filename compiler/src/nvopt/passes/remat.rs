@@ -20,7 +20,7 @@
 //!   instruction or its terminator gets its own copy, placed right before
 //!   the first use there (phi arguments keep the original). A block inside
 //!   a loop that does not contain the definition gets no copy (that would
-//!   recompute it every iteration; seed knob `remat-loop-trip` not
+//!   recompute it every iteration; cicc's knob `remat-loop-trip` not
 //!   modelled). The original stays where other uses need it; DCE removes
 //!   it otherwise.
 
