@@ -1,5 +1,5 @@
-//! The compilation driver, following ptxas's (docs/MODEL.md, Compilation driver: the
-//! per-module orchestrator of ptxas). [`compile`] runs ptxas's phases in
+//! The compilation driver, following ptxas's per-module orchestrator
+//! (docs/MODEL.md, Compilation driver). [`compile`] runs ptxas's phases in
 //! its order; the ones that have a counterpart here are:
 //!
 //! | ptxas phase | here |
