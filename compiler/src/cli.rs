@@ -52,7 +52,7 @@ ptxc's own options:
   --timing                        print per-phase times
   --parse-only                    parse and validate only; print diagnostics
 
-The phase pipeline (seed 000's PhaseManager, seed 001's ORI manager):
+The phase pipeline (ptxas's PhaseManager and ORI manager; docs/MODEL.md):
   --phase-stats                   per-phase memory and time ([Total ..] [Freeable ..] ...)
   --dump-ir-before NAME           print the IR before phase NAME (name or index; repeatable)
   --dump-ir-after NAME            print the IR after phase NAME (repeatable)

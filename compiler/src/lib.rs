@@ -1,6 +1,8 @@
 //! ptxc: a reference compiler from PTX to SASS-like machine code, modelled on
 //! NVIDIA's ptxas. This crate also holds what the oracle shares with the
-//! compiler: the PTX front end, and the SM target table.
+//! compiler: the PTX front end, the SM target table and machine facts, the
+//! IR and its SASS text layer (for the simulator), and the bit-exact
+//! arithmetic (docs/ARCHITECTURE.md, "Crates and modules").
 
 pub mod cli;
 pub mod driver;

@@ -1,5 +1,5 @@
-//! The compilation driver (seed 002) through the `ptxc` command line: one
-//! test per rule, named after the seed's phase. Vendor facts quoted in the
+//! The compilation driver (docs/MODEL.md, Compilation driver) through the `ptxc` command line: one
+//! test per rule, named after ptxas's driver phase. Vendor facts quoted in the
 //! comments were observed with ptxas 11.8.89.
 
 mod common;
@@ -238,7 +238,7 @@ fn verbose_smem_counts_each_kernel_s_own_shared_variables() {
     );
 }
 
-// ---- seed 002 phases -----------------------------------------------------
+// ---- ptxas's driver phases (docs/MODEL.md, Compilation driver) -----------
 
 #[test]
 fn phase_1_and_16_cache_options_resolve_per_function() {
@@ -560,7 +560,7 @@ fn phase_17_mutual_recursion_is_rejected() {
     assert!(r.stderr.contains("mutually recursive"), "{}", r.stderr);
 }
 
-/// Direct self-recursion compiles (seed 002 phase 17 aborts only on
+/// Direct self-recursion compiles (ptxas's driver phase 17 aborts only on
 /// mutual recursion; lower/recursion.rs) with ptxas 11.8's warning that
 /// the stack size is not static, and -v reports one activation's frame.
 #[test]

@@ -1,6 +1,6 @@
 //! The `nvopt` binary: exit status and messages. Bad input gets the front
 //! end's `file:line:col` diagnostic and status 1 (never a panic), bad
-//! options the seed's texts, and a corpus kernel is optimized to `-o`.
+//! options cicc's texts (docs/MODEL.md, NvOpt pipelines), and a corpus kernel is optimized to `-o`.
 
 use std::path::Path;
 use std::process::Command;

@@ -1,4 +1,4 @@
-//! The peepholes of seed 001 through the `ptxc` binary: each fires on its
+//! ptxas's peepholes (docs/MODEL.md, Peepholes) through the `ptxc` binary: each fires on its
 //! targeted kernel in `corpus/peephole/` (counted by `--phase-stats` as
 //! `Fired NAME: N rewrites`), and the -O and NvOpt levels gate them.
 

@@ -273,7 +273,7 @@ fn knobs_nvopt_levels_hooks_and_ori() {
     // NvOptLevel=0: the dead-code phases are no-ops, like -O0's.
     let lvl0 = ok(&["-arch=sm_80", "--knob", "NvOptLevel=0", &k]);
     assert!(count_insts(&lvl0.stdout) > count_insts(&full));
-    // Above 5: seed 000's warning, and the compile goes on at level 5.
+    // Above 5: ptxas's warning (docs/MODEL.md, NvOpt level), and the compile goes on at level 5.
     let r = ok(&["-arch=sm_80", "--knob", "NvOptLevel=9", &k]);
     assert!(
         r.stderr.contains("ptxc warning : Invalid nvopt level : 9."),
@@ -377,7 +377,7 @@ fn the_help_lists_the_phase_flags() {
     }
 }
 
-/// `ScheduleInstructions BB ...` lines (seed 001's per-block statistics):
+/// `ScheduleInstructions BB ...` lines (docs/MODEL.md, Scheduler statistics):
 /// one per block of the scheduled function, as the library records them,
 /// and none at -O0 where the scheduler is off.
 #[test]

@@ -1,4 +1,4 @@
-//! Seed 002 phase 23 and quirk 3: the output of `ptxc --threads 1` and
+//! ptxas's driver phase 23 and its in-order finalize (docs/MODEL.md, Compilation driver): the output of `ptxc --threads 1` and
 //! `--threads 2` (and the sequential loop) is byte-identical on the whole
 //! corpus: every PTX file under `corpus/kernels/` and `corpus/ptx/valid/`,
 //! for sm_70, sm_80 and sm_90, with `-v` so that the info lines and

@@ -1,12 +1,12 @@
-//! The opcode table against its sources: seed 004's base opcode name table
-//! (indices 0..135, copied here from the seed's "Full Decoded Opcode Table",
+//! The opcode table against its sources: ptxas's base opcode name table
+//! (indices 0..135, copied here from ptxas's name table, docs/MODEL.md, Opcode table,
 //! an independent source) and the table's own consistency rules.
 
 use std::collections::HashSet;
 
 use ptxc::ir::opcode::{Effects, Op, FOLDED_SEED_VARIANTS, OPCODES};
 
-/// Seed 004, "Full Decoded Opcode Table (Base ISA, sm_70+)", in index order.
+/// ptxas's base opcode name table (sm_70+; docs/MODEL.md, Opcode table), in index order.
 const SEED_BASE: [&str; 136] = [
     "ERRBAR",
     "IMAD",
@@ -153,9 +153,9 @@ fn every_seed_base_entry_is_a_row_or_a_documented_fold() {
         let i = i as u16;
         let row = OPCODES.iter().find(|r| r.seed_index == Some(i));
         match row {
-            // The row is the seed's opcode under its SASS mnemonic: the same
-            // name, or the seed's name minus a width/variant suffix
-            // (CS2R_32 -> CS2R, HMMA_16 -> HMMA), or YIELD for the seed's MYELD.
+            // The row is ptxas's opcode under its SASS mnemonic: the same
+            // name, or ptxas's name minus a width/variant suffix
+            // (CS2R_32 -> CS2R, HMMA_16 -> HMMA), or YIELD for ptxas's MYELD.
             Some(r) => assert!(
                 *name == r.name
                     || name.starts_with(&format!("{}_", r.name))
@@ -182,7 +182,7 @@ fn rows_are_consistent() {
         assert!(names.insert(r.name), "{} twice", r.name);
         if let Some(s) = r.seed_index {
             assert!(seeds.insert(s), "seed index {s} twice");
-            // Seed indices 0..136 are the base sm_70 set.
+            // ptxas's indices 0..136 are the base sm_70 set.
             assert!(s > 136 || r.first_sm <= 75, "{}", r.name);
         }
         let op = Op::from_name(r.name).unwrap();
@@ -201,7 +201,7 @@ fn rows_are_consistent() {
             assert!(r.has_side_effects(), "{}", r.name);
         }
     }
-    // The seed's required-side-effect exclusions (sub_7E0030).
+    // ptxas's required-side-effect exclusions (docs/MODEL.md, Removability).
     assert!(Op::OUT_FINAL.info().has_side_effects());
     assert!(Op::DMUL.info().has_side_effects());
     assert!(!Op::DADD.info().has_side_effects());

@@ -247,7 +247,7 @@ fn grids_blocks_and_other_fields() {
     assert_eq!(t.params[0], ParamValue::Texture { name: "t".into() });
 }
 
-/// LAUNCH_SPEC.md "Addresses", worked by hand for saxpy_div (params name x,
+/// corpus/LAUNCH_SPEC.md "Addresses", worked by hand for saxpy_div (params name x,
 /// y, d in that order; each 256 f32 = 1024 bytes): x at 0x10000000; y after
 /// x's 1024 bytes and the 256-byte guard = 0x10000500 (already a multiple
 /// of 256); d at 0x10000a00.

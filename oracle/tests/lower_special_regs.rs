@@ -120,7 +120,7 @@ fn launch_environment_registers_match_the_interpreter_on_every_target() {
         let want = ptx_interp::run(&m, &src, &spec, &limits).unwrap();
         assert_eq!(want.outcome, Outcome::Completed, "{:?}", want.outcome);
         let w = &want.outputs.get("out").unwrap().bits;
-        // The interpreter's values (LAUNCH_SPEC "Special registers"): grid
+        // The interpreter's values (corpus/LAUNCH_SPEC.md "Special registers"): grid
         // 0, the static plus dynamic shared bytes, environment and counters
         // 0; the const-window test true, the param one false.
         let total = u64::from(size + dyn_bytes);

@@ -1,4 +1,4 @@
-//! The peepholes of seed 001 — OptimizeNaNOrZero (145), HoistInvariants
+//! ptxas's peepholes (docs/MODEL.md, Peepholes) — OptimizeNaNOrZero (145), HoistInvariants
 //! (146), TexNodep (149) — each run alone (`oracle::phase_check::
 //! check_alone`) on the IR it sees in the default pipeline (`before_phase`
 //! on the default plan; for 146 without the generic hoisting, see

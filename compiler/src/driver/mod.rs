@@ -1,8 +1,8 @@
-//! The compilation driver, following seed 002 (`sub_1112F30`, the
-//! per-module orchestrator of ptxas). [`compile`] runs the seed's phases in
+//! The compilation driver, following ptxas's per-module orchestrator
+//! (docs/MODEL.md, Compilation driver). [`compile`] runs ptxas's phases in
 //! its order; the ones that have a counterpart here are:
 //!
-//! | seed phase | here |
+//! | ptxas phase | here |
 //! |---|---|
 //! | 1 option capture | the four cache options of [`DriverOptions`], checked against ptxas's accepted values |
 //! | 2 cancellation | the `cancel` callback, asked before every phase and between functions ([`DriverError::Cancelled`]) |
@@ -17,7 +17,7 @@
 //! | 16 cache modes | [`CacheMode::resolve`], applied to the module's `ld`/`st` ([`module_info::apply_cache_modes`]) |
 //! | 17 | mutual recursion rejected; indirect calls together with `mma.f64` warned |
 //! | 20 reserved registers | [`ReservedRegs`], taken off the register budget |
-//! | 23 compile loop | lower, verify, the PhaseManager ([`crate::phases`]: seed 000's phase table between lowering and emission), resources, emit per function, sequentially (`threads == 0`) or on a rayon pool; finalize in entry order (quirk 3), so the output is byte-identical for every thread count |
+//! | 23 compile loop | lower, verify, the PhaseManager ([`crate::phases`]: ptxas's phase table between lowering and emission, docs/MODEL.md, Phase table), resources, emit per function, sequentially (`threads == 0`) or on a rayon pool; finalize in entry order (quirk 3), so the output is byte-identical for every thread count |
 //! | 24 budgets | under `-c`, every call edge's callee pressure against the caller's budget |
 //!
 //! Quirk 2: a module without entries compiles, without error, to the
@@ -54,7 +54,7 @@ use module_info::CallGraph;
 use resources::Pressure;
 
 /// The cancellation callback: returning `true` aborts the compilation
-/// (seed 002 phase 2: the host's callback returning 1).
+/// (ptxas's driver phase 2: the host's callback returning 1).
 pub type CancelFn<'a> = &'a (dyn Fn() -> bool + Sync);
 
 /// ptxas's message prefixes, with `ptxc` for `ptxas` (the alignment of
@@ -192,7 +192,7 @@ pub struct Report {
     pub result: Result<CompileOutput, DriverError>,
 }
 
-/// A function to compile (seed 002 phase 15's codegen record).
+/// A function to compile (ptxas's driver phase 15 codegen record).
 #[derive(Clone, Debug)]
 struct Record {
     name: String,

@@ -1,5 +1,5 @@
 //! What the driver needs to know about a parsed module before any function
-//! is compiled: the call graph (seed 002 phase 11's walkers and the
+//! is compiled: the call graph (ptxas's driver phase 11 walkers, docs/MODEL.md, Compilation driver, and the
 //! mutual-recursion marker that phase 17 acts on), indirect calls and
 //! `mma.f64` uses (phase 17), the reasons a module is compiled without ABI
 //! (phase 9), and the cache-operator rewrite of phase 16.
@@ -95,7 +95,7 @@ impl CallGraph {
     }
 
     /// Strongly connected components of two or more functions: mutual
-    /// recursion (seed 002 phase 11 marks them, phase 17 aborts). Each
+    /// recursion (ptxas's driver phase 11 marks them, phase 17 aborts). Each
     /// cycle is reported once, as the functions in module order, with the
     /// span of the call that closes it from the first one. A function that
     /// calls only itself is direct recursion, which the lowering compiles

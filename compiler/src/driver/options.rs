@@ -1,4 +1,4 @@
-//! What the driver is asked to do: the options of one compilation (seed 002
+//! What the driver is asked to do: the options of one compilation (docs/MODEL.md, Compilation driver,
 //! phases 1 and 21), the cache-mode resolution of phase 16 and the reserved
 //! register range of phase 20.
 
@@ -73,7 +73,7 @@ impl CacheOp {
     }
 }
 
-/// A function's resolved cache mode for loads or stores (seed 002 phase 16:
+/// A function's resolved cache mode for loads or stores (ptxas's driver phase 16:
 /// mode 2 forced, mode 1 default, mode 0 left to the callee analysis).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CacheMode {
@@ -96,7 +96,7 @@ impl CacheMode {
         }
     }
 
-    /// The seed's mode number.
+    /// ptxas's mode number.
     pub fn number(self) -> u8 {
         match self {
             CacheMode::Auto => 0,
@@ -180,7 +180,7 @@ pub struct DriverOptions {
     /// `--maxrregcount N`.
     pub maxrregcount: Option<u32>,
     /// `--threads N`: 0 compiles functions one after another on the calling
-    /// thread (seed 002 phase 23a), N >= 1 on a pool of N threads (23b).
+    /// thread (driver phase 23a, docs/MODEL.md, Compilation driver), N >= 1 on a pool of N threads (23b).
     pub threads: usize,
     /// `-v`: the ptxas-style `info` lines.
     pub verbose: bool,
@@ -201,7 +201,7 @@ pub struct DriverOptions {
     /// `--legacy-bar-warp-wide-behavior`: ignored with a warning for
     /// `.target sm_70` and later (phase 9).
     pub legacy_bar_warp_wide: bool,
-    /// `--g-tensor-memory-access-check` (ptxc's spelling of the seed's
+    /// `--g-tensor-memory-access-check` (ptxc's spelling of ptxas's
     /// option): ignored with a warning before sm_100 (phase 9).
     pub g_tensor_memory_access_check: bool,
     /// Phase 20: the first general register the user reserves (raised to 4:
@@ -251,7 +251,7 @@ impl Default for DriverOptions {
     }
 }
 
-/// Phase 20's reserved range: `first = max(4, first)`, packed as the seed
+/// Phase 20's reserved range: `first = max(4, first)`, packed as ptxas
 /// does, `(count << 16) | first`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ReservedRegs {

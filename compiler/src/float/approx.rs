@@ -8,7 +8,7 @@
 //!   MUFU flushes subnormal inputs and results to sign-preserving zero
 //!   (except TANH, which passes subnormals through, per the ISA note on
 //!   `tanh.approx.f32`). SIN/COS take their argument in revolutions
-//!   (SEMANTICS_NOTES: ptxas first multiplies by 1/(2pi) with FMUL.RZ).
+//!   (docs/SEMANTICS.md, Approximate instructions: ptxas first multiplies by 1/(2pi) with FMUL.RZ).
 //! * PTX-level functions (`*_approx_*`, `div_full_f32`): each written as the
 //!   composition of MUFU models and exact IEEE operations that mirrors the
 //!   SASS sequence ptxas is believed to emit, so that the interpreter running
@@ -535,7 +535,7 @@ pub fn ex2_approx_f32(x: u32, ftz: bool) -> u32 {
 }
 
 /// `sin.approx{.ftz}.f32` = `FMUL.RZ t, x, 1/(2pi); MUFU.SIN d, t`
-/// (SEMANTICS_NOTES). The FMUL carries the `.ftz` of the instruction; MUFU
+/// (docs/SEMANTICS.md, Approximate instructions). The FMUL carries the `.ftz` of the instruction; MUFU
 /// flushes its input anyway, so subnormal x gives +-0 either way.
 #[inline]
 pub fn sin_approx_f32(x: u32, ftz: bool) -> u32 {

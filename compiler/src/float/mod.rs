@@ -30,7 +30,7 @@
 //! as decoded data; or call the typed functions (`fp32::add(a, b, rnd,
 //! mods)`).
 //!
-//! # Semantic decisions not spelled out in SEMANTICS_NOTES.md
+//! # Semantic decisions (listed with the others in docs/SEMANTICS.md, Floating point)
 //!
 //! (Sources: PTX ISA 9.x at docs.nvidia.com/cuda/parallel-thread-execution,
 //! anchors given in each file; CUDA headers; third-party hardware tests in
@@ -49,7 +49,7 @@
 //! * copysign is a pure bit operation (NaN payload of `b` kept).
 //! * min/max with two NaNs: canonical NaN (f64: first NaN quieted).
 //! * cvt float->int NaN: 0, or 1 << (N-1) for an f64 source or a 64-bit
-//!   destination (ISA cvt "Integer Notes"; matches SEMANTICS_NOTES).
+//!   destination (ISA cvt "Integer Notes"; docs/SEMANTICS.md, Conversions).
 //! * cvt NaN to f64 keeps the payload; to f16/bf16/f32 gives the canonical
 //!   NaN (UNCONFIRMED). `cvt.ftz.f16.f32` does not flush the f32 input
 //!   (hardware-observed erratum); `.relu` maps -0.0 to +0.0 (UNCONFIRMED).

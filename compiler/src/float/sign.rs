@@ -6,7 +6,7 @@ use super::nan;
 /// `abs{.ftz}.type`.
 ///
 /// * f32: NaN input gives the canonical NaN 0x7fffffff. The ISA leaves it
-///   unspecified (#floating-point-instructions-abs); SEMANTICS_NOTES records
+///   unspecified (#floating-point-instructions-abs); docs/SEMANTICS.md records
 ///   that ptxas lowers `abs.f32` to `FADD d, |a|, -RZ`, and FADD returns the
 ///   canonical NaN for a NaN operand (CUDA guide). For non-NaN inputs
 ///   `|a| + (-0)` is exactly `|a|`, so the bit operation below is identical.

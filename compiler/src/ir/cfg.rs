@@ -2,7 +2,7 @@
 //! its last instruction and layout fallthrough; calls; reverse postorder;
 //! reachability.
 //!
-//! Edges, by the block's last instruction (seed 004's "control transfer
+//! Edges, by the block's last instruction (docs/MODEL.md, Control transfer: "control transfer
 //! only at the end of a block"; `CALL` may stand anywhere):
 //!
 //! | last instruction | successors |

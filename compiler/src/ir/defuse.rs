@@ -1,11 +1,11 @@
-//! Def-use chains per register unit, after seed 004's `sub_7E6090`
+//! Def-use chains per register unit, after ptxas's builder (docs/MODEL.md, Def-use chains)
 //! (`DefUseChain::build`): one walk over the instructions in program
 //! (layout) order that, for every register operand, counts definitions
 //! and uses on the register's descriptor, chains the uses, remembers the
 //! defining instruction when there is exactly one ("has single def",
-//! descriptor +56), and sets the descriptor flags the seed lists:
+//! descriptor +56), and sets the descriptor flags ptxas sets:
 //!
-//! | seed flag | here |
+//! | ptxas flag | here |
 //! |---|---|
 //! | live-out (bit 6) | [`UnitInfo::live_out`]: live at the end of some block that defines it (needs [`Liveness`]) |
 //! | has single def (bit 16) | [`UnitInfo::single_def`] |
@@ -13,9 +13,9 @@
 //! | same-block def (bit 27) | [`UnitInfo::same_block`]: every definition and use is in one block |
 //! | source-only ref (bit 33) | [`UnitInfo::source_only`]: used, never defined |
 //!
-//! Only operands count, as in the seed (its walk reads the operand
+//! Only operands count, as in ptxas (its walk reads the operand
 //! array): a `CALL`'s implicit reads are not uses here (liveness has them).
-//! The seed's CSE matching and its register-class mask (`a5`) are left
+//! ptxas's CSE matching and its register-class mask (`a5`) are left
 //! out: all four files are processed.
 
 use std::collections::BTreeMap;

@@ -1,4 +1,4 @@
-//! Liveness: seed 001's `OriPerformLiveDead`, the backward dataflow that
+//! Liveness: ptxas's `OriPerformLiveDead` (docs/MODEL.md, OriPerformLiveDead and OriCopyProp), the backward dataflow that
 //! ptxas runs before each dead-code round:
 //!
 //! ```text
@@ -7,7 +7,7 @@
 //! ```
 //!
 //! iterated to a fixed point, on bitsets over a dense numbering of the
-//! function's register units ([`UnitMap`]). The seed walks the blocks in
+//! function's register units ([`UnitMap`]). ptxas walks the blocks in
 //! reverse postorder; the fixed point does not depend on the order, and a
 //! backward problem settles fastest in postorder, which is what we use.
 //!
@@ -27,7 +27,7 @@
 //! fallthrough block's live-in under `!g`. Everything is joined back into
 //! one set at block boundaries, so this only sharpens the classic result
 //! and stays sound. [`Liveness::block_use`] and
-//! [`Liveness::block_def`] are the seed's per-block `use`/`def` sets
+//! [`Liveness::block_def`] are ptxas's per-block `use`/`def` sets
 //! (upward-exposed uses, and units killed in the block).
 //!
 //! Calls and returns (the function holds its callees' code, see
@@ -990,12 +990,12 @@ impl Liveness {
         &self.live_out[b]
     }
 
-    /// The seed's `use[B]`: units read in `B` before any write in `B`.
+    /// ptxas's `use[B]`: units read in `B` before any write in `B`.
     pub fn block_use(&self, b: usize) -> &BitSet {
         &self.block_use[b]
     }
 
-    /// The seed's `def[B]`: units overwritten in `B` (unguarded writes).
+    /// ptxas's `def[B]`: units overwritten in `B` (unguarded writes).
     pub fn block_def(&self, b: usize) -> &BitSet {
         &self.block_def[b]
     }
@@ -1279,7 +1279,7 @@ mod tests {
         );
         assert_eq!(names(&l, l.live_in(2)), ["%r0", "%r6", "%r7"]);
         assert!(l.live_out(2).is_empty());
-        // The seed's sets for the loop block.
+        // ptxas's sets for the loop block.
         assert_eq!(names(&l, l.block_use(1)), ["%r0", "%r1", "%r5"]);
         assert_eq!(names(&l, l.block_def(1)), ["%p0", "%r0", "%r1", "%r2"]);
         // After the IMAD, %r2 is live (read next); after the IADD3 that

@@ -1,4 +1,4 @@
-//! The Ori-style machine IR (seed 004, "Instructions & Opcodes").
+//! The Ori-style machine IR (docs/MODEL.md, Ori IR and opcodes).
 //!
 //! | file | job |
 //! |---|---|
@@ -13,10 +13,10 @@
 //! | `cfg.rs` | control-flow graph: successors, predecessors, calls, procedures, reverse postorder, reachability |
 //! | `dom.rs` | dominator tree (Cooper–Harvey–Kennedy) |
 //! | `loops.rs` | natural loops and nesting depth |
-//! | `defuse.rs` | def-use chains per register unit (seed 004, `sub_7E6090`) |
-//! | `liveness.rs` | block and instruction liveness (seed 001, `OriPerformLiveDead`) |
+//! | `defuse.rs` | def-use chains per register unit (docs/MODEL.md, Def-use chains) |
+//! | `liveness.rs` | block and instruction liveness (ptxas's `OriPerformLiveDead`, docs/MODEL.md) |
 //! | `analysis_cache.rs` | the last liveness computed on this thread, reused while the function is unchanged (exact: compared by `==`) |
-//! | `remove.rs` | removability (seed 004, `sub_7E0030`) and dead instructions |
+//! | `remove.rs` | removability (docs/MODEL.md, Removability) and dead instructions |
 //! | `verify.rs` | the IR verifier: structural invariants, per SM |
 //!
 //! Registers are physical (`R0..R254`, `RZ`, `UR0..UR62`, `P0..P6`, ...)

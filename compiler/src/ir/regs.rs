@@ -6,7 +6,7 @@
 //! are discarded and reads give a constant.
 //!
 //! [`defs`] are the units written by the destination operands (the first
-//! `ndst` operands, as the opcode table's shapes split them, the seed's
+//! `ndst` operands, as the opcode table's shapes split them, ptxas's
 //! "destinations first" operand array). [`uses`] are the units read: source
 //! register and predicate operands, the address registers inside memory
 //! (`[R2.64+UR4]`, `desc[UR4]`), constant (`c[0x3][R9]`) and relative

@@ -1,8 +1,8 @@
 //! Which instructions may be removed, and which are dead.
 //!
-//! [`can_remove`] follows seed 004's removal check, `sub_7E0030`, which
-//! ptxas runs before unlinking an instruction (`sub_9253C0`,
-//! `sub_925510`). Its tests, and how each maps onto this IR:
+//! [`can_remove`] follows ptxas's removal check (docs/MODEL.md, Removability), which
+//! ptxas runs before unlinking an instruction.
+//! Its tests, and how each maps onto this IR:
 //!
 //! 1. `STS` (base opcode 95) with five operands and data type codes 1, 2
 //!    or 4 is kept. Every `STS` is a store here (`Effects::STORE`), so
@@ -13,7 +13,7 @@
 //!    9) is kept. The IR has no special-register destinations: a PLOP3
 //!    writes predicates only (shape `P P = P P P I I`), so the case cannot
 //!    arise and is not represented.
-//! 4. The dead-code check `sub_7DF3A0` excludes opcodes 93 (`OUT_FINAL`),
+//! 4. The dead-code check excludes opcodes 93 (`OUT_FINAL`),
 //!    124 (`DMUL`) and 248 (an sm_90+ opcode the table does not name):
 //!    the first two carry `Effects::KEEP` in the opcode table; 248 has no
 //!    row.
@@ -22,17 +22,17 @@
 //!    (stores, atomics, barriers, fences, convergence, control flow,
 //!    KEEP).
 //!
-//! Added here, because the IR has facts the seed's check takes from
+//! Added here, because the IR has facts ptxas's check takes from
 //! elsewhere:
 //! - opcodes whose operand shapes the table does not model (`*`) and
 //!   `UNDECODED` slots are kept: their destinations are unknown;
 //! - strong (volatile) and MMIO loads are kept (`.STRONG`, `.MMIO`: the
-//!   seed's volatile bit, flag word bit 5);
+//!   ptxas's volatile bit, flag word bit 5);
 //! - reads of the clock and timer special registers are kept (`S2R`/
 //!   `CS2R`/`S2UR` of `SR_CLOCKLO`, `SR_CLOCKHI`, `SR_GLOBALTIMER*`):
 //!   removing one changes timing measurements the program makes.
 //!
-//! [`dead_instructions`] is the scan seed 001 describes after
+//! [`dead_instructions`] is the scan ptxas runs after
 //! `OriPerformLiveDead`: an instruction with destination operands is dead
 //! when it may be removed and none of the units it defines is live right
 //! after it. One scan; removing the dead instructions may make others
@@ -52,8 +52,8 @@ fn reads_clock(inst: &Inst) -> bool {
     })
 }
 
-/// Whether `inst` may be removed when nothing reads what it writes (seed
-/// 004, `sub_7E0030`; see the module comment).
+/// Whether `inst` may be removed when nothing reads what it writes
+/// (docs/MODEL.md, Removability; see the module comment).
 pub fn can_remove(inst: &Inst) -> bool {
     let info = inst.op.info();
     if info.has_side_effects() || !info.is_modelled() || inst.op == Op::UNDECODED {
@@ -105,7 +105,7 @@ mod tests {
         assert!(can_remove(&inst("LDG.E R0, [R2.64] ;")));
         assert!(can_remove(&inst("SHFL.BFLY PT, R10, R7, 0x4, 0x1f ;")));
         assert!(can_remove(&inst("S2R R0, SR_TID.X ;")));
-        // Stores (the seed's STS case), atomics, barriers, control.
+        // Stores (ptxas's STS case), atomics, barriers, control.
         assert!(!can_remove(&inst("STS [R0], R1 ;")));
         assert!(!can_remove(&inst("STG.E [R2.64], R1 ;")));
         assert!(!can_remove(&inst("ATOMS.ADD RZ, [R7], R10 ;")));
@@ -114,7 +114,7 @@ mod tests {
         assert!(!can_remove(&inst("MEMBAR.SC.GPU ;")));
         assert!(!can_remove(&inst("BSSY B0, 0x100 ;")));
         assert!(!can_remove(&inst("BRA 0x100 ;")));
-        // The seed's exclusion list: DMUL is kept although pure.
+        // ptxas's exclusion list: DMUL is kept although pure.
         assert!(!can_remove(&inst("DMUL R4, R8, R8 ;")));
         assert!(can_remove(&inst("DADD R4, R8, R8 ;")));
         // Unmodelled shapes, volatile loads, clocks.

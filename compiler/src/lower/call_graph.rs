@@ -10,8 +10,8 @@
 //!   barrier kept with `BMOV`, one region over the body, the caller's saves
 //!   around each call that may re-enter the component.
 //! - A cycle of two or more functions made of direct calls only (mutual
-//!   recursion) is refused: the driver's phase 17 refuses it first (seed
-//!   002; driver/module_info.rs, whose graph has direct edges only), and
+//!   recursion) is refused: the driver's phase 17 refuses it first (docs/MODEL.md,
+//!   Compilation driver; driver/module_info.rs, whose graph has direct edges only), and
 //!   this check keeps the lowering's own entry points in line. A cycle
 //!   that passes through a pointer call is compiled. ptxas 11.8 (measured,
 //!   sm_80, -O0 and -O3) compiles self-recursion through a pointer and
@@ -21,7 +21,7 @@
 //!   before its `RET`, no region around the calls inside the cycle; and it
 //!   warns only "Stack size for entry function 'k' cannot be statically
 //!   determined". (It compiles direct mutual recursion the same way too;
-//!   we keep seed 002's refusal.)
+//!   we keep the driver's refusal, docs/MODEL.md, Compilation driver.)
 //! - The *height* of a component is 0 when it calls nothing outside
 //!   itself, else one more than the highest component it calls. A call
 //!   into a component opens region `B(1 + height)` (call.rs); every member

@@ -5,7 +5,7 @@
 //!   +0x0ffffffe`, `F2I.FTZ.U32.TRUNC.NTZ`, one Newton step with `IMAD` /
 //!   `IMAD.HI.U32`, the quotient estimate `IMAD.HI.U32`, two conditional
 //!   corrections, and `LOP3.LUT ~b` for a zero divisor (all ones, as the
-//!   vendor sequence gives: SEMANTICS_NOTES). The vendor folds the Newton
+//!   vendor sequence gives: docs/SEMANTICS.md, Division and remainder). The vendor folds the Newton
 //!   step's add into `IMAD.HI.U32 q, q, t, pair(0, q)`; here it is an
 //!   explicit `IADD3` (same value, no 64-bit addend). Signed forms run on
 //!   `IABS` values and fix the sign after.

@@ -6,7 +6,7 @@
 //!   R14`, saxpy_div.sm_80 0x0640); f64: `DADD`/`DMUL`/`DFMA`.
 //! - neg/abs as ptxas 11.8 lowers them, so NaNs come out as the interpreter
 //!   says (`ptxc::float::sign`): f32 `FADD{.FTZ} d, -a, -RZ` / `FADD{.FTZ}
-//!   d, |a|, -RZ` (SEMANTICS_NOTES; a NaN becomes the canonical NaN); f64
+//!   d, |a|, -RZ` (docs/SEMANTICS.md, Sign operations; a NaN becomes the canonical NaN); f64
 //!   `DADD d, -RZ, -a` / `DADD d, -RZ, |a|` (measured with `ptxas
 //!   -arch=sm_80`; DADD passes a NaN operand on without its modifier, see
 //!   the simulator's `semantics::fp64`); f16/f16x2 `HADD2 d, -a, -RZ.H0_H0`,
@@ -509,7 +509,7 @@ impl Cx<'_> {
             O::Ex2 => "EX2",
             O::Tanh => "TANH",
             O::Sin | O::Cos => {
-                // MUFU.SIN/COS take revolutions (SEMANTICS_NOTES).
+                // MUFU.SIN/COS take revolutions (docs/SEMANTICS.md, Approximate instructions).
                 let t = self.b.vreg();
                 self.b.emit(
                     Op::FMUL,

@@ -4,7 +4,7 @@
 //! - 32-bit add/sub: `IADD3 d, a, b, RZ` / `IADD3 d, a, -b, RZ`.
 //! - 64-bit add/sub: `IADD3 dlo, P0, alo, blo, RZ ; IADD3.X dhi, ahi, bhi,
 //!   RZ, P0, !PT` through the carry predicate (saxpy_div.sm_80 address
-//!   arithmetic; `~bhi` for subtraction, SEMANTICS_NOTES "IADD3.X").
+//!   arithmetic; `~bhi` for subtraction, docs/SEMANTICS.md, Integer instructions).
 //! - mul.lo/mad.lo: `IMAD`; mul.wide: `IMAD.WIDE(.U32)` (saxpy_div.sm_80
 //!   0x0080 `IMAD.WIDE R8, R2, R3, c[0x0][0x178]`); mul.hi: `IMAD.HI(.U32)`;
 //!   64-bit mul.lo: `IMAD.WIDE.U32` + two `IMAD` + `IADD3`.
@@ -501,7 +501,7 @@ impl Cx<'_> {
     }
 
     /// 64-bit `mul.lo`: `IMAD.WIDE.U32 t, alo, blo, RZ ; IMAD h, alo, bhi, RZ ;
-    /// IMAD h, ahi, blo, h ; IADD3 thi, thi, h, RZ` (SEMANTICS_NOTES, sm_80).
+    /// IMAD h, ahi, blo, h ; IADD3 thi, thi, h, RZ` (docs/SEMANTICS.md, Observed lowerings; sm_80).
     pub fn mul_lo64(&mut self, t: u32, a: (Operand, Operand), b: (Operand, Operand)) -> R {
         let alo = self.in_reg(a.0)?;
         let ahi = self.in_reg(a.1)?;

@@ -60,7 +60,7 @@
 //! textures, `tex.grad`/`tex.level` with `.s32` coordinates (tex_lod.rs),
 //! separate samplers (tex.rs; the interpreter faults on them too: the
 //! launch spec has no samplers), mutual recursion through direct calls
-//! only (call_graph.rs; the driver's phase 17 refuses it first, seed 002;
+//! only (call_graph.rs; the driver's phase 17 refuses it first, docs/MODEL.md, Compilation driver;
 //! self-recursion and cycles through a function pointer are lowered,
 //! recursion.rs), indirect calls without a `.callprototype`
 //! of the calling function (a call-target list) and the address of a

@@ -16,7 +16,7 @@
 //! `gridid`, `%envregN` the word at `envreg + 4N`, `%total_smem_size`
 //! `S2R SR_SMEMSZ` minus the word at `reserved_smem` where the target has
 //! one (sm_80+), `%pmN` `CS2R.32 R, SR_PMN` and `%pmN_64` `CS2R R, SR_PMN`.
-//! The runners' values (LAUNCH_SPEC.md "Special registers"): grid 0, every
+//! The runners' values (corpus/LAUNCH_SPEC.md "Special registers"): grid 0, every
 //! `%envreg` 0, the counters 0 (the interpreter's), and the CTA's static
 //! plus dynamic shared bytes.
 
@@ -486,7 +486,7 @@ impl Cx<'_> {
             SpecialReg::Nsmid => Ok(Src::W(cbank(0, self.cb.nsmid))),
             SpecialReg::DynamicSmemSize => Ok(Src::W(cbank(0, self.cb.dynamic_smem_size))),
             SpecialReg::Warpid => {
-                // %warpid: SR_VIRTID bits [14:8] (SEMANTICS_NOTES).
+                // %warpid: SR_VIRTID bits [14:8] (docs/SEMANTICS.md, Special registers).
                 let Src::W(x) = s2r(self, "SR_VIRTID".into())? else {
                     unreachable!()
                 };

@@ -7,7 +7,7 @@
 //! so an activation of `f` started while `f` is active (by `f` itself, or
 //! by another function of its cycle) overwrites every register of the
 //! earlier one: its parameters, return-address pair, temporaries. ptxas
-//! 11.8 compiles direct self-recursion (seed 002 phase 17 aborts only on
+//! 11.8 compiles direct self-recursion (ptxas's driver phase 17 aborts only on
 //! *mutual* recursion; `ptxas -v` on a recursive factorial: "Stack size for
 //! entry function 'k' cannot be statically determined", `fact`: "16 bytes
 //! stack frame"): its callee saves the callee-saved registers it uses

@@ -249,7 +249,7 @@ fn prologue_parameters_and_compare_follow_saxpy_div() {
 
 #[test]
 fn sixty_four_bit_add_sub_use_the_carry_predicate() {
-    // IADD3 + IADD3.X through the carry (SEMANTICS_NOTES, observed sm_80).
+    // IADD3 + IADD3.X through the carry (docs/SEMANTICS.md, Observed lowerings; sm_80).
     let t = lower_text(
         &kernel(
             "add.s64 %rd3, %rd1, %rd2;\nsub.s64 %rd4, %rd1, %rd2;",

@@ -74,7 +74,7 @@ pub fn parse_args(args: &[String]) -> Result<Options, String> {
             .strip_prefix("-split-compile=")
             .or_else(|| a.strip_prefix("--split-compile="))
         {
-            // nvcc's spelling (seed 003): split-module mode on N threads.
+            // nvcc's spelling (docs/MODEL.md, Two-phase compilation): split-module mode on N threads.
             let n: usize = v
                 .parse()
                 .map_err(|_| format!("-split-compile: expected a number, got '{v}'"))?;

@@ -1,4 +1,4 @@
-//! A GNU make jobserver client (seed 003: cicc reads `--jobserver-auth=R,W`
+//! A GNU make jobserver client (docs/MODEL.md, Two-phase compilation: cicc reads `--jobserver-auth=R,W`
 //! from `MAKEFLAGS` and throttles its per-function Phase II to the
 //! build's `-j` level).
 //!
@@ -97,7 +97,7 @@ fn open(path: &str, read: bool) -> std::io::Result<File> {
 }
 
 /// Takes up to `want` tokens without waiting. Errors name the problem
-/// (the seed's "jobserver pipe problem": descriptors make did not pass
+/// (cicc's "jobserver pipe problem": descriptors make did not pass
 /// down, a fifo that does not exist); the caller then runs on the
 /// implicit token alone.
 pub fn acquire(auth: &Auth, want: usize) -> Result<Tokens, String> {

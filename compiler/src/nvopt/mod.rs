@@ -1,5 +1,5 @@
 //! nvopt: a PTX-to-PTX optimizer modelled on NVIDIA's cicc middle end
-//! (seed 003). A PTX function is lifted into an SSA form ([`ir`],
+//! (docs/MODEL.md, NvOpt pipelines). A PTX function is lifted into an SSA form ([`ir`],
 //! [`lift`]), transformed by passes ([`passes`]) that a pass manager
 //! assembles into `nvopt<O#>` pipelines ([`pipeline`]), and printed back
 //! as PTX ([`print`]) that the front end accepts. Every pass is checked

@@ -1,22 +1,22 @@
-//! The nvopt pass manager, after seed 003's pipeline assembler.
+//! The nvopt pass manager, after cicc's pipeline assembler (docs/MODEL.md, NvOpt pipelines).
 //!
-//! - [`PassManager::add_pass`] is the seed's AddPass (sub_12DE0B0): it
+//! - [`PassManager::add_pass`] is cicc's AddPass (docs/MODEL.md, AddPass): it
 //!   appends a pass instance unless the same instance is already in the
 //!   list, in which case it only updates the recorded flags; it records
 //!   per pass whether it is a function pass (flag bit 0) and a barrier
 //!   (bit 1: every earlier pass must have finished on the whole module).
 //! - Pipelines are data: [`TIER0`] is the Tier 0 sub-pipeline
-//!   (sub_12DE330) and [`TIER_N`] the Tier 1/2/3 sub-pipeline
-//!   (sub_12DE8F0), each row a pass of ours with the seed's gate. Only
+//!   and [`TIER_N`] the Tier 1/2/3 sub-pipeline
+//!   (docs/MODEL.md, Tiers and optimization levels), each row a pass of ours with cicc's gate. Only
 //!   passes nvopt implements appear; each row names its position in the
-//!   seed's list. `nvopt<O0>` runs no pass (the seed's O0 adds only
+//!   cicc's list. `nvopt<O0>` runs no pass (cicc's O0 adds only
 //!   analyses); `nvopt<O1|O2|O3>` run Tier 0 then Tier 1, 2 or 3 (tier 1
 //!   skips the `tier != 1` rows, tier 3 adds the `tier == 3` rows and the
 //!   feature escalation, recorded in [`Pipeline::features`]), then the
 //!   language path's post-optimization rows ([`Lang`]: [`PATH_PTX`],
 //!   [`PATH_MID`], [`PATH_DEFAULT`]; the fast-compile levels and O0 keep
 //!   their own lists).
-//! - Knobs (`-opt "-no-dce -do-licm=0"`) use seed 003's names and its
+//! - Knobs (`-opt "-no-dce -do-licm=0"`) use cicc's names and its
 //!   getBoolOption rule: a value whose first character, lowercased, is
 //!   `1` or `t` is true, any other value false; a knob given without a
 //!   value is true; an absent knob keeps its default.
@@ -36,7 +36,7 @@ pub struct PassRef {
     pub instance: u32,
 }
 
-/// AddPass flags (seed 003: bit 0 function pass, bit 1 barrier).
+/// AddPass flags (docs/MODEL.md, AddPass: bit 0 function pass, bit 1 barrier).
 pub const FUNCTION_PASS: u8 = 1;
 pub const BARRIER: u8 = 2;
 
@@ -81,7 +81,7 @@ impl PassManager {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Gate {
     Always,
-    /// `tier != 1` in sub_12DE8F0.
+    /// `tier != 1` in the Tier 1/2/3 sub-pipeline.
     TierNot1,
     /// `tier == 3`.
     Tier3,
@@ -97,7 +97,7 @@ pub struct Row {
     /// or with a leading `^` a knob that must be given true (default
     /// false).
     pub knob: Option<&'static str>,
-    /// Position in the seed's list (documentation and instance identity).
+    /// Position in cicc's list (documentation and instance identity).
     pub seed_pos: u32,
     /// The pass parameters (`memory-space-opt<first-time;warnings>`).
     pub params: &'static [&'static str],
@@ -124,10 +124,10 @@ const fn row_p(
     }
 }
 
-/// Pre-optimization (sub_12E54A0 phase 2, before the tiers), the rows
+/// Pre-optimization (the pipeline assembler's phase 2, before the tiers), the rows
 /// nvopt implements: the extra DeadArgElim trigger (NVVMPassOptions slot
-/// 149, unnamed in the seed, off by default: `-opt -extra-deadargelim`)
-/// and the AlwaysInliner (`!no-inline-b`; the seed also tests slot 19,
+/// 149, unnamed in cicc's description, off by default: `-opt -extra-deadargelim`)
+/// and the AlwaysInliner (`!no-inline-b`; cicc also tests slot 19,
 /// `no-inline-a`, whose listed default would disable it, so nvopt reads
 /// only `no-inline-b`). `seed_pos` is the order in that listing.
 pub const PRE: &[Row] = &[
@@ -135,8 +135,8 @@ pub const PRE: &[Row] = &[
     row("always-inline", Gate::Always, Some("no-inline-b"), 8),
 ];
 
-/// Tier 0 (sub_12DE330), the rows nvopt implements, in the seed's order;
-/// `seed_pos` is the row number in the seed's Tier 0 table.
+/// Tier 0, the rows nvopt implements, in cicc's order;
+/// `seed_pos` is the row number in cicc's Tier 0 table.
 pub const TIER0: &[Row] = &[
     row("ipconstprop", Gate::Always, Some("no-ipconst"), 4),
     row("gvn", Gate::Always, None, 5),
@@ -162,8 +162,8 @@ pub const TIER0: &[Row] = &[
     row("dce", Gate::Always, Some("no-dce"), 31),
 ];
 
-/// Tier 1/2/3 (sub_12DE8F0), the rows nvopt implements, in order;
-/// `seed_pos` counts the seed's listing of sub_12DE8F0 from 1. Row 17
+/// Tier 1/2/3, the rows nvopt implements, in order;
+/// `seed_pos` counts cicc's listing of that sub-pipeline from 1. Row 17
 /// (LICM gated by the late-optimization mode, off by default) is left
 /// out with that mode.
 pub const TIER_N: &[Row] = &[
@@ -217,12 +217,12 @@ pub const TIER_N: &[Row] = &[
     row("reassociate", Gate::Always, Some("no-reassoc"), 69),
 ];
 
-/// MemorySpaceOpt's first-run parameters (seed 003's pipeline text).
+/// MemorySpaceOpt's first-run parameters (cicc's pipeline text).
 const MSO_FIRST: &[&str] = &["first-time", "warnings"];
 
-/// The language path (seed 003, phase 1 and phase 4 of the pipeline
+/// The language path (docs/MODEL.md, Language paths: phase 1 and phase 4 of the pipeline
 /// assembler: NVVMPassOptions slot 181, the language string at a4[3648]).
-/// The seed names no option for the slot; nvopt reads it from the `lang`
+/// cicc names no option for the slot; nvopt reads it from the `lang`
 /// knob (`-opt "-lang=mid"`). `ptx` and `mid` select their paths; any
 /// other string, `idn` and the default empty string included, the
 /// default path.
@@ -252,13 +252,13 @@ impl Lang {
     }
 }
 
-// The language paths' rows nvopt implements, in the seed's order;
-// `seed_pos` counts the seed's listing of the path from 1. A CGSCC
-// pipeline row (sub_1A62BF0) is the inliner when its fifth argument is 1
-// (the seed's "LLVM standard pipeline #4 (inlining)"); the others, and
+// The language paths' rows nvopt implements, in cicc's order;
+// `seed_pos` counts cicc's listing of the path from 1. A CGSCC
+// pipeline row is the inliner when its fifth argument is 1
+// (cicc's "LLVM standard pipeline #4 (inlining)"); the others, and
 // the passes nvopt does not model (NVVMReflect, NVVMIntrinsicLowering,
 // MemCpyOpt, ConstantMerge, FunctionAttrs, TailCallElim, CVP, ...), are
-// left out. The gates are the seed's NVVMPassOptions slots by name.
+// left out. The gates are cicc's NVVMPassOptions slots by name.
 
 /// Path A, "ptx": light cleanup of already-lowered code.
 pub const PATH_PTX: &[Row] = &[
@@ -441,11 +441,11 @@ impl Level {
     }
 }
 
-/// The error for `-Ofast-compile=` with another level (seed 003).
+/// The error for `-Ofast-compile=` with another level (cicc's; docs/MODEL.md, Fast-compile levels).
 pub const FAST_COMPILE_LEVEL_ERROR: &str =
     "-Ofast-compile called with unsupported level, only supports 0, min, mid, or max";
 
-/// The error for combining `-O#` with `--passes=` (seed 003).
+/// The error for combining `-O#` with `--passes=` (cicc's).
 pub const PASSES_WITH_O_ERROR: &str = "Cannot specify -O#/-Ofast-compile=<min,mid,max> and --passes=/--foo-pass, use -passes='default<O#>,other-pass' or -passes='default<Ofcmax>,other-pass'";
 
 /// `-Ofast-compile=LEVEL`: `0` means no fast-compile level (None).
@@ -462,7 +462,7 @@ pub fn fast_compile_level(s: &str) -> Result<Option<Level>, String> {
 /// An assembled pipeline.
 pub struct Pipeline {
     pub pm: PassManager,
-    /// Seed 003's feature register after assembly (tier 3 escalates 0 to
+    /// cicc's feature register after assembly (tier 3 escalates 0 to
     /// 6: barrier and memory-space optimization; recorded, no pass of
     /// nvopt reads it yet).
     pub features: u32,
@@ -484,7 +484,7 @@ fn add_rows(pm: &mut PassManager, rows: &[Row], tier: u32, knobs: &Knobs, table:
             },
         };
         if on && enabled {
-            // A module pass: flags 0 plus the barrier bit (seed 003).
+            // A module pass: flags 0 plus the barrier bit (docs/MODEL.md, AddPass).
             let module = passes::is_module_pass(r.pass);
             pm.add_pass(
                 PassRef {
@@ -504,11 +504,11 @@ fn add_rows(pm: &mut PassManager, rows: &[Row], tier: u32, knobs: &Knobs, table:
     }
 }
 
-/// The fast-compile pipelines (seed 003 gives their size, not their
-/// lists): `Ofcmax` only cleans up (dce) and sinks (Sinking2, the seed's
+/// The fast-compile pipelines (docs/MODEL.md, Fast-compile levels: cicc's description gives their size, not their
+/// lists): `Ofcmax` only cleans up (dce) and sinks (Sinking2, cicc's
 /// "Sinking2(fast) + minimal canonicalization"), `Ofcmid` adds constant
 /// propagation and CFG cleanup, `Ofcmin` adds EarlyCSE and LICM.
-/// MemorySpaceOpt: seed 003 says Ofcmax forces `-memory-space-opt=0`
+/// MemorySpaceOpt: cicc's description says Ofcmax forces `-memory-space-opt=0`
 /// (never in OFCMAX) and Ofcmid runs it (so Ofcmin too).
 const OFCMAX: &[Row] = &[
     row("dce", Gate::Always, Some("no-dce"), 1),

@@ -241,7 +241,7 @@ fn loop_pass_rows_follow_the_seed_tiers_and_knobs() {
     let o2 = text(Level::O2, "-lang=ptx");
     let count = |t: &str, p: &str| t.split(',').filter(|x| *x == p).count();
     // Tier 0 has Sink and LoopIndexSplit; tiers 2/3 add one more of each,
-    // tier 1 does not (seed 003: `tier != 1`).
+    // tier 1 does not (cicc: `tier != 1`; docs/MODEL.md, Tiers and optimization levels).
     for p in ["sink", "loop-index-split"] {
         assert_eq!((count(&o1, p), count(&o2, p)), (1, 2), "{p}");
     }
@@ -251,7 +251,7 @@ fn loop_pass_rows_follow_the_seed_tiers_and_knobs() {
     for p in ["sinking2", "reassociate"] {
         assert_eq!((count(&o1, p), count(&o2, p)), (1, 1), "{p}");
     }
-    // Knobs: seed 003's names disable them; do-remat is inverted.
+    // Knobs: cicc's names disable them; do-remat is inverted.
     for (knob, p) in [
         ("-no-sink", "sink"),
         ("-no-loopindexsplit", "loop-index-split"),

@@ -1,12 +1,12 @@
-//! Two-phase compilation (seed 003, sub_12E7E70 and sub_12E1EF0).
+//! Two-phase compilation (docs/MODEL.md, Two-phase compilation).
 //!
 //! - Phase I runs the pipeline up to and including its last module pass
 //!   (flags without [`FUNCTION_PASS`]: the inliner, IPConstProp, ...) on
 //!   the whole module, in order; Phase II runs the remaining function
 //!   passes per function, on a rayon pool of `min(threads, functions)`
-//!   threads (seed: `min(requested, num_functions)`). A module with a
+//!   threads (cicc: `min(requested, num_functions)`). A module with a
 //!   single defined function skips the split: one unphased run of the
-//!   whole list (seed: "a single unphased call").
+//!   whole list (cicc: "a single unphased call").
 //! - Determinism: a function pass sees only its own function
 //!   ([`super::passes::Pass::run`] takes `&mut Function`, no module and
 //!   no name table), so Phase II's result per function does not depend on
@@ -15,9 +15,9 @@
 //! - The thread count: `--threads N` (0: one per CPU); without it, the
 //!   GNU make jobserver named in `MAKEFLAGS` when there is one (the
 //!   implicit token plus the tokens [`super::jobserver::acquire`] gets,
-//!   given back when Phase II ends), else one per CPU (seed:
+//!   given back when Phase II ends), else one per CPU (cicc:
 //!   `get_nprocs()`).
-//! - Split-module mode (seed: `-split-compile`, the `<split-module>`
+//! - Split-module mode (cicc: `-split-compile`, the `<split-module>`
 //!   modules): after Phase I, each function becomes its own module (the
 //!   other functions reduced to declarations), runs Phase II alone, is
 //!   printed, and the printed functions are re-linked in the module's

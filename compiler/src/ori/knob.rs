@@ -1,4 +1,4 @@
-//! The knob string (seed 001's `sub_175D4B0`, "key=value" pairs from the
+//! The knob string (docs/MODEL.md, ORI knobs: "key=value" pairs from the
 //! compiler options) and the ORI keys it sets.
 //!
 //! Grammar: `key=value[,key=value]...`. Keys are case-insensitive. The ORI
@@ -7,7 +7,7 @@
 //! | key | value | meaning |
 //! |---|---|---|
 //! | `ori` | `default`, `shuffle`, `NamedPhases` | the sequence builder's mode |
-//! | `shuffle` | 0..=256 | shuffle mode (the seed reads its presence; the count is kept) |
+//! | `shuffle` | 0..=256 | shuffle mode (ptxas reads its presence; the count is kept) |
 //! | `NamedPhases` | 0..=256 | NamedPhases mode (presence) |
 //! | `reps` | 0..=256 | shuffle repetitions |
 //! | `swap1`..`swap6` | 0..=256 | the six swap offsets |
@@ -16,7 +16,7 @@
 //! | `p0`..`p242` | 0..=256 | NamedPhases slot overrides (opcodes = phase indices) |
 //!
 //! A key the shuffle builder reads and the string leaves out reads as 0
-//! (the seed's `parse_int_option(..., 0, 256)` has no default argument:
+//! (ptxas's `parse_int_option(..., 0, 256)` has no default argument:
 //! the range's low end). Values outside 0..=256 are rejected, as are
 //! malformed pairs, unknown keys and repeated keys; every error names the
 //! key (or the malformed text).
@@ -118,13 +118,13 @@ pub struct OriKnobs {
 }
 
 impl OriKnobs {
-    /// Whether any ORI knob was given (the seed's knob 298 check).
+    /// Whether any ORI knob was given (ptxas's knob 298 check).
     pub fn has_options(&self) -> bool {
         *self != OriKnobs::default()
     }
 
     /// The mode the builder takes: NamedPhases first, then shuffle, else
-    /// default (the seed's order of checks).
+    /// default (ptxas's order of checks).
     pub fn effective_mode(&self) -> OriMode {
         if self.mode == Some(OriMode::NamedPhases) || self.named_phases.is_some() {
             OriMode::NamedPhases
@@ -241,7 +241,7 @@ mod tests {
         assert_eq!(k.slots.get(&0), Some(&16));
         assert_eq!(k.slots.get(&242), Some(&256));
         assert_eq!(k.named_phases, Some(1));
-        // NamedPhases wins over shuffle (the seed checks it first).
+        // NamedPhases wins over shuffle (ptxas checks it first).
         assert_eq!(k.effective_mode(), OriMode::NamedPhases);
         assert!(k.has_options());
     }

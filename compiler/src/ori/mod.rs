@@ -1,5 +1,5 @@
-//! The ORI named-phase manager (seed 001, `sub_197C4B0`: build the opcode
-//! sequence with `sub_197A120`, run it with `sub_1AEECD0`).
+//! The ORI named-phase manager (docs/MODEL.md, ORI named-phase manager: build the opcode
+//! sequence, then run it).
 //!
 //! - [`knob`]: the `key=value` knob string and the ORI keys (`ori`,
 //!   `shuffle`, `NamedPhases`, `reps`, `swap1..6`, `cpy1..3`, `dce1..3`,
@@ -9,7 +9,7 @@
 //!   popcount diff;
 //! - here: the executor and the name lookup.
 //!
-//! Opcodes are phase indices (the seed's ORI lookup returns the
+//! Opcodes are phase indices (ptxas's ORI lookup returns the
 //! PhaseManager's NOP sentinel, 158, for an unknown name), so the executor
 //! runs the PhaseManager's phases, built by the same factory. Opcodes past
 //! the table (NamedPhases' hardcoded 256..=316, or a `pN` of 159..=256)
@@ -24,7 +24,7 @@ use crate::phases::table::{EMIT, ORI_MANAGER};
 pub use knob::{KnobError, OriKnobs, OriMode};
 pub use sequence::{build, OriSequence};
 
-/// The seed's `sub_1AEDF30`: a name's opcode, case-insensitively; 158 for
+/// ptxas's ORI name lookup: a name's opcode, case-insensitively; 158 for
 /// an unknown name.
 pub fn lookup(name: &str) -> u16 {
     crate::phases::table::lookup(name)
@@ -54,7 +54,7 @@ pub struct OriRun {
     pub skipped: usize,
 }
 
-/// The executor (`sub_1AEECD0`): each opcode's phase, in order, unless it
+/// The executor (docs/MODEL.md, ORI sequence): each opcode's phase, in order, unless it
 /// is a no-op.
 pub fn execute(
     seq: &OriSequence,

@@ -1,10 +1,10 @@
-//! The ORI sequence builder (seed 001's `sub_197A120`) and its diff
+//! The ORI sequence builder (docs/MODEL.md, ORI sequence) and its diff
 //! detection.
 //!
-//! Opcodes are phase indices of the PhaseManager's table (the seed's ORI
+//! Opcodes are phase indices of the PhaseManager's table (ptxas's ORI
 //! name lookup returns 158, the PhaseManager's NOP sentinel, for an
 //! unknown name: one index space). The base sequence ([`BASE`]) is the
-//! seed's default interleaving:
+//! ptxas's default interleaving:
 //!
 //! ```text
 //! [OriPerformLiveDead] [swap x6] [OriCopyProp] [cpy1] [dce1]
@@ -16,12 +16,12 @@
 //! dce = OriDeadCodeScan (142), OriPerformLiveDead = 143, OriCopyProp =
 //! 144: 19 entries.
 //!
-//! The three modes, as the seed's pseudocode has them:
+//! The three modes, as ptxas's recovered pseudocode has them:
 //!
 //! - NamedPhases: 304 slots; slot `i < 243` is `p<i>` when given, else
 //!   `base[i + 13]` (158 past the end of this base, which is shorter than
-//!   the seed's); slots 243..=303 get the hardcoded opcodes `i + 13`
-//!   (256..=316: the seed says 256..303 for the same 61 slots, which cannot
+//!   ptxas's); slots 243..=303 get the hardcoded opcodes `i + 13`
+//!   (256..=316: the description says 256..303 for the same 61 slots, which cannot
 //!   both hold; the `i + 13` offset is the one its code shows). Opcodes
 //!   past the table run as NOPs.
 //! - shuffle: for each base entry `i`, OriPerformLiveDead first when `i`
@@ -32,7 +32,7 @@
 //! - default: the base, copied.
 //!
 //! The diff: the popcount of `dest[i] ^ original[i]` summed over the
-//! sequence, with the original the base padded with zeros (the seed's
+//! sequence, with the original the base padded with zeros (ptxas's
 //! zero-initialized array); `modified` when it is not 0.
 
 use super::knob::{OriKnobs, OriMode, NAMED_SLOTS};
@@ -62,7 +62,7 @@ pub struct OriSequence {
     pub opcodes: Vec<i32>,
     /// The popcount diff against the base.
     pub diff_bits: u32,
-    /// Whether custom options were given (the seed's knob 298).
+    /// Whether custom options were given (ptxas's knob 298).
     pub has_options: bool,
 }
 
@@ -87,13 +87,13 @@ impl OriSequence {
     }
 }
 
-/// The seed's diff: total set bits of `new[i] ^ old[i]` over `new`, with
+/// ptxas's diff: total set bits of `new[i] ^ old[i]` over `new`, with
 /// `old` read as 0 past its end.
 pub fn diff_bits(new: &[i32], old: &[i32]) -> u32 {
     let mut changes = 0;
     for (i, &n) in new.iter().enumerate() {
         let mut d = n ^ old.get(i).copied().unwrap_or(0);
-        // popcount by clearing the lowest set bit, as the seed does
+        // popcount by clearing the lowest set bit, as ptxas does
         while d != 0 {
             d &= d - 1;
             changes += 1;

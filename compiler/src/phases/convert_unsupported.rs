@@ -1,4 +1,4 @@
-//! ConvertUnsupportedOps (phase 5, seed 000: "Lower unsupported
+//! ConvertUnsupportedOps (phase 5, docs/MODEL.md, Phase table: "Lower unsupported
 //! operations to supported sequences"): the per-target step between the
 //! target-independent lowering and every other code phase.
 //!
@@ -6,7 +6,7 @@
 //! (`REDUX` for `redux.sync`, `I2FP.F32.S32/U32` for a 32-bit int -> f32
 //! `cvt`); this phase replaces each instruction whose opcode the target
 //! lacks (the SM table, [`SmInfo::has_opcode`]: the opcode table's first-SM
-//! column, seed 004's generation boundaries) by a sequence the target has.
+//! column, ptxas's generation boundaries: docs/MODEL.md, Opcode generations) by a sequence the target has.
 //! A modifier the target lacks (the table's per-modifier first SM,
 //! `HFMA2.BF16_V2` from sm_80) has no expansion: an error here, and the
 //! lowering never emits one (`Builder::emit`).

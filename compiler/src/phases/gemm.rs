@@ -1,14 +1,14 @@
-//! The CUTLASS-style GEMM detection gate (seed 001: `sub_1866CF0`, 3.5 KB,
+//! The CUTLASS-style GEMM detection gate (docs/MODEL.md, GEMM gate; 3.5 KB in ptxas,
 //! called by OptimizeNaNOrZero; the "cutlass" string also gates
 //! HoistInvariants' aggressiveness).
 //!
-//! The seed gives the gate's purpose, not its test. DECISION (this
+//! The source gives the gate's purpose, not its test. DECISION (this
 //! compiler's rule, documented here): an innermost natural loop is a GEMM
 //! main loop when its blocks hold
 //!
 //! - at least [`MIN_MACS`] multiply-accumulate instructions (`FFMA`,
 //!   `DFMA`, `HFMA2`, `HMMA`, `IMMA`: the "MacInsts" the Tepid scheduler
-//!   counts, seed 001),
+//!   counts, docs/MODEL.md, Scheduler statistics),
 //! - at least one of them accumulating across iterations: its last source
 //!   (the addend) is a register defined inside the loop and live on entry
 //!   to the header (the loop-carried accumulator of a K loop), and

@@ -1,8 +1,8 @@
 //! The loop-invariant code motion phases: OriHoistInvariantsEarly (35),
 //! OriHoistInvariantsLate (66), OriHoistInvariantsLate2 (79) and
-//! OriHoistInvariantsLate3 (88) (seed 000 names them "early/late
+//! OriHoistInvariantsLate3 (88) (ptxas's phase table names them "early/late
 //! loop-invariant hoisting"), and the one hoisting core they share with
-//! the scheduling-time HoistInvariants peephole (146, seed 001,
+//! the scheduling-time HoistInvariants peephole (146, docs/MODEL.md, HoistInvariants,
 //! `hoist_invariants.rs`): [`hoist_loop`] applies the rules below; each
 //! phase only says which instructions are candidates ([`Movable`]), how
 //! many may leave one loop, and which loops it visits.

@@ -1,8 +1,8 @@
-//! HoistInvariants (146; seed 001's `sub_186C7A0`, scheduling-time
+//! HoistInvariants (146; docs/MODEL.md, HoistInvariants: scheduling-time
 //! loop-invariant code motion at the machine level): moves invariant
 //! address computations and constant/descriptor loads out of innermost
 //! loops into the loop's preheader, more aggressively in the GEMM main
-//! loops the gate detects ([`super::gemm`]; seed 001: "for CUTLASS GEMM
+//! loops the gate detects ([`super::gemm`]; ptxas: "for CUTLASS GEMM
 //! kernels, the pass is more aggressive about hoisting address
 //! calculations and descriptor loads out of the inner loop, because the
 //! register pressure cost is offset by the latency savings").
@@ -29,7 +29,7 @@
 //!
 //! Register pressure: outside GEMM loops at most [`PLAIN_LIMIT`]
 //! instructions leave one loop; GEMM loops have no limit. DECISION: the
-//! seed's cost model (`sub_1873030`) is not described; this limit is this
+//! ptxas's cost model (docs/MODEL.md, HoistInvariants) is not described; this limit is this
 //! compiler's. Off at -O0 and NvOpt level 0. Functions holding an
 //! instruction whose definitions the opcode table does not model are left
 //! alone.

@@ -3,7 +3,7 @@
 //!
 //! | key | value |
 //! |---|---|
-//! | `NvOptLevel` | 0..=5; above 5 warns with seed 000's "Invalid nvopt level : N." and runs at 5 |
+//! | `NvOptLevel` | 0..=5; above 5 warns with ptxas's "Invalid nvopt level : N." (docs/MODEL.md, NvOpt level) and runs at 5 |
 //! | an AdvancedPhase hook's name (`AdvancedPhaseAllocReg`, `AdvancedScoreboardsAndOpexes`, ...) | a phase name or index to run at that hook |
 //! | the ORI keys | see [`crate::ori::knob`] |
 //!
@@ -82,7 +82,7 @@ impl Knobs {
     }
 
     /// The NvOpt level to run at, and the warning for a level above 5
-    /// (seed 000, warning 8000: "Invalid nvopt level : %d.").
+    /// (ptxas's warning 8000, docs/MODEL.md, NvOpt level: "Invalid nvopt level : %d.").
     pub fn nvopt(&self) -> (u8, Option<String>) {
         match self.nvopt_level {
             None => (super::phase::DEFAULT_NVOPT_LEVEL, None),

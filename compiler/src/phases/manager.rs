@@ -1,13 +1,13 @@
-//! The PhaseManager (seed 000): builds all 159 phases through the factory
-//! (the constructor, `sub_C62720`), runs an index array (the dispatch
-//! loop, `sub_C64F70`), writes the `Before <phase>` / `After <phase>` IR
+//! The PhaseManager (docs/MODEL.md, PhaseManager): builds all 159 phases through the factory
+//! (the constructor), runs an index array (the dispatch
+//! loop), writes the `Before <phase>` / `After <phase>` IR
 //! dumps and the per-phase time and memory report.
 //!
 //! The dispatch, per index: take a snapshot; dump the IR if asked
 //! (`Before NAME`); unless the phase is a no-op, execute it; dump
 //! (`After NAME`); record the phase's time and memory. A phase's panic is
 //! caught and reported as that phase's error. Dumps are written whenever
-//! the dispatch reaches the phase, no-op or not (the seed builds its
+//! the dispatch reaches the phase, no-op or not (ptxas builds its
 //! diagnostic only for executed phases; a dump asked for by name is more
 //! useful unconditional).
 
@@ -42,7 +42,7 @@ pub struct DispatchReport {
 }
 
 impl DispatchReport {
-    /// The seed's report lines (`--phase-stats`).
+    /// ptxas's report lines (`--phase-stats`; docs/MODEL.md, Phase statistics).
     pub fn stats_lines(&self, indent: &str) -> Vec<String> {
         super::stats::format_report(indent, &self.stats, &self.summary, self.total_time)
     }
@@ -75,7 +75,7 @@ impl PhaseManager {
         self.phases.get(usize::from(index)).map(|b| b.as_ref())
     }
 
-    /// Seed 000's case-insensitive lookup; 158 for an unknown name.
+    /// ptxas's case-insensitive lookup (docs/MODEL.md, PhaseManager); 158 for an unknown name.
     pub fn lookup(name: &str) -> u16 {
         table::lookup(name)
     }

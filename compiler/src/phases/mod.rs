@@ -1,4 +1,4 @@
-//! The phase pipeline between lowering and emission (seed 000's
+//! The phase pipeline between lowering and emission (docs/MODEL.md,
 //! PhaseManager).
 //!
 //! | file | job |
@@ -6,7 +6,7 @@
 //! | `table.rs` | the 159 rows as data: index, name, group, kind, ordering constraints; the default index array; the case-insensitive lookup (158 for an unknown name) |
 //! | `phase.rs` | the [`phase::Phase`] trait (execute, is_no_op, name), the context, the factory, hooks, the inert phases |
 //! | `manager.rs` | the dispatch over an index array, Before/After dumps, per-phase stats |
-//! | `stats.rs` | the counting allocator and seed 000's report format |
+//! | `stats.rs` | the counting allocator and ptxas's report format (docs/MODEL.md, Phase statistics) |
 //! | `order.rs` | `--phase-order`, `--disable-phase`, the constraint check, random valid orders |
 //! | `knobs.rs` | `--knob`: NvOptLevel, AdvancedPhase hooks, the ORI keys |
 //! | `test_hooks.rs` | (feature `test-hooks`, tests only) a planted-bug slot the dispatch calls after a named phase |
@@ -14,7 +14,7 @@
 //! | `convert_unsupported.rs` (tests: `convert_unsupported_tests.rs`) | ConvertUnsupportedOps (5): the opcodes a target lacks (REDUX, I2FP) replaced by sequences it has; required, before every other code phase |
 //! | `loop_util.rs` | what the loop phases and if-conversion share: analyses, preheaders, per-loop register facts |
 //! | `loop_simplify.rs`, `strength_reduce.rs` (with `strength_reduce/wide.rs`: 64-bit products of a counter proved not to wrap), `unroll.rs`, `hoist.rs`, `predication.rs` (tests against the restarting search: `predication_equiv.rs`) | the loop phases (18, 21, 22, 35/66/79/88) and if-conversion (63) |
-//! | `nan_or_zero.rs`, `hoist_invariants.rs`, `tex_nodep.rs` (with `tex_nodep/aoffi.rs`: the texel-offset fold) | the scheduling-time and post-allocation peepholes of seed 001 (145, 146, 149) |
+//! | `nan_or_zero.rs`, `hoist_invariants.rs`, `tex_nodep.rs` (with `tex_nodep/aoffi.rs`: the texel-offset fold) | the scheduling-time and post-allocation peepholes of ptxas (docs/MODEL.md, Peepholes: 145, 146, 149) |
 //! | `gemm.rs` | the CUTLASS-style GEMM detection gate they share |
 //! | `place_blocks.rs` | PlaceBlocksInSourceOrder (112): the block layout back in source order |
 //! | `sched.rs` | ScheduleInstructions and the control-code phases (algorithms in `crate::sched`) |
@@ -166,7 +166,7 @@ pub fn run_budgeted(
     Ok(Phased { cx, report })
 }
 
-/// The `--phase-stats` block of one function: seed 000's report, then
+/// The `--phase-stats` block of one function: ptxas's report (docs/MODEL.md, Phase statistics), then
 /// the phases that fired (`Fired NAME: N rewrites`, in table order), the
 /// scheduler's per-block statistics (`ScheduleInstructions BB ...`), then
 /// the ORI summary.

@@ -1,4 +1,4 @@
-//! OptimizeNaNOrZero (145; seed 001's `sub_1866FA0`): replaces an f32
+//! OptimizeNaNOrZero (145; docs/MODEL.md, OptimizeNaNOrZero): replaces an f32
 //! `FADD`/`FMUL`/`FFMA`/`FMNMX` whose result is known from facts about its
 //! operands by a `MOV` of that result (a constant or one operand).
 //!
@@ -43,7 +43,7 @@
 //! not model (`*` shapes, `UNDECODED`) are left alone: a definition the
 //! analysis cannot see would make the meet unsound.
 //!
-//! The gate (seed 001: the pass is enabled "when the scheduler detects a
+//! The gate (docs/MODEL.md, GEMM gate: the pass is enabled "when the scheduler detects a
 //! CUTLASS-style GEMM pattern"): the function must have a GEMM main loop
 //! ([`super::gemm`]). DECISION: off at -O0 and NvOpt level 0; NvOpt level
 //! 5 (the most aggressive) runs it without the GEMM gate.

@@ -1,9 +1,9 @@
-//! The phase object model (seed 000: a 16-byte object whose vtable gives
-//! `execute`, `isNoOp`, `getName`) and the factory (`sub_C60D30`, the
+//! The phase object model (docs/MODEL.md, PhaseManager: an object whose operations are
+//! `execute`, `isNoOp`, `getName`) and the factory (ptxas's
 //! 159-case switch).
 //!
 //! A phase is a [`Phase`]; [`create`] builds one from its index and a
-//! [`PhaseConfig`], `None` past the table (the seed's default case). Which
+//! [`PhaseConfig`], `None` past the table (ptxas's default case). Which
 //! indices build real phases is the table's [`Kind`]: see [`create`].
 
 use std::sync::Arc;
@@ -36,7 +36,7 @@ pub struct PhaseContext {
     /// per-peephole fire rates and the engine's statistics count. A phase
     /// records its own rewrites with [`PhaseContext::fire`].
     pub fired: std::collections::BTreeMap<u16, u64>,
-    /// ScheduleInstructions's per-block statistics (seed 001), in the
+    /// ScheduleInstructions's per-block statistics (docs/MODEL.md, Scheduler statistics), in the
     /// order the blocks were scheduled; printed by `--phase-stats`.
     pub schedule: Vec<crate::sched::list::BlockStats>,
     /// The register budget of this function (driver phases 20/21);
@@ -87,9 +87,9 @@ impl std::fmt::Display for PhaseError {
 
 impl std::error::Error for PhaseError {}
 
-/// One phase (seed 000's vtable: execute, isNoOp, getName).
+/// One phase (ptxas's phase operations: execute, isNoOp, getName; docs/MODEL.md, PhaseManager).
 pub trait Phase: Send + Sync {
-    /// Its index in the table (the seed's `getName` returns an index into
+    /// Its index in the table (ptxas's `getName` returns an index into
     /// the name table).
     fn index(&self) -> u16;
     /// Whether the dispatch loop skips `execute`.
@@ -115,7 +115,7 @@ pub struct PhaseConfig {
     pub ori: Arc<OriSequence>,
 }
 
-/// The default NvOpt level: the dead-code phases run the seed's three
+/// The default NvOpt level: the dead-code phases run ptxas's three
 /// rounds.
 pub const DEFAULT_NVOPT_LEVEL: u8 = 3;
 
@@ -266,7 +266,7 @@ pub fn create(index: u16, cfg: &PhaseConfig) -> Option<Box<dyn Phase>> {
                 enabled: cfg.opt_level > 0,
                 arm_limit: predication::arm_limit_for_level(cfg.nvopt_level),
             }),
-            // The peepholes of seed 001 (see their files for the gates).
+            // ptxas's peepholes (docs/MODEL.md, Peepholes; see their files for the gates).
             nan_or_zero::INDEX => Box::new(nan_or_zero::OptimizeNaNOrZero {
                 enabled: cfg.opt_level > 0 && cfg.nvopt_level > 0,
                 ungated: cfg.nvopt_level >= 5,

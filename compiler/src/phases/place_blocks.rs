@@ -1,5 +1,5 @@
 //! PlaceBlocksInSourceOrder (112): "reorder blocks to match source order"
-//! (seed 000's one line on it). The source order is the layout
+//! (ptxas's phase table says no more; docs/MODEL.md, Phase table). The source order is the layout
 //! AnalyzeControlFlow (3) recorded ([`CfgFacts::layout`]): the lowering
 //! lays blocks out in PTX statement order, with the blocks an instruction
 //! expands into inline and the `.func` bodies after the kernel. Phases may

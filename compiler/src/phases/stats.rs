@@ -1,5 +1,5 @@
-//! Per-phase time and memory, in seed 000's report format (`sub_C64310`,
-//! `sub_C62200`):
+//! Per-phase time and memory, in ptxas's report format (docs/MODEL.md,
+//! Phase statistics):
 //!
 //! ```text
 //!   <phase_name>  ::  [Total 1.205 KB]  [Freeable 512 B]  [Freeable Leaked 0 B] (2%)
@@ -13,7 +13,7 @@
 //! per-thread counters: bytes allocated, bytes freed, bytes live and the
 //! peak of live bytes. A phase runs on one thread (the function's worker
 //! under `--threads`), so the per-thread deltas between two [`Snapshot`]s
-//! are the phase's own. The seed's three metrics, as measured here:
+//! are the phase's own. ptxas's three metrics, as measured here:
 //!
 //! - **Total**: bytes the phase allocated;
 //! - **Freeable**: bytes the phase released (its temporaries, and memory
@@ -22,9 +22,9 @@
 //!   what it allocated and did not give back.
 //!
 //! The percentage is the phase's share of the dispatch's wall-clock time
-//! (the seed does not say what it divides by; time is what the "timing
+//! (the description of ptxas does not say what it divides by; time is what the "timing
 //! reporter" measures). `Pool Consumption` is the peak of live bytes above
-//! the dispatch's start, in MB. Sizes follow the seed's thresholds: below
+//! the dispatch's start, in MB. Sizes follow ptxas's thresholds: below
 //! 1024 bytes `N B`, up to 10 MiB `N.NNN KB`, above `N.NNN MB`.
 //!
 //! Without the counting allocator installed (library tests), every size
@@ -131,8 +131,8 @@ pub fn counting() -> bool {
     INSTALLED.load(Ordering::Relaxed)
 }
 
-/// This thread's counters at one moment (seed 000's `take_snapshot`,
-/// `sub_8DADE0`).
+/// This thread's counters at one moment (ptxas's `take_snapshot`,
+/// docs/MODEL.md, Phase statistics).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Snapshot {
     allocated: u64,
@@ -176,14 +176,14 @@ impl Snapshot {
     }
 }
 
-/// Seed 000's three metrics for one phase (or the summary), plus the peak.
+/// ptxas's three metrics for one phase (or the summary), plus the peak.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MemDelta {
-    /// Bytes allocated (`sub_8DAE20`).
+    /// Bytes allocated (Total).
     pub total: u64,
-    /// Bytes released (`sub_8DAE30`).
+    /// Bytes released (Freeable).
     pub freeable: u64,
-    /// Net growth (`sub_8DAE40`).
+    /// Net growth (Freeable Leaked).
     pub leaked: u64,
     /// Peak live bytes above the starting snapshot's live bytes.
     pub peak_above_start: u64,
@@ -198,7 +198,7 @@ pub struct PhaseStat {
     pub time: Duration,
 }
 
-/// Seed 000's size formatting: bytes below 1024 (`N B`), KB with three
+/// ptxas's size formatting: bytes below 1024 (`N B`), KB with three
 /// decimals up to 10 MiB, MB with three decimals above.
 pub fn format_size(bytes: u64) -> String {
     if bytes < 1024 {
@@ -218,7 +218,7 @@ fn percent(part: Duration, whole: Duration) -> u64 {
     }
 }
 
-/// One report line (`sub_C64310`).
+/// One report line (ptxas's per-phase timing reporter).
 pub fn format_line(indent: &str, name: &str, mem: &MemDelta, pct: u64) -> String {
     format!(
         "{indent}{name}  ::  [Total {}]  [Freeable {}]  [Freeable Leaked {}] ({pct}%)",
@@ -228,7 +228,7 @@ pub fn format_line(indent: &str, name: &str, mem: &MemDelta, pct: u64) -> String
     )
 }
 
-/// The pool line (`sub_C62200`): always MB with three decimals.
+/// The pool line (ptxas's pool consumption reporter): always MB with three decimals.
 pub fn format_pool(indent: &str, bytes: u64) -> String {
     format!(
         "{indent}[Pool Consumption = {:.3} MB]",

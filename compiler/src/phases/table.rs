@@ -1,8 +1,8 @@
-//! The phase table: the 159 rows of seed 000's PhaseManager as data.
+//! The phase table: the 159 rows of ptxas's PhaseManager as data (docs/MODEL.md, Phase table).
 //!
-//! Indices 0..=138 carry the seed's names at the seed's indices (its name
-//! table at `off_22BD0C0`), with its seven coarse groups. Indices 139..=157
-//! are this compiler's architecture-specific phases (the seed's 20 phases
+//! Indices 0..=138 carry ptxas's names at ptxas's indices (its static name
+//! table), with its seven coarse groups. Indices 139..=157
+//! are this compiler's architecture-specific phases (ptxas's 20 phases
 //! that name themselves through `getName()`), named by what they do; 158 is
 //! the NOP sentinel that an unknown name looks up to.
 //!
@@ -10,17 +10,17 @@
 //! |---|---|---|---|
 //! | 0 | `OriCheckInitialProgram` | real | the IR verifier on the lowered program (phases/check_initial.rs), accepting the opcodes phase 5 expands |
 //! | 5 | `ConvertUnsupportedOps` | real | required: each opcode the target lacks replaced by a sequence it has (phases/convert_unsupported.rs: REDUX before sm_80, I2FP before sm_86); before every other code phase (`target-code`) |
-//! | 139 | `OriRunNamedPhases` | orimanager | the ORI named-phase manager (seed 001): builds the ORI sequence from the `ori` knobs and runs the phases it names |
+//! | 139 | `OriRunNamedPhases` | orimanager | the ORI named-phase manager (docs/MODEL.md, ORI named-phase manager): builds the ORI sequence from the `ori` knobs and runs the phases it names |
 //! | 140 | `OriSwapOperands` | inert | ORI swap rounds (swap1..swap6): operand canonicalization; not implemented |
 //! | 141 | `OriLocalCopyForward` | inert | ORI copy rounds (cpy1..cpy3): local copy forwarding; not implemented |
 //! | 142 | `OriDeadCodeScan` | real | ORI dead-code rounds (dce1..dce3): one scan removing what ir::remove::dead_instructions reports |
-//! | 143 | `OriPerformLiveDead` | real | ORI liveness and dead-code removal (seed 001's injected OriPerformLiveDead), iterated |
-//! | 144 | `OriCopyProp` | real | ORI global copy propagation (seed 001's injected OriCopyProp): phases/scalar/copy_prop.rs |
-//! | 145 | `OptimizeNaNOrZero` | real | seed 001's scheduling-time NaN/zero peephole (phases/nan_or_zero.rs), behind the GEMM gate |
-//! | 146 | `HoistInvariants` | real | seed 001's scheduling-time loop-invariant hoisting of address math and constant loads (phases/hoist_invariants.rs), more aggressive in GEMM loops |
+//! | 143 | `OriPerformLiveDead` | real | ORI liveness and dead-code removal (ptxas's injected OriPerformLiveDead), iterated |
+//! | 144 | `OriCopyProp` | real | ORI global copy propagation (ptxas's injected OriCopyProp): phases/scalar/copy_prop.rs |
+//! | 145 | `OptimizeNaNOrZero` | real | ptxas's scheduling-time NaN/zero peephole (phases/nan_or_zero.rs), behind the GEMM gate |
+//! | 146 | `HoistInvariants` | real | ptxas's scheduling-time loop-invariant hoisting of address math and constant loads (phases/hoist_invariants.rs), more aggressive in GEMM loops |
 //! | 147 | `ScheduleInstructions` | real | list scheduling per block on the dependence DAG, critical path first (crate::sched); no-op at -O0 |
 //! | 148 | `AllocateRegisters` | real | register allocation with spilling (crate::regalloc): virtual to physical registers, spill code, spill areas in the frames; every -O level |
-//! | 149 | `TexNodep` | real | seed 001's post-allocation texture peephole (phases/tex_nodep.rs): shared descriptor loads, coordinate copies, fetch clustering |
+//! | 149 | `TexNodep` | real | ptxas's post-allocation texture peephole (phases/tex_nodep.rs): shared descriptor loads, coordinate copies, fetch clustering |
 //! | 150 | `SpillToLocalMemory` | inert | spill code for values the allocator cannot place: done inside 148's rounds (spill everywhere needs the spill code coloured too) |
 //! | 151 | `AssignScoreboards` | real | write/read scoreboards and wait masks in the control codes (crate::sched::scoreboard) |
 //! | 152 | `ComputeStallCounts` | real | stall counts covering fixed latencies (crate::sched::stall) |
@@ -49,7 +49,7 @@
 //! The constraint names used: `verify-first`, `emission-last`, `required`,
 //! `regalloc-after-vreg-creators`, `regalloc-after-movphi-removal`,
 //! `post-regalloc`, `numbered-passes` (First before Second, Early before
-//! Mid ...), `mercury-sequence` (seed 000's Mercury sub-pipeline 113..122
+//! Mid ...), `mercury-sequence` (ptxas's Mercury sub-pipeline 113..122
 //! in order), `legalization` (SetAfterLegalization after every expansion),
 //! `hook-position` (each AdvancedPhase hook at its insertion context),
 //! `cfg-analysis-first` (control-flow phases after AnalyzeControlFlow),
@@ -64,7 +64,7 @@
 //! of [`TARGET_CODE_PHASES`] in the order: no later phase sees an opcode
 //! the target lacks).
 
-/// Seed 000's seven coarse groups, and this compiler's two.
+/// ptxas's seven coarse groups, and this compiler's two (docs/MODEL.md, Groups).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Group {
     InitialSetup,
@@ -147,18 +147,18 @@ pub const ANALYZE_CONTROL_FLOW: u16 = 3;
 pub const CONVERT_UNSUPPORTED: u16 = 5;
 /// The ORI named-phase manager.
 pub const ORI_MANAGER: u16 = 139;
-/// OriDeadCodeScan (seed 001's dceN rounds).
+/// OriDeadCodeScan (the ORI manager's dceN rounds).
 pub const ORI_DEAD_CODE_SCAN: u16 = 142;
-/// OriPerformLiveDead (seed 001's injected liveness pass).
+/// OriPerformLiveDead (the ORI manager's injected liveness pass).
 pub const ORI_PERFORM_LIVE_DEAD: u16 = 143;
-/// OriCopyProp (seed 001's injected copy propagation).
+/// OriCopyProp (the ORI manager's injected copy propagation).
 pub const ORI_COPY_PROP: u16 = 144;
 /// AllocateRegisters.
 pub const ALLOCATE_REGISTERS: u16 = 148;
 /// The final emission.
 pub const EMIT: u16 = 157;
 
-/// The 16 AdvancedPhase hooks (seed 000), in index order.
+/// The 16 AdvancedPhase hooks (docs/MODEL.md, AdvancedPhase hooks), in index order.
 pub const HOOKS: [u16; 16] = [
     4, 7, 47, 77, 82, 89, 92, 97, 101, 104, 106, 111, 115, 127, 134, 135,
 ];
@@ -385,7 +385,7 @@ pub static PHASES: [PhaseRow; PHASE_COUNT] = [
 
 /// The default index array: every phase but the ORI sub-passes (140..=144,
 /// which run inside the ORI sequence of phase 139) and the sentinel, in
-/// the seed's index order except where a phase's insertion context puts it
+/// ptxas's index order except where a phase's insertion context puts it
 /// elsewhere: the hooks 134/135 after the expansions they follow, the late
 /// cleanup phases 132..=138 at their points in the late pipeline, the ORI
 /// manager after legalization, scheduling (145..=147) after the
@@ -426,7 +426,7 @@ fn cmp_ignore_case(a: &str, b: &str) -> std::cmp::Ordering {
         .cmp(b.bytes().map(|c| c.to_ascii_lowercase()))
 }
 
-/// Seed 000's `sub_C641D0`: the index of a phase name, case-insensitively,
+/// ptxas's name lookup (docs/MODEL.md, PhaseManager): the index of a phase name, case-insensitively,
 /// by binary search over the names sorted case-insensitively; 158 (the NOP
 /// sentinel) for an unknown name.
 pub fn lookup(name: &str) -> u16 {
@@ -454,7 +454,7 @@ pub fn find(name: &str) -> Option<u16> {
 mod tests {
     use super::*;
 
-    /// Seed 000's phase table, copied from the seed (the independent
+    /// ptxas's static phase name table, copied from its description (the independent
     /// source): index i holds the name at position i.
     const SEED_NAMES: [&str; 139] = [
         "OriCheckInitialProgram",

@@ -1,10 +1,10 @@
-//! TexNodep (149; seed 001's `sub_19938E0`, the post-allocation texture
+//! TexNodep (149; docs/MODEL.md, TexNodep: the post-allocation texture
 //! node peephole): four rewrites of texture fetches (`TEX`, `TLD`,
 //! `TLD4`, `TXD`, `TXQ`) inside each block, on virtual or physical registers
 //! alike (the table puts it after register allocation; every check below
 //! is on register units, so it is sound before allocation too).
 //!
-//! 1. Shared descriptors (seed: "eliminate redundant descriptor loads when
+//! 1. Shared descriptors (ptxas: "eliminate redundant descriptor loads when
 //!    multiple texture fetches share the same descriptor"). A bindless
 //!    fetch names its 64-bit handle in a uniform pair that `ULDC u,
 //!    c[B][O]` + `UMOV u+1, URZ` loaded (the sm_90 lowering of a texture
@@ -13,13 +13,13 @@
 //!    redefined since, no call in between), the later fetch reads that
 //!    pair instead; the loads of the pair it no longer reads are removed
 //!    when nothing else reads them.
-//! 2. Coordinate copies (seed: "merge texture address calculations with
+//! 2. Coordinate copies (ptxas: "merge texture address calculations with
 //!    the fetch instruction"). A 1D fetch whose coordinate register was
 //!    written by an unguarded `MOV c, x` of the same block, with neither
 //!    `c` nor `x` redefined in between, reads `x`; the `MOV` is removed
 //!    when nothing else reads `c`. (2D/3D coordinates must stand in
 //!    consecutive registers and are left alone.)
-//! 3. Clustering (seed: "cluster texture operations", "reorder texture
+//! 3. Clustering (ptxas: "cluster texture operations", "reorder texture
 //!    fetch result extraction"): each fetch moves up toward the previous
 //!    fetch of its block, past instructions it does not depend on (no
 //!    register unit written by one and read or written by the other),
@@ -30,7 +30,7 @@
 //!    modelled. The fetches keep their relative order, and their result
 //!    extraction (`MOV`s of the fetched pairs) stays behind them.
 //!
-//! 4. Texel offsets (seed: "merge texture address calculations with the
+//! 4. Texel offsets (ptxas: "merge texture address calculations with the
 //!    fetch instruction"): an integer-coordinate fetch (`TLD`) whose
 //!    coordinates were computed in the block by `IADD3 c, x, imm, RZ`
 //!    with `imm` in -8..7 reads `x` and takes `imm` as its `.AOFFI` texel

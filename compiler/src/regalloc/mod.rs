@@ -30,9 +30,9 @@
 //! allocated; `RZ` is R255; the budget counts `R0..R(n-1)`. Reserved
 //! registers (driver phase 20) are taken off the top of the budget by the
 //! driver (`FunctionConfig::budget`), so they are exactly the registers at
-//! or above the budget this module receives. DECISION: R0..R3, which seed
-//! 002 calls "always reserved (caller-saved)", stay allocatable: every
-//! vendor kernel of the corpus computes in R0, R2 and R3 (the seed's
+//! or above the budget this module receives. DECISION: R0..R3, which ptxas's
+//! driver calls "always reserved (caller-saved)" (docs/MODEL.md, Compilation driver), stay allocatable: every
+//! vendor kernel of the corpus computes in R0, R2 and R3 (ptxas's
 //! reservation is the call ABI's scratch set, and this compiler's ABI
 //! passes arguments in virtual registers, lower/mod.rs).
 

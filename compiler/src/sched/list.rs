@@ -6,7 +6,7 @@
 //! ready the cycle is a stall. The result is a permutation of the block
 //! that keeps every DAG edge, so the terminator stays last.
 //!
-//! The per-block statistics are the ones seed 001 lists for the Tepid
+//! The per-block statistics are the ones ptxas collects for its Tepid
 //! scheduler's `scheduler_block_stats_collector` (`MacInsts`, `MacReuses`,
 //! `Time`, `LDS latency hiding: Num`, `LDG latency hiding: Num`, `Xu64
 //! latency hiding: Num`), plus the instruction count and stall cycles.
@@ -22,7 +22,7 @@ use super::dag::{build, Dag};
 use super::latency::{latency, Lat};
 use super::reuse::slot_operands;
 
-/// Seed 001's per-block scheduling statistics.
+/// ptxas's per-block scheduling statistics (docs/MODEL.md, Scheduler statistics).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct BlockStats {
     /// The block's label.

@@ -5,7 +5,7 @@
 //! | `latency.rs` | the latency table: fixed latencies and variable estimates per opcode category and SM |
 //! | `model.rs` | the hazard model the control codes satisfy and the simulator checks |
 //! | `dag.rs` | the dependence DAG of a block (registers, memory, barriers, control) |
-//! | `list.rs` | the list scheduler (critical path first) and seed 001's per-block statistics |
+//! | `list.rs` | the list scheduler (critical path first) and ptxas's per-block statistics (docs/MODEL.md, Scheduler statistics) |
 //! | `scoreboard.rs` | AssignScoreboards: write/read scoreboards and wait masks |
 //! | `stall.rs` | ComputeStallCounts: stall cycles covering fixed latencies |
 //! | `reuse.rs` | SetReuseFlags: operand-reuse flags |

@@ -2,9 +2,9 @@
 //!
 //! PTX versions: the first PTX ISA version that supports each target, from the
 //! PTX ISA "PTX Module Directives: .target" table (collected in
-//! SEMANTICS_NOTES.md, "PTX versions per target").
+//! docs/SEMANTICS.md, "PTX versions per target").
 //! Address width: ptxas refuses `.address_size 32` on sm_90 and later
-//! (seed 002, phase 12; observed with ptxas 11.8).
+//! (docs/MODEL.md, Compilation driver, phase 12; observed with ptxas 11.8).
 //!
 //! Constant bank 0 layout, read off the vendor SASS in `corpus/kernels/`
 //! (ptxas 11.8, cuobjdump; `tests/targets_sm_table_vs_vendor.rs` re-derives it
@@ -19,7 +19,7 @@
 //! - global accesses on sm_80..sm_89 go through the memory descriptor loaded
 //!   by `ULDC.64 URn, c[0x0][0x118]` (UR4 usually), on sm_90 `c[0x0][0x208]`;
 //!   sm_70/sm_75 SASS has none;
-//! - uniform registers (UR0..UR62) appear from sm_75 on (seed 004);
+//! - uniform registers (UR0..UR62) appear from sm_75 on (docs/SEMANTICS.md, Control codes);
 //! - shared-memory addresses start at 0 on sm_70..sm_89 and at 0x400 on
 //!   sm_90, whose first KiB of the CTA's shared window is reserved: every
 //!   sm_90 kernel with shared memory builds its addresses from `UMOV UR4,
@@ -77,7 +77,7 @@ pub struct SmInfo {
 
 impl SmInfo {
     /// Whether this target has `op` (the opcode table's first-SM column,
-    /// seed 004's generation boundaries).
+    /// ptxas's generation boundaries, docs/MODEL.md, Opcode generations).
     pub fn has_opcode(&self, op: crate::ir::Op) -> bool {
         op.available_on(self)
     }
@@ -244,7 +244,7 @@ mod tests {
 
     #[test]
     fn versions_follow_the_isa_table() {
-        // Values from the PTX ISA .target table (SEMANTICS_NOTES.md).
+        // Values from the PTX ISA .target table (docs/SEMANTICS.md, PTX versions per target).
         let want = [
             ("sm_70", "6.0"),
             ("sm_75", "6.3"),

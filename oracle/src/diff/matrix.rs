@@ -319,7 +319,7 @@ pub fn optional_phases() -> Vec<u16> {
         .collect()
 }
 
-/// The ORI shuffle knob strings of the matrices (the seed's shuffle mode
+/// The ORI shuffle knob strings of the matrices (ptxas's shuffle mode, docs/MODEL.md, ORI sequence,
 /// with repetitions, swaps and the OriPerformLiveDead/OriCopyProp
 /// injections).
 pub const ORI_SHUFFLES: [&str; 2] = [

@@ -5,7 +5,7 @@
 //! Defined by construction:
 //! - Every index is `v & (len-1)` with a power-of-two `len` (or a
 //!   constant below it), so every access is in bounds and naturally
-//!   aligned (buffers are 256-byte aligned, LAUNCH_SPEC.md "Addresses").
+//!   aligned (buffers are 256-byte aligned, corpus/LAUNCH_SPEC.md "Addresses").
 //! - Global buffers written by the kernel are thread-private (the output
 //!   slots, the `priv` word of the thread), or written only by `red`
 //!   (atomic, never read in the kernel). Each `acc` word has one

@@ -1,8 +1,8 @@
 //! The generator's one source of choices: either a u64 seed (a splitmix64
-//! stream, LAUNCH_SPEC.md's mixer) or libFuzzer's bytes through
+//! stream, corpus/LAUNCH_SPEC.md's mixer) or libFuzzer's bytes through
 //! `arbitrary::Unstructured`, so that a mutation of the bytes becomes a
 //! change of the program. Every decision the generator makes goes through
-//! here; nothing else is random (ARCHITECTURE.md principle 5).
+//! here; nothing else is random (docs/ARCHITECTURE.md, Principles, 5).
 //!
 //! Exhausted bytes read as zero, and every helper maps zero to the "least"
 //! answer (the lower bound, `false` for [`Src::chance`], the first item), so

@@ -1,7 +1,7 @@
 //! Texture fetches (`tex`): `tex.1d.v4.f32.s32` with integer coordinates
 //! and `tex.2d.v4.f32.f32` with float coordinates made from integers, on
 //! one f32 texture object passed as the `.u64` parameter `p_tex`
-//! (LAUNCH_SPEC.md `{"texture": "t0"}`).
+//! (corpus/LAUNCH_SPEC.md `{"texture": "t0"}`).
 //!
 //! Defined by construction: point filtering with unnormalized coordinates
 //! and `clamp` or `border` addressing (the modes CUDA allows without

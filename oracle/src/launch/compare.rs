@@ -1,4 +1,4 @@
-//! The compare rules of LAUNCH_SPEC.md: "`compare` (optional):
+//! The compare rules of corpus/LAUNCH_SPEC.md: "`compare` (optional):
 //! `{"nan": "bitwise" | "any"}`. `bitwise` (default) compares every output
 //! bit for bit; `any` lets any NaN equal any NaN [...]. `"ulps": n` allows
 //! float elements to differ by up to n units in the last place."

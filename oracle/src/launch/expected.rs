@@ -1,7 +1,7 @@
 //! Output buffers as typed bit patterns: `*.expected.json` reading and
 //! writing, and extraction from final memory.
 //!
-//! LAUNCH_SPEC.md: "`{"buffers": {"y": {"type": "f32", "bits": ["0x…", ...]}}}`:
+//! corpus/LAUNCH_SPEC.md: "`{"buffers": {"y": {"type": "f32", "bits": ["0x…", ...]}}}`:
 //! the output buffers after a trusted run, bit patterns in hex."
 
 use std::fs;
@@ -159,7 +159,7 @@ impl OutputSet {
 }
 
 /// An output's type, element count and size in bytes: a buffer's, or a
-/// surface's (LAUNCH_SPEC.md "Surfaces": its channel values in layout
+/// surface's (corpus/LAUNCH_SPEC.md "Surfaces": its channel values in layout
 /// order, compared like a buffer's elements).
 pub(super) struct OutputShape {
     pub ty: ElemType,

@@ -4,7 +4,7 @@
 use super::types::ElemType;
 
 /// f64 → IEEE binary16 bits, rounded to nearest, ties to even, directly from
-/// the f64 (no double rounding through f32): LAUNCH_SPEC.md "rounded to
+/// the f64 (no double rounding through f32): corpus/LAUNCH_SPEC.md "rounded to
 /// nearest into the type", kernels README "directly from f64 for f16".
 /// Keeps the sign of zeros, gives f16 subnormals, overflows to ±inf, and
 /// turns a NaN into a quiet NaN with the same sign and the top payload bits.

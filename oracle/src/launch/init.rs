@@ -1,4 +1,4 @@
-//! The `init` kinds of LAUNCH_SPEC.md ("Initial contents"), element by
+//! The `init` kinds of corpus/LAUNCH_SPEC.md ("Initial contents"), element by
 //! element, as raw bit patterns of the element type.
 
 use super::float::f64_to_bits;
@@ -42,7 +42,7 @@ pub(super) fn random_f64(z: u64, a: f64, b: f64) -> f64 {
 }
 
 /// The integer `random` rule: `a + z mod (b - a + 1)` in 128-bit arithmetic
-/// (LAUNCH_SPEC.md), then stored in the type (low bits).
+/// (corpus/LAUNCH_SPEC.md), then stored in the type (low bits).
 pub(super) fn random_int(z: u64, a: i128, b: i128) -> i128 {
     let m = b.wrapping_sub(a).wrapping_add(1);
     if m <= 0 {

@@ -1,6 +1,6 @@
 //! Where buffers live in global memory, and their initial bytes.
 //!
-//! LAUNCH_SPEC.md, "Addresses": "Buffers are placed in global memory
+//! corpus/LAUNCH_SPEC.md, "Addresses": "Buffers are placed in global memory
 //! starting at 0x10000000 (so a 32-bit module can reach them), each aligned
 //! to 256 bytes and followed by a 256-byte guard gap, in the order in which
 //! params first names them, then the rest in name order. An access outside
@@ -172,7 +172,7 @@ pub struct MemoryImage {
     layout: GlobalLayout,
     data: Vec<Vec<u8>>,
     /// The spec's surfaces (name order), outside the global address space:
-    /// reached through their handles only (LAUNCH_SPEC.md, "Surfaces").
+    /// reached through their handles only (corpus/LAUNCH_SPEC.md, "Surfaces").
     pub surfaces: Vec<SurfaceImage>,
 }
 

@@ -1,6 +1,5 @@
 //! Kernel launch specs (`*.launch.json`) and expected results
-//! (`*.expected.json`), as specified in `LAUNCH_SPEC.md` (kept in the shared
-//! folder next to the kernel corpus), with the readings of
+//! (`*.expected.json`), as specified in `corpus/LAUNCH_SPEC.md`, with the readings of
 //! `corpus/kernels/README.md` ("Reading of the launch spec used here").
 //!
 //! One spec drives every runner (PTX interpreter, SASS simulator,

@@ -1,6 +1,6 @@
 //! The launch spec: its types, reading with validation, and writing.
 //!
-//! Every field of LAUNCH_SPEC.md is read here. Choices the spec leaves open
+//! Every field of corpus/LAUNCH_SPEC.md is read here. Choices the spec leaves open
 //! are marked "Decision:" next to the code that makes them.
 
 use std::fs;
@@ -32,7 +32,7 @@ impl PartialEq for Scalar {
     }
 }
 
-/// The initial contents of a buffer or texture (LAUNCH_SPEC.md, "Initial
+/// The initial contents of a buffer or texture (corpus/LAUNCH_SPEC.md, "Initial
 /// contents"). Numbers are already checked against the element type.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Init {
@@ -65,7 +65,7 @@ pub enum ParamValue {
     /// `{"texture": "name"}`
     Texture { name: String },
     /// `{"surface": "name"}`: the surface's handle, a `.u64` (this
-    /// project's extension, LAUNCH_SPEC.md "Surfaces")
+    /// project's extension, corpus/LAUNCH_SPEC.md "Surfaces")
     Surface { name: String },
 }
 
@@ -125,7 +125,7 @@ pub struct LaunchSpec {
     /// `textures` in the order written (names are unique).
     pub textures: Vec<TextureSpec>,
     /// `surfaces` in the order written (names are unique among buffers and
-    /// surfaces); this project's extension (LAUNCH_SPEC.md, "Surfaces").
+    /// surfaces); this project's extension (corpus/LAUNCH_SPEC.md, "Surfaces").
     pub surfaces: Vec<SurfaceSpec>,
     /// `outputs` as written; `None` when missing (= all buffers and
     /// surfaces).
@@ -864,7 +864,7 @@ fn parse_texture(ctx: &Ctx, m: &Member, field: &str) -> Result<TextureSpec, Laun
     })
 }
 
-/// One entry of `surfaces` (this project's extension, LAUNCH_SPEC.md
+/// One entry of `surfaces` (this project's extension, corpus/LAUNCH_SPEC.md
 /// "Surfaces"): `{"type", "channels", "dims", "layers", "init"}`.
 fn parse_surface(ctx: &Ctx, m: &Member, field: &str) -> Result<SurfaceSpec, LaunchError> {
     check_name(ctx, m, field)?;
@@ -1386,7 +1386,7 @@ fn parse_channels(
 
 /// The optional `"layers"` of a texture or surface (`what`) and the
 /// image's element count, `channels * dims... * layers`. "layers" (this
-/// project's extension, LAUNCH_SPEC.md): `layers` consecutive images of
+/// project's extension, corpus/LAUNCH_SPEC.md): `layers` consecutive images of
 /// `dims`. Decision: at least 1 layer, and 1 or 2 dimensions (CUDA
 /// Programming Guide, "Layered Textures": "A one-dimensional or
 /// two-dimensional layered texture"; PTX has `.a1d` and `.a2d` only, for

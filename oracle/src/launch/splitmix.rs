@@ -1,6 +1,6 @@
-//! splitmix64 exactly as LAUNCH_SPEC.md writes it.
+//! splitmix64 exactly as corpus/LAUNCH_SPEC.md writes it.
 
-/// LAUNCH_SPEC.md, "splitmix64 of x, in wrapping u64 arithmetic":
+/// corpus/LAUNCH_SPEC.md, "splitmix64 of x, in wrapping u64 arithmetic":
 /// ```text
 /// z = x * 0x9E3779B97F4A7C15
 /// z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9

@@ -1,4 +1,4 @@
-//! Surface descriptions (`surfaces` in LAUNCH_SPEC.md, this project's
+//! Surface descriptions (`surfaces` in corpus/LAUNCH_SPEC.md, this project's
 //! extension of the launch spec), their handles and initial contents.
 //!
 //! A surface is an image a kernel reads and writes with `suld` / `sust` /

@@ -1,4 +1,4 @@
-//! Texture descriptions (`textures` in LAUNCH_SPEC.md), their handles and
+//! Texture descriptions (`textures` in corpus/LAUNCH_SPEC.md), their handles and
 //! initial texels.
 
 use super::init::init_bytes;
@@ -105,7 +105,7 @@ pub struct TextureSpec {
     /// `Some(n)`: a layered (array) texture of `n >= 1` layers, each an
     /// image of `dims` (1 or 2 dimensions), for `tex.a1d` / `tex.a2d`.
     /// `None` (the default): not layered. This project's extension of the
-    /// launch spec (LAUNCH_SPEC.md, `layers`).
+    /// launch spec (corpus/LAUNCH_SPEC.md, `layers`).
     pub layers: Option<u32>,
 }
 

@@ -3,7 +3,7 @@
 use std::fmt;
 
 /// `u8 s8 u16 s16 u32 s32 u64 s64 f16 f32 f64`; `b8…b64` are aliases of
-/// `u8…u64` (LAUNCH_SPEC.md, "buffers"). Elements are little-endian.
+/// `u8…u64` (corpus/LAUNCH_SPEC.md, "buffers"). Elements are little-endian.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ElemType {
     U8,

@@ -246,7 +246,7 @@ pub fn decode(
             (_, VarType::Texref | VarType::Surfref | VarType::Samplerref) => {
                 let name = m.name(v.name).to_string();
                 // A module-level `.surfref` binds to the spec's surface of
-                // the same name (LAUNCH_SPEC.md "Surfaces"); an unbound one
+                // the same name (corpus/LAUNCH_SPEC.md "Surfaces"); an unbound one
                 // is handle 0, which every surface instruction refuses.
                 let handle = if v.ty == VarType::Surfref {
                     spec.surface_handle(&name).unwrap_or(0)

@@ -4,7 +4,7 @@
 use crate::launch::OutputSet;
 use std::time::Duration;
 
-/// Bounds on a run (ARCHITECTURE.md principle 5: runs are bounded and say why
+/// Bounds on a run (docs/ARCHITECTURE.md, Principles, 5: runs are bounded and say why
 /// they stopped).
 #[derive(Clone, Copy, Debug)]
 pub struct RunLimits {

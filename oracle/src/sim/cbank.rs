@@ -429,7 +429,7 @@ pub fn bank0(
     );
     // `%gridid`, `%envreg0..31` and the reserved shared size
     // `%total_smem_size` subtracts from `SR_SMEMSZ` (the SM table's
-    // offsets, ptxas's words; LAUNCH_SPEC "Special registers"): the
+    // offsets, ptxas's words; corpus/LAUNCH_SPEC.md "Special registers"): the
     // interpreter's grid 0 and environment 0, and the reserved bytes below
     // the CTA's data (`shared_base`), which `SR_SMEMSZ` counts.
     put(&mut b, c.gridid, &0u64.to_le_bytes());

@@ -1,7 +1,7 @@
 //! The SASS-level SM simulator: runs NVIDIA's SASS as printed by cuobjdump
 //! (ptxas 11.8, sm_70..sm_90) and the compiler's IR at any phase (virtual or
 //! physical registers), and returns the same [`RunResult`] as the PTX
-//! interpreter, so that the two can be compared (ARCHITECTURE.md).
+//! interpreter, so that the two can be compared (docs/ARCHITECTURE.md, The loop).
 //!
 //! | file | job |
 //! |---|---|

@@ -1870,7 +1870,7 @@ fn decode_inst(d: &Dec<'_>, i: &Inst) -> DResult<Kind> {
                 None => Kind::F(fi),
             }
         }
-        // Surfaces (LAUNCH_SPEC.md "Surfaces"): exec/surf.rs.
+        // Surfaces (corpus/LAUNCH_SPEC.md "Surfaces"): exec/surf.rs.
         SULD | SUST | SURED => Kind::Surf(Box::new(super::exec::surf::decode(d, i, dsts, s)?)),
         SUATOM => return Err("SUATOM is not modelled by the SASS simulator".into()),
         _ => return Err("not implemented in the simulator".into()),

@@ -13,7 +13,7 @@ fn bin(ty: &str, op: &str) -> String {
 const CANON_NAN: u64 = 0x7fff_ffff;
 
 /// A host f32 result as the GPU writes it: NaN results are the canonical
-/// NaN 0x7fffffff (SEMANTICS_NOTES; CUDA programming guide), not the host's.
+/// NaN 0x7fffffff (docs/SEMANTICS.md, NaNs; CUDA programming guide), not the host's.
 fn fc(x: f32) -> u64 {
     if x.is_nan() {
         CANON_NAN
@@ -85,7 +85,7 @@ fn f32_basic_arithmetic_against_host() {
         "\tld.global.f32 %a, [%pa];\n\tsqrt.rn.f32 %d, %a;\n\trcp.rn.f32 %e, %a;\n\tst.global.f32 [%pd], %d;\n\tst.global.f32 [%pe], %e;",
         rows,
     );
-    // Invalid operations give the canonical NaN 0x7fffffff (SEMANTICS_NOTES).
+    // Invalid operations give the canonical NaN 0x7fffffff (docs/SEMANTICS.md, NaNs).
     t.t(
         "NaN results",
         F3,
@@ -253,7 +253,7 @@ fn min_max_abs_neg_copysign_testp() {
     let mut t = Tables::new();
     let nan = 0x7fc0_0000u64;
     // min/max: one NaN -> the other operand; both NaN -> canonical NaN;
-    // -0 < +0 (SEMANTICS_NOTES, ISA min/max).
+    // -0 < +0 (docs/SEMANTICS.md, Min and max; ISA min/max).
     let rows = vec![
         row(&[nan, f(1.0)], &[f(1.0), f(1.0)], "NaN, 1"),
         row(&[f(1.0), nan], &[f(1.0), f(1.0)], "1, NaN"),

@@ -2,7 +2,7 @@
 //! `tex.a2d`, `tld4.a2d` and `txq.array_size`.
 //!
 //! Expected texels are computed on the host from the spec's `init` (iota:
-//! element e holds e) and its layout (LAUNCH_SPEC.md: layer-major,
+//! element e holds e) and its layout (corpus/LAUNCH_SPEC.md: layer-major,
 //! `((layer*h + y)*w + x)*channels + c`), with the rules written next to
 //! each test:
 //! * the array index is a `.u32` (PTX ISA tex: "The texture array index is

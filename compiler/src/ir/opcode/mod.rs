@@ -1,8 +1,8 @@
 //! The opcode table: the single source of truth for every SASS opcode the
-//! IR knows (seed 004, "Instructions & Opcodes").
+//! IR knows (docs/MODEL.md, Opcode table).
 //!
 //! One row per opcode ([`table.rs`](table)): its mnemonic, its index in the
-//! seed's ROT13 name table where the seed lists it, its category (the seed's
+//! ptxas's ROT13 name table where it has one, its category (ptxas's
 //! "Opcode Categories"), its operand shapes ([`shape`]), the dotted modifiers
 //! it accepts (each with the first SM that has it where that is later than
 //! the opcode's: `HFMA2.BF16_V2` from sm_80, [`OpcodeInfo::mod_first_sm`]),
@@ -14,11 +14,11 @@
 //! verifier, the SM table's availability checks and the simulator's decoder
 //! all read these rows; nothing else lists opcodes.
 //!
-//! The seed's internal variants that SASS spells as one mnemonic plus a
+//! ptxas's internal variants that SASS spells as one mnemonic plus a
 //! modifier (`IMAD_WIDE` = `IMAD.WIDE`, `HADD2_F32` = `HADD2.F32`,
 //! `CS2R_32`/`CS2R_64` = `CS2R[.32]`, `BAR_INDEXED` = `BAR` with a register,
 //! `F2F_X` ...) are one row here, keyed by the SASS mnemonic; the row keeps
-//! the seed index of the base form.
+//! ptxas's index of the base form.
 
 mod shape;
 mod table;
@@ -28,7 +28,7 @@ pub use table::{Op, FOLDED_SEED_VARIANTS, OPCODES};
 
 use crate::targets::SmInfo;
 
-/// The seed's opcode categories.
+/// ptxas's opcode categories.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Category {
     IntAlu,
@@ -75,8 +75,8 @@ impl Effects {
     pub const CONVERGENCE: Effects = Effects(1 << 5);
     /// Transfers control (`BRA`, `BRX`, `JMP`, `CALL`, `RET`, `EXIT`, ...).
     pub const CONTROL: Effects = Effects(1 << 6);
-    /// Kept by the seed's dead-code check although it looks pure
-    /// (`sub_7E0030` excludes `OUT_FINAL` (93), `DMUL` (124) and one sm_90
+    /// Kept by ptxas's dead-code check although it looks pure
+    /// (docs/MODEL.md, Removability: it excludes `OUT_FINAL` (93), `DMUL` (124) and one sm_90
     /// opcode (248)), or whose removal the hardware would notice
     /// (performance-monitor triggers, traps, nanosleep).
     pub const KEEP: Effects = Effects(1 << 7);
@@ -115,10 +115,10 @@ pub enum Latency {
 pub struct OpcodeInfo {
     /// The SASS mnemonic, as cuobjdump prints it.
     pub name: &'static str,
-    /// The index in seed 004's ROT13 opcode name table, where it lists one.
+    /// The index in ptxas's ROT13 opcode name table, where it lists one.
     pub seed_index: Option<u16>,
     pub category: Category,
-    /// The first SM generation that has the opcode (seed 004's generation
+    /// The first SM generation that has the opcode (ptxas's generation
     /// boundaries, refined by the vendor SASS where noted in the table).
     pub first_sm: u32,
     pub latency: Latency,

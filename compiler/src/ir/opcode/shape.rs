@@ -22,7 +22,7 @@
 //! | `L` | code address: a label, or an absolute address in cuobjdump text |
 //! | `W` | register plus relative offset (`BRX R4 -0x860`, `RET.REL R20 0x0`) |
 //!
-//! Destinations come first in SASS operand order, as in the seed's operand
+//! Destinations come first in SASS operand order, as in ptxas's operand
 //! array (destinations before sources); a predicate "destination" of `PT`
 //! discards the result.
 

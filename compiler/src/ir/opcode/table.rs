@@ -1,9 +1,9 @@
-//! The rows. Each line: mnemonic, seed 004 index (`-` when the seed's base
+//! The rows. Each line: mnemonic, ptxas's index (`-` when ptxas's base
 //! table does not list it), category, first SM, latency, effects, shapes,
 //! accepted modifiers (each with its own first SM where that is later).
 //!
-//! First SM: the seed's generation ranges (base sm_70 set = indices 0..136;
-//! sm_73, sm_82, sm_86, sm_89, sm_90 and sm_100 additions). Opcodes the seed
+//! First SM: ptxas's generation ranges (docs/MODEL.md, Opcode generations) (base sm_70 set = indices 0..136;
+//! sm_73, sm_82, sm_86, sm_89, sm_90 and sm_100 additions). Opcodes ptxas's table
 //! does not place take the first architecture whose vendor SASS in
 //! `corpus/kernels/` uses them, where that is where the hardware
 //! generation introduced them: the uniform datapath (`ULDC`, `UMOV`,
@@ -12,7 +12,7 @@
 //! emits `HMNMX2.BF16_V2` for `min.bf16` on sm_80..sm_90 and refuses
 //! `.bf16` below sm_80; measured, not in the corpus), `I2FP` from sm_86 (ptxas 11.8
 //! emits `I2F` + `F2F`/`PRMT` before); `REDG` and `ENDCOLLECTIVE` from sm_90
-//! (the seed lists `ENDCOLLECTIVE` with the sm_100 additions, but ptxas 11.8
+//! (ptxas's table lists `ENDCOLLECTIVE` with the sm_100 additions, but ptxas 11.8
 //! emits it for sm_90: block_reduce.sm_90.sass); `CGAERRBAR` from sm_90
 //! (ptxas 11.8's `membar.gl` there: `MEMBAR.SC.GPU; ERRBAR; CGAERRBAR;
 //! CCTL.IVALL`, where sm_70..sm_89 have no `CGAERRBAR`).
@@ -99,7 +99,7 @@ macro_rules! opcodes {
 }
 
 opcodes! {
-    // --- seed 004 base table (sm_70), in seed order ---
+    // --- ptxas's base table (sm_70), in its order ---
     ERRBAR 0 Sync 70 Fixed [FENCE] ["="] [];
     IMAD 1 IntAlu 70 Fixed [] ["R [P] = S S S [P]"] ["WIDE", "HI", "X", "U32", "MOV", "SHL", "IADD"];
     IADD3 3 IntAlu 70 Fixed [] ["R [P] [P] = S S S [P] [P]"] ["X"];
@@ -255,7 +255,7 @@ opcodes! {
     UNDECODED - Other 70 Fixed [KEEP] ["="] [];
 }
 
-/// The mnemonic and index of each seed 004 base-table entry that the table
+/// The mnemonic and index of each ptxas base-table entry that the table
 /// folds into another row's modifiers (documented, checked in tests).
 pub const FOLDED_SEED_VARIANTS: &[(&str, u16, &str)] = &[
     ("IMAD_WIDE", 2, "IMAD.WIDE"),

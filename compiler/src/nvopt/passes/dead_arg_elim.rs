@@ -1,4 +1,4 @@
-//! DeadArgElimination (seed 003, sub_18FD350): removes the parameters a
+//! DeadArgElimination (cicc's, docs/MODEL.md, NvOpt pipelines): removes the parameters a
 //! function never reads, from its signature (definition and every
 //! declaration) and from every call: the argument, its `st.param` stores
 //! and its `.param` declaration in the caller.

@@ -1,4 +1,4 @@
-//! DSE (seed 003: sub_18F5480, knob `no-dse`): delete stores no read can
+//! DSE (cicc's, docs/MODEL.md, NvOpt pipelines; knob `no-dse`): delete stores no read can
 //! observe. Only thread-private memory is considered: `.local` (each
 //! thread's own, PTX ISA 5.1.5) and `.param` variables of the function
 //! body (a call's arguments, read only by the callee at the `call`). A

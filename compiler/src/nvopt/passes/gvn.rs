@@ -1,4 +1,4 @@
-//! GVN (seed 003: sub_1C6E800): value numbering over the dominator tree
+//! GVN (cicc's GVN; docs/MODEL.md, NvOpt pipelines): value numbering over the dominator tree
 //! plus redundant-load elimination and store-to-load forwarding.
 //!
 //! - Pure, unguarded instructions with one destination ([`Inst::is_pure`])

@@ -1,4 +1,4 @@
-//! Inlining of `.func` calls: the AlwaysInliner (seed 003 sub_1C4B6F0 in
+//! Inlining of `.func` calls: the AlwaysInliner (cicc's, docs/MODEL.md, NvOpt pipelines, in
 //! the pre-optimization list) and the inliner (the same factory in the
 //! Tier 1/2/3 list).
 //!
@@ -16,7 +16,7 @@
 //!
 //! Rules (each a case where inlining could change a result, or where
 //! this pass does not model the construct; such a call stays a call):
-//! - never a function on a call-graph cycle (recursion, seed: the
+//! - never a function on a call-graph cycle (recursion, cicc: the
 //!   inliner never inlines recursion), nor a callee nvopt did not lift;
 //! - a `.weak`/`.common` definition only when the module is the whole
 //!   program (parameter `weak=1`, the default; `-opt "-inline-weak=0"`

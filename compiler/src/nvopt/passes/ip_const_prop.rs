@@ -1,4 +1,4 @@
-//! IPConstantPropagation (seed 003, sub_185D600, knob `no-ipconst`):
+//! IPConstantPropagation (cicc's, docs/MODEL.md, NvOpt pipelines; knob `no-ipconst`):
 //! when every call of a function passes the same constant for a
 //! parameter, the function reads that constant instead of the parameter.
 //!

@@ -1,4 +1,4 @@
-//! LoopIndexSplit (seed 003: sub_1952F90, the `loop-index-split` loop
+//! LoopIndexSplit (cicc's, docs/MODEL.md, NvOpt pipelines: the `loop-index-split` loop
 //! pass, knob `no-loopindexsplit`): "divides loops at index boundaries".
 //! After LLVM's former LoopIndexSplit: when a branch inside the loop
 //! tests the induction variable against a constant and the outcome is

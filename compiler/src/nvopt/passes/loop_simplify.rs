@@ -1,4 +1,4 @@
-//! LoopSimplify (seed 003: sub_198DF00, knob `no-loopsimplify`): puts every
+//! LoopSimplify (cicc's, docs/MODEL.md, NvOpt pipelines; knob `no-loopsimplify`): puts every
 //! natural loop into the canonical form the other loop passes rely on,
 //! as LLVM's LoopSimplify does:
 //! - a preheader: the header's only predecessor outside the loop, ending

@@ -1,4 +1,4 @@
-//! LoopUnroll (seed 003: sub_19C1680 / sub_197E720, knob `no-loopunroll`):
+//! LoopUnroll (cicc's, docs/MODEL.md, NvOpt pipelines; knob `no-loopunroll`):
 //! full unrolling of loops with a constant trip count, and unrolling by a
 //! factor.
 //!
@@ -29,7 +29,7 @@
 //!   is correct for any trip count (our choice, documented here).
 //!
 //! Knobs (`-opt`): `unroll-threshold` (default 150, LLVM's default
-//! `-unroll-threshold`), `unroll-max-count` (default 20: seed 003's
+//! `-unroll-threshold`), `unroll-max-count` (default 20: cicc's
 //! integer slot 197 "limit, e.g. unroll count"), `unroll-count` (default
 //! 0: automatic).
 

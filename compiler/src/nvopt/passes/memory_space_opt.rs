@@ -1,4 +1,4 @@
-//! MemorySpaceOpt (seed 003: sub_1C8E680, `memory-space-opt<first-time|
+//! MemorySpaceOpt (cicc's, docs/MODEL.md, Pass options: `memory-space-opt<first-time|
 //! second-time;warnings|no-warnings>`): turn generic `ld`/`st`/`atom`/
 //! `red` whose address provably lies in one state space into the
 //! space-specific form on the address before conversion.
@@ -44,7 +44,7 @@ use crate::ptx::modifiers::{Mod, ModCat};
 
 pub struct MemorySpaceOpt;
 
-/// The pass parameters seed 003's parser (sub_23331A0) accepts.
+/// The pass parameters cicc's parser accepts (docs/MODEL.md, Pass options).
 pub const PARAMS: &[&str] = &["first-time", "second-time", "warnings", "no-warnings"];
 
 /// Checks a `memory-space-opt<...>` parameter list (`;`-separated).

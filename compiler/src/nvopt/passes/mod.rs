@@ -1,4 +1,4 @@
-//! The nvopt passes, one file each, named after seed 003's passes where
+//! The nvopt passes, one file each, named after cicc's passes (docs/MODEL.md, NvOpt pipelines) where
 //! the job is the same. A function pass ([`Pass`]) works on one lifted
 //! function ([`super::ir::Function`]), a module pass
 //! ([`module::ModulePass`]) on the whole module; each says whether it

@@ -1,10 +1,10 @@
 //! Module passes: the pass kind that sees the whole module
 //! ([`LiftedModule`]: the AST plus every function's SSA form), for the
-//! inter-procedural jobs of seed 003 (AlwaysInliner, the inliner,
+//! inter-procedural jobs of cicc (AlwaysInliner, the inliner,
 //! IPConstantPropagation, DeadArgElimination, dead function removal).
 //! AddPass records such a pass with flags 0 (not a function pass) and the
 //! barrier bit: every earlier pass must have finished on the whole module
-//! before it runs (seed 003, sub_12DE0B0).
+//! before it runs (docs/MODEL.md, AddPass).
 //!
 //! Also here: the call-graph facts those passes share (direct call
 //! targets, which functions are referenced other than by a direct call,

@@ -1,4 +1,4 @@
-//! NVVMPeephole (seed 003: sub_1CEF8F0, the `nvvm-peephole-optimizer`
+//! NVVMPeephole (cicc's, docs/MODEL.md, NvOpt pipelines: the `nvvm-peephole-optimizer`
 //! function pass, first in the "ptx", "mid" and default language paths):
 //! NVVM's peepholes that apply to PTX. Each rewrite replaces an
 //! instruction by `mov.bN d, x` of a value that is provably the same bits;

@@ -1,4 +1,4 @@
-//! Reassociate (seed 003: sub_1B7FDF0(3), knob `no-reassoc`): regroups
+//! Reassociate (cicc's, docs/MODEL.md, NvOpt pipelines; knob `no-reassoc`): regroups
 //! chains of an associative, commutative integer operation so constants
 //! meet and fold, as LLVM's Reassociate ranks constants last.
 //!

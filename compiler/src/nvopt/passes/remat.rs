@@ -1,4 +1,4 @@
-//! NVVMRematerialization (seed 003: sub_1A13320, the `remat` function
+//! NVVMRematerialization (cicc's, docs/MODEL.md, NvOpt pipelines: the `remat` function
 //! pass; on unless `-opt "-do-remat=0"`): where register pressure is
 //! high, recompute cheap values next to their uses in other blocks
 //! instead of keeping them live across the blocks in between.
@@ -6,8 +6,8 @@
 //! - Pressure: the most non-predicate SSA values live at once at any
 //!   point of the function (backward liveness; a phi argument is live out
 //!   of its incoming block). The pass does nothing when it is at most
-//!   `remat-max-live-limit` (seed 003 knob, "maximum live variable
-//!   count"; default [`DEFAULT_MAX_LIVE`], our choice: the seed gives no
+//!   `remat-max-live-limit` (cicc's knob, "maximum live variable
+//!   count"; default [`DEFAULT_MAX_LIVE`], our choice: cicc's description gives no
 //!   value).
 //! - Candidates: unguarded pure instructions ([`Inst::is_pure`]) with one
 //!   definition whose sources are all immediates, variable names or
@@ -20,7 +20,7 @@
 //!   instruction or its terminator gets its own copy, placed right before
 //!   the first use there (phi arguments keep the original). A block inside
 //!   a loop that does not contain the definition gets no copy (that would
-//!   recompute it every iteration; seed knob `remat-loop-trip` not
+//!   recompute it every iteration; cicc's knob `remat-loop-trip` not
 //!   modelled). The original stays where other uses need it; DCE removes
 //!   it otherwise.
 

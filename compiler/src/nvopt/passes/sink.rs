@@ -1,4 +1,4 @@
-//! Sink (seed 003: sub_1869C50, "Sink/MemSSA", knob `no-sink`): moves an
+//! Sink (cicc's, docs/MODEL.md, NvOpt pipelines: "Sink/MemSSA", knob `no-sink`): moves an
 //! instruction from its block into a successor that is the only place its
 //! result is needed, so paths that do not need it do not compute it
 //! (LLVM's Sink pass).

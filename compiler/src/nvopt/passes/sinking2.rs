@@ -1,4 +1,4 @@
-//! NVVMSinking2 (seed 003: sub_1CC60B0, "NVIDIA's enhanced sinking pass",
+//! NVVMSinking2 (cicc's, docs/MODEL.md, NvOpt pipelines: "NVIDIA's enhanced sinking pass",
 //! knob `no-sinking2`; gated by the SM-specific group, on by default):
 //! like [`super::sink::Sink`] but an instruction travels as far down as it
 //! can: from its block through a chain of successors, each the only

@@ -1,4 +1,4 @@
-//! SROA (seed 003: sub_1968390): promote a `.local` variable declared in
+//! SROA (cicc's, docs/MODEL.md, NvOpt pipelines): promote a `.local` variable declared in
 //! the function (clang's `__local_depot`) to SSA values when every access
 //! is a plain load or store at a constant offset.
 //!

@@ -1,5 +1,5 @@
 //! OriBranchOpt (15): branch simplification and folding, the
-//! control-flow part of seed 001's peephole driver on its own: branches
+//! control-flow part of ptxas's peephole driver (docs/MODEL.md, Early peephole driver) on its own: branches
 //! that never run go, an `@PT` guard is dropped, a branch to the block
 //! right after it in layout goes ([`super::peephole::simplify_branches`]),
 //! repeated until nothing changes.

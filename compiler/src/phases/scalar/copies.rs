@@ -1,5 +1,5 @@
 //! Copy and constant propagation over available copy facts
-//! ([`super::facts`]): seed 001's OriCopyProp ("for each use of a copied
+//! ([`super::facts`]): ptxas's OriCopyProp (docs/MODEL.md, OriPerformLiveDead and OriCopyProp: "for each use of a copied
 //! register: if the source register is still available (not redefined
 //! since the copy), replace the use with the original source"), global
 //! across blocks.

@@ -1,4 +1,4 @@
-//! OriCopyProp (144): seed 001's global copy propagation, the pass the ORI
+//! OriCopyProp (144): ptxas's global copy propagation (docs/MODEL.md, OriPerformLiveDead and OriCopyProp), the pass the ORI
 //! manager injects before each `cpyN` round. Copy and constant
 //! propagation over available copies ([`super::copies::propagate`]),
 //! repeated until nothing changes; the copies it leaves dead are the next

@@ -1,6 +1,6 @@
 //! One-instruction rewrites: constant folding, algebraic identities and
-//! strength reduction (seed 001's `peephole_constant_fold` and
-//! `peephole_strength_reduce`).
+//! strength reduction (docs/MODEL.md, Early peephole driver: `constant_fold` and
+//! `strength_reduce`).
 //!
 //! [`simplify`] looks at one instruction whose sources copy propagation may
 //! already have replaced by immediates and `RZ`, and returns what replaces

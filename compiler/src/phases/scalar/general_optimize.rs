@@ -1,6 +1,6 @@
 //! GeneralOptimizeEarly (13), GeneralOptimize (29), GeneralOptimizeMid
 //! (37), GeneralOptimizeMid2 (46), GeneralOptimizeLate (58),
-//! GeneralOptimizeLate2 (65): seed 001's early peephole driver,
+//! GeneralOptimizeLate2 (65): ptxas's early peephole driver (docs/MODEL.md, Early peephole driver),
 //!
 //! ```text
 //! do { changed = pattern_match | instruction_combine | constant_fold
@@ -9,15 +9,15 @@
 //!
 //! Here one round is: copy and constant propagation
 //! ([`super::copies::propagate`]: the pattern match and instruction
-//! combine of copies, and the constant propagation the seed's
+//! combine of copies, and the constant propagation ptxas's
 //! `constant_fold` does), the one-instruction rules ([`super::fold`]:
 //! constant folding, identities, strength reduction), branch simplification
 //! ([`super::peephole::simplify_branches`]) and one dead-code round
 //! ([`crate::phases::live_dead::live_dead`]); rounds repeat until a round
 //! changes nothing (at NvOpt level 1, one round; at 0 and `-O0`, none).
 //!
-//! The six instances: seed 000 names them and places them, seed 001
-//! describes one driver; neither says how the instances differ. Here they
+//! The six instances: ptxas's phase table names and places them, and its peephole driver
+//! is one function (docs/MODEL.md, Early peephole driver); neither says how the instances differ. Here they
 //! run the same driver and differ only by their position in the pipeline
 //! and the index their rewrites are recorded under.
 

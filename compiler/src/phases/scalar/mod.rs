@@ -1,5 +1,5 @@
-//! The scalar optimization phases: the GeneralOptimize family (seed 001's
-//! early peephole driver), branch optimization, copy propagation (forward,
+//! The scalar optimization phases: the GeneralOptimize family (ptxas's
+//! early peephole driver, docs/MODEL.md), branch optimization, copy propagation (forward,
 //! global: OriCopyProp; backward: OriBackCopyPropagate), value numbering
 //! (GvnCse, LateOriCommoning), reassociation and NOP removal.
 //!

@@ -1,6 +1,6 @@
 //! Whole-function sweeps of the local rewrites: [`fold_all`] (the
-//! one-instruction rules of [`super::fold`]), [`simplify_branches`] (seed
-//! 001's `peephole_control_flow`) and [`remove_nops`] (OriRemoveNopCode).
+//! one-instruction rules of [`super::fold`]), [`simplify_branches`] (docs/MODEL.md,
+//! Early peephole driver: `control_flow`) and [`remove_nops`] (OriRemoveNopCode).
 //!
 //! Every sweep keeps each block non-empty (the verifier's `empty-block`):
 //! the last instruction of a block is never deleted, at most replaced.

@@ -1,5 +1,5 @@
 //! TexNodep rewrite 4: add-immediate coordinates fold into the fetch's
-//! texel offsets (`.AOFFI`). Seed 001: TexNodep "merges texture address
+//! texel offsets (`.AOFFI`). docs/MODEL.md, TexNodep: it "merges texture address
 //! calculations with the fetch instruction"; the vendor form is ptxas
 //! 11.8's `TLD.SCR.LZ.AOFFI RZ, R8, R8, R23, 0x0, 0x66, 2D, 0x3` with
 //! `R23 = 0xcc` for `tex.2d...s32` at `(x - 4, y - 4)` (sm_80, generator

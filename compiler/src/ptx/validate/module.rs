@@ -1,6 +1,6 @@
 //! Module-level rules: `.version` first and known, `.target` known and
 //! supported by the version (PTX ISA 11.1.3 ".target", SM table), the
-//! `.address_size` (11.1.4; 32-bit refused on sm_90+, seed 002 phase 12),
+//! `.address_size` (11.1.4; 32-bit refused on sm_90+, docs/MODEL.md, Compilation driver, phase 12),
 //! and duplicate definitions.
 
 use super::TargetCtx;

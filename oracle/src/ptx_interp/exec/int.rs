@@ -44,7 +44,7 @@ fn int_cmp(i: &Inst) -> Option<IntCmp> {
 
 /// Combines a comparison with the optional boolean operation and predicate
 /// `c`, then writes setp's one or two predicates or set's value:
-/// p = cmp BOOL c, q = !cmp BOOL c (SEMANTICS_NOTES "setp with two
+/// p = cmp BOOL c, q = !cmp BOOL c (docs/SEMANTICS.md, Comparisons: "setp with two
 /// destinations"); set writes 0xffffffff or 1.0f for true.
 pub fn finish_compare(
     cx: &mut Ctx,

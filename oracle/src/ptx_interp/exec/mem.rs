@@ -290,7 +290,7 @@ pub fn race_ub(
 }
 
 /// A vector access must be aligned to its whole size (`ld.v4.b32`: 16
-/// bytes; SEMANTICS_NOTES "PTX memory"), not only to its element size.
+/// bytes; docs/SEMANTICS.md, Alignment), not only to its element size.
 fn vector_aligned(p: Place, n: u64, i: &Inst) -> Result<(), Stop> {
     if i.vec > 1 {
         aligned(p.addr, n * u64::from(i.vec))?;

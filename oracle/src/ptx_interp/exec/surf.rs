@@ -1,6 +1,6 @@
 //! Surface instructions (PTX ISA 9.7.11 "Surface Instructions"): `suld.b`,
 //! `sust.b`, `sust.p`, `sured.b` and `suq` on the launch spec's surfaces
-//! (LAUNCH_SPEC.md "Surfaces", this project's extension). Every rule below
+//! (corpus/LAUNCH_SPEC.md "Surfaces", this project's extension). Every rule below
 //! quotes its ISA section; where the ISA leaves a case undefined or
 //! ambiguous the instruction faults, saying why, rather than guess.
 //!

@@ -23,7 +23,7 @@
 //!   coordinates, `.zero` gives [`None`] (load zeros, drop the store or
 //!   reduction), `.clamp` moves x into `[0, row_bytes - size]` and y, z into
 //!   `[0, h-1]`, `[0, d-1]`.
-//! * Ambiguous, so an error (Decision, SEMANTICS_NOTES.md's rule: where
+//! * Ambiguous, so an error (Decision, docs/SEMANTICS.md, Sources: where
 //!   the ISA leaves a case undefined the reference stops rather than
 //!   guess): no `.clamp` field on an out-of-bounds access (ptxas 11.8
 //!   refuses the instruction: "Clamp modifier required"); an access partly

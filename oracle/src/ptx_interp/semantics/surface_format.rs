@@ -23,9 +23,9 @@
 //! specified for 'sust.p'").
 //!
 //! The rules here (each a reading of that text; where it is silent the
-//! store stops, SEMANTICS_NOTES.md's rule for undefined cases):
+//! store stops, the rule for undefined cases of docs/SEMANTICS.md, Sources):
 //! * The sample format of a launch surface is its channel type: no launch
-//!   surface is normalized (LAUNCH_SPEC.md `surfaces` has no such field;
+//!   surface is normalized (corpus/LAUNCH_SPEC.md `surfaces` has no such field;
 //!   `suq.channel_data_type` answers the OpenCL UNSIGNED_INT/SIGNED_INT/
 //!   HALF_FLOAT/FLOAT values, semantics/texture.rs). So `u8 u16 u32` are
 //!   UINT (words read as `.u32`), `s8 s16 s32` SINT (`.s32`), `f16 f32`

@@ -1,5 +1,5 @@
 //! Texture sampling for `tex`, `tld4` and `txq` over the textures of a launch
-//! spec (`textures` in LAUNCH_SPEC.md; types in `crate::launch`).
+//! spec (`textures` in corpus/LAUNCH_SPEC.md; types in `crate::launch`).
 //!
 //! Sources:
 //! * PTX ISA (docs.nvidia.com/cuda/parallel-thread-execution):
@@ -42,7 +42,7 @@
 //!
 //! With unnormalized coordinates wrap and mirror act as clamp (Guide:
 //! "cudaAddressModeWrap and cudaAddressModeMirror are only supported for
-//! normalized texture coordinates"; SEMANTICS_NOTES: the runtime turns them
+//! normalized texture coordinates"; docs/SEMANTICS.md, Textures: the runtime turns them
 //! into clamp), see [`effective_address_mode`].
 //!
 //! Linear filtering (float channel types only) returns, per channel, the
@@ -617,8 +617,8 @@ pub mod cl {
 
 /// `txq.query.b32 d, [tex]` (#texture-instructions-txq):
 /// * `.width/.height/.depth`: "value in elements"; a dimension the texture
-///   does not have gives 0 (SEMANTICS_NOTES: "txq returns 0 for properties
-///   that do not apply").
+///   does not have gives 0 (docs/SEMANTICS.md, Textures: `txq` returns 0 for a property
+///   that does not apply).
 /// * `.channel_data_type` / `.channel_order`: "Unsigned integer corresponding
 ///   to source language's channel data type enumeration"; the ISA (5.3.3):
 ///   "Currently, OpenCL is the only source language that defines these
@@ -638,7 +638,7 @@ pub mod cl {
 ///   have (which reads as "wrap"; the notes' rule wins).
 /// * `.array_size` (in the ISA's `.tquery` list): the number of textures
 ///   (layers) of a texture array, `layers`; 0 for a texture that is not an
-///   array (SEMANTICS_NOTES' "0 for properties that do not apply").
+///   array (docs/SEMANTICS.md, Textures: 0 for a property that does not apply).
 /// * `.num_mipmap_levels`, `.num_samples`: 0 (the launch spec has no
 ///   mipmapped or multi-sample textures).
 pub fn txq(spec: &TextureSpec, query: TexQuery) -> u32 {

@@ -2,7 +2,7 @@
 //! POPC, FLO, BREV, SGXT, BMSK, and their uniform twins (same code, one
 //! lane).
 //!
-//! Semantics (SEMANTICS_NOTES.md "SASS"; choices marked UNCONFIRMED):
+//! Semantics (docs/SEMANTICS.md, "Integer instructions"; choices marked UNCONFIRMED):
 //! - IADD3 forms the sum of three 32-bit terms in 34 bits; a negated source
 //!   (`-R`) contributes `~x + 1` (so `a - 0` carries, carry = NOT borrow).
 //!   In `.X` forms a negated or inverted source contributes `~x` and the two

@@ -2,7 +2,7 @@
 //! SEL/FSEL, MOV, P2R/R2P.
 //!
 //! - LOP3.LUT uses PTX lop3's truth table (a = 0xF0, b = 0xCC, c = 0xAA);
-//!   its optional predicate output is `result != 0` (SEMANTICS_NOTES.md).
+//!   its optional predicate output is `result != 0` (docs/SEMANTICS.md, Integer instructions).
 //! - PLOP3.LUT P, Q, a, b, c, lut1, lut2: `P = lut1(a, b, c)`, `Q =
 //!   lut2(a, b, c)` (UNCONFIRMED for Q; ptxas 11.8 only emits `lut2 = 0`
 //!   with `Q = PT` in the corpus).

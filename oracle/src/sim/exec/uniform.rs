@@ -6,9 +6,9 @@
 //!
 //! Values: `SR_CLOCKLO/HI` and the global timer are the run's count of
 //! thread-instructions so far (deterministic, monotonic); `SR_VIRTID` has
-//! the warp index in bits 14:8 (SEMANTICS_NOTES.md `%warpid`), `SR_SMID`
+//! the warp index in bits 14:8 (docs/SEMANTICS.md, Special registers), `SR_SMID`
 //! and `SR_CgaCtaId` are 0 (one SM, no clusters), `SR_PM0..7` 0, and
-//! `SR_SMEMSZ` the CTA's shared window with its reserved base (LAUNCH_SPEC
+//! `SR_SMEMSZ` the CTA's shared window with its reserved base (corpus/LAUNCH_SPEC.md
 //! "Special registers"), `SR_SWINLO/HI` the generic shared window ([`swin`]).
 
 use super::super::program::{Dst, SReg};

@@ -8,7 +8,7 @@
 //! - VOTE: the ballot is `P & executing lanes`; `.ANY` = ballot != 0,
 //!   `.ALL` = ballot == executing, `.EQ` = all equal. The register result is
 //!   the ballot.
-//! - SHFL (PTX `shfl.sync` rules, SEMANTICS_NOTES.md): `c[4:0]` clamp,
+//! - SHFL (PTX `shfl.sync` rules, docs/SEMANTICS.md, Shuffles and votes): `c[4:0]` clamp,
 //!   `c[12:8]` segment mask; an invalid source lane reads its own value and
 //!   clears the predicate. A valid source lane outside the group is a
 //!   warp-synchronisation error: the PTX interpreter rejects a `shfl.sync`

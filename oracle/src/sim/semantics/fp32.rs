@@ -33,7 +33,7 @@ pub fn ffma(a: u32, b: u32, c: u32, m: ArithMods) -> u32 {
 }
 
 /// `FMNMX{.FTZ}{.NAN} d, a, b, p`: `pick_min` is the value of the predicate
-/// operand (PT = min, !PT = max; SEMANTICS_NOTES; the corpus has
+/// operand (PT = min, !PT = max; docs/SEMANTICS.md, Float instructions; the corpus has
 /// e.g. `FMNMX R, RZ, R, !PT`, i.e. max(0, x)). One NaN operand gives the other
 /// operand, two give 0x7fffffff, `.NAN` makes any NaN give 0x7fffffff; -0 <
 /// +0 (PTX min/max; hardware behaviour on NaN/-0 UNCONFIRMED beyond the fact
@@ -100,7 +100,7 @@ pub fn fset(a: u32, b: u32, c: bool, m: SetMods) -> u32 {
 /// not give the correctly rounded a/b, so the code branches to the exact
 /// (integer-based) slow path.
 ///
-/// The hardware's exact condition is not documented (SEMANTICS_NOTES lists it
+/// The hardware's exact condition is not documented (docs/SEMANTICS.md lists it
 /// as unconfirmed). Rule chosen here, on the biased exponent fields `ea`,
 /// `eb` (1..=254 for normal numbers):
 ///

@@ -6,7 +6,7 @@
 //! operand: no NaN canonicalization, no flush; whatever the opcode then does
 //! with a NaN or a subnormal (FADD returns 0x7fffffff, `.FTZ` flushes) is the
 //! opcode's business. Evidence: ptxas lowers `abs.f32`/`neg.f32` to
-//! `FADD d, |a|, -RZ` / `FADD d, -a, -RZ` (SEMANTICS_NOTES, corpus) and
+//! `FADD d, |a|, -RZ` / `FADD d, -a, -RZ` (docs/SEMANTICS.md, Sign operations; corpus) and
 //! `abs.f64` to `DADD d, -RZ, |a|` (corpus, double_noinline), which only makes
 //! sense if the modifier itself is a bit operation. That the modifier never
 //! alters a NaN payload is UNCONFIRMED (nothing observable separates it from
