@@ -8,6 +8,7 @@ pub mod diff;
 pub mod fuzz_targets;
 pub mod gen;
 pub mod launch;
+pub mod lowered_inputs;
 pub mod phase_check;
 pub mod ptx_interp;
 pub mod reduce;

@@ -61,7 +61,7 @@ pub enum RelocKind {
 /// The value of a driver-defined size symbol (module docs): the row sizes
 /// of the information tables; `None` for any other name.
 pub fn desc_size_symbol(name: &str) -> Option<u64> {
-    use ptxc::lower::resinfo::{SURF_INFO_ROW, TEX_INFO_ROW};
+    use ptxc::targets::abi::resinfo::{SURF_INFO_ROW, TEX_INFO_ROW};
     match name {
         ".nv.unified.texrefDescSize" => Some(u64::from(TEX_INFO_ROW)),
         ".nv.surfrefDescSize" => Some(u64::from(SURF_INFO_ROW)),

@@ -27,10 +27,10 @@
 use crate::launch::{LaunchSpec, SurfaceImage, TextureImage};
 use crate::ptx_interp::semantics::surface::{suq, SurfQuery};
 use crate::ptx_interp::semantics::texture::{txq, TexQuery};
-use ptxc::lower::resinfo::{
+use ptxc::targets::abi::resinfo::{
     rows_hold_force_unnormalized, Table, FORCE_UNNORMALIZED_AT, SURF_INFO_FIELDS, TEX_INFO_FIELDS,
 };
-use ptxc::lower::GlobalVar;
+use ptxc::targets::abi::GlobalVar;
 
 /// A table's name in fault messages.
 pub fn table_name(t: Table) -> &'static str {
@@ -61,10 +61,9 @@ pub fn texture_table(spec: &LaunchSpec, sm: u32) -> Result<Vec<u8>, String> {
     let rows = imgs.iter().map(|i| row_of(i.handle) + 1).max().unwrap_or(0);
     let mut out = vec![0u8; rows * t.row() as usize];
     for img in &imgs {
-        for &(m, off) in TEX_INFO_FIELDS {
-            let q = TexQuery::of(|x| x == m).ok_or_else(|| {
-                format!("texture information field .{} has no txq query", m.text())
-            })?;
+        for &(name, off) in TEX_INFO_FIELDS {
+            let q = TexQuery::of(|x| x.text() == name)
+                .ok_or_else(|| format!("texture information field .{name} has no txq query"))?;
             put(&mut out, row_of(img.handle), t, off, txq(&img.spec, q));
         }
         if rows_hold_force_unnormalized(sm) {
@@ -82,10 +81,9 @@ pub fn surface_table(spec: &LaunchSpec) -> Result<Vec<u8>, String> {
     let rows = imgs.iter().map(|i| row_of(i.handle) + 1).max().unwrap_or(0);
     let mut out = vec![0u8; rows * t.row() as usize];
     for img in &imgs {
-        for &(m, off) in SURF_INFO_FIELDS {
-            let q = SurfQuery::of(|x| x == m).ok_or_else(|| {
-                format!("surface information field .{} has no suq query", m.text())
-            })?;
+        for &(name, off) in SURF_INFO_FIELDS {
+            let q = SurfQuery::of(|x| x.text() == name)
+                .ok_or_else(|| format!("surface information field .{name} has no suq query"))?;
             put(&mut out, row_of(img.handle), t, off, suq(&img.spec, q));
         }
     }
