@@ -63,7 +63,8 @@ pub struct SimInputs {
 }
 
 /// A bank-0 word that holds the handle of a module-level `.texref` /
-/// `.surfref` (ptxc::lower res_ref.rs): ptxas relocates it with the bound
+/// `.surfref` (`ptxc::targets::abi::RefKind`; placed by the lowering,
+/// res_ref.rs): ptxas relocates it with the bound
 /// texture's / surface's header index (`R_CUDA_TEX_HEADER_INDEX` /
 /// `R_CUDA_SURF_HEADER_INDEX` in `.rel.nv.constant0.KERNEL`,
 /// oracle/tests/texref_vendor/*.rel.txt). The run writes the low word of
@@ -414,7 +415,7 @@ pub fn bank0(
         put(&mut b, r, &c.shared_base.to_le_bytes());
     }
     // The generic windows the compiler's `cvta.shared`/`cvta.local` read
-    // (ptxc::lower::mem::{SHARED_WINDOW, LOCAL_WINDOW}; DECISION documented
+    // (ptxc::targets::abi::{SHARED_WINDOW, LOCAL_WINDOW}; DECISION documented
     // in ptxc::lower): the interpreter's window bases (the 32-bit ones
     // for a 32-bit module, whose code reads their low words).
     let w = crate::ptx_interp::memory::Windows::new(!addr32);

@@ -24,7 +24,7 @@
 //!   index of a `txq`/`suq` information-table load; nvdisasm prints that
 //!   instruction as ``UMOV UR5, `(.nv.unified.texrefDescSize)`` (the
 //!   symbol's value as the whole immediate). The simulator gives the two
-//!   symbols this project's row sizes (`ptxc::lower::resinfo::TEX_INFO_ROW`,
+//!   symbols this project's row sizes (`ptxc::targets::abi::resinfo::TEX_INFO_ROW`,
 //!   `SURF_INFO_ROW`; [`desc_size_symbol`]), the sizes of the tables it
 //!   builds (`super::resinfo`), so vendor listings read those tables.
 //!

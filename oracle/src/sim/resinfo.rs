@@ -3,7 +3,8 @@
 //! read (ptxas 11.8: `LDG.E.CONSTANT` from the table whose 64-bit address
 //! is at `c[0x0][0x70]` / `c[0x0][0x80]`, sm_90 `c[0x0][0xf0]` /
 //! `c[0x0][0x100]`; the SM table's `CbankLayout::tex_info` / `surf_info`).
-//! Row layout, row sizes and field offsets: `ptxc::lower::resinfo`.
+//! Row layout, row sizes and field offsets: `ptxc::targets::abi::resinfo`
+//! (the measurements: the lowering's resinfo.rs).
 //!
 //! Row `k` of the texture table belongs to the texture whose handle's low
 //! word is `k` (`launch::TEXTURE_HANDLE_BASE | k`); row `k` of the surface
@@ -54,7 +55,7 @@ fn put(rows: &mut [u8], row: usize, table: Table, off: u32, v: u32) {
 /// The texture table of a launch for target `sm` (the SM number; empty
 /// without textures). Below sm_90 word 0 of a row holds
 /// `txq.force_unnormalized_coords` instead of the width, which no code
-/// reads from the table there (`ptxc::lower::resinfo`'s DECISION).
+/// reads from the table there (the DECISION in the lowering's resinfo.rs).
 pub fn texture_table(spec: &LaunchSpec, sm: u32) -> Result<Vec<u8>, String> {
     let t = Table::Texture;
     let imgs = TextureImage::all(spec);
