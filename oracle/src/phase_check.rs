@@ -11,8 +11,9 @@
 
 use std::path::Path;
 
+use ptxc::driver::lower_target;
 use ptxc::ir::Function;
-use ptxc::lower::{lower_target, LowerOptions, LoweredKernel};
+use ptxc::lower::{LowerOptions, LoweredKernel};
 use ptxc::phases::{phase, PhaseConfig, PhaseContext, Plan};
 use ptxc::targets::SmInfo;
 

@@ -16,7 +16,8 @@ use oracle::launch::LaunchSpec;
 use oracle::ptx_interp::{self, Outcome, RunLimits};
 use oracle::sim::SimInputs;
 use pair_run::{agree_on_every_target, interp, out_spec, ARCHS};
-use ptxc::lower::{lower_target, LowerOptions};
+use ptxc::driver::lower_target;
+use ptxc::lower::LowerOptions;
 
 const N: u32 = 32;
 

@@ -357,7 +357,7 @@ fn sm80_listing(form: &str, op: &str, t: &str, mode: Mode) -> String {
     let src = kernel(form, op, t, mode).replace(".target sm_90", ".target sm_80");
     let m = ptxc::ptx::parse_checked("g", &src).unwrap();
     let sm = ptxc::targets::lookup_sm("sm_80").unwrap();
-    let ks = ptxc::lower::lower_target(&m, sm, &ptxc::lower::LowerOptions::default()).unwrap();
+    let ks = ptxc::driver::lower_target(&m, sm, &ptxc::lower::LowerOptions::default()).unwrap();
     ptxc::ir::to_sass(&ks[0].function, false)
         .unwrap()
         .insts
@@ -435,7 +435,7 @@ fn thirty_two_bit_addresses() {
             let m = ptxc::ptx::parse_checked("g", &s).unwrap();
             let sm = ptxc::targets::lookup_sm("sm_80").unwrap();
             let ks =
-                ptxc::lower::lower_target(&m, sm, &ptxc::lower::LowerOptions::default()).unwrap();
+                ptxc::driver::lower_target(&m, sm, &ptxc::lower::LowerOptions::default()).unwrap();
             for i in ks[0].function.blocks.iter().flat_map(|b| &b.insts) {
                 let txt = format!("{:?}", i.mods);
                 if matches!(
@@ -489,7 +489,7 @@ fn module_of(arch: &str, launches: &[Launch]) -> String {
 /// form as `atom` (and `red.add.u64`/`.f32`) on generic addresses of
 /// global, shared and local memory and on `.shared` addresses (ptxas's
 /// `ATOMS.EXCH.64`/`.CAS.64` there set no write scoreboard and rely on the
-/// `BAR.SYNC` after them: `ptxc::sched::model::drains_shared_memory`),
+/// `BAR.SYNC` after them: `ptxc::pipe::model::drains_shared_memory`),
 /// without (`k` 1, edges) and with (`k` 32, random)
 /// contention. On sm_90 ptxas's `cvta.shared` adds `SR_SWINLO/HI` to the
 /// 0x400-based shared address (the simulator models both words).
@@ -680,7 +680,7 @@ fn cut_fallback_is_wrong_under_the_rule() {
 
 /// ptxas's `ATOMS.EXCH.64`/`.CAS.64` on `.shared` set no write scoreboard:
 /// the `BAR.SYNC` after them is the only thing between the `ATOMS` and the
-/// `STG` of its result (`ptxc::sched::model::drains_shared_memory`). The
+/// `STG` of its result (`ptxc::pipe::model::drains_shared_memory`). The
 /// intact listings pass (`vendor_listings_match_the_interpreter`); with
 /// that barrier made a `NOP` the simulator reports the unwaited result, so
 /// the rule is what lets them pass, and it holds only past a barrier.

@@ -9,7 +9,8 @@ mod seq_harness;
 
 use oracle::ptx_interp::{self, Outcome, RunLimits};
 use oracle::sim::SimInputs;
-use ptxc::lower::{lower_target, LowerOptions};
+use ptxc::driver::lower_target;
+use ptxc::lower::LowerOptions;
 use seq_harness::*;
 
 const ARCHS: [&str; 3] = ["sm_70", "sm_80", "sm_90"];

@@ -79,7 +79,7 @@ fn refused(g: &[Op], arch: &str, needs: &str) {
     let src = kernel(g);
     let m = ptxc::ptx::parse_checked("seq", &src).expect("parses");
     let sm = ptxc::targets::lookup_sm(arch).unwrap();
-    match ptxc::lower::lower_target(&m, sm, &ptxc::lower::LowerOptions::default()) {
+    match ptxc::driver::lower_target(&m, sm, &ptxc::lower::LowerOptions::default()) {
         Ok(_) => panic!("{} lowered on {arch}; expected a refusal", g[0].name),
         Err(e) => {
             let msg = e.to_string();
@@ -351,7 +351,7 @@ fn bf16_add_sub_mul() {
         let m = ptxc::ptx::parse_checked("seq", &src).expect("parses");
         for arch in &ALL[..5] {
             let sm = ptxc::targets::lookup_sm(arch).unwrap();
-            let e = ptxc::lower::lower_target(&m, sm, &ptxc::lower::LowerOptions::default())
+            let e = ptxc::driver::lower_target(&m, sm, &ptxc::lower::LowerOptions::default())
                 .expect_err("refused")
                 .to_string();
             assert!(
@@ -534,7 +534,7 @@ fn ex2_tanh_bf16() {
         let m = ptxc::ptx::parse_checked("seq", &src).expect("parses");
         for arch in &ALL[..5] {
             let sm = ptxc::targets::lookup_sm(arch).unwrap();
-            let e = ptxc::lower::lower_target(&m, sm, &ptxc::lower::LowerOptions::default())
+            let e = ptxc::driver::lower_target(&m, sm, &ptxc::lower::LowerOptions::default())
                 .expect_err("refused")
                 .to_string();
             assert!(

@@ -154,7 +154,7 @@ fn isspacep_of_cvta_addresses_agrees() {
 #[test]
 fn window_constants_match_the_interpreter() {
     let w = oracle::ptx_interp::memory::Windows::new(true);
-    assert_eq!(ptxc::lower::WINDOW_SPAN, w.span);
+    assert_eq!(ptxc::targets::abi::WINDOW_SPAN, w.span);
 }
 
 // ---- 32-bit addresses (`.address_size 32`) ----------------------------------
@@ -257,7 +257,7 @@ fn isspacep_of_32_bit_cvta_addresses_agrees() {
 #[test]
 fn window_constants_match_the_interpreter_32() {
     let w = oracle::ptx_interp::memory::Windows::new(false);
-    assert_eq!(u64::from(ptxc::lower::WINDOW_SPAN_32), w.span);
+    assert_eq!(u64::from(ptxc::targets::abi::WINDOW_SPAN_32), w.span);
 }
 
 /// A 32-bit address register in a 64-bit module: ptxas 11.8 warns and

@@ -131,7 +131,7 @@ fn launch_environment_registers_match_the_interpreter_on_every_target() {
         );
         for arch in ARCHS {
             let sm = ptxc::targets::lookup_sm(arch).unwrap();
-            let ks = ptxc::lower::lower_target(&m, sm, &LowerOptions::default())
+            let ks = ptxc::driver::lower_target(&m, sm, &LowerOptions::default())
                 .unwrap_or_else(|e| panic!("{arch}: {e}"));
             let k = &ks[0];
             let got =

@@ -9,7 +9,8 @@
 use oracle::launch::{compare, LaunchSpec, OutputSet};
 use oracle::ptx_interp::{self, Outcome, RunLimits};
 use oracle::sim::SimInputs;
-use ptxc::lower::{lower_target, LowerOptions};
+use ptxc::driver::lower_target;
+use ptxc::lower::LowerOptions;
 use std::path::{Path, PathBuf};
 
 const ARCHS: [&str; 6] = ["sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90"];

@@ -218,7 +218,7 @@ fn spec(ty: &str, ops: &[WOp], block: usize, a: Vec<u64>, m: Vec<u64>) -> Launch
 fn all_available(src: &str, arch: &str) {
     let m = ptxc::ptx::parse_checked("warp", src).unwrap();
     let sm = ptxc::targets::lookup_sm(arch).unwrap();
-    let ks = ptxc::lower::lower_target(&m, sm, &ptxc::lower::LowerOptions::default())
+    let ks = ptxc::driver::lower_target(&m, sm, &ptxc::lower::LowerOptions::default())
         .unwrap_or_else(|e| panic!("lower for {arch}: {e}"));
     for k in &ks {
         for i in k.function.insts() {

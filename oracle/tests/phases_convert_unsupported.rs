@@ -255,7 +255,7 @@ fn redux_sync_every_operation_on_every_target() {
     let outs: Vec<String> = (0..ops.len()).map(|k| format!("d{k}")).collect();
     let spec = launch(n, vec![words("a", a), words("m", m)], &outs);
     for (arch, listing, fired) in check("redux", &src, spec, false) {
-        let has_redux = sm(arch).has_opcode(Op::REDUX);
+        let has_redux = Op::REDUX.available_on(sm(arch));
         // One REDUX per operation where the target has it, none (the
         // expansion: SHFL, FLO) where it does not.
         let reduxes = listing.iter().filter(|&&o| o == Op::REDUX).count();
@@ -326,7 +326,7 @@ fn cvt_f32_from_32_bit_integers_on_every_target() {
     for (arch, listing, fired) in check("cvt", &src, spec, true) {
         let i2fp = listing.iter().filter(|&&o| o == Op::I2FP).count();
         let i2f = listing.iter().filter(|&&o| o == Op::I2F).count();
-        if sm(arch).has_opcode(Op::I2FP) {
+        if Op::I2FP.available_on(sm(arch)) {
             assert_eq!((i2fp, i2f, fired), (forms.len(), 0, 0), "{arch}");
         } else {
             assert_eq!(

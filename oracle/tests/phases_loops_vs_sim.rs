@@ -21,8 +21,9 @@ use oracle::phase_check::{
     apply_alone, before_phase, corpus_cases, reseed, simulate, Case, SimOutcome,
 };
 use oracle::ptx_interp::{Outcome, RunLimits};
+use ptxc::driver::lower_target;
 use ptxc::ir::Function;
-use ptxc::lower::{lower_target, LowerOptions};
+use ptxc::lower::LowerOptions;
 use ptxc::phases::{table, PhaseConfig, Plan};
 
 const ARCHS: [&str; 3] = ["sm_70", "sm_80", "sm_90"];

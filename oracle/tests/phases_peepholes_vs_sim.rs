@@ -12,8 +12,9 @@
 use oracle::launch::LaunchSpec;
 use oracle::phase_check::{before_phase, check_alone, corpus_cases, Case};
 use oracle::ptx_interp::RunLimits;
+use ptxc::driver::lower_target;
 use ptxc::ir::Function;
-use ptxc::lower::{lower_target, LowerOptions};
+use ptxc::lower::LowerOptions;
 use ptxc::phases::phase::create;
 use ptxc::phases::{PhaseConfig, PhaseContext, Plan};
 use std::path::{Path, PathBuf};

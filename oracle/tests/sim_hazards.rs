@@ -10,7 +10,7 @@ use oracle::sim::SimInputs;
 use ptxc::ir::regs::{defs, uses};
 use ptxc::ir::sass_text::parse_file;
 use ptxc::ir::{from_sass, Function};
-use ptxc::sched::latency::{latency, Lat};
+use ptxc::pipe::latency::{latency, Lat};
 use std::path::{Path, PathBuf};
 
 fn dir(k: &str) -> PathBuf {

@@ -1088,7 +1088,7 @@ fn float_ops_and_fsel_sign_modifiers() {
 #[test]
 fn module_globals_relocations_and_bank_4() {
     use oracle::sim::reloc::{Reloc, RelocKind};
-    use ptxc::lower::GlobalVar;
+    use ptxc::targets::abi::GlobalVar;
     // The body starts after the prologue and the LDG: instruction 9.
     let at = |i: u32| 16 * (9 + i);
     let reloc = |i: u32, symbol: &str, kind| Reloc {

@@ -30,12 +30,13 @@
 //! input saved to `ptxc-ice-<hash>.ptx`.
 //!
 //! Register counts are taken before register allocation (there is no
-//! allocator yet); see [`resources`] for what is counted.
+//! allocator yet); see [`crate::regalloc::pressure`] for what is counted.
 
+mod lower_target;
 pub mod module_info;
 pub mod options;
-pub mod resources;
 
+pub use lower_target::lower_target;
 pub use options::{CacheMode, CacheOp, DriverOptions, FunctionConfig, Phase, ReservedRegs};
 
 use std::fmt;
@@ -49,9 +50,9 @@ use crate::ir::sass_text::print_function;
 use crate::lower::{LowerOptions, LoweredKernel, ModulePlan};
 use crate::ptx::ast::{FuncAttr, Module, StateSpace, Statement, VarType};
 use crate::ptx::{Diagnostic, SourceFile};
+use crate::regalloc::pressure::Pressure;
 use crate::targets::{lookup_sm, SmInfo};
 use module_info::CallGraph;
-use resources::Pressure;
 
 /// The cancellation callback: returning `true` aborts the compilation
 /// (ptxas's driver phase 2: the host's callback returning 1).
@@ -748,7 +749,7 @@ fn compile_function(
         let pressure = alloc
             .as_ref()
             .and_then(|a| a.pressure.clone())
-            .unwrap_or_else(|| resources::pressure(&kernel.function));
+            .unwrap_or_else(|| crate::regalloc::pressure::pressure(&kernel.function));
         let usage = match usage.take() {
             Some(u) => u,
             None => crate::regalloc::resource_usage(&kernel.function, alloc.as_ref())

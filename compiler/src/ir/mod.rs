@@ -38,6 +38,7 @@ pub mod int_ops;
 pub mod liveness;
 pub mod loops;
 pub mod opcode;
+pub mod redux;
 pub mod regs;
 pub mod remove;
 pub mod sass_io;

@@ -182,7 +182,7 @@ fn named_regs(inst: &Inst) -> (Vec<(Reg, u8)>, Vec<Pred>) {
 /// Whether phase 5 will replace `inst` on `sm` (it lacks the opcode and
 /// the phase expands it).
 fn to_convert(inst: &Inst, sm: &SmInfo) -> bool {
-    !inst.op.available_on(sm) && crate::phases::convert_unsupported::expands(inst.op)
+    !inst.op.available_on(sm) && inst.op.expanded_where_missing()
 }
 
 fn check_inst(

@@ -128,7 +128,7 @@ impl Builder {
         // The opcodes phase 5 (ConvertUnsupportedOps) expands are emitted
         // on every target; everything else the target lacks (an opcode, or
         // a modifier the opcode table marks as later) is refused.
-        let lack = if crate::phases::convert_unsupported::expands(op) {
+        let lack = if op.expanded_where_missing() {
             op.lacking_modifier(mods, self.sm)
         } else {
             op.lacking(mods, self.sm)

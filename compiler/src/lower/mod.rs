@@ -5,7 +5,7 @@
 //!
 //! | file | job |
 //! |---|---|
-//! | `builder.rs` | blocks, labels, fresh virtual registers/pairs/predicates, `emit` (checks the opcode table and `sm.has_opcode`) |
+//! | `builder.rs` | blocks, labels, fresh virtual registers/pairs/predicates, `emit` (checks the opcode table and `Op::available_on`) |
 //! | `regs.rs` | PTX register declarations (`%r<N>` ranges, 16/32/64/128-bit, `.pred`, `.vN` vectors: a register per component) to virtual registers; scoped bindings |
 //! | `operand.rs` | PTX operands to IR sources: registers, vector components and whole vector operands, immediates split into 32-bit words, special registers (S2R, `c[0x0][..]`) |
 //! | `int.rs` | add/sub/mul/mad/neg/abs/min/max/logic/shifts, 16/32/64-bit, popc/clz/brev/bfe/bfi/bfind/prmt/lop3/shf |
@@ -220,13 +220,11 @@ use crate::ptx::intern::{NumberedNames, Sym};
 use crate::ptx::isa::Opcode;
 use crate::ptx::span::SourceFile;
 use crate::ptx::Span;
+use crate::targets::abi::{GlobalVar, ParamSlot};
 use crate::targets::{CbankLayout, SmInfo};
 
 pub use builder::Builder;
 use builder::*;
-pub use mem::{
-    CONST_WINDOW, LOCAL_WINDOW, PARAM_WINDOW, SHARED_WINDOW, WINDOW_SPAN, WINDOW_SPAN_32,
-};
 use regs::{Binding, Scopes, Val};
 
 /// Lowering options.
@@ -270,13 +268,6 @@ impl std::fmt::Display for LowerError {
 
 impl std::error::Error for LowerError {}
 
-/// A kernel parameter's place in constant bank 0, relative to `param_base`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ParamSlot {
-    pub offset: u32,
-    pub size: u32,
-}
-
 /// One `.entry`, lowered: the kernel's blocks, then each `.func` it calls,
 /// then the compiler's subroutines.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -305,22 +296,7 @@ pub struct LoweredKernel {
     pub address_bits: u32,
 }
 
-/// A module-scope `.global` variable the runner must place in global
-/// memory, writing its address to constant bank 4 (DECISION: ptxas
-/// relocates such addresses into the code, `UMOV UR6, 0x0` before
-/// relocation in libdevice_math.sm_80; older ptxas targets read them from
-/// bank 4, the scheme kept here so that the IR needs no relocations).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GlobalVar {
-    pub name: String,
-    pub size: u32,
-    pub align: u32,
-    /// The initializer's bytes; the rest of `size` is zero (a large
-    /// uninitialized array costs nothing here).
-    pub init: Vec<u8>,
-}
-
-pub use res_ref::{RefKind, ResourceRef};
+pub use res_ref::ResourceRef;
 
 /// Lowers every `.entry` of a module for `sm`.
 pub fn lower_module(
@@ -364,28 +340,6 @@ impl ModulePlan {
     ) -> Result<LoweredKernel, LowerError> {
         lower_kernel(m, self.sm, opts, &self.layout, f)
     }
-}
-
-/// [`lower_module`], then phase 5 ConvertUnsupportedOps on each kernel:
-/// the IR as the target can execute it (what the pipeline has after phase
-/// 5 when phases 1..=4 change nothing). For tests and tools that simulate
-/// lowered IR directly; the driver lowers with [`lower_module`] and runs
-/// the phase in its pipeline.
-pub fn lower_target(
-    m: &Module,
-    sm: &'static SmInfo,
-    opts: &LowerOptions,
-) -> Result<Vec<LoweredKernel>, LowerError> {
-    let mut ks = lower_module(m, sm, opts)?;
-    for k in &mut ks {
-        crate::phases::convert_unsupported::convert(&mut k.function, sm).map_err(|e| {
-            LowerError::new(
-                Span::DUMMY,
-                format!("{}: ConvertUnsupportedOps: {e}", k.name),
-            )
-        })?;
-    }
-    Ok(ks)
 }
 
 /// Parses, validates and lowers PTX text; errors carry line and column.
@@ -717,7 +671,7 @@ pub(crate) struct Cx<'m> {
     /// The kernel's `.texref`/`.surfref` words (res_ref.rs): the variable
     /// and its bank-0 byte offset and kind, bound in the kernel and every
     /// callee.
-    pub res_refs: Vec<(Sym, u32, res_ref::RefKind)>,
+    pub res_refs: Vec<(Sym, u32, crate::targets::abi::RefKind)>,
     /// The module's address-taken functions (call_indirect.rs).
     pub taken: rustc_hash::FxHashSet<Sym>,
     /// Per signature class: the parameter, return and return-address

@@ -96,7 +96,7 @@ pub enum Binding {
         offset: u32,
     },
     /// A module `.global` variable: its 64-bit address is at this offset
-    /// of constant bank 4 (filled by the runner, [`super::GlobalVar`]).
+    /// of constant bank 4 (filled by the runner, [`GlobalVar`](crate::targets::abi::GlobalVar)).
     Global {
         slot: u32,
     },
@@ -111,7 +111,7 @@ pub enum Binding {
     /// offset of constant bank 0 (res_ref.rs).
     ResourceRef {
         offset: u32,
-        kind: super::res_ref::RefKind,
+        kind: crate::targets::abi::RefKind,
     },
 }
 

@@ -37,13 +37,13 @@
 //! (`R_CUDA_ABS32_32` against `.nv.unified.texrefDescSize`, surfaces
 //! `.nv.surfrefDescSize`, in `.rel.text`; the immediate is 0 before
 //! relocation). DECISION (our relocation): the driver's row sizes are not
-//! known, so this project defines them, [`TEX_INFO_ROW`] and
-//! [`SURF_INFO_ROW`]; the lowering writes them as the immediate, the
+//! known, so this project defines them, `TEX_INFO_ROW` and
+//! `SURF_INFO_ROW` (`targets::abi::resinfo`, with the field offsets); the lowering writes them as the immediate, the
 //! simulator resolves the two symbols to them in vendor listings
 //! (oracle `sim::reloc`) and builds the tables with them (oracle
 //! `sim::resinfo`). The field offsets, measured for every field on sm_70,
-//! 75, 80, 86, 89 and 90, are [`TEX_INFO_FIELDS`] and
-//! [`SURF_INFO_FIELDS`]; the values in the rows are the PTX interpreter's
+//! 75, 80, 86, 89 and 90, are `TEX_INFO_FIELDS` and
+//! `SURF_INFO_FIELDS`; the values in the rows are the PTX interpreter's
 //! answers (oracle `semantics::texture::txq`), so both runners agree by
 //! construction.
 //!
@@ -59,7 +59,7 @@
 //! serves both queries of the same texture. The interpreter's answer for a
 //! unified-mode texture is 0. DECISION: below sm_90, where no width is
 //! read from the table (TXQ), the rows this project builds hold that
-//! answer in word 0 ([`rows_hold_force_unnormalized`]), and the query
+//! answer in word 0 (`rows_hold_force_unnormalized`), and the query
 //! lowers to ptxas's load; on sm_90 no content serves both, so it is
 //! refused there.
 //!
@@ -75,78 +75,7 @@ use crate::ptx::types::ScalarType;
 use super::builder::*;
 use super::handle::Handle;
 use super::Cx;
-
-/// Bytes per texture row of the information table (our value for the
-/// `.nv.unified.texrefDescSize` relocation; covers every field).
-pub const TEX_INFO_ROW: u32 = 0x40;
-/// Bytes per surface row (our value for `.nv.surfrefDescSize`).
-pub const SURF_INFO_ROW: u32 = 0x20;
-
-/// Byte offset of each `txq` field in a texture row (ptxas 11.8, the
-/// `IMAD ..., 0xOFF` / `UIMAD ..., 0xOFF` of `txq.FIELD`, sm_70..sm_90).
-pub const TEX_INFO_FIELDS: &[(Mod, u32)] = &[
-    (Mod::Width, 0x0),
-    (Mod::Height, 0x4),
-    (Mod::Depth, 0x8),
-    (Mod::AddrMode0, 0xc),
-    (Mod::AddrMode1, 0x10),
-    (Mod::AddrMode2, 0x14),
-    (Mod::FilterMode, 0x18),
-    (Mod::NormalizedCoords, 0x1c),
-    (Mod::ChannelDataType, 0x20),
-    (Mod::ChannelOrder, 0x24),
-    (Mod::ArraySize, 0x28),
-    (Mod::NumMipmapLevels, 0x2c),
-    (Mod::NumSamples, 0x30),
-];
-
-/// Where ptxas 11.8 reads `txq.force_unnormalized_coords` in a texture
-/// row on every target: word 0, which holds `.width` for sm_90's
-/// table-read dimensions (module docs). Below sm_90 no width is read from
-/// the table (TXQ), so this project's rows hold the
-/// force_unnormalized_coords answer there (`oracle::sim::resinfo`).
-pub const FORCE_UNNORMALIZED_AT: u32 = 0x0;
-
-/// Whether rows built for target `sm` (the SM number) hold
-/// `txq.force_unnormalized_coords` at [`FORCE_UNNORMALIZED_AT`] rather
-/// than the width (module docs).
-pub fn rows_hold_force_unnormalized(sm: u32) -> bool {
-    sm < 90
-}
-
-/// Byte offset of each `suq` field in a surface row (ptxas 11.8;
-/// `.memory_layout` is at 0x14 and refused, see the module docs).
-pub const SURF_INFO_FIELDS: &[(Mod, u32)] = &[
-    (Mod::Width, 0x0),
-    (Mod::Height, 0x4),
-    (Mod::Depth, 0x8),
-    (Mod::ChannelDataType, 0xc),
-    (Mod::ChannelOrder, 0x10),
-    (Mod::ArraySize, 0x1c),
-];
-
-/// Which table a query reads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Table {
-    Texture,
-    Surface,
-}
-
-impl Table {
-    pub fn row(self) -> u32 {
-        match self {
-            Table::Texture => TEX_INFO_ROW,
-            Table::Surface => SURF_INFO_ROW,
-        }
-    }
-
-    pub fn fields(self) -> &'static [(Mod, u32)] {
-        match self {
-            Table::Texture => TEX_INFO_FIELDS,
-            Table::Surface => SURF_INFO_FIELDS,
-        }
-    }
-}
+use crate::targets::abi::resinfo::{rows_hold_force_unnormalized, Table, FORCE_UNNORMALIZED_AT};
 
 /// The query field of a `txq`/`suq` instruction (its Query modifier).
 fn query_field(i: &Instruction) -> Option<Mod> {
@@ -216,7 +145,7 @@ impl Cx<'_> {
                  surface's memory is linear (the PTX interpreter refuses it too)",
             );
         }
-        match table.fields().iter().find(|(m, _)| *m == q) {
+        match table.fields().iter().find(|&&(name, _)| name == q.text()) {
             Some(&(_, off)) => Ok(Some(off)),
             None => self.err(format!(
                 "{}.{} is not a field of the {} information table",

@@ -55,10 +55,10 @@ use crate::ptx::modifiers::Mod;
 use crate::ptx::types::ScalarType;
 
 use super::builder::*;
-use super::mem::{
+use super::Cx;
+use crate::targets::abi::{
     CONST_WINDOW, LOCAL_WINDOW, PARAM_WINDOW, SHARED_WINDOW, WINDOW_SPAN, WINDOW_SPAN_32,
 };
-use super::Cx;
 
 /// A generic address: its low word and, for 64-bit addresses, its high
 /// word.

@@ -37,7 +37,7 @@ pub(crate) fn lower_err(src: &str) -> String {
 /// the code the target runs.
 pub(crate) fn target_text(src: &str, sm: &str) -> String {
     let m = crate::ptx::parse_checked("t.ptx", src).unwrap_or_else(|e| panic!("{e}"));
-    let ks = super::lower_target(&m, lookup_sm(sm).unwrap(), &LowerOptions::default())
+    let ks = crate::driver::lower_target(&m, lookup_sm(sm).unwrap(), &LowerOptions::default())
         .unwrap_or_else(|e| panic!("{e}"));
     listing(&ks[0])
 }

@@ -96,7 +96,7 @@ fn redux_follows_the_sm_table() {
         assert!(has(&t, "FLO.U32 R, R"), "{sm}\n{t}");
         let sm_info = lookup_sm(sm).unwrap();
         let m = crate::ptx::parse_checked("t.ptx", &kernel(body)).unwrap();
-        let ks = super::lower_target(&m, sm_info, &LowerOptions::default()).unwrap();
+        let ks = crate::driver::lower_target(&m, sm_info, &LowerOptions::default()).unwrap();
         assert!(ks[0].function.insts().all(|i| i.lacking(sm_info).is_none()));
     }
 }
@@ -178,7 +178,7 @@ fn isspacep_tests_the_bank0_windows() {
         assert_eq!(n("ISETP.GE.U32.AND P, PT, R, 0x100, P"), 3, "{sm}\n{t}");
         let sm_info = lookup_sm(sm).unwrap();
         let m = crate::ptx::parse_checked("t.ptx", &kernel(body)).unwrap();
-        let ks = super::lower_target(&m, sm_info, &LowerOptions::default()).unwrap();
+        let ks = crate::driver::lower_target(&m, sm_info, &LowerOptions::default()).unwrap();
         assert!(ks[0].function.insts().all(|i| i.lacking(sm_info).is_none()));
     }
 }

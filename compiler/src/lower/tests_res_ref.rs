@@ -7,6 +7,7 @@
 
 use super::tests::{lower_text, norm};
 use super::*;
+use crate::targets::abi::RefKind;
 use crate::targets::lookup_sm;
 
 fn vendor_ptx(dir: &str, name: &str) -> String {

@@ -213,3 +213,22 @@ fn a_register_handle_indexes_by_its_low_word() {
         ],
     );
 }
+
+/// The ABI's field tables name their fields by PTX spelling
+/// (`targets::abi::resinfo`); each spelling is one `txq`/`suq` query
+/// modifier, which the lowering and the simulator match by that spelling.
+#[test]
+fn info_field_names_are_query_modifiers() {
+    use crate::ptx::modifiers::{Mod, ModCat};
+    use crate::targets::abi::resinfo::Table;
+    for t in [Table::Texture, Table::Surface] {
+        for &(name, _) in t.fields() {
+            let queries: Vec<Mod> = Mod::ALL
+                .iter()
+                .copied()
+                .filter(|m| m.text() == name && m.cat() == ModCat::Query)
+                .collect();
+            assert_eq!(queries.len(), 1, "{name}");
+        }
+    }
+}

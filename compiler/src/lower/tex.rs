@@ -54,8 +54,8 @@ use crate::ptx::types::ScalarType;
 use super::builder::*;
 use super::handle::Handle;
 use super::regs::Val;
-use super::resinfo::Table;
 use super::Cx;
+use crate::targets::abi::resinfo::Table;
 
 pub(super) fn shape(dims: u32) -> Operand {
     Operand::TexShape(format!("{dims}D"))

@@ -28,8 +28,8 @@
 //!   `redux.sync...f32` (PTX 8.6, sm_100a) is refused: no target in the
 //!   SM table has it.
 
+use crate::ir::redux::ReduxOp;
 use crate::ir::Op;
-use crate::phases::convert_unsupported::ReduxOp;
 use crate::ptx::ast::Instruction;
 use crate::ptx::isa::Opcode;
 use crate::ptx::modifiers::Mod;

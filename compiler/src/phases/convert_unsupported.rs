@@ -5,8 +5,9 @@
 //! The lowering emits the newest form of an operation on every target
 //! (`REDUX` for `redux.sync`, `I2FP.F32.S32/U32` for a 32-bit int -> f32
 //! `cvt`); this phase replaces each instruction whose opcode the target
-//! lacks (the SM table, [`SmInfo::has_opcode`]: the opcode table's first-SM
-//! column, ptxas's generation boundaries: docs/MODEL.md, Opcode generations) by a sequence the target has.
+//! lacks (the SM table, [`Op::available_on`]: the opcode table's first-SM
+//! column, ptxas's generation boundaries:
+//! docs/MODEL.md, Opcode generations) by a sequence the target has.
 //! A modifier the target lacks (the table's per-modifier first SM,
 //! `HFMA2.BF16_V2` from sm_80) has no expansion: an error here, and the
 //! lowering never emits one (`Builder::emit`).
@@ -32,6 +33,7 @@
 use super::loop_util::{fresh_vpred, fresh_vreg};
 use super::phase::{Phase, PhaseContext, PhaseError};
 use crate::ir::opcode::match_shape;
+use crate::ir::redux::ReduxOp;
 use crate::ir::sass_text::{Guard, Reg};
 use crate::ir::{Block, Function, Inst, Lacking, Op, Operand};
 use crate::lower::builder::{guard, imm, npt, p, pt, r, rz};
@@ -49,9 +51,11 @@ type Expand = fn(&Inst, &mut Seq) -> Result<(), String>;
 /// beyond the target's opcodes.
 pub const CONVERSIONS: &[(Op, Expand)] = &[(Op::REDUX, expand_redux), (Op::I2FP, expand_i2fp)];
 
-/// Whether this phase has an expansion for `op`.
+/// Whether this phase has an expansion for `op`: the opcode table's
+/// [`Op::expanded_where_missing`], which the lowering and the IR verifier
+/// read too (a unit test keeps it and [`CONVERSIONS`] the same list).
 pub fn expands(op: Op) -> bool {
-    CONVERSIONS.iter().any(|&(o, _)| o == op)
+    op.expanded_where_missing()
 }
 
 /// The phase.
@@ -293,56 +297,6 @@ fn rename_reads(f: &mut Function, from: Reg, to: Reg, sm: &SmInfo) -> Result<(),
         }
     }
     Ok(())
-}
-
-/// `redux.sync`'s integer operations, as REDUX's modifiers spell them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ReduxOp {
-    Add,
-    Min,
-    Max,
-    And,
-    Or,
-    Xor,
-}
-
-impl ReduxOp {
-    /// The REDUX modifier; AND is REDUX's default and prints without one
-    /// (ptxas 11.8, sm_80: `redux.sync.and.b32` is `REDUX UR6, R0`).
-    pub fn sass(self) -> Option<&'static str> {
-        Some(match self {
-            ReduxOp::Add => "SUM",
-            ReduxOp::Min => "MIN",
-            ReduxOp::Max => "MAX",
-            ReduxOp::And => return None,
-            ReduxOp::Or => "OR",
-            ReduxOp::Xor => "XOR",
-        })
-    }
-
-    /// The operation of a REDUX instruction (from its modifiers).
-    pub fn of_inst(i: &Inst) -> ReduxOp {
-        [
-            ReduxOp::Add,
-            ReduxOp::Min,
-            ReduxOp::Max,
-            ReduxOp::Or,
-            ReduxOp::Xor,
-        ]
-        .into_iter()
-        .find(|o| o.sass().is_some_and(|m| i.has_mod(m)))
-        .unwrap_or(ReduxOp::And)
-    }
-
-    /// The start value of the member loop (the operation's identity).
-    fn identity(self, signed: bool) -> i64 {
-        match (self, signed) {
-            (ReduxOp::And, _) | (ReduxOp::Min, false) => -1,
-            (ReduxOp::Min, true) => i64::from(i32::MAX),
-            (ReduxOp::Max, true) => i64::from(i32::MIN),
-            _ => 0,
-        }
-    }
 }
 
 /// LOP3 truth tables of `a & b`, `a | b`, `a ^ b`, `a & ~b`.

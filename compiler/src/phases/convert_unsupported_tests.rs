@@ -269,3 +269,9 @@ fn the_phase_runs_in_the_pipeline_and_counts_its_rewrites() {
     ConvertUnsupportedOps.execute(&mut cx).unwrap();
     assert_eq!(cx.function, f);
 }
+
+#[test]
+fn conversions_are_the_opcode_tables_expanded_list() {
+    let ops: Vec<Op> = CONVERSIONS.iter().map(|&(op, _)| op).collect();
+    assert_eq!(ops, crate::ir::opcode::EXPANDED_WHERE_MISSING);
+}

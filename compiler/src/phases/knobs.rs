@@ -1,17 +1,17 @@
 //! `--knob K=V[,K=V]`: the PhaseManager's knobs, and the ORI keys handed
-//! to [`crate::ori::knob::OriKnobs`].
+//! to [`crate::phases::ori::knob::OriKnobs`].
 //!
 //! | key | value |
 //! |---|---|
 //! | `NvOptLevel` | 0..=5; above 5 warns with ptxas's "Invalid nvopt level : N." (docs/MODEL.md, NvOpt level) and runs at 5 |
 //! | an AdvancedPhase hook's name (`AdvancedPhaseAllocReg`, `AdvancedScoreboardsAndOpexes`, ...) | a phase name or index to run at that hook |
-//! | the ORI keys | see [`crate::ori::knob`] |
+//! | the ORI keys | see [`crate::phases::ori::knob`] |
 //!
 //! Keys are case-insensitive; `--knob` may be repeated (a key given twice
 //! is an error).
 
 use super::table::{self, find, name_of, HOOKS, NOP};
-use crate::ori::knob::{split_pairs, KnobError, OriKnobs};
+use crate::phases::ori::knob::{split_pairs, KnobError, OriKnobs};
 
 /// The highest NvOpt level.
 pub const MAX_NVOPT_LEVEL: u32 = 5;

@@ -9,6 +9,7 @@
 //! | `stats.rs` | the counting allocator and ptxas's report format (docs/MODEL.md, Phase statistics) |
 //! | `order.rs` | `--phase-order`, `--disable-phase`, the constraint check, random valid orders |
 //! | `knobs.rs` | `--knob`: NvOptLevel, AdvancedPhase hooks, the ORI keys |
+//! | `ori/` | the ORI named-phase manager (139): its knobs, sequence builder and executor |
 //! | `test_hooks.rs` | (feature `test-hooks`, tests only) a planted-bug slot the dispatch calls after a named phase |
 //! | `check_initial.rs`, `control_flow.rs`, `live_dead.rs`, `emit.rs` | the implemented phases |
 //! | `convert_unsupported.rs` (tests: `convert_unsupported_tests.rs`) | ConvertUnsupportedOps (5): the opcodes a target lacks (REDUX, I2FP) replaced by sequences it has; required, before every other code phase |
@@ -41,6 +42,7 @@ pub mod loop_util;
 pub mod manager;
 pub mod nan_or_zero;
 pub mod order;
+pub mod ori;
 pub mod phase;
 pub mod place_blocks;
 pub mod predication;
@@ -61,7 +63,7 @@ use std::sync::Arc;
 pub use manager::{DispatchOptions, DispatchReport, PhaseManager};
 pub use phase::{Phase, PhaseConfig, PhaseContext, PhaseError};
 
-use crate::ori::OriSequence;
+use crate::phases::ori::OriSequence;
 
 /// The phase options of a compilation, as given (names unresolved).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -109,7 +111,7 @@ impl PhaseOptions {
         };
         let disabled = resolve_names(&self.disabled, "--disable-phase")?;
         let order = order::resolve(spec.as_deref(), &disabled).map_err(|e| e.to_string())?;
-        let ori: Arc<OriSequence> = Arc::new(crate::ori::build(&knobs.ori));
+        let ori: Arc<OriSequence> = Arc::new(crate::phases::ori::build(&knobs.ori));
         Ok(Plan {
             order,
             config: PhaseConfig {

@@ -14,7 +14,7 @@ use super::{hoist, loop_simplify, predication, strength_reduce, unroll};
 use super::{hoist_invariants, nan_or_zero, place_blocks, tex_nodep};
 use crate::ir::sass_text::SassFunction;
 use crate::ir::Function;
-use crate::ori::sequence::OriSequence;
+use crate::phases::ori::sequence::OriSequence;
 use crate::targets::SmInfo;
 
 /// What every phase reads and writes: the function's IR and what the
@@ -125,7 +125,7 @@ impl Default for PhaseConfig {
             opt_level: 3,
             nvopt_level: DEFAULT_NVOPT_LEVEL,
             hooks: Vec::new(),
-            ori: Arc::new(crate::ori::sequence::build(&Default::default())),
+            ori: Arc::new(crate::phases::ori::sequence::build(&Default::default())),
         }
     }
 }
@@ -192,10 +192,10 @@ impl Phase for OriManager {
         table::ORI_MANAGER
     }
     fn is_no_op(&self) -> bool {
-        !crate::ori::runs_anything(&self.config.ori, &self.config)
+        !crate::phases::ori::runs_anything(&self.config.ori, &self.config)
     }
     fn execute(&self, cx: &mut PhaseContext) -> Result<(), PhaseError> {
-        crate::ori::execute(&self.config.ori, &self.config, cx).map(|_| ())
+        crate::phases::ori::execute(&self.config.ori, &self.config, cx).map(|_| ())
     }
 }
 

@@ -38,7 +38,7 @@ impl Phase for AllocateRegisters {
         let b = budget(cx);
         // The pressure the allocation starts from (what the driver reports
         // as "max pressure before register allocation").
-        let pressure = crate::driver::resources::pressure(&cx.function);
+        let pressure = crate::regalloc::pressure::pressure(&cx.function);
         let r =
             regalloc::allocate(&mut cx.function, &b, cx.sm).map_err(|e| fail(self.index(), e))?;
         cx.fire(self.index(), u64::from(r.spilled + r.spilled_predicates));

@@ -12,6 +12,7 @@
 //! | `frame.rs` | the spill area of each procedure in its stack frame: `IADD3 R1` adjustments, `[R1+off]` addresses from the stack depth at each point, the total stack size |
 //! | `check.rs` | the post-allocation verifier (phase 154) |
 //! | `usage.rs` | registers used, spill bytes, stack frame (phase 155, the driver's report) |
+//! | `pressure.rs` | register pressure before allocation (phase 148 and the driver's report) |
 //!
 //! The algorithm ([`allocate`]) iterates, Chaitin style: build nodes and
 //! interference, colour; when nodes fail, choose victims (the failing node
@@ -44,6 +45,7 @@ mod frame;
 mod interfere;
 mod mask;
 mod nodes;
+pub mod pressure;
 mod repair;
 mod spill;
 mod usage;
@@ -133,7 +135,7 @@ pub struct AllocReport {
     pub spill_area_bytes: u32,
     /// The register pressure of the code the (first) allocation started
     /// from (set by the phase, `driver::resources`).
-    pub pressure: Option<crate::driver::resources::Pressure>,
+    pub pressure: Option<pressure::Pressure>,
 }
 
 /// An allocation failure.

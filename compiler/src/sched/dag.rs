@@ -29,7 +29,7 @@ use crate::ir::Inst;
 use crate::targets::SmInfo;
 use rustc_hash::FxHashMap;
 
-use super::latency::latency;
+use crate::pipe::latency::latency;
 
 /// One block's dependence graph.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -19,8 +19,8 @@ use crate::ir::Inst;
 use crate::targets::SmInfo;
 
 use super::dag::{build, Dag};
-use super::latency::{latency, Lat};
 use super::reuse::slot_operands;
+use crate::pipe::latency::{latency, Lat};
 
 /// ptxas's per-block scheduling statistics (docs/MODEL.md, Scheduler statistics).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

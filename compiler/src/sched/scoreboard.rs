@@ -26,8 +26,8 @@ use crate::ir::regs::RegUnit;
 use crate::ir::{Function, Inst};
 use crate::targets::SmInfo;
 
-use super::latency::{latency, Lat};
-use super::model;
+use crate::pipe::latency::{latency, Lat};
+use crate::pipe::model;
 
 #[derive(Clone, Copy)]
 struct Pend {

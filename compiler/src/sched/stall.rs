@@ -19,9 +19,9 @@ use crate::ir::regs::RegUnit;
 use crate::ir::Function;
 use crate::targets::SmInfo;
 
-use super::latency::{latency, Lat};
-use super::model;
 use super::scoreboard::{is_entry, is_exit};
+use crate::pipe::latency::{latency, Lat};
+use crate::pipe::model;
 
 /// Sets the stall counts; returns the stall cycles beyond one per
 /// instruction.

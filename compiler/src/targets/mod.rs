@@ -2,6 +2,7 @@
 //! the lowering and the simulator need to know about it. Later issues extend
 //! the row (opcode availability, constant-bank layout); nobody keeps a copy.
 
+pub mod abi;
 mod ptx_version;
 mod sm_table;
 

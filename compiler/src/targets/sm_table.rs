@@ -75,14 +75,6 @@ pub struct SmInfo {
     pub shared_per_sm: u32,
 }
 
-impl SmInfo {
-    /// Whether this target has `op` (the opcode table's first-SM column,
-    /// ptxas's generation boundaries, docs/MODEL.md, Opcode generations).
-    pub fn has_opcode(&self, op: crate::ir::Op) -> bool {
-        op.available_on(self)
-    }
-}
-
 /// Offsets in constant bank 0 that SASS reads launch state from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CbankLayout {
@@ -300,17 +292,5 @@ mod tests {
             );
             assert_eq!(r.max_registers, 255);
         }
-    }
-
-    #[test]
-    fn opcode_availability_follows_generations() {
-        use crate::ir::Op;
-        let sm70 = lookup_sm("sm_70").unwrap();
-        let sm75 = lookup_sm("sm_75").unwrap();
-        let sm86 = lookup_sm("sm_86").unwrap();
-        assert!(sm70.has_opcode(Op::IMAD) && sm70.has_opcode(Op::BSSY));
-        assert!(!sm70.has_opcode(Op::ULDC) && sm75.has_opcode(Op::ULDC));
-        assert!(!lookup_sm("sm_80").unwrap().has_opcode(Op::I2FP) && sm86.has_opcode(Op::I2FP));
-        assert!(!sm86.has_opcode(Op::REDG) && lookup_sm("sm_90").unwrap().has_opcode(Op::REDG));
     }
 }

@@ -109,7 +109,7 @@ pub enum Outcome {
     },
     /// SASS only: the control codes let an instruction read or overwrite a
     /// register before the hazard model allows it (see
-    /// `ptxc::sched::model`). A verdict of its own: the code computes
+    /// `ptxc::pipe::model`). A verdict of its own: the code computes
     /// nothing wrong in the simulator, but would on the hardware.
     Hazard {
         hazard: Hazard,

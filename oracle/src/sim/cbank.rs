@@ -25,7 +25,7 @@
 //!
 //! Bank 4 holds the module `.global` variables' 64-bit addresses, variable
 //! k's at `8 * k` ([`SimInputs::globals`] order): the compiler's lowering
-//! reads them there ([`ptxc::lower::LoweredKernel::globals`]); vendor SASS
+//! reads them there (`ptxc::lower::LoweredKernel::globals`); vendor SASS
 //! gets the addresses through relocations instead ([`super::reloc`]).
 
 use std::collections::BTreeMap;
@@ -35,7 +35,7 @@ use super::reloc::{Reloc, RelocKind};
 use crate::launch::{
     encode_params, AddressSize, ElemType, GlobalLayout, LaunchSpec, ParamDecl, ParamValue,
 };
-use ptxc::lower::{GlobalVar, LoweredKernel, RefKind};
+use ptxc::targets::abi::{GlobalVar, RefKind};
 use ptxc::targets::SmInfo;
 
 /// Launch inputs that SASS text does not carry.
@@ -63,7 +63,8 @@ pub struct SimInputs {
 }
 
 /// A bank-0 word that holds the handle of a module-level `.texref` /
-/// `.surfref` (ptxc::lower res_ref.rs): ptxas relocates it with the bound
+/// `.surfref` (`ptxc::targets::abi::RefKind`; placed by the lowering,
+/// res_ref.rs): ptxas relocates it with the bound
 /// texture's / surface's header index (`R_CUDA_TEX_HEADER_INDEX` /
 /// `R_CUDA_SURF_HEADER_INDEX` in `.rel.nv.constant0.KERNEL`,
 /// oracle/tests/texref_vendor/*.rel.txt). The run writes the low word of
@@ -123,32 +124,6 @@ pub const DEFAULT_STATIC_SHARED: u32 = 48 * 1024;
 pub const GLOBALS_BANK: u32 = 4;
 
 impl SimInputs {
-    /// The inputs of a kernel lowered by the compiler: its `.const` data
-    /// (bank 3), its static shared size and its module variables (whose
-    /// addresses the run writes to bank 4).
-    pub fn from_lowered(k: &LoweredKernel) -> SimInputs {
-        let mut out = SimInputs {
-            static_shared_bytes: Some(k.shared_bytes),
-            globals: k.globals.clone(),
-            refs: k
-                .refs
-                .iter()
-                .map(|r| RefWord {
-                    function: Some(k.name.clone()),
-                    offset: r.offset,
-                    name: r.name.clone(),
-                    kind: r.kind,
-                })
-                .collect(),
-            addr32: k.address_bits == 32,
-            ..SimInputs::default()
-        };
-        if !k.const_bank.is_empty() {
-            out.banks.insert(3, k.const_bank.clone());
-        }
-        out
-    }
-
     /// Bank 4 for module variables at `addrs`: each 64-bit address at
     /// `8 * k`. `None` when there are none.
     pub fn globals_bank(addrs: &[u64]) -> Option<Vec<u8>> {
@@ -440,15 +415,31 @@ pub fn bank0(
         put(&mut b, r, &c.shared_base.to_le_bytes());
     }
     // The generic windows the compiler's `cvta.shared`/`cvta.local` read
-    // (ptxc::lower::mem::{SHARED_WINDOW, LOCAL_WINDOW}; DECISION documented
+    // (ptxc::targets::abi::{SHARED_WINDOW, LOCAL_WINDOW}; DECISION documented
     // in ptxc::lower): the interpreter's window bases (the 32-bit ones
     // for a 32-bit module, whose code reads their low words).
     let w = crate::ptx_interp::memory::Windows::new(!addr32);
-    put(&mut b, ptxc::lower::SHARED_WINDOW, &w.shared.to_le_bytes());
-    put(&mut b, ptxc::lower::LOCAL_WINDOW, &w.local.to_le_bytes());
+    put(
+        &mut b,
+        ptxc::targets::abi::SHARED_WINDOW,
+        &w.shared.to_le_bytes(),
+    );
+    put(
+        &mut b,
+        ptxc::targets::abi::LOCAL_WINDOW,
+        &w.local.to_le_bytes(),
+    );
     // `isspacep.const`/`.param` read these (ptxc::lower space.rs).
-    put(&mut b, ptxc::lower::CONST_WINDOW, &w.konst.to_le_bytes());
-    put(&mut b, ptxc::lower::PARAM_WINDOW, &w.param.to_le_bytes());
+    put(
+        &mut b,
+        ptxc::targets::abi::CONST_WINDOW,
+        &w.konst.to_le_bytes(),
+    );
+    put(
+        &mut b,
+        ptxc::targets::abi::PARAM_WINDOW,
+        &w.param.to_le_bytes(),
+    );
     if let Some(d) = c.global_descriptor {
         // Opaque: no instruction reads its bits except to pass it along.
         put(&mut b, d, &0x0000_0000_0000_0000u64.to_le_bytes());

@@ -1,7 +1,7 @@
 //! The scoreboard check: when a function carries control codes, each
 //! warp's issue cycles and outstanding scoreboard operations are tracked
 //! along its execution, and an instruction that breaks the hazard model of
-//! `ptxc::sched::model` ends the run with [`Outcome::Hazard`]
+//! `ptxc::pipe::model` ends the run with [`Outcome::Hazard`]
 //! (crate::ptx_interp::Outcome). Functions without control codes are not
 //! checked.
 //!
@@ -17,8 +17,8 @@ use std::sync::Arc;
 use ptxc::ir::control::Control;
 use ptxc::ir::regs::{RegUnit, Units};
 use ptxc::ir::Function;
-use ptxc::sched::latency::{latency, Lat};
-use ptxc::sched::model;
+use ptxc::pipe::latency::{latency, Lat};
+use ptxc::pipe::model;
 use ptxc::targets::SmInfo;
 
 use crate::ptx_interp::{Hazard, HazardKind};

@@ -163,7 +163,7 @@ const VAR_GUARD: u64 = GUARD_BYTES;
 /// by a 256-byte guard gap, so no variable touches a buffer or another
 /// variable. Fails when a variable's alignment is not a power of two.
 pub fn place_globals(
-    globals: &[ptxc::lower::GlobalVar],
+    globals: &[ptxc::targets::abi::GlobalVar],
     layout_end: u64,
 ) -> Result<Vec<u64>, String> {
     let mut cursor = layout_end.div_ceil(VAR_ALIGN) * VAR_ALIGN + VAR_GUARD;
@@ -185,7 +185,7 @@ pub fn place_globals(
 
 /// A module variable's initial bytes: `init`, zero-filled to `size` (an
 /// empty `init` is a zero-initialised variable). Longer `init` is refused.
-pub fn global_bytes(g: &ptxc::lower::GlobalVar) -> Result<Vec<u8>, String> {
+pub fn global_bytes(g: &ptxc::targets::abi::GlobalVar) -> Result<Vec<u8>, String> {
     if g.init.len() > g.size as usize {
         return Err(format!(
             "module variable '{}': {} bytes of initial data for {} bytes",

@@ -24,7 +24,7 @@
 //!   index of a `txq`/`suq` information-table load; nvdisasm prints that
 //!   instruction as ``UMOV UR5, `(.nv.unified.texrefDescSize)`` (the
 //!   symbol's value as the whole immediate). The simulator gives the two
-//!   symbols this project's row sizes (`ptxc::lower::resinfo::TEX_INFO_ROW`,
+//!   symbols this project's row sizes (`ptxc::targets::abi::resinfo::TEX_INFO_ROW`,
 //!   `SURF_INFO_ROW`; [`desc_size_symbol`]), the sizes of the tables it
 //!   builds (`super::resinfo`), so vendor listings read those tables.
 //!
@@ -61,7 +61,7 @@ pub enum RelocKind {
 /// The value of a driver-defined size symbol (module docs): the row sizes
 /// of the information tables; `None` for any other name.
 pub fn desc_size_symbol(name: &str) -> Option<u64> {
-    use ptxc::lower::resinfo::{SURF_INFO_ROW, TEX_INFO_ROW};
+    use ptxc::targets::abi::resinfo::{SURF_INFO_ROW, TEX_INFO_ROW};
     match name {
         ".nv.unified.texrefDescSize" => Some(u64::from(TEX_INFO_ROW)),
         ".nv.surfrefDescSize" => Some(u64::from(SURF_INFO_ROW)),

@@ -3,7 +3,8 @@
 //! read (ptxas 11.8: `LDG.E.CONSTANT` from the table whose 64-bit address
 //! is at `c[0x0][0x70]` / `c[0x0][0x80]`, sm_90 `c[0x0][0xf0]` /
 //! `c[0x0][0x100]`; the SM table's `CbankLayout::tex_info` / `surf_info`).
-//! Row layout, row sizes and field offsets: `ptxc::lower::resinfo`.
+//! Row layout, row sizes and field offsets: `ptxc::targets::abi::resinfo`
+//! (the measurements: the lowering's resinfo.rs).
 //!
 //! Row `k` of the texture table belongs to the texture whose handle's low
 //! word is `k` (`launch::TEXTURE_HANDLE_BASE | k`); row `k` of the surface
@@ -27,10 +28,10 @@
 use crate::launch::{LaunchSpec, SurfaceImage, TextureImage};
 use crate::ptx_interp::semantics::surface::{suq, SurfQuery};
 use crate::ptx_interp::semantics::texture::{txq, TexQuery};
-use ptxc::lower::resinfo::{
+use ptxc::targets::abi::resinfo::{
     rows_hold_force_unnormalized, Table, FORCE_UNNORMALIZED_AT, SURF_INFO_FIELDS, TEX_INFO_FIELDS,
 };
-use ptxc::lower::GlobalVar;
+use ptxc::targets::abi::GlobalVar;
 
 /// A table's name in fault messages.
 pub fn table_name(t: Table) -> &'static str {
@@ -54,17 +55,16 @@ fn put(rows: &mut [u8], row: usize, table: Table, off: u32, v: u32) {
 /// The texture table of a launch for target `sm` (the SM number; empty
 /// without textures). Below sm_90 word 0 of a row holds
 /// `txq.force_unnormalized_coords` instead of the width, which no code
-/// reads from the table there (`ptxc::lower::resinfo`'s DECISION).
+/// reads from the table there (the DECISION in the lowering's resinfo.rs).
 pub fn texture_table(spec: &LaunchSpec, sm: u32) -> Result<Vec<u8>, String> {
     let t = Table::Texture;
     let imgs = TextureImage::all(spec);
     let rows = imgs.iter().map(|i| row_of(i.handle) + 1).max().unwrap_or(0);
     let mut out = vec![0u8; rows * t.row() as usize];
     for img in &imgs {
-        for &(m, off) in TEX_INFO_FIELDS {
-            let q = TexQuery::of(|x| x == m).ok_or_else(|| {
-                format!("texture information field .{} has no txq query", m.text())
-            })?;
+        for &(name, off) in TEX_INFO_FIELDS {
+            let q = TexQuery::of(|x| x.text() == name)
+                .ok_or_else(|| format!("texture information field .{name} has no txq query"))?;
             put(&mut out, row_of(img.handle), t, off, txq(&img.spec, q));
         }
         if rows_hold_force_unnormalized(sm) {
@@ -82,10 +82,9 @@ pub fn surface_table(spec: &LaunchSpec) -> Result<Vec<u8>, String> {
     let rows = imgs.iter().map(|i| row_of(i.handle) + 1).max().unwrap_or(0);
     let mut out = vec![0u8; rows * t.row() as usize];
     for img in &imgs {
-        for &(m, off) in SURF_INFO_FIELDS {
-            let q = SurfQuery::of(|x| x == m).ok_or_else(|| {
-                format!("surface information field .{} has no suq query", m.text())
-            })?;
+        for &(name, off) in SURF_INFO_FIELDS {
+            let q = SurfQuery::of(|x| x.text() == name)
+                .ok_or_else(|| format!("surface information field .{name} has no suq query"))?;
             put(&mut out, row_of(img.handle), t, off, suq(&img.spec, q));
         }
     }

@@ -91,8 +91,8 @@ pub fn run(
             .add_variable(a, g.init.clone(), &g.name)
             .map_err(SetupError)?;
         let at = match t {
-            ptxc::lower::resinfo::Table::Texture => cb.tex_info,
-            ptxc::lower::resinfo::Table::Surface => cb.surf_info,
+            ptxc::targets::abi::resinfo::Table::Texture => cb.tex_info,
+            ptxc::targets::abi::resinfo::Table::Surface => cb.surf_info,
         } as usize;
         if let Some(b0) = banks.banks.get_mut(&0) {
             b0[at..at + 8].copy_from_slice(&a.to_le_bytes());

@@ -6,7 +6,8 @@
 use oracle::launch::LaunchSpec;
 use oracle::ptx_interp::{self, Outcome, RunLimits, RunResult};
 use oracle::sim::SimInputs;
-use ptxc::lower::{lower_target, LowerOptions};
+use ptxc::driver::lower_target;
+use ptxc::lower::LowerOptions;
 
 pub const ARCHS: [&str; 6] = ["sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90"];
 

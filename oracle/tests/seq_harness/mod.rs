@@ -13,7 +13,8 @@
 pub use oracle::launch::{BufferSpec, CompareRule, ElemType, Init, LaunchSpec, ParamValue};
 use oracle::ptx_interp::{self, Outcome, RunLimits};
 use oracle::sim::SimInputs;
-use ptxc::lower::{lower_target, LowerOptions};
+use ptxc::driver::lower_target;
+use ptxc::lower::LowerOptions;
 
 /// Random inputs per 32/64-bit operation (on top of the edge values).
 pub const RANDOM: usize = 100_000;
@@ -596,7 +597,7 @@ pub fn vendor_agrees(
 pub fn lowering_refuses(src: &str, arch: &str, needs: &str) {
     let m = ptxc::ptx::parse_checked("refused", src).expect("parses");
     let sm = ptxc::targets::lookup_sm(arch).unwrap();
-    match ptxc::lower::lower_target(&m, sm, &ptxc::lower::LowerOptions::default()) {
+    match ptxc::driver::lower_target(&m, sm, &ptxc::lower::LowerOptions::default()) {
         Ok(_) => panic!("lowered on {arch}; expected a refusal"),
         Err(e) => {
             let msg = e.to_string();

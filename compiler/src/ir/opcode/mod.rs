@@ -225,6 +225,13 @@ impl Op {
         sm.sm >= self.info().first_sm
     }
 
+    /// Whether this opcode is one of [`EXPANDED_WHERE_MISSING`]: emitted by
+    /// the lowering on every target and replaced by phase 5
+    /// ConvertUnsupportedOps where the target lacks it.
+    pub fn expanded_where_missing(self) -> bool {
+        EXPANDED_WHERE_MISSING.contains(&self)
+    }
+
     /// The first part of the instruction `self.mods` that `sm` lacks: the
     /// opcode, else the first modifier whose first SM is later than
     /// `sm` (the table's modifier marks). `None`: `sm` can execute it.
@@ -255,5 +262,27 @@ impl Op {
 impl std::fmt::Display for Op {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+/// The opcodes the lowering emits on every target and phase 5
+/// ConvertUnsupportedOps replaces by a sequence where the target lacks
+/// them (`REDUX` for `redux.sync`, `I2FP` for a 32-bit int -> f32 `cvt`):
+/// the lowering (`Builder::emit`), the IR verifier (before conversion) and
+/// the phase's `CONVERSIONS` all read this one list.
+pub const EXPANDED_WHERE_MISSING: &[Op] = &[Op::REDUX, Op::I2FP];
+
+#[cfg(test)]
+mod tests {
+    use super::Op;
+    use crate::targets::lookup_sm;
+
+    #[test]
+    fn opcode_availability_follows_generations() {
+        let on = |op: Op, sm: &str| op.available_on(lookup_sm(sm).unwrap());
+        assert!(on(Op::IMAD, "sm_70") && on(Op::BSSY, "sm_70"));
+        assert!(!on(Op::ULDC, "sm_70") && on(Op::ULDC, "sm_75"));
+        assert!(!on(Op::I2FP, "sm_80") && on(Op::I2FP, "sm_86"));
+        assert!(!on(Op::REDG, "sm_86") && on(Op::REDG, "sm_90"));
     }
 }

@@ -1,5 +1,5 @@
 //! The hazard model the control codes must satisfy: one set of rules that
-//! the scoreboard and stall phases ([`super::scoreboard`], [`super::stall`])
+//! the scoreboard and stall phases ([`crate::sched::scoreboard`], [`crate::sched::stall`])
 //! build for and the simulator (`oracle/src/sim/hazard.rs`) checks.
 //!
 //! Along one warp's execution each instruction issues `max(stall, 1)`

@@ -15,6 +15,14 @@
 //! the table (NamedPhases' hardcoded 256..=316, or a `pN` of 159..=256)
 //! run as NOPs, as do the ORI manager itself (139: no recursion) and the
 //! final emission (157: the top-level order's last phase, not an ORI pass).
+//!
+//! Why this lives inside `phases`: the ORI manager is itself a phase (139,
+//! dispatched by the phase table) and it runs other phases (built by the
+//! phase factory), so a separate top-level module would depend on `phases`
+//! while `phases` depended on it. Of the ways out (a callback the driver
+//! hands the phase manager, or this nesting) the nesting is the smallest
+//! surprise: nothing calls the ORI manager except the phase pipeline, and
+//! no indirection hides which code runs.
 
 pub mod knob;
 pub mod sequence;

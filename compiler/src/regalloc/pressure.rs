@@ -58,7 +58,7 @@ pub fn pressure(f: &Function) -> Pressure {
         }
     }
     // Virtual general units by group: (group start, group size).
-    let groups = crate::regalloc::general_groups(f);
+    let groups = super::general_groups(f);
     // Each virtual general unit's group as (dense group number, size): a
     // group is counted once per point however many of its units are live,
     // with a stamp per group (the point that last counted it) instead of
