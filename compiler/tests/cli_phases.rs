@@ -412,3 +412,27 @@ fn phase_stats_prints_the_scheduler_block_statistics() {
     let r0 = ok(&["-arch=sm_80", "-O0", "--phase-stats", &k]);
     assert!(!r0.stderr.contains("ScheduleInstructions BB"));
 }
+
+/// The command line takes phase indices as well as names; the numbers
+/// these tests pass (`--phase-order 0,5,157`, `--dump-ir-after 33`, ...)
+/// and the indices the expected messages print are these rows.
+#[test]
+fn the_indices_on_these_command_lines_are_the_named_phases() {
+    use ptxc::phases::table::index_of;
+    for (i, name) in [
+        (0, "OriCheckInitialProgram"),
+        (5, "ConvertUnsupportedOps"),
+        (16, "OriPerformLiveDeadFirst"),
+        (19, "OriSplitLiveRanges"),
+        (33, "OriPerformLiveDeadSecond"),
+        (148, "AllocateRegisters"),
+        (151, "AssignScoreboards"),
+        (152, "ComputeStallCounts"),
+        (153, "SetReuseFlags"),
+        (154, "VerifyAllocatedProgram"),
+        (155, "ComputeResourceUsage"),
+        (157, "EmitSassListing"),
+    ] {
+        assert_eq!(index_of(name), i, "{name}");
+    }
+}

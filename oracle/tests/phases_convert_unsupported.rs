@@ -31,6 +31,8 @@ use oracle::ptx_interp::RunLimits;
 use ptxc::ir::Op;
 use seq_harness::*;
 
+const CONV: u16 = ptxc::phases::table::CONVERT_UNSUPPORTED;
+
 const ARCHS: [&str; 6] = ["sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90"];
 
 fn sm(name: &str) -> &'static ptxc::targets::SmInfo {
@@ -182,13 +184,13 @@ fn check(
                     "{what} (driver): {}",
                     r.verdict.line()
                 );
-                assert_eq!(r.fired.get(&5), phased.cx.fired.get(&5), "{what}");
+                assert_eq!(r.fired.get(&CONV), phased.cx.fired.get(&CONV), "{what}");
             }
             if opt == 3 {
                 out.push((
                     sm.name,
                     f.insts().map(|i| i.op).collect(),
-                    phased.cx.fired.get(&5).copied().unwrap_or(0),
+                    phased.cx.fired.get(&CONV).copied().unwrap_or(0),
                 ));
             }
         }

@@ -271,7 +271,13 @@ fn if_conversion_removes_the_branches_of_the_targeted_kernel() {
         .unwrap();
     let f = case.kernel.function.clone();
     let bras = |f: &ptxc::ir::Function| f.insts().filter(|i| i.op == ptxc::ir::Op::BRA).count();
-    let after = apply_alone(63, &config(3), f.clone(), case.sm).unwrap();
+    let after = apply_alone(
+        table::index_of("OriDoPredication"),
+        &config(3),
+        f.clone(),
+        case.sm,
+    )
+    .unwrap();
     // The diamond's two branches and the triangle's one.
     assert_eq!(bras(&f) - bras(&after), 3);
     assert!(after

@@ -16,6 +16,7 @@ use ptxc::driver::lower_target;
 use ptxc::ir::Function;
 use ptxc::lower::LowerOptions;
 use ptxc::phases::phase::create;
+use ptxc::phases::table::index_of;
 use ptxc::phases::{PhaseConfig, PhaseContext, Plan};
 use std::path::{Path, PathBuf};
 
@@ -27,11 +28,21 @@ const SEEDS_O0: u64 = 2;
 /// TexNodep's texel-offset fold in 1D and 2D, at coordinates that wrap
 /// near INT_MIN/INT_MAX and far outside the texture).
 const TARGETS: [(u16, &str); 5] = [
-    (145, "nan_zero_gemm"),
-    (146, "hoist_loop"),
-    (149, "tex_multi"),
-    (149, "tex_offsets"),
-    (149, "tex_offsets_2d"),
+    (NAN_OR_ZERO, "nan_zero_gemm"),
+    (HOIST, "hoist_loop"),
+    (TEX_NODEP, "tex_multi"),
+    (TEX_NODEP, "tex_offsets"),
+    (TEX_NODEP, "tex_offsets_2d"),
+];
+const NAN_OR_ZERO: u16 = index_of("OptimizeNaNOrZero");
+const HOIST: u16 = index_of("HoistInvariants");
+const TEX_NODEP: u16 = index_of("TexNodep");
+/// The generic loop-invariant code motion phases.
+const ORI_HOIST: [u16; 4] = [
+    index_of("OriHoistInvariantsEarly"),
+    index_of("OriHoistInvariantsLate"),
+    index_of("OriHoistInvariantsLate2"),
+    index_of("OriHoistInvariantsLate3"),
 ];
 
 fn root() -> PathBuf {
@@ -71,8 +82,8 @@ fn peephole_cases() -> Vec<Case> {
 /// of hoist_loop's loop first (compiler/tests/cli_peepholes.rs shows it).
 fn plan_for(index: u16) -> Plan {
     let mut plan = Plan::default();
-    if index == 146 {
-        plan.order.retain(|i| ![35, 66, 79, 88].contains(i));
+    if index == HOIST {
+        plan.order.retain(|i| !ORI_HOIST.contains(i));
     }
     plan
 }
@@ -105,7 +116,11 @@ fn check_phase(index: u16) -> Vec<String> {
     let mut changed = Vec::new();
     let all = configs();
     // NvOpt level 5 changes OptimizeNaNOrZero only (its gate).
-    let cfgs = if index == 145 { &all[..] } else { &all[..1] };
+    let cfgs = if index == NAN_OR_ZERO {
+        &all[..]
+    } else {
+        &all[..1]
+    };
     for case in &cases {
         let f = before_phase(&plan, index, case).unwrap();
         // The -O0 kernels simulate slowly (every value through local
@@ -143,17 +158,17 @@ fn assert_targets_changed(index: u16, changed: &[String]) {
 
 #[test]
 fn optimize_nan_or_zero_alone_preserves_every_kernel() {
-    assert_targets_changed(145, &check_phase(145));
+    assert_targets_changed(NAN_OR_ZERO, &check_phase(NAN_OR_ZERO));
 }
 
 #[test]
 fn hoist_invariants_alone_preserves_every_kernel() {
-    assert_targets_changed(146, &check_phase(146));
+    assert_targets_changed(HOIST, &check_phase(HOIST));
 }
 
 #[test]
 fn tex_nodep_alone_preserves_every_kernel() {
-    assert_targets_changed(149, &check_phase(149));
+    assert_targets_changed(TEX_NODEP, &check_phase(TEX_NODEP));
 }
 
 #[test]
@@ -177,7 +192,7 @@ fn the_targeted_kernels_make_their_peephole_fire() {
 fn the_gemm_gate_opens_on_the_k_loop_only() {
     let plan = Plan::default();
     for case in peephole_cases() {
-        let f = before_phase(&plan, 145, &case).unwrap();
+        let f = before_phase(&plan, NAN_OR_ZERO, &case).unwrap();
         let gemm = !ptxc::phases::gemm::gemm_loops(&f).is_empty();
         assert_eq!(
             gemm,
@@ -190,7 +205,7 @@ fn the_gemm_gate_opens_on_the_k_loop_only() {
         // one FFMA, nothing to fold either way).
         if !gemm {
             assert_eq!(
-                fired(145, &PhaseConfig::default(), &f, &case),
+                fired(NAN_OR_ZERO, &PhaseConfig::default(), &f, &case),
                 0,
                 "{}",
                 case.name

@@ -13,9 +13,12 @@ use oracle::ptx_interp::RunLimits;
 use ptxc::ir::Function;
 use ptxc::phases::control_flow::CfgFacts;
 use ptxc::phases::phase::{create, PhaseContext};
-use ptxc::phases::place_blocks::{lay_out, INDEX};
+use ptxc::phases::place_blocks::lay_out;
+use ptxc::phases::table::index_of;
 use ptxc::phases::Plan;
 use std::path::Path;
+
+const PLACE_BLOCKS: u16 = index_of("PlaceBlocksInSourceOrder");
 
 fn labels(f: &Function) -> Vec<u32> {
     f.blocks.iter().map(|b| b.label).collect()
@@ -47,11 +50,11 @@ fn scrambled_layouts_go_back_to_source_order_and_behave_the_same() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/kernels");
     let limits = RunLimits::default();
     let plan = Plan::default();
-    let phase = create(INDEX, &plan.config).unwrap();
+    let phase = create(PLACE_BLOCKS, &plan.config).unwrap();
     assert!(!phase.is_no_op());
     let mut moved = Vec::new();
     for case in corpus_cases(&dir, &["sm_80"]).unwrap() {
-        let f = before_phase(&plan, INDEX, &case).unwrap();
+        let f = before_phase(&plan, PLACE_BLOCKS, &case).unwrap();
         let facts = CfgFacts::of(&f);
         assert!(
             f.blocks.len() >= 3,
@@ -77,7 +80,7 @@ fn scrambled_layouts_go_back_to_source_order_and_behave_the_same() {
         assert_eq!(labels(&h), labels(&f), "{}", case.name);
         ptxc::ir::verify(&h, Some(case.sm)).unwrap_or_else(|e| panic!("{}: {e}", case.name));
         assert!(
-            cx.fired.get(&INDEX).copied().unwrap_or(0) > 0,
+            cx.fired.get(&PLACE_BLOCKS).copied().unwrap_or(0) > 0,
             "{}",
             case.name
         );

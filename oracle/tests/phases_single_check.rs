@@ -60,8 +60,9 @@ fn a_changed_function_is_caught_and_dead_code_removal_passes() {
     assert!(e.contains("saxpy_div.ptx sm_80"), "{e}");
     // OriPerformLiveDead (143) preserves semantics; run alone it must pass.
     let cfg = PhaseConfig::default();
-    let rep = check_alone(&c, 143, &cfg, f, 3, &limits).unwrap();
-    let after = apply_alone(143, &cfg, f.clone(), c.sm).unwrap();
+    let live_dead = ptxc::phases::table::ORI_PERFORM_LIVE_DEAD;
+    let rep = check_alone(&c, live_dead, &cfg, f, 3, &limits).unwrap();
+    let after = apply_alone(live_dead, &cfg, f.clone(), c.sm).unwrap();
     assert_eq!(rep.changed, &after != f);
     if rep.changed {
         assert_eq!(rep.launches, 3);

@@ -16,6 +16,7 @@ use oracle::ptx_interp::{self, Outcome, RunLimits};
 use oracle::sim::SimInputs;
 use ptxc::ir::Function;
 use ptxc::lower::{lower_module, LowerOptions};
+use ptxc::phases::table::{CONTROL_CODE_PHASES, SCHEDULE_INSTRUCTIONS as SCHED};
 use ptxc::phases::{PhaseOptions, Plan};
 use std::path::{Path, PathBuf};
 
@@ -30,9 +31,9 @@ fn schedule_instructions_alone_preserves_behaviour() {
     let mut unchanged = Vec::new();
     let mut cases = 0;
     for case in corpus_cases(&corpus(), &["sm_80"]).unwrap() {
-        let f = before_phase(&plan, 147, &case).unwrap();
-        let rep =
-            check_alone(&case, 147, &plan.config, &f, 3, &limits).unwrap_or_else(|e| panic!("{e}"));
+        let f = before_phase(&plan, SCHED, &case).unwrap();
+        let rep = check_alone(&case, SCHED, &plan.config, &f, 3, &limits)
+            .unwrap_or_else(|e| panic!("{e}"));
         cases += 1;
         if !rep.changed {
             unchanged.push(case.name.clone());
@@ -148,11 +149,11 @@ fn rescheduled_vendor_listings_are_hazard_free_and_equivalent() {
             let f = ptxc::ir::from_sass(&file.functions[0], Some(sm)).unwrap();
             let want = oracle::sim::run(&f, sm, &spec, &inputs, &limits).unwrap();
             assert_eq!(want.outcome, Outcome::Completed, "{k}.{arch}");
-            let mut g = apply_alone(147, &cfg, f.clone(), sm).unwrap();
+            let mut g = apply_alone(SCHED, &cfg, f.clone(), sm).unwrap();
             if g == f {
                 unchanged.push(format!("{k}.{arch}"));
             }
-            for p in [151, 152, 153] {
+            for p in CONTROL_CODE_PHASES {
                 g = apply_alone(p, &cfg, g, sm).unwrap();
             }
             ptxc::ir::verify(&g, Some(sm)).unwrap_or_else(|e| panic!("{k}.{arch}: {e}"));

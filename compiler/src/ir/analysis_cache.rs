@@ -57,7 +57,7 @@ pub enum Pass {
     /// `phases::scalar::cse::eliminate` without loads, and with them.
     Cse,
     CseLoads,
-    /// `phases::scalar::reassoc::reassociate`.
+    /// `phases::scalar::reassociation::reassociate`.
     Reassociate,
 }
 

@@ -5,11 +5,15 @@
 
 use super::phase::{Phase, PhaseContext, PhaseError};
 
-pub struct CheckInitialProgram;
+pub struct CheckInitialProgram {
+    /// The table row it was built for (its index, and the index its
+    /// rewrites are counted under).
+    pub index: u16,
+}
 
 impl Phase for CheckInitialProgram {
     fn index(&self) -> u16 {
-        super::table::CHECK_INITIAL
+        self.index
     }
     fn is_no_op(&self) -> bool {
         false

@@ -36,11 +36,15 @@ impl CfgFacts {
     }
 }
 
-pub struct AnalyzeControlFlow;
+pub struct AnalyzeControlFlow {
+    /// The table row it was built for (its index, and the index its
+    /// rewrites are counted under).
+    pub index: u16,
+}
 
 impl Phase for AnalyzeControlFlow {
     fn index(&self) -> u16 {
-        super::table::ANALYZE_CONTROL_FLOW
+        self.index
     }
     fn is_no_op(&self) -> bool {
         false

@@ -39,9 +39,6 @@ use crate::ir::{Block, Function, Inst, Lacking, Op, Operand};
 use crate::lower::builder::{guard, imm, npt, p, pt, r, rz};
 use crate::targets::SmInfo;
 
-/// The table index of ConvertUnsupportedOps.
-pub const INDEX: u16 = 5;
-
 /// One expansion: the instruction, the fresh-name source, and the code
 /// replacing it ([`Seq`]).
 type Expand = fn(&Inst, &mut Seq) -> Result<(), String>;
@@ -59,11 +56,15 @@ pub fn expands(op: Op) -> bool {
 }
 
 /// The phase.
-pub struct ConvertUnsupportedOps;
+pub struct ConvertUnsupportedOps {
+    /// The table row it was built for (its index, and the index its
+    /// rewrites are counted under).
+    pub index: u16,
+}
 
 impl Phase for ConvertUnsupportedOps {
     fn index(&self) -> u16 {
-        INDEX
+        self.index
     }
     fn is_no_op(&self) -> bool {
         false
@@ -78,7 +79,7 @@ impl Phase for ConvertUnsupportedOps {
             phase: self.name(),
             message,
         })?;
-        cx.fire(INDEX, n);
+        cx.fire(self.index, n);
         Ok(())
     }
 }

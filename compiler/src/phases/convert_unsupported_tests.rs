@@ -9,6 +9,16 @@ use crate::ir::verify::{verify_with, VerifyOptions};
 use crate::ir::{Function, Op};
 use crate::targets::lookup_sm;
 
+// The phases these tests name, by name.
+const VERIFY: u16 = crate::phases::table::index_of("OriCheckInitialProgram");
+const CONV: u16 = crate::phases::table::index_of("ConvertUnsupportedOps");
+const EMIT: u16 = crate::phases::table::index_of("EmitSassListing");
+
+/// The phase as the factory builds it for its row.
+fn phase() -> ConvertUnsupportedOps {
+    ConvertUnsupportedOps { index: CONV }
+}
+
 fn sm(name: &str) -> &'static crate::targets::SmInfo {
     lookup_sm(name).unwrap()
 }
@@ -193,7 +203,7 @@ fn an_opcode_without_an_expansion_is_an_error_naming_it_and_the_target() {
     assert_eq!(f, before, "a failed conversion leaves the function alone");
     // Through the phase: the error names the phase.
     let mut cx = PhaseContext::new(f, Some(sm("sm_75")));
-    let e = ConvertUnsupportedOps.execute(&mut cx).unwrap_err();
+    let e = phase().execute(&mut cx).unwrap_err();
     assert_eq!(e.phase, "ConvertUnsupportedOps");
     assert!(e.message.contains("F2FP") && e.message.contains("sm_75"));
 }
@@ -245,13 +255,13 @@ fn the_conversions_are_exactly_the_opcodes_a_supported_target_lacks() {
 #[test]
 fn the_phase_runs_in_the_pipeline_and_counts_its_rewrites() {
     let plan = super::Plan {
-        order: vec![0, 5, 157],
+        order: vec![VERIFY, CONV, EMIT],
         ..Default::default()
     };
     let f = func(REDUX);
     // Phase 0 accepts the REDUX on sm_70 (before the conversion) ...
     let out = super::run(&plan, f.clone(), Some(sm("sm_70"))).unwrap();
-    assert_eq!(out.cx.fired.get(&5), Some(&1));
+    assert_eq!(out.cx.fired.get(&CONV), Some(&1));
     assert_eq!(count(&out.cx.function, Op::REDUX, ""), 0);
     // ... and an order without phase 5 is refused by the plan check.
     let e = super::PhaseOptions {
@@ -266,7 +276,7 @@ fn the_phase_runs_in_the_pipeline_and_counts_its_rewrites() {
     );
     // No target: nothing to convert.
     let mut cx = PhaseContext::new(f.clone(), None);
-    ConvertUnsupportedOps.execute(&mut cx).unwrap();
+    phase().execute(&mut cx).unwrap();
     assert_eq!(cx.function, f);
 }
 

@@ -4,11 +4,15 @@
 
 use super::phase::{Phase, PhaseContext, PhaseError};
 
-pub struct EmitSassListing;
+pub struct EmitSassListing {
+    /// The table row it was built for (its index, and the index its
+    /// rewrites are counted under).
+    pub index: u16,
+}
 
 impl Phase for EmitSassListing {
     fn index(&self) -> u16 {
-        super::table::EMIT
+        self.index
     }
     fn is_no_op(&self) -> bool {
         false

@@ -81,7 +81,9 @@ use crate::ir::opcode::Effects;
 use crate::ir::regs::{self, RegUnit};
 use crate::ir::{Function, Inst, Op, Operand};
 
-pub struct HoistInvariants {
+/// The OriHoistInvariants family (Early, Late, Late2, Late3): one struct,
+/// parameterized by its table row.
+pub struct OriHoistInvariants {
     pub index: u16,
     pub enabled: bool,
     /// Instructions hoisted out of one loop at most.
@@ -101,9 +103,6 @@ pub fn limit_for_level(level: u8) -> usize {
         _ => usize::MAX,
     }
 }
-
-/// The phase indices: Early, Late, Late2, Late3.
-pub const INDICES: [u16; 4] = [35, 66, 79, 88];
 
 /// The load forms that may move: the plain loads of each space with their
 /// width, extension and cache-operator modifiers (`.SYS` alone is how
@@ -310,7 +309,7 @@ pub fn hoist_invariants(f: &mut Function, limit: usize, loads: bool) -> usize {
     total
 }
 
-impl Phase for HoistInvariants {
+impl Phase for OriHoistInvariants {
     fn index(&self) -> u16 {
         self.index
     }

@@ -41,9 +41,6 @@ use super::phase::{Phase, PhaseContext, PhaseError};
 use crate::ir::opcode::{Category, Effects};
 use crate::ir::{Function, Inst, Op};
 
-/// Phase index (table row 146).
-pub const INDEX: u16 = 146;
-
 /// At most this many instructions leave one non-GEMM loop.
 pub const PLAIN_LIMIT: usize = 8;
 
@@ -98,19 +95,22 @@ pub fn hoist(f: &mut Function) -> usize {
 
 /// The phase.
 pub struct HoistInvariants {
+    /// The table row it was built for (its index, and the index its
+    /// rewrites are counted under).
+    pub index: u16,
     pub enabled: bool,
 }
 
 impl Phase for HoistInvariants {
     fn index(&self) -> u16 {
-        INDEX
+        self.index
     }
     fn is_no_op(&self) -> bool {
         !self.enabled
     }
     fn execute(&self, cx: &mut PhaseContext) -> Result<(), PhaseError> {
         let n = hoist(&mut cx.function);
-        cx.fire(INDEX, n as u64);
+        cx.fire(self.index, n as u64);
         Ok(())
     }
 }

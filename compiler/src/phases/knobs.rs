@@ -123,7 +123,22 @@ mod tests {
             "advancedscoreboardsandopexes=143",
         ])
         .unwrap();
-        assert_eq!(k.hooks, [(101, 16), (115, 143)]);
+        use crate::phases::table::index_of;
+        assert_eq!(
+            k.hooks,
+            [
+                (
+                    index_of("AdvancedPhaseAllocReg"),
+                    index_of("OriPerformLiveDeadFirst")
+                ),
+                (
+                    index_of("AdvancedScoreboardsAndOpexes"),
+                    index_of("OriPerformLiveDead")
+                )
+            ]
+        );
+        // The value given by index names that phase.
+        assert_eq!(index_of("OriPerformLiveDead"), 143);
         let e = |s: &str| Knobs::parse_all(&[s]).unwrap_err().0;
         assert_eq!(
             e("AdvancedPhasePreSched=NoSuch"),

@@ -41,9 +41,6 @@ pub struct LoopSimplification {
     pub enabled: bool,
 }
 
-/// The index of OriLoopSimplification.
-pub const INDEX: u16 = 18;
-
 fn has_warp_or_convergence(f: &Function, l: &Loop) -> bool {
     l.blocks.iter().any(|&b| {
         f.blocks[b].insts.iter().any(|i| {

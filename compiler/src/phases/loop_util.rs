@@ -348,16 +348,36 @@ mod tests {
     use crate::phases::order::check_order;
     use crate::phases::table::DEFAULT_ORDER;
 
+    // The phases these tests name, by name.
+    use crate::phases::table::index_of;
+    const LOOP_SIMPLIFY: u16 = index_of("OriLoopSimplification");
+    const STRENGTH_REDUCE: u16 = index_of("OriStrengthReduce");
+    const UNROLL: u16 = index_of("OriLoopUnrolling");
+    const PREDICATION: u16 = index_of("OriDoPredication");
+    const HOIST_LATE3: u16 = index_of("OriHoistInvariantsLate3");
+    const SCHED: u16 = index_of("ScheduleInstructions");
+    /// The loop phases and if-conversion.
+    const LOOP_PHASES: [u16; 8] = [
+        LOOP_SIMPLIFY,
+        STRENGTH_REDUCE,
+        UNROLL,
+        index_of("OriHoistInvariantsEarly"),
+        PREDICATION,
+        index_of("OriHoistInvariantsLate"),
+        index_of("OriHoistInvariantsLate2"),
+        HOIST_LATE3,
+    ];
+
     #[test]
     fn the_loop_phases_must_run_before_scheduling() {
         use crate::phases::table::{row_of, Rule};
-        for p in [18u16, 21, 22, 35, 63, 66, 79, 88] {
+        for p in LOOP_PHASES {
             let row = row_of(p).unwrap();
             assert!(
                 row.constraints
                     .iter()
                     .any(|c| c.name == "code-motion-before-scheduling"
-                        && c.rule == Rule::Before(&[147])),
+                        && c.rule == Rule::Before(&[SCHED])),
                 "{}",
                 row.name
             );
@@ -365,13 +385,19 @@ mod tests {
         // Moved after ScheduleInstructions (the phases without a numbered
         // successor, so that this is the first violation), the order is
         // refused by name.
-        for p in [18u16, 21, 22, 63, 88] {
+        for p in [
+            LOOP_SIMPLIFY,
+            STRENGTH_REDUCE,
+            UNROLL,
+            PREDICATION,
+            HOIST_LATE3,
+        ] {
             let mut order: Vec<u16> = DEFAULT_ORDER.iter().copied().filter(|&x| x != p).collect();
-            let sched = order.iter().position(|&x| x == 147).unwrap();
+            let sched = order.iter().position(|&x| x == SCHED).unwrap();
             order.insert(sched + 1, p);
             let e = check_order(&order).unwrap_err().to_string();
             assert!(
-                e.contains("`code-motion-before-scheduling`") && e.contains("(147)"),
+                e.contains("`code-motion-before-scheduling`") && e.contains(&format!("({SCHED})")),
                 "{p}: {e}"
             );
         }
@@ -381,7 +407,7 @@ mod tests {
     #[test]
     fn the_loop_phases_are_no_ops_at_o0_and_follow_the_nvopt_level() {
         use crate::phases::phase::{create, PhaseConfig};
-        let all = [18u16, 21, 22, 35, 63, 66, 79, 88];
+        let all = LOOP_PHASES;
         let mut cfg = PhaseConfig::default();
         for p in all {
             assert!(!create(p, &cfg).unwrap().is_no_op(), "{p} at -O3");
@@ -397,6 +423,6 @@ mod tests {
             .into_iter()
             .filter(|&p| !create(p, &cfg).unwrap().is_no_op())
             .collect();
-        assert_eq!(on, [18]);
+        assert_eq!(on, [LOOP_SIMPLIFY]);
     }
 }

@@ -161,6 +161,14 @@ mod tests {
     use super::*;
     use crate::ir::cfg::tests::func;
 
+    // The phases these tests name, by name.
+    const VERIFY: u16 = crate::phases::table::index_of("OriCheckInitialProgram");
+    const EARLY_LIVE_DEAD: u16 = crate::phases::table::index_of("EarlyOriSimpleLiveDead");
+    const LD1: u16 = crate::phases::table::index_of("OriPerformLiveDeadFirst");
+    const GVN_CSE: u16 = crate::phases::table::index_of("GvnCse");
+    const HOOK_ALLOC_REG: u16 = crate::phases::table::index_of("AdvancedPhaseAllocReg");
+    const EMIT: u16 = crate::phases::table::index_of("EmitSassListing");
+
     fn cx() -> PhaseContext {
         PhaseContext::new(
             func(
@@ -191,7 +199,10 @@ mod tests {
         // phases (phases/scalar/: 13, 15, 29, 37, 46, 49, 50, 58, 64, 65, 83,
         // 107; OriCopyProp 144 is not in the default order); the layout
         // phase 112; register allocation 148, 154, 155.
-        assert_eq!(rep.executed, 29 + crate::phases::scalar::INDICES.len() - 1);
+        assert_eq!(
+            rep.executed,
+            29 + crate::phases::scalar::indices().len() - 1
+        );
         assert!(rep.dumps.is_empty() && rep.stats.is_empty());
     }
 
@@ -200,11 +211,13 @@ mod tests {
         let m = PhaseManager::new(&PhaseConfig::default());
         let mut c = cx();
         let opts = DispatchOptions {
-            dump_before: vec![10],
-            dump_after: vec![10, 49],
+            dump_before: vec![EARLY_LIVE_DEAD],
+            dump_after: vec![EARLY_LIVE_DEAD, GVN_CSE],
             stats: false,
         };
-        let rep = m.dispatch(&[0, 10, 49, 157], &mut c, &opts).unwrap();
+        let rep = m
+            .dispatch(&[VERIFY, EARLY_LIVE_DEAD, GVN_CSE, EMIT], &mut c, &opts)
+            .unwrap();
         assert_eq!(rep.dumps.len(), 3);
         assert!(rep.dumps[0].starts_with("Before EarlyOriSimpleLiveDead\n"));
         assert!(rep.dumps[0].contains("MOV R0, 0x1"));
@@ -221,7 +234,9 @@ mod tests {
             stats: true,
             ..Default::default()
         };
-        let rep = m.dispatch(&[0, 49, 16, 157], &mut c, &opts).unwrap();
+        let rep = m
+            .dispatch(&[VERIFY, GVN_CSE, LD1, EMIT], &mut c, &opts)
+            .unwrap();
         let lines = rep.stats_lines("  ");
         assert_eq!(lines.len(), 6);
         let names: Vec<String> = lines[..5]
@@ -247,7 +262,7 @@ mod tests {
         let mut c = cx();
         c.function.blocks[0].insts.clear();
         let e = m
-            .dispatch(&[0, 157], &mut c, &DispatchOptions::default())
+            .dispatch(&[VERIFY, EMIT], &mut c, &DispatchOptions::default())
             .unwrap_err();
         assert_eq!(e.phase, "OriCheckInitialProgram");
         assert!(
@@ -264,10 +279,10 @@ mod tests {
         let mut c = cx();
         c.function.blocks[0].insts.truncate(1);
         let opts = DispatchOptions {
-            dump_before: vec![0],
+            dump_before: vec![VERIFY],
             ..DispatchOptions::default()
         };
-        let e = m.dispatch(&[0, 157], &mut c, &opts).unwrap_err();
+        let e = m.dispatch(&[VERIFY, EMIT], &mut c, &opts).unwrap_err();
         assert_eq!(e.phase, "OriCheckInitialProgram");
         let (first, dump) = e
             .message
@@ -281,13 +296,17 @@ mod tests {
     #[test]
     fn an_activated_hook_runs_its_phase() {
         let cfg = PhaseConfig {
-            hooks: vec![(101, 16)],
+            hooks: vec![(HOOK_ALLOC_REG, LD1)],
             ..PhaseConfig::default()
         };
         let m = PhaseManager::new(&cfg);
         let mut c = cx();
         let rep = m
-            .dispatch(&[0, 101, 157], &mut c, &DispatchOptions::default())
+            .dispatch(
+                &[VERIFY, HOOK_ALLOC_REG, EMIT],
+                &mut c,
+                &DispatchOptions::default(),
+            )
             .unwrap();
         assert_eq!(rep.executed, 3);
         assert_eq!(c.removed, 1);

@@ -3,8 +3,8 @@
 //!
 //! | file | job |
 //! |---|---|
-//! | `table.rs` | the 159 rows as data: index, name, group, kind, ordering constraints; the default index array; the case-insensitive lookup (158 for an unknown name) |
-//! | `phase.rs` | the [`phase::Phase`] trait (execute, is_no_op, name), the context, the factory, hooks, the inert phases |
+//! | `table.rs` | the 159 rows as data: index, name, group, kind (for a real row, the implementation it runs), ordering constraints; the default index array; the case-insensitive lookup (158 for an unknown name); `index_of`, the compile-time lookup by name every other file names a phase with |
+//! | `phase.rs` | the [`phase::Phase`] trait (execute, is_no_op, name), the context, the factory (a row's implementation, built with the row's index), hooks, the inert phases |
 //! | `manager.rs` | the dispatch over an index array, Before/After dumps, per-phase stats |
 //! | `stats.rs` | the counting allocator and ptxas's report format (docs/MODEL.md, Phase statistics) |
 //! | `order.rs` | `--phase-order`, `--disable-phase`, the constraint check, random valid orders |
@@ -14,8 +14,8 @@
 //! | `check_initial.rs`, `control_flow.rs`, `live_dead.rs`, `emit.rs` | the implemented phases |
 //! | `convert_unsupported.rs` (tests: `convert_unsupported_tests.rs`) | ConvertUnsupportedOps (5): the opcodes a target lacks (REDUX, I2FP) replaced by sequences it has; required, before every other code phase |
 //! | `loop_util.rs` | what the loop phases and if-conversion share: analyses, preheaders, per-loop register facts |
-//! | `loop_simplify.rs`, `strength_reduce.rs` (with `strength_reduce/wide.rs`: 64-bit products of a counter proved not to wrap), `unroll.rs`, `hoist.rs`, `predication.rs` (tests against the restarting search: `predication_equiv.rs`) | the loop phases (18, 21, 22, 35/66/79/88) and if-conversion (63) |
-//! | `nan_or_zero.rs`, `hoist_invariants.rs`, `tex_nodep.rs` (with `tex_nodep/aoffi.rs`: the texel-offset fold) | the scheduling-time and post-allocation peepholes of ptxas (docs/MODEL.md, Peepholes: 145, 146, 149) |
+//! | `loop_simplify.rs`, `strength_reduce.rs` (with `strength_reduce/wide.rs`: 64-bit products of a counter proved not to wrap), `unroll.rs`, `hoist.rs` (OriHoistInvariants, and the hoisting core HoistInvariants shares), `predication.rs` (tests against the restarting search: `predication_equiv.rs`) | the loop phases (18, 21, 22, 35/66/79/88) and if-conversion (63) |
+//! | `nan_or_zero.rs`, `hoist_invariants.rs` (HoistInvariants), `tex_nodep.rs` (with `tex_nodep/aoffi.rs`: the texel-offset fold) | the scheduling-time and post-allocation peepholes of ptxas (docs/MODEL.md, Peepholes: 145, 146, 149) |
 //! | `gemm.rs` | the CUTLASS-style GEMM detection gate they share |
 //! | `place_blocks.rs` | PlaceBlocksInSourceOrder (112): the block layout back in source order |
 //! | `sched.rs` | ScheduleInstructions and the control-code phases (algorithms in `crate::sched`) |
@@ -193,6 +193,10 @@ pub fn stats_block(plan: &Plan, function: &str, rep: &DispatchReport, cx: &Phase
 mod tests {
     use super::*;
 
+    // The phases these tests name, by name.
+    const CFG: u16 = crate::phases::table::index_of("AnalyzeControlFlow");
+    const GVN_CSE: u16 = crate::phases::table::index_of("GvnCse");
+
     #[test]
     fn options_resolve_to_a_plan() {
         let p = PhaseOptions {
@@ -204,9 +208,11 @@ mod tests {
         }
         .plan(2)
         .unwrap();
-        assert_eq!(p.dispatch.dump_before, [49]);
-        assert_eq!(p.dispatch.dump_after, [3]);
-        assert!(!p.order.contains(&16));
+        assert_eq!(p.dispatch.dump_before, [GVN_CSE]);
+        assert_eq!(p.dispatch.dump_after, [CFG]);
+        assert!(!p
+            .order
+            .contains(&crate::phases::table::index_of("OriPerformLiveDeadFirst")));
         assert_eq!(p.config.nvopt_level, 5);
         assert_eq!(p.config.opt_level, 2);
         assert_eq!(p.warnings, ["Invalid nvopt level : 9."]);

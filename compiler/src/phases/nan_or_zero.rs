@@ -59,9 +59,6 @@ use crate::ir::regs::{self, RegUnit};
 use crate::ir::sass_text::Reg;
 use crate::ir::{Function, Inst, Op, Operand};
 
-/// Phase index (table row 145).
-pub const INDEX: u16 = 145;
-
 const NEG_ZERO: u32 = 0x8000_0000;
 
 fn canonical() -> u32 {
@@ -475,6 +472,9 @@ pub fn optimize(f: &mut Function) -> usize {
 
 /// The phase.
 pub struct OptimizeNaNOrZero {
+    /// The table row it was built for (its index, and the index its
+    /// rewrites are counted under).
+    pub index: u16,
     pub enabled: bool,
     /// Run without the GEMM gate (NvOpt level 5).
     pub ungated: bool,
@@ -482,7 +482,7 @@ pub struct OptimizeNaNOrZero {
 
 impl Phase for OptimizeNaNOrZero {
     fn index(&self) -> u16 {
-        INDEX
+        self.index
     }
     fn is_no_op(&self) -> bool {
         !self.enabled
@@ -492,7 +492,7 @@ impl Phase for OptimizeNaNOrZero {
             return Ok(());
         }
         let n = optimize(&mut cx.function);
-        cx.fire(INDEX, n as u64);
+        cx.fire(self.index, n as u64);
         Ok(())
     }
 }

@@ -288,6 +288,33 @@ pub fn random_valid_order_of(set: &[u16], seed: u64) -> Vec<u16> {
 mod tests {
     use super::*;
 
+    // The phases these tests order, by name.
+    const VERIFY: u16 = table::index_of("OriCheckInitialProgram");
+    const NVOPT_RECIPES: u16 = table::index_of("ApplyNvOptRecipes");
+    const PROMOTE_FP16: u16 = table::index_of("PromoteFP16");
+    const CFG: u16 = table::index_of("AnalyzeControlFlow");
+    const HOOK_BEFORE_CONV: u16 = table::index_of("AdvancedPhaseBeforeConvUnSup");
+    const CONV: u16 = table::index_of("ConvertUnsupportedOps");
+    const GO_EARLY: u16 = table::index_of("GeneralOptimizeEarly");
+    const BRANCH_OPT: u16 = table::index_of("OriBranchOpt");
+    const LD1: u16 = table::index_of("OriPerformLiveDeadFirst");
+    const SPLIT: u16 = table::index_of("OriSplitLiveRanges");
+    const MOVPHI: u16 = table::index_of("GenerateMovPhi");
+    const LD2: u16 = table::index_of("OriPerformLiveDeadSecond");
+    const MID_EXPANSION: u16 = table::index_of("MidExpansion");
+    const MOVPHI_TO_MOV: u16 = table::index_of("ConvertAllMovPhiToMov");
+    const LEGALIZED: u16 = table::index_of("SetAfterLegalization");
+    const O0_WAITS: u16 = table::index_of("ProcessO0WaitsAndSBs");
+    const MERC_ENCODE: u16 = table::index_of("MercEncodeAndDecode");
+    const REGMAP: u16 = table::index_of("CalcRegisterMap");
+    const ORI: u16 = table::index_of("OriRunNamedPhases");
+    const HOIST: u16 = table::index_of("HoistInvariants");
+    const SCHED: u16 = table::index_of("ScheduleInstructions");
+    const ALLOC: u16 = table::index_of("AllocateRegisters");
+    const VERIFY_ALLOC: u16 = table::index_of("VerifyAllocatedProgram");
+    const EMIT: u16 = table::index_of("EmitSassListing");
+    const NOP: u16 = table::index_of("Nop");
+
     #[test]
     fn the_default_order_keeps_every_constraint() {
         check_order(table::DEFAULT_ORDER).unwrap();
@@ -297,11 +324,11 @@ mod tests {
     fn orders_parse_from_names_and_indices() {
         assert_eq!(
             parse_order("OriCheckInitialProgram, 3\nanalyzecontrolflow  157").unwrap(),
-            [0, 3, 3, 157]
+            [VERIFY, CFG, CFG, EMIT]
         );
         assert_eq!(
             parse_order("# a file\n0 # verify\n\nEmitSassListing\n").unwrap(),
-            [0, 157]
+            [VERIFY, EMIT]
         );
         assert_eq!(
             parse_order("0,NoSuchPhase").unwrap_err().0,
@@ -319,7 +346,7 @@ mod tests {
             parse_order(" , ").unwrap_err().0,
             "the phase order is empty"
         );
-        assert_eq!(parse_order("nop").unwrap(), [158]);
+        assert_eq!(parse_order("nop").unwrap(), [NOP]);
     }
 
     #[test]
@@ -327,7 +354,7 @@ mod tests {
         let d = std::env::temp_dir().join(format!("ptxc-order-{}.txt", std::process::id()));
         std::fs::write(&d, "0\n16\n157\n").unwrap();
         let arg = format!("@{}", d.display());
-        assert_eq!(parse_order_arg(&arg).unwrap(), [0, 16, 157]);
+        assert_eq!(parse_order_arg(&arg).unwrap(), [VERIFY, LD1, EMIT]);
         std::fs::remove_file(&d).unwrap();
         assert!(parse_order_arg(&arg)
             .unwrap_err()
@@ -337,43 +364,55 @@ mod tests {
 
     #[test]
     fn a_minimal_order_is_valid() {
-        check_order(&[0, 5, 157]).unwrap();
-        check_order(&[0, 158, 5, 16, 157, 158]).unwrap();
+        check_order(&[VERIFY, CONV, EMIT]).unwrap();
+        check_order(&[VERIFY, NOP, CONV, LD1, EMIT, NOP]).unwrap();
         // Phases 1..=4 may run before the conversion.
-        check_order(&[0, 1, 2, 3, 4, 5, 157]).unwrap();
+        check_order(&[
+            VERIFY,
+            NVOPT_RECIPES,
+            PROMOTE_FP16,
+            CFG,
+            HOOK_BEFORE_CONV,
+            CONV,
+            EMIT,
+        ])
+        .unwrap();
     }
 
     #[test]
     fn the_conversion_is_required_and_precedes_every_code_phase() {
         let e = |o: &[u16]| check_order(o).unwrap_err().0;
         assert_eq!(
-            e(&[0, 157]),
+            e(&[VERIFY, EMIT]),
             "phase order violates constraint `required`: ConvertUnsupportedOps (5) is missing from the order"
         );
         assert_eq!(
-            e(&[0, 16, 5, 157]),
+            e(&[VERIFY, LD1, CONV, EMIT]),
             "phase order violates constraint `target-code`: ConvertUnsupportedOps (5) must run before OriPerformLiveDeadFirst (16)"
         );
-        for y in [13, 139, 147, 154] {
-            assert!(e(&[0, y, 5, 157]).contains("`target-code`"), "phase {y}");
+        for y in [GO_EARLY, ORI, SCHED, VERIFY_ALLOC] {
+            assert!(
+                e(&[VERIFY, y, CONV, EMIT]).contains("`target-code`"),
+                "phase {y}"
+            );
         }
         // Every code phase that may follow the conversion alone is refused
         // before it (some by their own constraints first: the hook 7's
         // `hook-position`, AllocateRegisters' vreg creators).
         let mut refused = 0;
         for &y in table::TARGET_CODE_PHASES {
-            if y == table::EMIT || check_order(&[0, 5, y, 157]).is_err() {
+            if y == table::EMIT || check_order(&[VERIFY, CONV, y, EMIT]).is_err() {
                 continue;
             }
-            assert!(check_order(&[0, y, 5, 157]).is_err(), "phase {y}");
+            assert!(check_order(&[VERIFY, y, CONV, EMIT]).is_err(), "phase {y}");
             refused += 1;
         }
         assert!(refused > 100, "{refused}");
         // A later repeat of a code phase is fine, and so is a repeat of the
         // conversion (it has nothing left to convert).
-        check_order(&[0, 5, 16, 5, 16, 157]).unwrap();
+        check_order(&[VERIFY, CONV, LD1, CONV, LD1, EMIT]).unwrap();
         assert_eq!(
-            resolve(None, &[5]).unwrap_err().0,
+            resolve(None, &[CONV]).unwrap_err().0,
             "cannot disable ConvertUnsupportedOps (5): constraint `required`"
         );
     }
@@ -382,64 +421,71 @@ mod tests {
     fn violations_name_the_constraint() {
         let e = |o: &[u16]| check_order(o).unwrap_err().0;
         assert_eq!(
-            e(&[16, 0, 5, 157]),
+            e(&[LD1, VERIFY, CONV, EMIT]),
             "phase order violates constraint `verify-first`: OriCheckInitialProgram (0) must run first"
         );
         assert_eq!(
-            e(&[0, 5, 157, 16]),
+            e(&[VERIFY, CONV, EMIT, LD1]),
             "phase order violates constraint `emission-last`: EmitSassListing (157) must run last"
         );
         assert_eq!(
-            e(&[0, 5, 16]),
+            e(&[VERIFY, CONV, LD1]),
             "phase order violates constraint `required`: EmitSassListing (157) is missing from the order"
         );
         assert_eq!(
-            e(&[0, 5, 148, 19, 157]),
+            e(&[VERIFY, CONV, ALLOC, SPLIT, EMIT]),
             "phase order violates constraint `regalloc-after-vreg-creators`: AllocateRegisters (148) must run after OriSplitLiveRanges (19), which creates virtual registers"
         );
         assert_eq!(
-            e(&[0, 5, 124, 148, 157]),
+            e(&[VERIFY, CONV, REGMAP, ALLOC, EMIT]),
             "phase order violates constraint `post-regalloc`: CalcRegisterMap (124) must run after AllocateRegisters (148)"
         );
         assert_eq!(
-            e(&[0, 5, 33, 16, 157]),
+            e(&[VERIFY, CONV, LD2, LD1, EMIT]),
             "phase order violates constraint `numbered-passes`: OriPerformLiveDeadSecond (33) must run after OriPerformLiveDeadFirst (16)"
         );
         assert_eq!(
-            e(&[0, 5, 4, 157]),
+            e(&[VERIFY, CONV, HOOK_BEFORE_CONV, EMIT]),
             "phase order violates constraint `hook-position`: AdvancedPhaseBeforeConvUnSup (4) must run before ConvertUnsupportedOps (5)"
         );
-        assert!(e(&[0, 5, 15, 3, 157]).contains("`cfg-analysis-first`"));
-        assert!(e(&[0, 5, 117, 116, 157]).contains("`mercury-sequence`"));
-        assert!(e(&[0, 5, 95, 45, 157]).contains("`legalization`"));
-        assert!(e(&[0, 5, 73, 23, 157]).contains("`movphi-pairing`"));
-        assert!(e(&[0, 5, 146, 147, 157]).contains("`scheduling`"));
-        assert!(e(&[0, 5, 148, 73, 157]).contains("`regalloc-after-movphi-removal`"));
+        assert!(e(&[VERIFY, CONV, BRANCH_OPT, CFG, EMIT]).contains("`cfg-analysis-first`"));
+        assert!(e(&[VERIFY, CONV, MERC_ENCODE, O0_WAITS, EMIT]).contains("`mercury-sequence`"));
+        assert!(e(&[VERIFY, CONV, LEGALIZED, MID_EXPANSION, EMIT]).contains("`legalization`"));
+        assert!(e(&[VERIFY, CONV, MOVPHI_TO_MOV, MOVPHI, EMIT]).contains("`movphi-pairing`"));
+        assert!(e(&[VERIFY, CONV, HOIST, SCHED, EMIT]).contains("`scheduling`"));
+        assert!(e(&[VERIFY, CONV, ALLOC, MOVPHI_TO_MOV, EMIT])
+            .contains("`regalloc-after-movphi-removal`"));
         // A phase missing from the order constrains nothing.
-        check_order(&[0, 5, 33, 157]).unwrap();
-        check_order(&[0, 5, 148, 124, 157]).unwrap();
+        check_order(&[VERIFY, CONV, LD2, EMIT]).unwrap();
+        check_order(&[VERIFY, CONV, ALLOC, REGMAP, EMIT]).unwrap();
         // Repeats: every occurrence is checked.
-        assert!(e(&[0, 5, 0, 157]).contains("`verify-first`"));
-        assert!(e(&[0, 5, 16, 33, 16, 19, 148, 124, 157, 157]).contains("`emission-last`"));
+        assert!(e(&[VERIFY, CONV, VERIFY, EMIT]).contains("`verify-first`"));
+        assert!(
+            e(&[VERIFY, CONV, LD1, LD2, LD1, SPLIT, ALLOC, REGMAP, EMIT, EMIT])
+                .contains("`emission-last`")
+        );
     }
 
     #[test]
     fn disabling_removes_and_refuses_required_phases() {
-        let o = resolve(None, &[16, 33]).unwrap();
-        assert!(!o.contains(&16) && !o.contains(&33));
+        let o = resolve(None, &[LD1, LD2]).unwrap();
+        assert!(!o.contains(&LD1) && !o.contains(&LD2));
         assert_eq!(o.len(), table::DEFAULT_ORDER.len() - 2);
         assert_eq!(
-            resolve(None, &[157]).unwrap_err().0,
+            resolve(None, &[EMIT]).unwrap_err().0,
             "cannot disable EmitSassListing (157): constraint `required`"
         );
         assert_eq!(
-            resolve(None, &[0]).unwrap_err().0,
+            resolve(None, &[VERIFY]).unwrap_err().0,
             "cannot disable OriCheckInitialProgram (0): constraint `required`"
         );
         // Disabling a phase the order does not hold is harmless.
-        assert_eq!(resolve(Some(&[0, 5, 157]), &[16]).unwrap(), [0, 5, 157]);
+        assert_eq!(
+            resolve(Some(&[VERIFY, CONV, EMIT]), &[LD1]).unwrap(),
+            [VERIFY, CONV, EMIT]
+        );
         // A given order is checked after the removals.
-        assert!(resolve(Some(&[16, 0, 5, 157]), &[]).is_err());
+        assert!(resolve(Some(&[LD1, VERIFY, CONV, EMIT]), &[]).is_err());
     }
 
     #[test]

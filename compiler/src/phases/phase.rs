@@ -3,14 +3,17 @@
 //! 159-case switch).
 //!
 //! A phase is a [`Phase`]; [`create`] builds one from its index and a
-//! [`PhaseConfig`], `None` past the table (ptxas's default case). Which
-//! indices build real phases is the table's [`Kind`]: see [`create`].
+//! [`PhaseConfig`], `None` past the table (ptxas's default case). What
+//! a row builds is the table's [`Kind`] (for a real row, the [`Impl`] it
+//! names): the table is the one place a phase's index, name and
+//! implementation are written. A phase learns its index from the row it
+//! was built for; no phase file holds one.
 
 use std::sync::Arc;
 
-use super::table::{self, Kind, EMIT, PHASES};
+use super::table::{self, DeadCodeRounds, Impl, Kind, PHASES};
 use super::{check_initial, control_flow, convert_unsupported, emit, live_dead, regalloc, sched};
-use super::{hoist, loop_simplify, predication, strength_reduce, unroll};
+use super::{hoist, loop_simplify, predication, scalar, strength_reduce, unroll};
 use super::{hoist_invariants, nan_or_zero, place_blocks, tex_nodep};
 use crate::ir::sass_text::SassFunction;
 use crate::ir::Function;
@@ -199,95 +202,17 @@ impl Phase for OriManager {
     }
 }
 
-/// The factory. Real phases: OriCheckInitialProgram (0, the verifier),
-/// AnalyzeControlFlow (3), ConvertUnsupportedOps (5), the liveness and dead-code phases
-/// EarlyOriSimpleLiveDead (10), OriPerformLiveDeadFirst..Fourth (16, 33,
-/// 61, 84), OriDeadCodeScan (142, one round), OriPerformLiveDead (143),
-/// the ORI manager (139), ScheduleInstructions (147), the control-code
-/// phases AssignScoreboards, ComputeStallCounts, SetReuseFlags (151..153)
-/// register allocation (148, 154, 155) and EmitSassListing (157); the
-/// loop phases
-/// OriLoopSimplification (18), OriStrengthReduce (21), OriLoopUnrolling
-/// (22), OriHoistInvariantsEarly/Late/Late2/Late3 (35, 66, 79, 88) and
-/// if-conversion OriDoPredication (63); the peepholes OptimizeNaNOrZero
-/// (145), HoistInvariants (146) and TexNodep (149); the block layout
-/// PlaceBlocksInSourceOrder (112); the scalar
-/// optimization phases of `phases/scalar/` (`scalar::INDICES`: 13, 15, 29,
-/// 37, 46, 49, 50, 58, 64, 65, 83, 107, 144). Hooks (the 16
-/// AdvancedPhase rows) run the phase a knob attaches, if any. Everything
-/// else is [`Inert`].
+/// The factory: the phase of table row `index`, built from what the row
+/// says ([`Kind`]; for a real row, the [`Impl`] it names), `None` past the
+/// table. Every phase is given the index of the row it was built for: that
+/// is its `index()` and the index its rewrites are counted under
+/// ([`PhaseContext::fire`]); no phase file knows its own index. Hooks
+/// (the 16 AdvancedPhase rows) run the phase a knob attaches, if any;
+/// inert rows and the sentinel are [`Inert`].
 pub fn create(index: u16, cfg: &PhaseConfig) -> Option<Box<dyn Phase>> {
     let row = PHASES.get(usize::from(index))?;
     Some(match row.kind {
-        Kind::Real => match index {
-            0 => Box::new(check_initial::CheckInitialProgram),
-            3 => Box::new(control_flow::AnalyzeControlFlow),
-            convert_unsupported::INDEX => Box::new(convert_unsupported::ConvertUnsupportedOps),
-            10 | 16 | 33 | 61 | 84 | 143 => Box::new(live_dead::LiveDead {
-                index,
-                rounds: cfg.dead_code_rounds(),
-                enabled: cfg.opt_level > 0,
-            }),
-            142 => Box::new(live_dead::LiveDead {
-                index,
-                rounds: cfg.dead_code_rounds().min(1),
-                enabled: cfg.opt_level > 0,
-            }),
-            147 => Box::new(sched::ScheduleInstructions {
-                enabled: cfg.opt_level > 0 && cfg.nvopt_level > 0,
-            }),
-            151 => Box::new(sched::AssignScoreboards),
-            152 => Box::new(sched::ComputeStallCounts),
-            153 => Box::new(sched::SetReuseFlags),
-            EMIT => Box::new(emit::EmitSassListing),
-            // The loop phases and if-conversion (loop_simplify.rs ..
-            // predication.rs); no-ops at -O0.
-            loop_simplify::INDEX => Box::new(loop_simplify::LoopSimplification {
-                index,
-                enabled: cfg.opt_level > 0,
-            }),
-            strength_reduce::INDEX => Box::new(strength_reduce::StrengthReduce {
-                index,
-                enabled: cfg.opt_level > 0 && cfg.nvopt_level > 0,
-            }),
-            unroll::INDEX => Box::new(unroll::LoopUnrolling {
-                index,
-                enabled: cfg.opt_level > 0,
-                limits: unroll::UnrollLimits::for_level(cfg.nvopt_level),
-            }),
-            35 | 66 | 79 | 88 => Box::new(hoist::HoistInvariants {
-                index,
-                enabled: cfg.opt_level > 0,
-                limit: hoist::limit_for_level(cfg.nvopt_level),
-                loads: index != 35,
-            }),
-            predication::INDEX => Box::new(predication::Predication {
-                index,
-                enabled: cfg.opt_level > 0,
-                arm_limit: predication::arm_limit_for_level(cfg.nvopt_level),
-            }),
-            // ptxas's peepholes (docs/MODEL.md, Peepholes; see their files for the gates).
-            nan_or_zero::INDEX => Box::new(nan_or_zero::OptimizeNaNOrZero {
-                enabled: cfg.opt_level > 0 && cfg.nvopt_level > 0,
-                ungated: cfg.nvopt_level >= 5,
-            }),
-            hoist_invariants::INDEX => Box::new(hoist_invariants::HoistInvariants {
-                enabled: cfg.opt_level > 0 && cfg.nvopt_level > 0,
-            }),
-            place_blocks::INDEX => Box::new(place_blocks::PlaceBlocksInSourceOrder {
-                enabled: cfg.opt_level > 0,
-            }),
-            tex_nodep::INDEX => Box::new(tex_nodep::TexNodep {
-                enabled: cfg.opt_level > 0 && cfg.nvopt_level > 0,
-            }),
-            // The scalar optimization phases (phases/scalar/).
-            i if super::scalar::INDICES.contains(&i) => super::scalar::create(i, cfg)?,
-            // Register allocation (phases/regalloc.rs), at every -O level.
-            table::ALLOCATE_REGISTERS => Box::new(regalloc::AllocateRegisters),
-            regalloc::VERIFY_ALLOCATED => Box::new(regalloc::VerifyAllocatedProgram),
-            regalloc::COMPUTE_RESOURCE_USAGE => Box::new(regalloc::ComputeResourceUsage),
-            _ => unreachable!("row {index} is Real without an implementation"),
-        },
+        Kind::Real(imp) => real(imp, index, cfg),
         Kind::Hook => Box::new(Hook {
             index,
             target: cfg
@@ -303,24 +228,175 @@ pub fn create(index: u16, cfg: &PhaseConfig) -> Option<Box<dyn Phase>> {
     })
 }
 
+/// The implementation `imp` as the phase of row `index`, with the gates
+/// the levels set (see each phase's file).
+fn real(imp: Impl, index: u16, cfg: &PhaseConfig) -> Box<dyn Phase> {
+    let optimizing = cfg.opt_level > 0;
+    let nvopt = optimizing && cfg.nvopt_level > 0;
+    // The scalar optimization phases (phases/scalar/): rounds per run.
+    let rounds = scalar::rounds(cfg);
+    match imp {
+        Impl::CheckInitialProgram => Box::new(check_initial::CheckInitialProgram { index }),
+        Impl::AnalyzeControlFlow => Box::new(control_flow::AnalyzeControlFlow { index }),
+        Impl::ConvertUnsupportedOps => {
+            Box::new(convert_unsupported::ConvertUnsupportedOps { index })
+        }
+        Impl::LiveDead(r) => Box::new(live_dead::LiveDead {
+            index,
+            rounds: match r {
+                DeadCodeRounds::ByLevel => cfg.dead_code_rounds(),
+                DeadCodeRounds::AtMostOne => cfg.dead_code_rounds().min(1),
+            },
+            enabled: optimizing,
+        }),
+        Impl::GeneralOptimize => {
+            Box::new(scalar::general_optimize::GeneralOptimize { index, rounds })
+        }
+        Impl::OriBranchOpt => Box::new(scalar::branch_opt::OriBranchOpt { index, rounds }),
+        Impl::OriCopyProp => Box::new(scalar::copy_prop::OriCopyProp { index, rounds }),
+        Impl::OriBackCopyPropagate => {
+            Box::new(scalar::back_copy_prop::OriBackCopyPropagate { index, rounds })
+        }
+        Impl::GvnCse => Box::new(scalar::gvn_cse::GvnCse {
+            index,
+            rounds,
+            loads: cfg.nvopt_level >= 2,
+        }),
+        Impl::OriReassociateAndCommon => {
+            Box::new(scalar::reassociate_and_common::OriReassociateAndCommon { index, rounds })
+        }
+        Impl::LateOriCommoning => {
+            Box::new(scalar::late_commoning::LateOriCommoning { index, rounds })
+        }
+        Impl::OriRemoveNopCode => Box::new(scalar::remove_nop::OriRemoveNopCode {
+            index,
+            enabled: rounds > 0,
+        }),
+        // The loop phases and if-conversion (loop_simplify.rs ..
+        // predication.rs); no-ops at -O0.
+        Impl::LoopSimplification => Box::new(loop_simplify::LoopSimplification {
+            index,
+            enabled: optimizing,
+        }),
+        Impl::StrengthReduce => Box::new(strength_reduce::StrengthReduce {
+            index,
+            enabled: nvopt,
+        }),
+        Impl::LoopUnrolling => Box::new(unroll::LoopUnrolling {
+            index,
+            enabled: optimizing,
+            limits: unroll::UnrollLimits::for_level(cfg.nvopt_level),
+        }),
+        Impl::OriHoistInvariants { loads } => Box::new(hoist::OriHoistInvariants {
+            index,
+            enabled: optimizing,
+            limit: hoist::limit_for_level(cfg.nvopt_level),
+            loads,
+        }),
+        Impl::Predication => Box::new(predication::Predication {
+            index,
+            enabled: optimizing,
+            arm_limit: predication::arm_limit_for_level(cfg.nvopt_level),
+        }),
+        Impl::PlaceBlocksInSourceOrder => Box::new(place_blocks::PlaceBlocksInSourceOrder {
+            index,
+            enabled: optimizing,
+        }),
+        // ptxas's peepholes (docs/MODEL.md, Peepholes; see their files for the gates).
+        Impl::OptimizeNaNOrZero => Box::new(nan_or_zero::OptimizeNaNOrZero {
+            index,
+            enabled: nvopt,
+            ungated: cfg.nvopt_level >= 5,
+        }),
+        Impl::HoistInvariants => Box::new(hoist_invariants::HoistInvariants {
+            index,
+            enabled: nvopt,
+        }),
+        Impl::TexNodep => Box::new(tex_nodep::TexNodep {
+            index,
+            enabled: nvopt,
+        }),
+        Impl::ScheduleInstructions => Box::new(sched::ScheduleInstructions {
+            index,
+            enabled: nvopt,
+        }),
+        Impl::AssignScoreboards => Box::new(sched::AssignScoreboards { index }),
+        Impl::ComputeStallCounts => Box::new(sched::ComputeStallCounts { index }),
+        Impl::SetReuseFlags => Box::new(sched::SetReuseFlags { index }),
+        // Register allocation (phases/regalloc.rs), at every -O level.
+        Impl::AllocateRegisters => Box::new(regalloc::AllocateRegisters { index }),
+        Impl::VerifyAllocatedProgram => Box::new(regalloc::VerifyAllocatedProgram { index }),
+        Impl::ComputeResourceUsage => Box::new(regalloc::ComputeResourceUsage { index }),
+        Impl::EmitSassListing => Box::new(emit::EmitSassListing { index }),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::phases::table::{index_of, PHASE_COUNT};
 
     #[test]
     fn the_factory_builds_every_index_and_nothing_past_the_table() {
         let cfg = PhaseConfig::default();
-        for i in 0..159u16 {
-            let p = create(i, &cfg).unwrap();
-            assert_eq!(p.index(), i);
-            assert_eq!(p.name(), PHASES[usize::from(i)].name);
-            let row = &PHASES[usize::from(i)];
-            if !row.implemented() {
-                assert!(p.is_no_op(), "{} must be an explicit no-op", row.name);
+        for r in &PHASES {
+            let p = create(r.index, &cfg).unwrap();
+            assert_eq!(p.index(), r.index);
+            assert_eq!(p.name(), r.name);
+            if !r.implemented() {
+                assert!(p.is_no_op(), "{} must be an explicit no-op", r.name);
             }
         }
-        assert!(create(159, &cfg).is_none());
+        assert!(create(PHASE_COUNT as u16, &cfg).is_none());
         assert!(create(u16::MAX, &cfg).is_none());
+    }
+
+    /// Every real row's phase is built for that row: its index and name
+    /// are the row's, at every level (the gates change, the identity
+    /// does not), and its rewrites are counted under that index.
+    #[test]
+    fn every_real_row_builds_a_phase_of_that_row() {
+        let mut real = 0;
+        for r in PHASES.iter().filter(|r| matches!(r.kind, Kind::Real(_))) {
+            real += 1;
+            for (opt_level, nvopt_level) in [(0, 3), (3, 0), (3, 3), (3, 5)] {
+                let cfg = PhaseConfig {
+                    opt_level,
+                    nvopt_level,
+                    ..Default::default()
+                };
+                let p = create(r.index, &cfg).unwrap();
+                assert_eq!(p.index(), r.index, "{}", r.name);
+                assert_eq!(p.name(), r.name);
+            }
+        }
+        assert!(real > 0);
+        // Rewrites are counted under the row's index: each member of the
+        // GeneralOptimize family folds the same constant add.
+        for name in [
+            "GeneralOptimizeEarly",
+            "GeneralOptimize",
+            "GeneralOptimizeMid",
+            "GeneralOptimizeMid2",
+            "GeneralOptimizeLate",
+            "GeneralOptimizeLate2",
+        ] {
+            let f = crate::phases::scalar::test_util::func(
+                ".L_x_0:
+                 MOV %r1, 0x3 ;
+                 IADD3 %r2, %r1, 0x4, RZ ;
+                 STG.E [%r8.64], %r2 ;
+                 EXIT ;",
+            );
+            let mut cx = PhaseContext::new(f, None);
+            let i = index_of(name);
+            create(i, &PhaseConfig::default())
+                .unwrap()
+                .execute(&mut cx)
+                .unwrap();
+            assert!(cx.fired.get(&i).is_some_and(|&n| n > 0), "{name}");
+            assert_eq!(cx.fired.len(), 1, "{name}: {:?}", cx.fired);
+        }
     }
 
     #[test]
@@ -329,24 +405,29 @@ mod tests {
         for h in table::HOOKS {
             assert!(create(h, &cfg).unwrap().is_no_op());
         }
-        cfg.hooks.push((101, 16));
-        let p = create(101, &cfg).unwrap();
+        let alloc_reg = index_of("AdvancedPhaseAllocReg");
+        cfg.hooks
+            .push((alloc_reg, index_of("OriPerformLiveDeadFirst")));
+        let p = create(alloc_reg, &cfg).unwrap();
         assert!(!p.is_no_op());
         assert_eq!(p.name(), "AdvancedPhaseAllocReg");
         // An inert phase attached leaves the hook a no-op.
-        cfg.hooks.push((97, 113));
-        assert!(create(97, &cfg).unwrap().is_no_op());
+        let pre_sched = index_of("AdvancedPhasePreSched");
+        cfg.hooks
+            .push((pre_sched, index_of("PostFixForMercTargets")));
+        assert!(create(pre_sched, &cfg).unwrap().is_no_op());
     }
 
     #[test]
     fn levels_gate_the_dead_code_phases() {
+        let first = index_of("OriPerformLiveDeadFirst");
         let mut cfg = PhaseConfig::default();
-        assert!(!create(16, &cfg).unwrap().is_no_op());
+        assert!(!create(first, &cfg).unwrap().is_no_op());
         cfg.opt_level = 0;
-        assert!(create(16, &cfg).unwrap().is_no_op());
+        assert!(create(first, &cfg).unwrap().is_no_op());
         cfg.opt_level = 3;
         cfg.nvopt_level = 0;
-        assert!(create(16, &cfg).unwrap().is_no_op());
+        assert!(create(first, &cfg).unwrap().is_no_op());
         for (lvl, rounds) in [(1, 1), (2, 2), (3, 3), (4, 4), (5, usize::MAX)] {
             cfg.nvopt_level = lvl;
             assert_eq!(cfg.dead_code_rounds(), rounds);

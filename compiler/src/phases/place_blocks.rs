@@ -28,15 +28,16 @@ use crate::ir::cfg::{falls_through, is_indirect, is_terminator};
 use crate::ir::{Block, Function, Op};
 use std::collections::BTreeSet;
 
-pub const INDEX: u16 = 112;
-
 pub struct PlaceBlocksInSourceOrder {
+    /// The table row it was built for (its index, and the index its
+    /// rewrites are counted under).
+    pub index: u16,
     pub enabled: bool,
 }
 
 impl Phase for PlaceBlocksInSourceOrder {
     fn index(&self) -> u16 {
-        INDEX
+        self.index
     }
     fn is_no_op(&self) -> bool {
         !self.enabled
@@ -48,7 +49,7 @@ impl Phase for PlaceBlocksInSourceOrder {
         if let Some(order) = source_order(&cx.function, facts) {
             let moved = moved_blocks(&order);
             cx.function = lay_out(&cx.function, &order);
-            cx.fire(INDEX, moved as u64);
+            cx.fire(self.index, moved as u64);
         }
         Ok(())
     }

@@ -62,9 +62,6 @@ pub struct Predication {
     pub arm_limit: usize,
 }
 
-/// The index of OriDoPredication.
-pub const INDEX: u16 = 63;
-
 /// The arm limit of NvOpt level `level` (module table).
 pub fn arm_limit_for_level(level: u8) -> usize {
     match level {

@@ -25,11 +25,15 @@ fn fail(index: u16, m: impl std::fmt::Display) -> PhaseError {
 }
 
 /// 148: colour, spill, grow the frames.
-pub struct AllocateRegisters;
+pub struct AllocateRegisters {
+    /// The table row it was built for (its index, and the index its
+    /// rewrites are counted under).
+    pub index: u16,
+}
 
 impl Phase for AllocateRegisters {
     fn index(&self) -> u16 {
-        table::ALLOCATE_REGISTERS
+        self.index
     }
     fn is_no_op(&self) -> bool {
         false
@@ -60,14 +64,15 @@ impl Phase for AllocateRegisters {
 }
 
 /// 154: the post-allocation verifier.
-pub struct VerifyAllocatedProgram;
-
-pub const VERIFY_ALLOCATED: u16 = 154;
-pub const COMPUTE_RESOURCE_USAGE: u16 = 155;
+pub struct VerifyAllocatedProgram {
+    /// The table row it was built for (its index, and the index its
+    /// rewrites are counted under).
+    pub index: u16,
+}
 
 impl Phase for VerifyAllocatedProgram {
     fn index(&self) -> u16 {
-        VERIFY_ALLOCATED
+        self.index
     }
     fn is_no_op(&self) -> bool {
         false
@@ -84,11 +89,15 @@ impl Phase for VerifyAllocatedProgram {
 }
 
 /// 155: registers used, spill bytes, stack frame.
-pub struct ComputeResourceUsage;
+pub struct ComputeResourceUsage {
+    /// The table row it was built for (its index, and the index its
+    /// rewrites are counted under).
+    pub index: u16,
+}
 
 impl Phase for ComputeResourceUsage {
     fn index(&self) -> u16 {
-        COMPUTE_RESOURCE_USAGE
+        self.index
     }
     fn is_no_op(&self) -> bool {
         false

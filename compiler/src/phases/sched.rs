@@ -12,12 +12,15 @@ use crate::sched::{list, reuse, scoreboard, stall};
 
 /// ScheduleInstructions (147).
 pub struct ScheduleInstructions {
+    /// The table row it was built for (its index, and the index its
+    /// rewrites are counted under).
+    pub index: u16,
     pub enabled: bool,
 }
 
 impl Phase for ScheduleInstructions {
     fn index(&self) -> u16 {
-        147
+        self.index
     }
     fn is_no_op(&self) -> bool {
         !self.enabled
@@ -35,17 +38,21 @@ impl Phase for ScheduleInstructions {
                 .collect();
             cx.schedule.push(stats);
         }
-        cx.fire(147, moved);
+        cx.fire(self.index, moved);
         Ok(())
     }
 }
 
 /// AssignScoreboards (151).
-pub struct AssignScoreboards;
+pub struct AssignScoreboards {
+    /// The table row it was built for (its index, and the index its
+    /// rewrites are counted under).
+    pub index: u16,
+}
 
 impl Phase for AssignScoreboards {
     fn index(&self) -> u16 {
-        151
+        self.index
     }
     fn is_no_op(&self) -> bool {
         false
@@ -53,17 +60,21 @@ impl Phase for AssignScoreboards {
     fn execute(&self, cx: &mut PhaseContext) -> Result<(), PhaseError> {
         let Some(sm) = cx.sm else { return Ok(()) };
         let (set, _) = scoreboard::assign(&mut cx.function, sm);
-        cx.fire(151, set as u64);
+        cx.fire(self.index, set as u64);
         Ok(())
     }
 }
 
 /// ComputeStallCounts (152).
-pub struct ComputeStallCounts;
+pub struct ComputeStallCounts {
+    /// The table row it was built for (its index, and the index its
+    /// rewrites are counted under).
+    pub index: u16,
+}
 
 impl Phase for ComputeStallCounts {
     fn index(&self) -> u16 {
-        152
+        self.index
     }
     fn is_no_op(&self) -> bool {
         false
@@ -71,17 +82,21 @@ impl Phase for ComputeStallCounts {
     fn execute(&self, cx: &mut PhaseContext) -> Result<(), PhaseError> {
         let Some(sm) = cx.sm else { return Ok(()) };
         let extra = stall::compute(&mut cx.function, sm);
-        cx.fire(152, extra);
+        cx.fire(self.index, extra);
         Ok(())
     }
 }
 
 /// SetReuseFlags (153).
-pub struct SetReuseFlags;
+pub struct SetReuseFlags {
+    /// The table row it was built for (its index, and the index its
+    /// rewrites are counted under).
+    pub index: u16,
+}
 
 impl Phase for SetReuseFlags {
     fn index(&self) -> u16 {
-        153
+        self.index
     }
     fn is_no_op(&self) -> bool {
         false
@@ -91,7 +106,7 @@ impl Phase for SetReuseFlags {
             return Ok(());
         }
         let n = reuse::set(&mut cx.function);
-        cx.fire(153, n as u64);
+        cx.fire(self.index, n as u64);
         Ok(())
     }
 }

@@ -328,13 +328,13 @@ mod tests {
         let ms = Duration::from_millis;
         let stats = [
             PhaseStat {
-                index: 0,
+                index: crate::phases::table::CHECK_INITIAL,
                 name: "OriCheckInitialProgram",
                 mem: MemDelta::default(),
                 time: ms(1),
             },
             PhaseStat {
-                index: 157,
+                index: crate::phases::table::EMIT,
                 name: "EmitSassListing",
                 mem: MemDelta {
                     total: 100,

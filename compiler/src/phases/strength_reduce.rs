@@ -107,9 +107,6 @@ use crate::ir::regs::{self, RegUnit};
 use crate::ir::sass_text::{Reg, RegOperand};
 use crate::ir::{Function, Inst, Op, Operand};
 
-/// The index of OriStrengthReduce.
-pub const INDEX: u16 = 21;
-
 /// The most reductions one run makes (each rebuilds the analyses).
 pub const MAX_PER_RUN: usize = 64;
 

@@ -31,6 +31,12 @@
 //! | 157 | `EmitSassListing` | real | final emission: the IR as a SASS listing (ir::to_sass), the input of the driver's listing |
 //! | 158 | `Nop` | sentinel | the NOP sentinel: what an unknown name looks up to |
 //!
+//! The table is a phase's one identity: a real row names the
+//! implementation it runs ([`Impl`]), which the factory (`phase::create`)
+//! builds with the row's index; code elsewhere that needs a particular
+//! phase names it through a constant here or [`index_of`] (a compile-time
+//! lookup by name), never by its number.
+//!
 //! Every row declares its ordering constraints ([`Constraint`]); an index
 //! array that breaks one is refused by [`super::order::check_order`] with
 //! the constraint's name. The rules:
@@ -81,8 +87,9 @@ pub enum Group {
 /// What the factory builds for a row.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Kind {
-    /// A phase that does what its name says (see the factory).
-    Real,
+    /// A phase that does what its name says, built by the factory
+    /// (`phase::create`) from the implementation the row names.
+    Real(Impl),
     /// An explicit no-op: `is_no_op()` is true. Not implemented yet.
     Inert,
     /// One of the 16 AdvancedPhase hooks: a no-op unless a knob names a
@@ -92,6 +99,84 @@ pub enum Kind {
     OriManager,
     /// The NOP sentinel (158).
     Sentinel,
+}
+
+/// The implementation a [`Kind::Real`] row runs: what the factory
+/// (`phase::create`) builds for it, with the row's index. One
+/// implementation may serve several rows (the GeneralOptimize family, the
+/// liveness and dead-code passes, the OriHoistInvariants family); its
+/// parameters here are what tells those rows apart beyond their index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Impl {
+    /// The IR verifier on the lowered program (phases/check_initial.rs).
+    CheckInitialProgram,
+    /// The control-flow facts (phases/control_flow.rs).
+    AnalyzeControlFlow,
+    /// The opcodes the target lacks replaced (phases/convert_unsupported.rs).
+    ConvertUnsupportedOps,
+    /// Liveness and dead-code removal (phases/live_dead.rs), for as many
+    /// rounds as [`DeadCodeRounds`] says.
+    LiveDead(DeadCodeRounds),
+    /// The GeneralOptimize family (phases/scalar/general_optimize.rs).
+    GeneralOptimize,
+    /// phases/scalar/branch_opt.rs.
+    OriBranchOpt,
+    /// phases/scalar/gvn_cse.rs.
+    GvnCse,
+    /// phases/scalar/reassociate_and_common.rs.
+    OriReassociateAndCommon,
+    /// phases/scalar/late_commoning.rs.
+    LateOriCommoning,
+    /// phases/scalar/back_copy_prop.rs.
+    OriBackCopyPropagate,
+    /// phases/scalar/remove_nop.rs.
+    OriRemoveNopCode,
+    /// phases/scalar/copy_prop.rs.
+    OriCopyProp,
+    /// phases/loop_simplify.rs.
+    LoopSimplification,
+    /// phases/strength_reduce.rs.
+    StrengthReduce,
+    /// phases/unroll.rs.
+    LoopUnrolling,
+    /// The loop-invariant code motion family (phases/hoist.rs): `loads`,
+    /// whether loads may move (the late rows) or pure instructions only
+    /// (OriHoistInvariantsEarly).
+    OriHoistInvariants {
+        loads: bool,
+    },
+    /// If-conversion (phases/predication.rs).
+    Predication,
+    /// phases/place_blocks.rs.
+    PlaceBlocksInSourceOrder,
+    /// The scheduling-time NaN/zero peephole (phases/nan_or_zero.rs).
+    OptimizeNaNOrZero,
+    /// The scheduling-time hoisting peephole (phases/hoist_invariants.rs).
+    HoistInvariants,
+    /// The post-allocation texture peephole (phases/tex_nodep.rs).
+    TexNodep,
+    /// List scheduling (phases/sched.rs).
+    ScheduleInstructions,
+    /// The control-code phases (phases/sched.rs).
+    AssignScoreboards,
+    ComputeStallCounts,
+    SetReuseFlags,
+    /// Register allocation, its verifier, the resource usage
+    /// (phases/regalloc.rs).
+    AllocateRegisters,
+    VerifyAllocatedProgram,
+    ComputeResourceUsage,
+    /// The final emission (phases/emit.rs).
+    EmitSassListing,
+}
+
+/// How many rounds of dead-code removal a [`Impl::LiveDead`] row runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DeadCodeRounds {
+    /// As many as the NvOpt level says (`PhaseConfig::dead_code_rounds`).
+    ByLevel,
+    /// At most one (OriDeadCodeScan, one scan per ORI slot).
+    AtMostOne,
 }
 
 /// An ordering rule (see the module comment).
@@ -131,32 +216,76 @@ pub struct PhaseRow {
 impl PhaseRow {
     /// Whether the phase does something (the rest are explicit no-ops).
     pub fn implemented(&self) -> bool {
-        matches!(self.kind, Kind::Real | Kind::OriManager)
+        matches!(self.kind, Kind::Real(_) | Kind::OriManager)
     }
 }
 
 /// The number of phases, the sentinel included.
 pub const PHASE_COUNT: usize = 159;
+/// The index of the row named `name` (exact spelling), evaluated at
+/// compile time: the way code outside this table names a phase, so no
+/// index is typed twice. A name not in the table fails the build (in a
+/// `const`) or panics. [`lookup`] is the command line's case-insensitive
+/// form.
+pub const fn index_of(name: &str) -> u16 {
+    let mut i = 0;
+    while i < ROWS.len() {
+        if same_name(ROWS[i].name, name) {
+            return ROWS[i].index;
+        }
+        i += 1;
+    }
+    panic!("index_of: no phase of that name in the table")
+}
+
+const fn same_name(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
 /// The NOP sentinel: an unknown name looks up to it.
-pub const NOP: u16 = 158;
+pub const NOP: u16 = index_of("Nop");
 /// OriCheckInitialProgram.
-pub const CHECK_INITIAL: u16 = 0;
+pub const CHECK_INITIAL: u16 = index_of("OriCheckInitialProgram");
 /// AnalyzeControlFlow.
-pub const ANALYZE_CONTROL_FLOW: u16 = 3;
+pub const ANALYZE_CONTROL_FLOW: u16 = index_of("AnalyzeControlFlow");
 /// ConvertUnsupportedOps.
-pub const CONVERT_UNSUPPORTED: u16 = 5;
+pub const CONVERT_UNSUPPORTED: u16 = index_of("ConvertUnsupportedOps");
 /// The ORI named-phase manager.
-pub const ORI_MANAGER: u16 = 139;
+pub const ORI_MANAGER: u16 = index_of("OriRunNamedPhases");
+/// OriSwapOperands (the ORI swap rounds).
+pub const ORI_SWAP_OPERANDS: u16 = index_of("OriSwapOperands");
+/// OriLocalCopyForward (the ORI copy rounds).
+pub const ORI_LOCAL_COPY_FORWARD: u16 = index_of("OriLocalCopyForward");
 /// OriDeadCodeScan (the ORI manager's dceN rounds).
-pub const ORI_DEAD_CODE_SCAN: u16 = 142;
+pub const ORI_DEAD_CODE_SCAN: u16 = index_of("OriDeadCodeScan");
 /// OriPerformLiveDead (the ORI manager's injected liveness pass).
-pub const ORI_PERFORM_LIVE_DEAD: u16 = 143;
+pub const ORI_PERFORM_LIVE_DEAD: u16 = index_of("OriPerformLiveDead");
 /// OriCopyProp (the ORI manager's injected copy propagation).
-pub const ORI_COPY_PROP: u16 = 144;
+pub const ORI_COPY_PROP: u16 = index_of("OriCopyProp");
+/// ScheduleInstructions.
+pub const SCHEDULE_INSTRUCTIONS: u16 = index_of("ScheduleInstructions");
 /// AllocateRegisters.
-pub const ALLOCATE_REGISTERS: u16 = 148;
+pub const ALLOCATE_REGISTERS: u16 = index_of("AllocateRegisters");
+/// The control-code phases: AssignScoreboards, ComputeStallCounts,
+/// SetReuseFlags.
+pub const CONTROL_CODE_PHASES: [u16; 3] = [
+    index_of("AssignScoreboards"),
+    index_of("ComputeStallCounts"),
+    index_of("SetReuseFlags"),
+];
 /// The final emission.
-pub const EMIT: u16 = 157;
+pub const EMIT: u16 = index_of("EmitSassListing");
 
 /// The 16 AdvancedPhase hooks (docs/MODEL.md, AdvancedPhase hooks), in index order.
 pub const HOOKS: [u16; 16] = [
@@ -220,46 +349,49 @@ const fn row(
 
 /// The table, indexed by phase index (one row per line: index, name,
 /// group, kind, creates virtual registers, constraints).
+pub static PHASES: [PhaseRow; PHASE_COUNT] = ROWS;
+
+/// [`PHASES`] as a constant, for [`index_of`] at compile time.
 #[rustfmt::skip]
-pub static PHASES: [PhaseRow; PHASE_COUNT] = [
-    row(0, "OriCheckInitialProgram", Group::InitialSetup, Kind::Real, false, &[c("verify-first", Rule::First), c("required", Rule::Required)]),
+const ROWS: [PhaseRow; PHASE_COUNT] = [
+    row(0, "OriCheckInitialProgram", Group::InitialSetup, Kind::Real(Impl::CheckInitialProgram), false, &[c("verify-first", Rule::First), c("required", Rule::Required)]),
     row(1, "ApplyNvOptRecipes", Group::InitialSetup, Kind::Inert, false, &[]),
     row(2, "PromoteFP16", Group::InitialSetup, Kind::Inert, false, &[]),
-    row(3, "AnalyzeControlFlow", Group::InitialSetup, Kind::Real, false, &[]),
+    row(3, "AnalyzeControlFlow", Group::InitialSetup, Kind::Real(Impl::AnalyzeControlFlow), false, &[]),
     row(4, "AdvancedPhaseBeforeConvUnSup", Group::InitialSetup, Kind::Hook, false, &[c("hook-position", Rule::Before(&[5]))]),
-    row(5, "ConvertUnsupportedOps", Group::InitialSetup, Kind::Real, true, &[c("required", Rule::Required), c("target-code", Rule::Precedes(TARGET_CODE_PHASES))]),
+    row(5, "ConvertUnsupportedOps", Group::InitialSetup, Kind::Real(Impl::ConvertUnsupportedOps), true, &[c("required", Rule::Required), c("target-code", Rule::Precedes(TARGET_CODE_PHASES))]),
     row(6, "SetControlFlowOpLastInBB", Group::InitialSetup, Kind::Inert, false, &[c("cfg-analysis-first", Rule::After(&[3]))]),
     row(7, "AdvancedPhaseAfterConvUnSup", Group::InitialSetup, Kind::Hook, false, &[c("hook-position", Rule::After(&[5]))]),
     row(8, "OriCreateMacroInsts", Group::InitialSetup, Kind::Inert, true, &[]),
     row(9, "ReportInitialRepresentation", Group::InitialSetup, Kind::Inert, false, &[]),
-    row(10, "EarlyOriSimpleLiveDead", Group::InitialSetup, Kind::Real, false, &[]),
+    row(10, "EarlyOriSimpleLiveDead", Group::InitialSetup, Kind::Real(Impl::LiveDead(DeadCodeRounds::ByLevel)), false, &[]),
     row(11, "ReplaceUniformsWithImm", Group::InitialSetup, Kind::Inert, false, &[]),
     row(12, "OriSanitize", Group::InitialSetup, Kind::Inert, false, &[]),
-    row(13, "GeneralOptimizeEarly", Group::EarlyOptimization, Kind::Real, false, &[]),
+    row(13, "GeneralOptimizeEarly", Group::EarlyOptimization, Kind::Real(Impl::GeneralOptimize), false, &[]),
     row(14, "DoSwitchOptFirst", Group::EarlyOptimization, Kind::Inert, false, &[c("cfg-analysis-first", Rule::After(&[3]))]),
-    row(15, "OriBranchOpt", Group::EarlyOptimization, Kind::Real, false, &[c("cfg-analysis-first", Rule::After(&[3]))]),
-    row(16, "OriPerformLiveDeadFirst", Group::EarlyOptimization, Kind::Real, false, &[]),
+    row(15, "OriBranchOpt", Group::EarlyOptimization, Kind::Real(Impl::OriBranchOpt), false, &[c("cfg-analysis-first", Rule::After(&[3]))]),
+    row(16, "OriPerformLiveDeadFirst", Group::EarlyOptimization, Kind::Real(Impl::LiveDead(DeadCodeRounds::ByLevel)), false, &[]),
     row(17, "OptimizeBindlessHeaderLoads", Group::EarlyOptimization, Kind::Inert, false, &[]),
-    row(18, "OriLoopSimplification", Group::EarlyOptimization, Kind::Real, false, &[c("cfg-analysis-first", Rule::After(&[3])), c("code-motion-before-scheduling", Rule::Before(&[147]))]),
+    row(18, "OriLoopSimplification", Group::EarlyOptimization, Kind::Real(Impl::LoopSimplification), false, &[c("cfg-analysis-first", Rule::After(&[3])), c("code-motion-before-scheduling", Rule::Before(&[147]))]),
     row(19, "OriSplitLiveRanges", Group::EarlyOptimization, Kind::Inert, true, &[]),
     row(20, "PerformPGO", Group::EarlyOptimization, Kind::Inert, false, &[]),
-    row(21, "OriStrengthReduce", Group::EarlyOptimization, Kind::Real, true, &[c("code-motion-before-scheduling", Rule::Before(&[147]))]),
-    row(22, "OriLoopUnrolling", Group::EarlyOptimization, Kind::Real, true, &[c("cfg-analysis-first", Rule::After(&[3])), c("code-motion-before-scheduling", Rule::Before(&[147]))]),
+    row(21, "OriStrengthReduce", Group::EarlyOptimization, Kind::Real(Impl::StrengthReduce), true, &[c("code-motion-before-scheduling", Rule::Before(&[147]))]),
+    row(22, "OriLoopUnrolling", Group::EarlyOptimization, Kind::Real(Impl::LoopUnrolling), true, &[c("cfg-analysis-first", Rule::After(&[3])), c("code-motion-before-scheduling", Rule::Before(&[147]))]),
     row(23, "GenerateMovPhi", Group::EarlyOptimization, Kind::Inert, true, &[]),
     row(24, "OriPipelining", Group::EarlyOptimization, Kind::Inert, true, &[]),
     row(25, "StageAndFence", Group::EarlyOptimization, Kind::Inert, false, &[]),
     row(26, "OriRemoveRedundantBarriers", Group::EarlyOptimization, Kind::Inert, false, &[]),
     row(27, "AnalyzeUniformsForSpeculation", Group::EarlyOptimization, Kind::Inert, false, &[]),
     row(28, "SinkRemat", Group::EarlyOptimization, Kind::Inert, true, &[]),
-    row(29, "GeneralOptimize", Group::EarlyOptimization, Kind::Real, false, &[c("numbered-passes", Rule::After(&[13]))]),
+    row(29, "GeneralOptimize", Group::EarlyOptimization, Kind::Real(Impl::GeneralOptimize), false, &[c("numbered-passes", Rule::After(&[13]))]),
     row(30, "DoSwitchOptSecond", Group::EarlyOptimization, Kind::Inert, false, &[c("numbered-passes", Rule::After(&[14])), c("cfg-analysis-first", Rule::After(&[3]))]),
     row(31, "OriLinearReplacement", Group::EarlyOptimization, Kind::Inert, false, &[]),
     row(32, "CompactLocalMemory", Group::EarlyOptimization, Kind::Inert, false, &[]),
-    row(33, "OriPerformLiveDeadSecond", Group::EarlyOptimization, Kind::Real, false, &[c("numbered-passes", Rule::After(&[16]))]),
+    row(33, "OriPerformLiveDeadSecond", Group::EarlyOptimization, Kind::Real(Impl::LiveDead(DeadCodeRounds::ByLevel)), false, &[c("numbered-passes", Rule::After(&[16]))]),
     row(34, "ExtractShaderConstsFirst", Group::EarlyOptimization, Kind::Inert, false, &[]),
-    row(35, "OriHoistInvariantsEarly", Group::EarlyOptimization, Kind::Real, false, &[c("code-motion-before-scheduling", Rule::Before(&[147]))]),
+    row(35, "OriHoistInvariantsEarly", Group::EarlyOptimization, Kind::Real(Impl::OriHoistInvariants { loads: false }), false, &[c("code-motion-before-scheduling", Rule::Before(&[147]))]),
     row(36, "EmitPSI", Group::EarlyOptimization, Kind::Inert, false, &[]),
-    row(37, "GeneralOptimizeMid", Group::MidOptimization, Kind::Real, false, &[c("numbered-passes", Rule::After(&[29]))]),
+    row(37, "GeneralOptimizeMid", Group::MidOptimization, Kind::Real(Impl::GeneralOptimize), false, &[c("numbered-passes", Rule::After(&[29]))]),
     row(38, "OptimizeNestedCondBranches", Group::MidOptimization, Kind::Inert, false, &[c("cfg-analysis-first", Rule::After(&[3]))]),
     row(39, "ConvertVTGReadWrite", Group::MidOptimization, Kind::Inert, false, &[]),
     row(40, "DoVirtualCTAExpansion", Group::MidOptimization, Kind::Inert, false, &[]),
@@ -268,11 +400,11 @@ pub static PHASES: [PhaseRow; PHASE_COUNT] = [
     row(43, "ForwardProgress", Group::MidOptimization, Kind::Inert, false, &[]),
     row(44, "OptimizeUniformAtomic", Group::MidOptimization, Kind::Inert, false, &[]),
     row(45, "MidExpansion", Group::MidOptimization, Kind::Inert, true, &[]),
-    row(46, "GeneralOptimizeMid2", Group::MidOptimization, Kind::Real, false, &[c("numbered-passes", Rule::After(&[37]))]),
+    row(46, "GeneralOptimizeMid2", Group::MidOptimization, Kind::Real(Impl::GeneralOptimize), false, &[c("numbered-passes", Rule::After(&[37]))]),
     row(47, "AdvancedPhaseEarlyEnforceArgs", Group::MidOptimization, Kind::Hook, false, &[c("hook-position", Rule::Before(&[48]))]),
     row(48, "EnforceArgumentRestrictions", Group::MidOptimization, Kind::Inert, false, &[]),
-    row(49, "GvnCse", Group::MidOptimization, Kind::Real, true, &[]),
-    row(50, "OriReassociateAndCommon", Group::MidOptimization, Kind::Real, false, &[]),
+    row(49, "GvnCse", Group::MidOptimization, Kind::Real(Impl::GvnCse), true, &[]),
+    row(50, "OriReassociateAndCommon", Group::MidOptimization, Kind::Real(Impl::OriReassociateAndCommon), false, &[]),
     row(51, "ExtractShaderConstsFinal", Group::MidOptimization, Kind::Inert, false, &[c("numbered-passes", Rule::After(&[34]))]),
     row(52, "OriReplaceEquivMultiDefMov", Group::MidOptimization, Kind::Inert, false, &[]),
     row(53, "OriPropagateVaryingFirst", Group::MidOptimization, Kind::Inert, false, &[]),
@@ -280,15 +412,15 @@ pub static PHASES: [PhaseRow; PHASE_COUNT] = [
     row(55, "LateExpansion", Group::MidOptimization, Kind::Inert, true, &[]),
     row(56, "SpeculativeHoistComInsts", Group::MidOptimization, Kind::Inert, false, &[]),
     row(57, "RemoveASTToDefaultValues", Group::MidOptimization, Kind::Inert, false, &[]),
-    row(58, "GeneralOptimizeLate", Group::MidOptimization, Kind::Real, false, &[c("numbered-passes", Rule::After(&[46]))]),
+    row(58, "GeneralOptimizeLate", Group::MidOptimization, Kind::Real(Impl::GeneralOptimize), false, &[c("numbered-passes", Rule::After(&[46]))]),
     row(59, "OriLoopFusion", Group::LateOptimization, Kind::Inert, false, &[]),
     row(60, "DoVTGMultiViewExpansion", Group::LateOptimization, Kind::Inert, false, &[]),
-    row(61, "OriPerformLiveDeadThird", Group::LateOptimization, Kind::Real, false, &[c("numbered-passes", Rule::After(&[33]))]),
+    row(61, "OriPerformLiveDeadThird", Group::LateOptimization, Kind::Real(Impl::LiveDead(DeadCodeRounds::ByLevel)), false, &[c("numbered-passes", Rule::After(&[33]))]),
     row(62, "OriRemoveRedundantMultiDefMov", Group::LateOptimization, Kind::Inert, false, &[]),
-    row(63, "OriDoPredication", Group::LateOptimization, Kind::Real, false, &[c("code-motion-before-scheduling", Rule::Before(&[147]))]),
-    row(64, "LateOriCommoning", Group::LateOptimization, Kind::Real, false, &[]),
-    row(65, "GeneralOptimizeLate2", Group::LateOptimization, Kind::Real, false, &[c("numbered-passes", Rule::After(&[58]))]),
-    row(66, "OriHoistInvariantsLate", Group::LateOptimization, Kind::Real, false, &[c("numbered-passes", Rule::After(&[35])), c("code-motion-before-scheduling", Rule::Before(&[147]))]),
+    row(63, "OriDoPredication", Group::LateOptimization, Kind::Real(Impl::Predication), false, &[c("code-motion-before-scheduling", Rule::Before(&[147]))]),
+    row(64, "LateOriCommoning", Group::LateOptimization, Kind::Real(Impl::LateOriCommoning), false, &[]),
+    row(65, "GeneralOptimizeLate2", Group::LateOptimization, Kind::Real(Impl::GeneralOptimize), false, &[c("numbered-passes", Rule::After(&[58]))]),
+    row(66, "OriHoistInvariantsLate", Group::LateOptimization, Kind::Real(Impl::OriHoistInvariants { loads: true }), false, &[c("numbered-passes", Rule::After(&[35])), c("code-motion-before-scheduling", Rule::Before(&[147]))]),
     row(67, "DoKillMovement", Group::LateOptimization, Kind::Inert, false, &[]),
     row(68, "DoTexMovement", Group::LateOptimization, Kind::Inert, false, &[]),
     row(69, "OriDoRemat", Group::LateOptimization, Kind::Inert, true, &[c("numbered-passes", Rule::After(&[54]))]),
@@ -301,16 +433,16 @@ pub static PHASES: [PhaseRow; PHASE_COUNT] = [
     row(76, "UpdateAfterOptimize", Group::LateOptimization, Kind::Inert, false, &[]),
     row(77, "AdvancedPhaseLateConvUnSup", Group::LateOptimization, Kind::Hook, false, &[c("hook-position", Rule::Before(&[78]))]),
     row(78, "LateExpansionUnsupportedOps", Group::LateOptimization, Kind::Inert, true, &[]),
-    row(79, "OriHoistInvariantsLate2", Group::LateOptimization, Kind::Real, false, &[c("numbered-passes", Rule::After(&[66])), c("code-motion-before-scheduling", Rule::Before(&[147]))]),
+    row(79, "OriHoistInvariantsLate2", Group::LateOptimization, Kind::Real(Impl::OriHoistInvariants { loads: true }), false, &[c("numbered-passes", Rule::After(&[66])), c("code-motion-before-scheduling", Rule::Before(&[147]))]),
     row(80, "ExpandJmxComputation", Group::LateOptimization, Kind::Inert, false, &[]),
     row(81, "LateArchOptimizeSecond", Group::LateOptimization, Kind::Inert, false, &[c("numbered-passes", Rule::After(&[75]))]),
     row(82, "AdvancedPhaseBackPropVReg", Group::LateOptimization, Kind::Hook, false, &[c("hook-position", Rule::Before(&[83]))]),
-    row(83, "OriBackCopyPropagate", Group::LateOptimization, Kind::Real, false, &[]),
-    row(84, "OriPerformLiveDeadFourth", Group::LateOptimization, Kind::Real, false, &[c("numbered-passes", Rule::After(&[61]))]),
+    row(83, "OriBackCopyPropagate", Group::LateOptimization, Kind::Real(Impl::OriBackCopyPropagate), false, &[]),
+    row(84, "OriPerformLiveDeadFourth", Group::LateOptimization, Kind::Real(Impl::LiveDead(DeadCodeRounds::ByLevel)), false, &[c("numbered-passes", Rule::After(&[61]))]),
     row(85, "OriPropagateGmma", Group::LateOptimization, Kind::Inert, false, &[]),
     row(86, "InsertPseudoUseDefForConvUR", Group::LateOptimization, Kind::Inert, false, &[]),
     row(87, "FixupGmmaSequence", Group::LateOptimization, Kind::Inert, false, &[]),
-    row(88, "OriHoistInvariantsLate3", Group::LateOptimization, Kind::Real, false, &[c("numbered-passes", Rule::After(&[79])), c("code-motion-before-scheduling", Rule::Before(&[147]))]),
+    row(88, "OriHoistInvariantsLate3", Group::LateOptimization, Kind::Real(Impl::OriHoistInvariants { loads: true }), false, &[c("numbered-passes", Rule::After(&[79])), c("code-motion-before-scheduling", Rule::Before(&[147]))]),
     row(89, "AdvancedPhaseSetRegAttr", Group::LateOptimization, Kind::Hook, false, &[c("hook-position", Rule::Before(&[90]))]),
     row(90, "OriSetRegisterAttr", Group::LateOptimization, Kind::Inert, false, &[]),
     row(91, "OriCalcDependantTex", Group::LateOptimization, Kind::Inert, false, &[]),
@@ -329,12 +461,12 @@ pub static PHASES: [PhaseRow; PHASE_COUNT] = [
     row(104, "AdvancedPhasePostExpansion", Group::SchedulingAndRegAlloc, Kind::Hook, false, &[c("hook-position", Rule::After(&[103]))]),
     row(105, "ApplyPostRegAllocWars", Group::SchedulingAndRegAlloc, Kind::Inert, false, &[c("post-regalloc", Rule::After(&[148]))]),
     row(106, "AdvancedPhasePostSched", Group::PostScheduleAndCodegen, Kind::Hook, false, &[c("hook-position", Rule::After(&[147]))]),
-    row(107, "OriRemoveNopCode", Group::PostScheduleAndCodegen, Kind::Real, false, &[]),
+    row(107, "OriRemoveNopCode", Group::PostScheduleAndCodegen, Kind::Real(Impl::OriRemoveNopCode), false, &[]),
     row(108, "OptimizeHotColdInLoop", Group::PostScheduleAndCodegen, Kind::Inert, false, &[c("cfg-analysis-first", Rule::After(&[3]))]),
     row(109, "OptimizeHotColdFlow", Group::PostScheduleAndCodegen, Kind::Inert, false, &[c("cfg-analysis-first", Rule::After(&[3]))]),
     row(110, "PostSchedule", Group::PostScheduleAndCodegen, Kind::Inert, false, &[]),
     row(111, "AdvancedPhasePostFixUp", Group::PostScheduleAndCodegen, Kind::Hook, false, &[c("hook-position", Rule::After(&[110]))]),
-    row(112, "PlaceBlocksInSourceOrder", Group::PostScheduleAndCodegen, Kind::Real, false, &[c("cfg-analysis-first", Rule::After(&[3]))]),
+    row(112, "PlaceBlocksInSourceOrder", Group::PostScheduleAndCodegen, Kind::Real(Impl::PlaceBlocksInSourceOrder), false, &[c("cfg-analysis-first", Rule::After(&[3]))]),
     row(113, "PostFixForMercTargets", Group::PostScheduleAndCodegen, Kind::Inert, false, &[]),
     row(114, "FixUpTexDepBarAndSync", Group::PostScheduleAndCodegen, Kind::Inert, false, &[c("mercury-sequence", Rule::After(&[113]))]),
     row(115, "AdvancedScoreboardsAndOpexes", Group::PostScheduleAndCodegen, Kind::Hook, false, &[c("hook-position", Rule::Before(&[116]))]),
@@ -364,22 +496,22 @@ pub static PHASES: [PhaseRow; PHASE_COUNT] = [
     row(139, "OriRunNamedPhases", Group::ArchSpecific, Kind::OriManager, true, &[]),
     row(140, "OriSwapOperands", Group::ArchSpecific, Kind::Inert, false, &[]),
     row(141, "OriLocalCopyForward", Group::ArchSpecific, Kind::Inert, false, &[]),
-    row(142, "OriDeadCodeScan", Group::ArchSpecific, Kind::Real, false, &[]),
-    row(143, "OriPerformLiveDead", Group::ArchSpecific, Kind::Real, false, &[]),
-    row(144, "OriCopyProp", Group::ArchSpecific, Kind::Real, false, &[]),
-    row(145, "OptimizeNaNOrZero", Group::ArchSpecific, Kind::Real, false, &[c("scheduling", Rule::Before(&[147]))]),
-    row(146, "HoistInvariants", Group::ArchSpecific, Kind::Real, false, &[c("scheduling", Rule::After(&[147]))]),
-    row(147, "ScheduleInstructions", Group::ArchSpecific, Kind::Real, false, &[c("scheduling", Rule::Before(&[151, 152, 153]))]),
-    row(148, "AllocateRegisters", Group::ArchSpecific, Kind::Real, false, &[c("regalloc-after-vreg-creators", Rule::AfterAllVregCreators), c("regalloc-after-movphi-removal", Rule::After(&[73]))]),
-    row(149, "TexNodep", Group::ArchSpecific, Kind::Real, false, &[c("post-regalloc", Rule::After(&[148]))]),
+    row(142, "OriDeadCodeScan", Group::ArchSpecific, Kind::Real(Impl::LiveDead(DeadCodeRounds::AtMostOne)), false, &[]),
+    row(143, "OriPerformLiveDead", Group::ArchSpecific, Kind::Real(Impl::LiveDead(DeadCodeRounds::ByLevel)), false, &[]),
+    row(144, "OriCopyProp", Group::ArchSpecific, Kind::Real(Impl::OriCopyProp), false, &[]),
+    row(145, "OptimizeNaNOrZero", Group::ArchSpecific, Kind::Real(Impl::OptimizeNaNOrZero), false, &[c("scheduling", Rule::Before(&[147]))]),
+    row(146, "HoistInvariants", Group::ArchSpecific, Kind::Real(Impl::HoistInvariants), false, &[c("scheduling", Rule::After(&[147]))]),
+    row(147, "ScheduleInstructions", Group::ArchSpecific, Kind::Real(Impl::ScheduleInstructions), false, &[c("scheduling", Rule::Before(&[151, 152, 153]))]),
+    row(148, "AllocateRegisters", Group::ArchSpecific, Kind::Real(Impl::AllocateRegisters), false, &[c("regalloc-after-vreg-creators", Rule::AfterAllVregCreators), c("regalloc-after-movphi-removal", Rule::After(&[73]))]),
+    row(149, "TexNodep", Group::ArchSpecific, Kind::Real(Impl::TexNodep), false, &[c("post-regalloc", Rule::After(&[148]))]),
     row(150, "SpillToLocalMemory", Group::ArchSpecific, Kind::Inert, false, &[c("post-regalloc", Rule::After(&[148]))]),
-    row(151, "AssignScoreboards", Group::ArchSpecific, Kind::Real, false, &[c("post-regalloc", Rule::After(&[148])), c("control-codes", Rule::After(CODE_PHASES))]),
-    row(152, "ComputeStallCounts", Group::ArchSpecific, Kind::Real, false, &[c("post-regalloc", Rule::After(&[148])), c("control-codes", Rule::After(CODE_PHASES))]),
-    row(153, "SetReuseFlags", Group::ArchSpecific, Kind::Real, false, &[c("post-regalloc", Rule::After(&[148])), c("control-codes", Rule::After(CODE_PHASES))]),
-    row(154, "VerifyAllocatedProgram", Group::ArchSpecific, Kind::Real, false, &[c("post-regalloc", Rule::After(&[148]))]),
-    row(155, "ComputeResourceUsage", Group::ArchSpecific, Kind::Real, false, &[c("post-regalloc", Rule::After(&[148, 154]))]),
+    row(151, "AssignScoreboards", Group::ArchSpecific, Kind::Real(Impl::AssignScoreboards), false, &[c("post-regalloc", Rule::After(&[148])), c("control-codes", Rule::After(CODE_PHASES))]),
+    row(152, "ComputeStallCounts", Group::ArchSpecific, Kind::Real(Impl::ComputeStallCounts), false, &[c("post-regalloc", Rule::After(&[148])), c("control-codes", Rule::After(CODE_PHASES))]),
+    row(153, "SetReuseFlags", Group::ArchSpecific, Kind::Real(Impl::SetReuseFlags), false, &[c("post-regalloc", Rule::After(&[148])), c("control-codes", Rule::After(CODE_PHASES))]),
+    row(154, "VerifyAllocatedProgram", Group::ArchSpecific, Kind::Real(Impl::VerifyAllocatedProgram), false, &[c("post-regalloc", Rule::After(&[148]))]),
+    row(155, "ComputeResourceUsage", Group::ArchSpecific, Kind::Real(Impl::ComputeResourceUsage), false, &[c("post-regalloc", Rule::After(&[148, 154]))]),
     row(156, "PadFunctionEnd", Group::ArchSpecific, Kind::Inert, false, &[]),
-    row(157, "EmitSassListing", Group::ArchSpecific, Kind::Real, false, &[c("emission-last", Rule::Last), c("required", Rule::Required)]),
+    row(157, "EmitSassListing", Group::ArchSpecific, Kind::Real(Impl::EmitSassListing), false, &[c("emission-last", Rule::Last), c("required", Rule::Required)]),
     row(158, "Nop", Group::Sentinel, Kind::Sentinel, false, &[]),
 ];
 
@@ -685,6 +817,62 @@ mod tests {
         assert_eq!(find("nosuch"), None);
         assert_eq!(find("nop"), Some(158));
         assert_eq!(find("gvncse"), Some(49));
+    }
+
+    #[test]
+    fn index_of_finds_every_row_by_its_exact_name() {
+        for r in &PHASES {
+            assert_eq!(index_of(r.name), r.index);
+        }
+        // The named constants are rows of the table under those names.
+        for (i, name) in [
+            (NOP, "Nop"),
+            (CHECK_INITIAL, "OriCheckInitialProgram"),
+            (CONVERT_UNSUPPORTED, "ConvertUnsupportedOps"),
+            (ORI_MANAGER, "OriRunNamedPhases"),
+            (SCHEDULE_INSTRUCTIONS, "ScheduleInstructions"),
+            (ALLOCATE_REGISTERS, "AllocateRegisters"),
+            (EMIT, "EmitSassListing"),
+        ] {
+            assert_eq!(name_of(i), name);
+        }
+        assert_eq!(
+            CONTROL_CODE_PHASES.map(name_of),
+            ["AssignScoreboards", "ComputeStallCounts", "SetReuseFlags"]
+        );
+    }
+
+    #[test]
+    #[should_panic(expected = "no phase of that name")]
+    fn index_of_refuses_a_name_not_in_the_table() {
+        // Exact spelling only: the command line's lookup is the
+        // case-insensitive one.
+        index_of("emitsasslisting");
+    }
+
+    #[test]
+    fn real_rows_name_their_implementation_and_only_they_do() {
+        let families = [
+            (Impl::GeneralOptimize, "GeneralOptimize"),
+            (Impl::LiveDead(DeadCodeRounds::ByLevel), "LiveDead"),
+            (
+                Impl::OriHoistInvariants { loads: true },
+                "OriHoistInvariantsLate",
+            ),
+        ];
+        for (imp, prefix) in families {
+            for r in PHASES.iter().filter(|r| r.kind == Kind::Real(imp)) {
+                assert!(r.name.contains(prefix), "{}: {imp:?}", r.name);
+            }
+        }
+        assert_eq!(
+            PHASES[usize::from(index_of("OriHoistInvariantsEarly"))].kind,
+            Kind::Real(Impl::OriHoistInvariants { loads: false })
+        );
+        assert_eq!(
+            PHASES[usize::from(ORI_DEAD_CODE_SCAN)].kind,
+            Kind::Real(Impl::LiveDead(DeadCodeRounds::AtMostOne))
+        );
     }
 
     #[test]

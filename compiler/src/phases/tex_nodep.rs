@@ -53,9 +53,6 @@ use crate::ir::remove::dead_instructions;
 use crate::ir::sass_text::Reg;
 use crate::ir::{Function, Inst, Op, Operand};
 
-/// Phase index (table row 149).
-pub const INDEX: u16 = 149;
-
 /// Whether `i` is a texture fetch or query.
 pub fn is_fetch(i: &Inst) -> bool {
     matches!(i.op, Op::TEX | Op::TLD | Op::TLD4 | Op::TXQ | Op::TXD)
@@ -287,19 +284,22 @@ pub fn tex_nodep(f: &mut Function) -> usize {
 
 /// The phase.
 pub struct TexNodep {
+    /// The table row it was built for (its index, and the index its
+    /// rewrites are counted under).
+    pub index: u16,
     pub enabled: bool,
 }
 
 impl Phase for TexNodep {
     fn index(&self) -> u16 {
-        INDEX
+        self.index
     }
     fn is_no_op(&self) -> bool {
         !self.enabled
     }
     fn execute(&self, cx: &mut PhaseContext) -> Result<(), PhaseError> {
         let n = tex_nodep(&mut cx.function);
-        cx.fire(INDEX, n as u64);
+        cx.fire(self.index, n as u64);
         Ok(())
     }
 }

@@ -57,9 +57,6 @@ use crate::ir::regs::{self, RegUnit};
 use crate::ir::sass_text::{Pred, Reg};
 use crate::ir::{Function, Inst, Op, Operand};
 
-/// The index of OriLoopUnrolling.
-pub const INDEX: u16 = 22;
-
 /// How far one level unrolls (module table).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct UnrollLimits {

@@ -167,9 +167,6 @@ pub fn first_difference(before: &Function, after: &Function) -> Option<String> {
         .map(|i| i.op.name().to_string())
 }
 
-/// The phases that write control codes, in pipeline order.
-const CONTROL_CODE_PHASES: [u16; 3] = [151, 152, 153];
-
 /// Blames a failing configuration (see the module comment).
 pub fn blame(
     p: &Program,
@@ -288,13 +285,13 @@ fn walk(p: &Program, oracle: &OracleRun, cfg: &Config, limits: &RunLimits) -> Bl
         // reuse 153): between them the codes are incomplete by design, so
         // a hazard there is not a departure while a later one still runs.
         let codes_pending = v.kind == VerdictKind::ScoreboardHazard
-            && CONTROL_CODE_PHASES.contains(&idx)
+            && table::CONTROL_CODE_PHASES.contains(&idx)
             && plan
                 .order
                 .iter()
                 .skip_while(|&&i| i != idx)
                 .skip(1)
-                .any(|i| CONTROL_CODE_PHASES.contains(i));
+                .any(|i| table::CONTROL_CODE_PHASES.contains(i));
         if v.is_failure() && !codes_pending {
             let key = if v.kind == VerdictKind::Availability {
                 v.opcode.clone()

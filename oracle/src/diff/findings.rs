@@ -319,7 +319,7 @@ mod tests {
         );
         let b = Blame {
             stage: "OriPerformLiveDeadFirst".into(),
-            index: Some(16),
+            index: Some(ptxc::phases::table::index_of("OriPerformLiveDeadFirst")),
             departure: None,
             key_opcode: Some("BRA".into()),
             order_pair: None,

@@ -347,14 +347,16 @@ mod tests {
             ..Verdict::new(VerdictKind::Mismatch, "3 mismatches\nsecond line")
         };
         assert_eq!(verdict_from_json(&verdict_json(&v)).unwrap(), v);
+        let first = ptxc::phases::table::index_of("OriPerformLiveDeadFirst");
+        let second = ptxc::phases::table::index_of("OriPerformLiveDeadSecond");
         let b = Blame {
             stage: "OriPerformLiveDeadFirst".into(),
-            index: Some(16),
+            index: Some(first),
             departure: Some(v.clone()),
             key_opcode: Some("ISETP".into()),
-            order_pair: Some((16, 33)),
+            order_pair: Some((first, second)),
             steps: vec![BlameStep {
-                index: 16,
+                index: first,
                 verdict: VerdictKind::Mismatch,
             }],
         };

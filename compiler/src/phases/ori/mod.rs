@@ -102,11 +102,13 @@ mod tests {
 
     #[test]
     fn opcodes_past_the_table_and_the_manager_itself_are_nops() {
-        assert_eq!(runnable(16), Some(16));
-        assert_eq!(runnable(158), Some(158));
-        assert_eq!(runnable(139), None);
-        assert_eq!(runnable(157), None);
-        assert_eq!(runnable(159), None);
+        use crate::phases::table::{index_of, NOP, PHASE_COUNT};
+        let first = i32::from(index_of("OriPerformLiveDeadFirst"));
+        assert_eq!(runnable(first), Some(first as u16));
+        assert_eq!(runnable(i32::from(NOP)), Some(NOP));
+        assert_eq!(runnable(i32::from(ORI_MANAGER)), None);
+        assert_eq!(runnable(i32::from(EMIT)), None);
+        assert_eq!(runnable(PHASE_COUNT as i32), None);
         assert_eq!(runnable(256), None);
         assert_eq!(runnable(-1), None);
     }

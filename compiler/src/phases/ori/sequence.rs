@@ -36,15 +36,15 @@
 //! zero-initialized array); `modified` when it is not 0.
 
 use super::knob::{OriKnobs, OriMode, NAMED_SLOTS};
-use crate::phases::table::{lookup, NOP};
+use crate::phases::table::{self, lookup, NOP};
 
 /// OriSwapOperands, OriLocalCopyForward, OriDeadCodeScan,
-/// OriPerformLiveDead, OriCopyProp.
-const SWAP: i32 = 140;
-const CPY: i32 = 141;
-const DCE: i32 = 142;
-const LIVE_DEAD: i32 = 143;
-const COPY_PROP: i32 = 144;
+/// OriPerformLiveDead, OriCopyProp (the table's rows, as opcodes).
+const SWAP: i32 = table::ORI_SWAP_OPERANDS as i32;
+const CPY: i32 = table::ORI_LOCAL_COPY_FORWARD as i32;
+const DCE: i32 = table::ORI_DEAD_CODE_SCAN as i32;
+const LIVE_DEAD: i32 = table::ORI_PERFORM_LIVE_DEAD as i32;
+const COPY_PROP: i32 = table::ORI_COPY_PROP as i32;
 
 /// The default ORI sequence (see the module comment).
 pub const BASE: [i32; 19] = [
@@ -166,11 +166,22 @@ mod tests {
         build(&OriKnobs::parse(s).unwrap())
     }
 
+    /// The sequence's opcodes are phase indices (the numbers this file's
+    /// comments and `diff_bits` tests use): OriSwapOperands 140,
+    /// OriLocalCopyForward 141, OriDeadCodeScan 142, OriPerformLiveDead 143,
+    /// OriCopyProp 144, the NOP sentinel 158.
+    const N: i32 = NOP as i32;
+
     #[test]
     fn the_injected_names_look_up_to_the_base_opcodes() {
-        assert_eq!(lookup("OriPerformLiveDead"), 143);
-        assert_eq!(lookup("oricopyprop"), 144);
-        assert_eq!(lookup("OriNoSuchPass"), 158);
+        assert_eq!(i32::from(lookup("OriPerformLiveDead")), LIVE_DEAD);
+        assert_eq!(i32::from(lookup("oricopyprop")), COPY_PROP);
+        assert_eq!(lookup("OriNoSuchPass"), NOP);
+        // The numbers the bit-level tests below are written with.
+        assert_eq!(
+            [SWAP, CPY, DCE, LIVE_DEAD, COPY_PROP, N],
+            [140, 141, 142, 143, 144, 158]
+        );
     }
 
     #[test]
@@ -203,8 +214,9 @@ mod tests {
         assert_eq!(
             s.opcodes,
             [
-                143, 144, 143, 140, 144, 140, 140, 140, 143, 140, 140, 144, 141, 142, 143, 144,
-                141, 142, 143, 144, 141, 142, 143
+                LIVE_DEAD, COPY_PROP, LIVE_DEAD, SWAP, COPY_PROP, SWAP, SWAP, SWAP, LIVE_DEAD,
+                SWAP, SWAP, COPY_PROP, CPY, DCE, LIVE_DEAD, COPY_PROP, CPY, DCE, LIVE_DEAD,
+                COPY_PROP, CPY, DCE, LIVE_DEAD
             ]
         );
         assert!(s.modified());
@@ -215,7 +227,10 @@ mod tests {
         // dce1 = dce2 = dce3 = 1 inject one OriPerformLiveDead at i=1; the
         // cpy keys are absent (0): one OriCopyProp at i=0.
         let s = seq("shuffle=1,dce1=1,dce2=1,dce3=1");
-        assert_eq!(&s.opcodes[..5], &[144, 143, 143, 140, 140]);
+        assert_eq!(
+            &s.opcodes[..5],
+            &[COPY_PROP, LIVE_DEAD, LIVE_DEAD, SWAP, SWAP]
+        );
         assert_eq!(s.opcodes.len(), 21);
     }
 
@@ -240,8 +255,8 @@ mod tests {
         assert_eq!(
             s.opcodes,
             [
-                140, 143, 142, 140, 140, 140, 144, 143, 140, 144, 141, 141, 142, 142, 143, 144,
-                141, 143, 140
+                SWAP, LIVE_DEAD, DCE, SWAP, SWAP, SWAP, COPY_PROP, LIVE_DEAD, SWAP, COPY_PROP, CPY,
+                CPY, DCE, DCE, LIVE_DEAD, COPY_PROP, CPY, LIVE_DEAD, SWAP
             ]
         );
         // The same multiset: swaps only permute.
@@ -259,26 +274,31 @@ mod tests {
         let s = seq("ori=NamedPhases,p0=16,p5=142");
         assert_eq!(s.mode, OriMode::NamedPhases);
         assert_eq!(s.opcodes.len(), 304);
-        assert_eq!(&s.opcodes[..7], &[16, 143, 144, 141, 142, 142, 158]);
-        assert!(s.opcodes[6..243].iter().all(|&o| o == 158));
+        let first = i32::from(crate::phases::table::index_of("OriPerformLiveDeadFirst"));
+        assert_eq!(first, 16);
+        assert_eq!(
+            &s.opcodes[..7],
+            &[first, LIVE_DEAD, COPY_PROP, CPY, DCE, DCE, N]
+        );
+        assert!(s.opcodes[6..243].iter().all(|&o| o == N));
         assert_eq!(s.opcodes[243], 256);
         assert_eq!(s.opcodes[303], 316);
         // Without an override, slot 0 is base[13].
-        assert_eq!(seq("NamedPhases=1").opcodes[0], 142);
+        assert_eq!(seq("NamedPhases=1").opcodes[0], DCE);
     }
 
     #[test]
     fn the_diff_is_a_popcount_of_xors() {
         assert_eq!(diff_bits(&[1, 2, 3], &[1, 3, 3]), 1);
         // 158 = 0b1001_1110 against the zero padding: 5 bits.
-        assert_eq!(diff_bits(&[1, 158], &[1]), 5);
+        assert_eq!(diff_bits(&[1, N], &[1]), 5);
         assert_eq!(diff_bits(&[], &[7]), 0);
         // 143 ^ 144 = 0b0001_1111 -> 5 bits; 140 ^ 143 = 0b11 -> 2.
-        assert_eq!(diff_bits(&[144, 143], &[143, 140]), 7);
+        assert_eq!(diff_bits(&[COPY_PROP, LIVE_DEAD], &[LIVE_DEAD, SWAP]), 7);
         // The shuffle example of `shuffle_injects_as_the_pseudocode_does`,
         // first three entries against the base's: 143^143=0,
         // 144^140=0b11100 (3), 143^140 (2) -> 5 over that prefix.
-        assert_eq!(diff_bits(&[143, 144, 143], &BASE[..3]), 5);
+        assert_eq!(diff_bits(&[LIVE_DEAD, COPY_PROP, LIVE_DEAD], &BASE[..3]), 5);
     }
 
     #[test]

@@ -1,30 +1,33 @@
 //! OriBackCopyPropagate (83): backward copy propagation
-//! ([`super::backcopy::back_propagate`]), repeated until nothing changes.
+//! ([`super::backward_copies::back_propagate`]), repeated until nothing changes.
 
 use crate::phases::phase::{Phase, PhaseContext, PhaseError};
 
 pub struct OriBackCopyPropagate {
+    /// The table row it was built for (its index, and the index its
+    /// rewrites are counted under).
+    pub index: u16,
     pub rounds: usize,
 }
 
 impl Phase for OriBackCopyPropagate {
     fn index(&self) -> u16 {
-        83
+        self.index
     }
     fn is_no_op(&self) -> bool {
         self.rounds == 0
     }
     fn execute(&self, cx: &mut PhaseContext) -> Result<(), PhaseError> {
         let f = &mut cx.function;
-        let n = super::fixed_point(self.rounds, || super::backcopy::back_propagate(f));
-        cx.fire(83, n as u64);
+        let n = super::fixed_point(self.rounds, || super::backward_copies::back_propagate(f));
+        cx.fire(self.index, n as u64);
         Ok(())
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::phases::scalar::backcopy::back_propagate;
+    use crate::phases::scalar::backward_copies::back_propagate;
     use crate::phases::scalar::test_util::{func, norm, text};
 
     #[test]

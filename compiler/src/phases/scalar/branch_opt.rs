@@ -7,12 +7,15 @@
 use crate::phases::phase::{Phase, PhaseContext, PhaseError};
 
 pub struct OriBranchOpt {
+    /// The table row it was built for (its index, and the index its
+    /// rewrites are counted under).
+    pub index: u16,
     pub rounds: usize,
 }
 
 impl Phase for OriBranchOpt {
     fn index(&self) -> u16 {
-        15
+        self.index
     }
     fn is_no_op(&self) -> bool {
         self.rounds == 0
@@ -20,7 +23,7 @@ impl Phase for OriBranchOpt {
     fn execute(&self, cx: &mut PhaseContext) -> Result<(), PhaseError> {
         let f = &mut cx.function;
         let n = super::fixed_point(self.rounds, || super::peephole::simplify_branches(f));
-        cx.fire(15, n as u64);
+        cx.fire(self.index, n as u64);
         Ok(())
     }
 }

@@ -6,13 +6,16 @@
 use crate::phases::phase::{Phase, PhaseContext, PhaseError};
 
 pub struct GvnCse {
+    /// The table row it was built for (its index, and the index its
+    /// rewrites are counted under).
+    pub index: u16,
     pub rounds: usize,
     pub loads: bool,
 }
 
 impl Phase for GvnCse {
     fn index(&self) -> u16 {
-        49
+        self.index
     }
     fn is_no_op(&self) -> bool {
         self.rounds == 0
@@ -27,7 +30,7 @@ impl Phase for GvnCse {
             }
             c
         });
-        cx.fire(49, n as u64);
+        cx.fire(self.index, n as u64);
         Ok(())
     }
 }

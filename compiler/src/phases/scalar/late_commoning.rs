@@ -7,12 +7,15 @@
 use crate::phases::phase::{Phase, PhaseContext, PhaseError};
 
 pub struct LateOriCommoning {
+    /// The table row it was built for (its index, and the index its
+    /// rewrites are counted under).
+    pub index: u16,
     pub rounds: usize,
 }
 
 impl Phase for LateOriCommoning {
     fn index(&self) -> u16 {
-        64
+        self.index
     }
     fn is_no_op(&self) -> bool {
         self.rounds == 0
@@ -26,7 +29,7 @@ impl Phase for LateOriCommoning {
             }
             c
         });
-        cx.fire(64, n as u64);
+        cx.fire(self.index, n as u64);
         Ok(())
     }
 }
@@ -47,10 +50,11 @@ mod tests {
              EXIT ;",
         );
         let mut cx = PhaseContext::new(f, None);
-        super::LateOriCommoning { rounds: 4 }
+        let index = crate::phases::table::index_of("LateOriCommoning");
+        super::LateOriCommoning { index, rounds: 4 }
             .execute(&mut cx)
             .unwrap();
-        assert_eq!(cx.fired.get(&64), Some(&1));
+        assert_eq!(cx.fired.get(&index), Some(&1));
         assert!(norm(&text(&cx.function)).contains("@%p0 MOV %r4, %r3"));
     }
 }

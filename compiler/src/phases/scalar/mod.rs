@@ -10,14 +10,14 @@
 //! | `fold.rs` | one-instruction rules: constant folding (integers exactly, floats bit-exactly), identities, strength reduction |
 //! | `peephole.rs` | sweeps of the one-instruction rules, branch simplification, NOP removal |
 //! | `cse.rs` | common-subexpression elimination (available expressions) |
-//! | `reassoc.rs` | reassociation of add and multiply-by-constant chains |
-//! | `backcopy.rs` | backward copy propagation |
+//! | `reassociation.rs` | the reassociation rewrite: add and multiply-by-constant chains re-formed around their leaves |
+//! | `backward_copies.rs` | the backward copy-propagation rewrite: a computed-then-copied value computed into the copy's destination |
 //! | `general_optimize.rs` | GeneralOptimizeEarly/-/Mid/Mid2/Late/Late2 (13, 29, 37, 46, 58, 65) |
 //! | `branch_opt.rs` | OriBranchOpt (15) |
 //! | `copy_prop.rs` | OriCopyProp (144, the ORI manager's injected pass) |
 //! | `back_copy_prop.rs` | OriBackCopyPropagate (83) |
 //! | `gvn_cse.rs` | GvnCse (49) |
-//! | `reassociate.rs` | OriReassociateAndCommon (50) |
+//! | `reassociate_and_common.rs` | OriReassociateAndCommon (50) |
 //! | `late_commoning.rs` | LateOriCommoning (64) |
 //! | `remove_nop.rs` | OriRemoveNopCode (107) |
 //!
@@ -27,13 +27,13 @@
 //! register unit and never assume one definition per register), so it may
 //! run before or after register allocation.
 
-pub mod backcopy;
+pub mod backward_copies;
 pub mod copies;
 pub mod cse;
 pub mod facts;
 pub mod fold;
 pub mod peephole;
-pub mod reassoc;
+pub mod reassociation;
 
 pub mod back_copy_prop;
 pub mod branch_opt;
@@ -41,13 +41,36 @@ pub mod copy_prop;
 pub mod general_optimize;
 pub mod gvn_cse;
 pub mod late_commoning;
-pub mod reassociate;
+pub mod reassociate_and_common;
 pub mod remove_nop;
 
-use super::phase::{Phase, PhaseConfig};
+use super::phase::PhaseConfig;
+use super::table::{Impl, Kind, PHASES};
 
-/// The indices this module implements.
-pub const INDICES: [u16; 13] = [13, 15, 29, 37, 46, 49, 50, 58, 64, 65, 83, 107, 144];
+/// Whether `imp` is one of this module's phases (the factory,
+/// `phase::create`, builds them).
+pub fn implements(imp: Impl) -> bool {
+    matches!(
+        imp,
+        Impl::GeneralOptimize
+            | Impl::OriBranchOpt
+            | Impl::OriCopyProp
+            | Impl::OriBackCopyPropagate
+            | Impl::GvnCse
+            | Impl::OriReassociateAndCommon
+            | Impl::LateOriCommoning
+            | Impl::OriRemoveNopCode
+    )
+}
+
+/// The table rows this module implements, in index order.
+pub fn indices() -> Vec<u16> {
+    PHASES
+        .iter()
+        .filter(|r| matches!(r.kind, Kind::Real(imp) if implements(imp)))
+        .map(|r| r.index)
+        .collect()
+}
 
 /// How many rounds a fixed-point driver runs at the config's NvOpt level:
 /// none at level 0 (and at `-O0`), one at level 1, otherwise until nothing
@@ -62,27 +85,6 @@ pub fn rounds(cfg: &PhaseConfig) -> usize {
         1 => 1,
         _ => 32,
     }
-}
-
-/// The factory's arms for this module's phases.
-pub fn create(index: u16, cfg: &PhaseConfig) -> Option<Box<dyn Phase>> {
-    let r = rounds(cfg);
-    Some(match index {
-        13 | 29 | 37 | 46 | 58 | 65 => {
-            Box::new(general_optimize::GeneralOptimize { index, rounds: r })
-        }
-        15 => Box::new(branch_opt::OriBranchOpt { rounds: r }),
-        144 => Box::new(copy_prop::OriCopyProp { rounds: r }),
-        83 => Box::new(back_copy_prop::OriBackCopyPropagate { rounds: r }),
-        49 => Box::new(gvn_cse::GvnCse {
-            rounds: r,
-            loads: cfg.nvopt_level >= 2,
-        }),
-        50 => Box::new(reassociate::OriReassociateAndCommon { rounds: r }),
-        64 => Box::new(late_commoning::LateOriCommoning { rounds: r }),
-        107 => Box::new(remove_nop::OriRemoveNopCode { enabled: r > 0 }),
-        _ => return None,
-    })
 }
 
 /// Runs `step` until it reports nothing or `rounds` rounds ran; returns the
@@ -140,21 +142,30 @@ pub(crate) mod test_util {
 mod tests {
     use super::*;
 
+    // The phases these tests name, by name.
+    const VERIFY: u16 = crate::phases::table::index_of("OriCheckInitialProgram");
+    const CONV: u16 = crate::phases::table::index_of("ConvertUnsupportedOps");
+    const GVN_CSE: u16 = crate::phases::table::index_of("GvnCse");
+    const SCOREBOARDS: u16 = crate::phases::table::index_of("AssignScoreboards");
+    const EMIT: u16 = crate::phases::table::index_of("EmitSassListing");
+
     #[test]
     fn no_ops_at_o0_and_nvopt_0_real_otherwise() {
         let mut cfg = PhaseConfig::default();
-        for &i in &INDICES {
+        let indices = indices();
+        assert_eq!(indices.len(), 13);
+        for &i in &indices {
             let p = crate::phases::phase::create(i, &cfg).unwrap();
             assert!(!p.is_no_op(), "{}", p.name());
             assert_eq!(p.index(), i);
         }
         cfg.opt_level = 0;
-        for &i in &INDICES {
+        for &i in &indices {
             assert!(crate::phases::phase::create(i, &cfg).unwrap().is_no_op());
         }
         cfg.opt_level = 3;
         cfg.nvopt_level = 0;
-        for &i in &INDICES {
+        for &i in &indices {
             assert!(crate::phases::phase::create(i, &cfg).unwrap().is_no_op());
         }
         cfg.nvopt_level = 1;
@@ -163,9 +174,10 @@ mod tests {
 
     #[test]
     fn they_run_before_the_control_codes() {
-        let e = crate::phases::order::check_order(&[0, 5, 151, 49, 157]).unwrap_err();
+        let e = crate::phases::order::check_order(&[VERIFY, CONV, SCOREBOARDS, GVN_CSE, EMIT])
+            .unwrap_err();
         // The control-code phases' own constraint (table.rs CODE_PHASES).
         assert!(e.to_string().contains("`control-codes`"), "{e}");
-        crate::phases::order::check_order(&[0, 5, 49, 151, 157]).unwrap();
+        crate::phases::order::check_order(&[VERIFY, CONV, GVN_CSE, SCOREBOARDS, EMIT]).unwrap();
     }
 }

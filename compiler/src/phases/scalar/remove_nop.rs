@@ -6,19 +6,22 @@
 use crate::phases::phase::{Phase, PhaseContext, PhaseError};
 
 pub struct OriRemoveNopCode {
+    /// The table row it was built for (its index, and the index its
+    /// rewrites are counted under).
+    pub index: u16,
     pub enabled: bool,
 }
 
 impl Phase for OriRemoveNopCode {
     fn index(&self) -> u16 {
-        107
+        self.index
     }
     fn is_no_op(&self) -> bool {
         !self.enabled
     }
     fn execute(&self, cx: &mut PhaseContext) -> Result<(), PhaseError> {
         let n = super::peephole::remove_nops(&mut cx.function);
-        cx.fire(107, n as u64);
+        cx.fire(self.index, n as u64);
         Ok(())
     }
 }

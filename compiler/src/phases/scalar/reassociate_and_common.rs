@@ -1,17 +1,20 @@
 //! OriReassociateAndCommon (50): reassociation of integer add and
-//! multiply-by-constant chains ([`super::reassoc`]), then commoning
+//! multiply-by-constant chains ([`super::reassociation`]), then commoning
 //! ([`super::cse`], no loads) with copy propagation, repeated until
 //! nothing changes.
 
 use crate::phases::phase::{Phase, PhaseContext, PhaseError};
 
 pub struct OriReassociateAndCommon {
+    /// The table row it was built for (its index, and the index its
+    /// rewrites are counted under).
+    pub index: u16,
     pub rounds: usize,
 }
 
 impl Phase for OriReassociateAndCommon {
     fn index(&self) -> u16 {
-        50
+        self.index
     }
     fn is_no_op(&self) -> bool {
         self.rounds == 0
@@ -19,21 +22,21 @@ impl Phase for OriReassociateAndCommon {
     fn execute(&self, cx: &mut PhaseContext) -> Result<(), PhaseError> {
         let f = &mut cx.function;
         let n = super::fixed_point(self.rounds, || {
-            let r = super::reassoc::reassociate(f);
+            let r = super::reassociation::reassociate(f);
             let c = super::cse::eliminate(f, false);
             if r + c > 0 {
                 super::copies::propagate(f);
             }
             r + c
         });
-        cx.fire(50, n as u64);
+        cx.fire(self.index, n as u64);
         Ok(())
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::phases::scalar::reassoc::reassociate;
+    use crate::phases::scalar::reassociation::reassociate;
     use crate::phases::scalar::test_util::{func, norm, text};
 
     #[test]
