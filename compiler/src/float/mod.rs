@@ -21,6 +21,7 @@
 //! | `convert.rs` | cvt float<->float, float<->int, round-to-integral |
 //! | `approx.rs` | approximate instructions and the MUFU models |
 //! | `packed.rs` | f16x2/bf16x2 lane helpers |
+//! | `from_f64.rs` | a host `f64` rounded exactly into f16 bits |
 //!
 //! # Dispatch
 //!
@@ -62,6 +63,7 @@ pub mod classify;
 pub mod cmp;
 pub mod convert;
 pub mod formats;
+mod from_f64;
 pub mod minmax;
 pub mod nan;
 pub mod packed;
@@ -75,6 +77,7 @@ pub use classify::{testp, TestpOp};
 pub use cmp::{compare, CmpOp};
 pub use convert::{cvt_f2i, cvt_float, cvt_i2f, cvt_round_int, CvtMods, IntType};
 pub use formats::{Class, FloatType};
+pub use from_f64::f64_to_f16_bits;
 pub use minmax::{max, min, MinMaxMods};
 pub use nan::{canonical_nan, F64_DEFAULT_NAN};
 pub use sign::{abs, copysign, neg};

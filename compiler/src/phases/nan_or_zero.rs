@@ -56,7 +56,7 @@ use crate::float::nan::canonical_nan;
 use crate::float::FloatType;
 use crate::ir::cfg::Cfg;
 use crate::ir::regs::{self, RegUnit};
-use crate::ir::sass_text::Reg;
+use crate::ir::sass_text::{self, FloatImmType, Reg};
 use crate::ir::{Function, Inst, Op, Operand};
 
 const NEG_ZERO: u32 = 0x8000_0000;
@@ -154,24 +154,13 @@ impl Facts {
     }
 }
 
-/// The bits of a float immediate as the SASS text spells it (`0.5`,
-/// `-INF`, `+QNAN`): the simulator's reading (`oracle::sim::program::
-/// parse_imm`, f32).
+/// The f32 bits of a float immediate as the SASS text spells it (`0.5`,
+/// `-INF`, `+QNAN`): the simulator's reading
+/// ([`sass_text::float_imm_bits`]), trailing blanks ignored.
 pub fn float_imm_bits(t: &str) -> Option<u32> {
-    let (neg, body) = match t.as_bytes().first() {
-        Some(b'-') => (true, &t[1..]),
-        Some(b'+') => (false, &t[1..]),
-        _ => (false, t),
-    };
-    let s = if neg { NEG_ZERO } else { 0 };
-    match body.trim_end() {
-        "INF" => Some(0x7f80_0000 | s),
-        "QNAN" | "NAN" => Some(0x7fc0_0000 | s),
-        b => {
-            let v: f64 = b.parse().ok()?;
-            Some(((if neg { -v } else { v }) as f32).to_bits())
-        }
-    }
+    sass_text::float_imm_bits(t.trim_end(), FloatImmType::F32)
+        .ok()
+        .map(|b| b as u32)
 }
 
 /// The fact lattice's states while solving: `None` is "not reached yet"

@@ -23,7 +23,7 @@
 mod shape;
 mod table;
 
-pub use shape::{kind_matches, match_shape, ShapeError, ShapeMatch};
+pub use shape::{kind_matches, match_shape, unnamed, ShapeError, ShapeMatch};
 pub use table::{Op, FOLDED_SEED_VARIANTS, OPCODES};
 
 use crate::targets::SmInfo;

@@ -25,6 +25,13 @@
 //! Destinations come first in SASS operand order, as in ptxas's operand
 //! array (destinations before sources); a predicate "destination" of `PT`
 //! discards the result.
+//!
+//! An item may name its operand's role after a colon: `R:d [P:co] = S:a
+//! S:b S:c [P:ci]` (lower-case names, unique within a shape). The names
+//! change nothing in matching; they let a reader of the operands (the SASS
+//! simulator's decoder) ask for "the carry-in" instead of counting
+//! positions ([`ShapeMatch::position`]). Messages print shapes without
+//! them ([`unnamed`]).
 
 use crate::ir::sass_text::{Pred, Reg, SassOperand};
 
@@ -37,11 +44,12 @@ pub struct ShapeError {
 
 impl std::fmt::Display for ShapeError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let shapes: Vec<String> = self.shapes.iter().map(|s| unnamed(s)).collect();
         write!(
             f,
             "operands of {} fit none of its shapes ({})",
             self.opcode,
-            self.shapes.join(" | ")
+            shapes.join(" | ")
         )
     }
 }
@@ -81,39 +89,67 @@ pub fn kind_matches(k: u8, o: &SassOperand) -> bool {
     }
 }
 
+/// `shape` without its role names (`R:d [P:co] = S:a` -> `R [P] = S`).
+pub fn unnamed(shape: &str) -> String {
+    let mut out = String::with_capacity(shape.len());
+    let mut in_name = false;
+    for c in shape.chars() {
+        if c == ':' {
+            in_name = true;
+        } else if in_name && (c.is_ascii_alphanumeric() || c == '_') {
+        } else {
+            in_name = false;
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// One parsed shape item.
 #[derive(Clone, Copy)]
 struct Item {
     kind: u8,
     optional: bool,
+    role: Option<&'static str>,
 }
 
-fn items(list: &str) -> impl Iterator<Item = Item> + '_ {
+fn items(list: &'static str) -> impl Iterator<Item = Item> {
     list.split_whitespace().map(|t| {
         let optional = t.starts_with('[');
-        let kind = t.trim_matches(|c| c == '[' || c == ']').as_bytes()[0];
-        Item { kind, optional }
+        let body = t.trim_matches(|c| c == '[' || c == ']');
+        let (kind, role) = match body.split_once(':') {
+            Some((k, r)) => (k, Some(r)),
+            None => (body, None),
+        };
+        Item {
+            kind: kind.as_bytes()[0],
+            optional,
+            role,
+        }
     })
 }
 
-/// Matches `ops` against `items`, writing the kind given to each operand
-/// into `kinds`; whether the whole list fits. Optional items are tried
-/// present first, then absent.
-fn fits(items: &[Item], ops: &[SassOperand], kinds: &mut [u8]) -> bool {
+/// The kind and role given to one operand.
+type Slot = (u8, Option<&'static str>);
+
+/// Matches `ops` against `items`, writing the kind and role given to each
+/// operand into `slots`; whether the whole list fits. Optional items are
+/// tried present first, then absent.
+fn fits(items: &[Item], ops: &[SassOperand], slots: &mut [Slot]) -> bool {
     match items.split_first() {
         None => ops.is_empty(),
         Some((it, _)) if it.kind == b'*' => {
-            kinds.fill(b'*');
+            slots.fill((b'*', None));
             true
         }
         Some((it, rest)) => {
             if ops.first().is_some_and(|o| kind_matches(it.kind, o))
-                && fits(rest, &ops[1..], &mut kinds[1..])
+                && fits(rest, &ops[1..], &mut slots[1..])
             {
-                kinds[0] = it.kind;
+                slots[0] = (it.kind, it.role);
                 return true;
             }
-            it.optional && fits(rest, ops, kinds)
+            it.optional && fits(rest, ops, slots)
         }
     }
 }
@@ -125,13 +161,26 @@ pub struct ShapeMatch {
     pub ndst: usize,
     /// The kind letter given to each operand (`*` for wildcard operands).
     pub kinds: Vec<u8>,
+    /// The role name the shape gives each operand, where it names one.
+    pub roles: Vec<Option<&'static str>>,
 }
 
-/// Matches one shape: the destination count and kinds.
-fn match_one(shape: &str, ops: &[SassOperand]) -> Option<ShapeMatch> {
-    let mut kinds = vec![b'*'; ops.len()];
+impl ShapeMatch {
+    /// The index of the operand that plays `role`, if one does.
+    pub fn position(&self, role: &str) -> Option<usize> {
+        self.roles.iter().position(|&r| r == Some(role))
+    }
+}
+
+/// Matches one shape: the destination count, kinds and roles.
+fn match_one(shape: &'static str, ops: &[SassOperand]) -> Option<ShapeMatch> {
+    let mut slots: Vec<Slot> = vec![(b'*', None); ops.len()];
+    let done = |ndst, slots: Vec<Slot>| {
+        let (kinds, roles) = slots.into_iter().unzip();
+        Some(ShapeMatch { ndst, kinds, roles })
+    };
     if shape == "*" {
-        return Some(ShapeMatch { ndst: 0, kinds });
+        return done(0, slots);
     }
     let (d, s) = shape.split_once('=')?;
     let dst: Vec<Item> = items(d).collect();
@@ -139,9 +188,9 @@ fn match_one(shape: &str, ops: &[SassOperand]) -> Option<ShapeMatch> {
     // Try every destination count the optional items allow, longest first.
     let min = dst.iter().filter(|i| !i.optional).count();
     for n in (min..=dst.len().min(ops.len())).rev() {
-        let (kd, ks) = kinds.split_at_mut(n);
-        if fits(&dst, &ops[..n], kd) && fits(&src, &ops[n..], ks) {
-            return Some(ShapeMatch { ndst: n, kinds });
+        let (sd, ss) = slots.split_at_mut(n);
+        if fits(&dst, &ops[..n], sd) && fits(&src, &ops[n..], ss) {
+            return done(n, slots);
         }
     }
     None
@@ -197,6 +246,65 @@ mod tests {
         assert_eq!(ndst(s, "VOTE.ANY R0, PT, P1 ;"), Some(2));
         assert_eq!(ndst(s, "VOTE.ALL P0, P1 ;"), Some(1));
         assert_eq!(ndst(s, "VOTE.ALL R0 ;"), None);
+    }
+
+    #[test]
+    fn roles_follow_the_matched_items() {
+        let i = parse_inst("IADD3 R2, P0, R0, R1, RZ, P1 ;").unwrap();
+        let shapes: &'static [&'static str] =
+            &["R:d [P:co0] [P:co1] = S:a S:b S:c [P:ci0] [P:ci1]"];
+        let m = match_shape("IADD3", shapes, &i.operands).unwrap();
+        assert_eq!(m.ndst, 2);
+        assert_eq!(m.position("co0"), Some(1));
+        assert_eq!(m.position("co1"), None);
+        assert_eq!(m.position("c"), Some(4));
+        assert_eq!(m.position("ci0"), Some(5));
+        assert_eq!(m.position("ci1"), None);
+        assert_eq!(m.kinds, b"RPSSSP");
+    }
+
+    #[test]
+    fn messages_print_shapes_without_role_names() {
+        assert_eq!(
+            unnamed("R:d [P:co] = S:a S:b S:c [P:ci]"),
+            "R [P] = S S S [P]"
+        );
+        assert_eq!(unnamed("[P] R R = *"), "[P] R R = *");
+        let i = parse_inst("IABS P0, R1 ;").unwrap();
+        let e = match_shape("IABS", &["R:d = S:a"], &i.operands).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "operands of IABS fit none of its shapes (R = S)"
+        );
+    }
+
+    /// Role names are lower-case and unique within each shape of the table.
+    #[test]
+    fn table_role_names_are_well_formed() {
+        for row in crate::ir::opcode::OPCODES {
+            for shape in row.shapes {
+                let mut seen = Vec::new();
+                for t in shape.split_whitespace() {
+                    let Some((_, r)) = t.trim_matches(|c| c == '[' || c == ']').split_once(':')
+                    else {
+                        continue;
+                    };
+                    assert!(
+                        !r.is_empty()
+                            && r.bytes()
+                                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'),
+                        "{}: role `{r}` in `{shape}`",
+                        row.name
+                    );
+                    assert!(
+                        !seen.contains(&r),
+                        "{}: role `{r}` twice in `{shape}`",
+                        row.name
+                    );
+                    seen.push(r);
+                }
+            }
+        }
     }
 
     #[test]

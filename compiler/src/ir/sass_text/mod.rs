@@ -24,11 +24,13 @@
 //! Errors carry a 1-based line and byte column; no input makes the parser
 //! panic.
 
+mod float_imm;
 mod lexer;
 mod operand;
 mod parse;
 mod print;
 
+pub use float_imm::{float_imm_bits, FloatImmError, FloatImmType};
 pub use operand::{ConstRef, MemBase, MemRef, Pred, Reg, RegOperand, SassOperand, MAX_VIRTUAL};
 pub use parse::{parse_file, parse_inst};
 pub use print::{print_file, print_function};
