@@ -102,8 +102,7 @@ pub fn bits_to_f64(ty: ElemType, bits: u64) -> f64 {
 
 /// `bits` (of width `width`) as a signed integer.
 pub(super) fn sign_extend(bits: u64, width: u32) -> i64 {
-    let sh = 64 - width;
-    ((bits << sh) as i64) >> sh
+    ptxc::int::sext(width, bits) as i64
 }
 
 /// Whether the element is a NaN (always false for integer types).
