@@ -7,6 +7,7 @@
 pub mod cli;
 pub mod driver;
 pub mod float;
+pub mod int;
 pub mod ir;
 pub mod lower;
 pub mod nvopt;

@@ -34,7 +34,6 @@ pub mod defuse;
 pub mod dom;
 pub mod func;
 pub mod inst;
-pub mod int_ops;
 pub mod liveness;
 pub mod loops;
 pub mod opcode;

@@ -65,10 +65,6 @@ fn canonical() -> u32 {
     canonical_nan(FloatType::F32) as u32
 }
 
-fn is_nan(b: u32) -> bool {
-    b & 0x7f80_0000 == 0x7f80_0000 && b & 0x007f_ffff != 0
-}
-
 fn is_inf(b: u32) -> bool {
     b & 0x7fff_ffff == 0x7f80_0000
 }
@@ -100,7 +96,7 @@ impl Facts {
             bits: Some(b),
             zero: b & 0x7fff_ffff == 0,
             finite: b & 0x7f80_0000 != 0x7f80_0000,
-            not_nan: !is_nan(b),
+            not_nan: !FloatType::F32.is_nan(u64::from(b)),
             not_neg_zero: b != NEG_ZERO,
         }
     }
@@ -126,7 +122,8 @@ impl Facts {
     }
 
     fn nan(self) -> bool {
-        self.bits.is_some_and(is_nan)
+        self.bits
+            .is_some_and(|b| FloatType::F32.is_nan(u64::from(b)))
     }
 
     fn inf(self) -> bool {

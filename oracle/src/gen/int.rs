@@ -5,7 +5,7 @@
 //! - `div`/`rem` divisors are `b | 1`, never 0 (PTX ISA 9.7.1.8: the
 //!   quotient by 0 is unspecified; the interpreter reports it as UB).
 //!   `INT_MIN / -1` stays possible: the interpreter defines it (project
-//!   notes, semantics/int.rs) and it is a good corner case.
+//!   notes, `ptxc::int::div`) and it is a good corner case.
 //! - Shift amounts, `bfe`/`bfi` positions and lengths may be anything: PTX
 //!   clamps them (9.7.1.21-23, 9.7.8.x), so every value is defined. An
 //!   immediate position or length stays in 0..=255, the range ptxas

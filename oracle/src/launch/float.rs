@@ -3,6 +3,7 @@
 //! mismatch reports.
 
 use super::types::ElemType;
+use ptxc::float::FloatType;
 
 pub use ptxc::float::f64_to_f16_bits;
 
@@ -52,18 +53,21 @@ pub fn bits_to_f64(ty: ElemType, bits: u64) -> f64 {
 
 /// `bits` (of width `width`) as a signed integer.
 pub(super) fn sign_extend(bits: u64, width: u32) -> i64 {
-    let sh = 64 - width;
-    ((bits << sh) as i64) >> sh
+    ptxc::int::sext(width, bits) as i64
 }
 
 /// Whether the element is a NaN (always false for integer types).
 pub fn is_nan(ty: ElemType, bits: u64) -> bool {
-    let bits = bits & ty.mask();
+    float_type(ty).is_some_and(|f| f.is_nan(bits & ty.mask()))
+}
+
+/// The float format of an element type (`None` for integer types).
+fn float_type(ty: ElemType) -> Option<FloatType> {
     match ty {
-        ElemType::F16 => (bits & 0x7fff) > 0x7c00,
-        ElemType::F32 => (bits & 0x7fff_ffff) > 0x7f80_0000,
-        ElemType::F64 => (bits & 0x7fff_ffff_ffff_ffff) > 0x7ff0_0000_0000_0000,
-        _ => false,
+        ElemType::F16 => Some(FloatType::F16),
+        ElemType::F32 => Some(FloatType::F32),
+        ElemType::F64 => Some(FloatType::F64),
+        _ => None,
     }
 }
 

@@ -17,8 +17,8 @@
 use super::exec::FUNC_BASE;
 use super::memory::Windows;
 use super::program::{AddrBase, Class, Function, Inst, Opnd, Space};
-use super::semantics::int::IntCmp;
 use ptxc::float::{CmpOp, FloatType, Mods, Rounding};
+use ptxc::int::IntCmp;
 use ptxc::ptx::ast::SpecialReg;
 use ptxc::ptx::isa::Opcode;
 use ptxc::ptx::modifiers::Mod;

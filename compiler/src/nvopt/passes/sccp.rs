@@ -10,12 +10,14 @@
 //! operations whose PTX semantics are plain two's-complement arithmetic
 //! are evaluated (`mov`, `add`/`sub` without `.sat`/`.cc`, `mul.lo`,
 //! `and`/`or`/`xor`/`not`, `shl`/`shr` with the ISA's clamped shift
-//! amount, integer `setp` without a combining predicate, `selp`). Float
+//! amount, integer `setp` without a combining predicate, `selp`), by the
+//! rules the PTX interpreter executes (`ptxc::int`). Float
 //! operations, conversions and everything else are varying: when unsure,
 //! do not fold. Guarded definitions and undefined values are varying.
 
 use super::util::*;
 use super::Pass;
+use crate::int::{self, IntCmp, IntTy};
 use crate::nvopt::ir::*;
 use crate::nvopt::lift::remove_unreachable;
 use crate::ptx::isa::Opcode;
@@ -73,6 +75,7 @@ pub(crate) fn eval(i: &Inst, get: &dyn Fn(&Opnd, u32) -> L2) -> Option<L2> {
             .collect())
     };
     let shift_amt = |o: &Opnd| get(o, 32);
+    let t = IntTy::new(w, ty.is_signed());
     let r = match i.op {
         Opcode::Mov if mods_only(i, &[]) => {
             let xs = all(1)?;
@@ -84,35 +87,33 @@ pub(crate) fn eval(i: &Inst, get: &dyn Fn(&Opnd, u32) -> L2) -> Option<L2> {
         Opcode::Add | Opcode::Sub | Opcode::And | Opcode::Or | Opcode::Xor if mods_only(i, &[]) => {
             let xs = all(2)?;
             match consts(&xs) {
-                Ok(c) => L2::C(truncate(
-                    match i.op {
-                        Opcode::Add => c[0].wrapping_add(c[1]),
-                        Opcode::Sub => c[0].wrapping_sub(c[1]),
-                        Opcode::And => c[0] & c[1],
-                        Opcode::Or => c[0] | c[1],
-                        _ => c[0] ^ c[1],
-                    },
-                    w,
-                )),
+                Ok(c) => L2::C(match i.op {
+                    Opcode::Add => int::add(t, c[0], c[1]),
+                    Opcode::Sub => int::sub(t, c[0], c[1]),
+                    Opcode::And => int::and(t, c[0], c[1]),
+                    Opcode::Or => int::or(t, c[0], c[1]),
+                    _ => int::xor(t, c[0], c[1]),
+                }),
                 Err(e) => e,
             }
         }
         Opcode::Mul if mods_only(i, &[Mod::Lo]) && i.has(Mod::Lo) && w > 1 => {
             let xs = all(2)?;
             match consts(&xs) {
-                Ok(c) => L2::C(truncate(c[0].wrapping_mul(c[1]), w)),
+                Ok(c) => L2::C(int::mul_lo(t, c[0], c[1])),
                 Err(e) => e,
             }
         }
         Opcode::Not if mods_only(i, &[]) => {
             let xs = all(1)?;
             match consts(&xs) {
-                Ok(c) => L2::C(truncate(!c[0], w)),
+                Ok(c) => L2::C(int::not(t, c[0])),
                 Err(e) => e,
             }
         }
-        // PTX ISA 9.7.7.7/8: shift amounts above the width are clamped to
-        // the width; `shr.sN` is arithmetic, `.bN`/`.uN` logical.
+        // PTX ISA 9.7.8.8/9 (`ptxc::int::shl`, `shr`): shift amounts above
+        // the width are clamped to the width; `shr.sN` is arithmetic,
+        // `.bN`/`.uN` logical.
         Opcode::Shl | Opcode::Shr if mods_only(i, &[]) && w > 1 => {
             if srcs.len() != 2 {
                 return None;
@@ -122,18 +123,9 @@ pub(crate) fn eval(i: &Inst, get: &dyn Fn(&Opnd, u32) -> L2) -> Option<L2> {
                 Ok(c) => {
                     let n = c[1].min(u64::from(w)) as u32;
                     L2::C(if i.op == Opcode::Shl {
-                        if n >= w {
-                            0
-                        } else {
-                            truncate(c[0] << n, w)
-                        }
-                    } else if ty.is_signed() {
-                        let s = sext(c[0], w);
-                        truncate((s >> n.min(63)) as u64, w)
-                    } else if n >= w {
-                        0
+                        int::shl(t, c[0], n)
                     } else {
-                        c[0] >> n
+                        int::shr(t, c[0], n)
                     })
                 }
                 Err(e) => e,
@@ -154,24 +146,20 @@ pub(crate) fn eval(i: &Inst, get: &dyn Fn(&Opnd, u32) -> L2) -> Option<L2> {
             let xs = all(2)?;
             match consts(&xs) {
                 Ok(c) => {
-                    let (a, b) = (c[0], c[1]);
-                    let (sa, sb) = (sext(a, w), sext(b, w));
-                    let signed = ty.is_signed();
-                    let lt = if signed { sa < sb } else { a < b };
-                    let r = match cmp {
-                        Mod::Eq => a == b,
-                        Mod::Ne => a != b,
-                        Mod::Lt => lt,
-                        Mod::Le => lt || a == b,
-                        Mod::Gt => !lt && a != b,
-                        Mod::Ge => !lt,
-                        Mod::Lo => a < b,
-                        Mod::Ls => a <= b,
-                        Mod::Hi => a > b,
-                        Mod::Hs => a >= b,
+                    let op = match cmp {
+                        Mod::Eq => IntCmp::Eq,
+                        Mod::Ne => IntCmp::Ne,
+                        Mod::Lt => IntCmp::Lt,
+                        Mod::Le => IntCmp::Le,
+                        Mod::Gt => IntCmp::Gt,
+                        Mod::Ge => IntCmp::Ge,
+                        Mod::Lo => IntCmp::Lo,
+                        Mod::Ls => IntCmp::Ls,
+                        Mod::Hi => IntCmp::Hi,
+                        Mod::Hs => IntCmp::Hs,
                         _ => return None,
                     };
-                    L2::C(u64::from(r))
+                    L2::C(u64::from(int::compare(t, op, c[0], c[1])))
                 }
                 Err(e) => e,
             }

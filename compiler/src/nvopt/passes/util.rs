@@ -39,23 +39,15 @@ pub fn mov_type(t: ScalarType) -> ScalarType {
     }
 }
 
-/// Keeps the low `bits` bits.
+/// Keeps the low `bits` bits (`ptxc::int::trunc`).
 pub fn truncate(v: u64, bits: u32) -> u64 {
-    if bits >= 64 {
-        v
-    } else {
-        v & ((1u64 << bits) - 1)
-    }
+    crate::int::trunc(bits, v)
 }
 
-/// Sign-extends the low `bits` bits.
+/// Sign-extends the low `bits` bits (`ptxc::int::sext`; `bits` is a
+/// register width, 1..=64).
 pub fn sext(v: u64, bits: u32) -> i64 {
-    if bits >= 64 {
-        v as i64
-    } else {
-        let s = 64 - bits;
-        ((v << s) as i64) >> s
-    }
+    crate::int::sext(bits, v) as i64
 }
 
 /// The immediate for a `bits`-wide constant, written as a negative literal

@@ -14,8 +14,8 @@
 //! | `IADD3 d, x, 0, 0` -> `MOV d, x`; several immediates summed into one | same |
 //! | `IMAD d, a, b, c` (plain, `.MOV`, `.SHL`, `.IADD`: all `a*b+c`) with known terms -> `MOV`; `a*0+c` -> `MOV d, c`; `x*1+0` -> `MOV d, x` | sim: "`.MOV`, `.SHL`, `.IADD` are the plain formula" |
 //! | `IMAD d, x, 2^k, RZ` -> `IMAD.SHL.U32 d, x, 2^k, RZ` (ptxas' own form of a shift) | same formula |
-//! | `LOP3.LUT d, a, b, c, lut, p` with known sources (no predicate destination) -> `MOV d, lut(a,b,c)` | LUT bit i = f(a_i, b_i, c_i), index `a<<2|b<<1|c` applied to 0xf0/0xcc/0xaa |
-//! | `SHF` with known sources -> `MOV` | the 64-bit funnel of `sim::exec::int::shf1` |
+//! | `LOP3.LUT d, a, b, c, lut, p` with known sources (no predicate destination) -> `MOV d, lut(a,b,c)` | `ptxc::int::lop3`: LUT bit i = f(a_i, b_i, c_i), index `a<<2|b<<1|c` applied to 0xf0/0xcc/0xaa |
+//! | `SHF` with known sources -> `MOV` | the 64-bit funnel `ptxc::int::funnel_shift`, which the simulator executes |
 //! | `SEL d, a, b, PT` -> `MOV d, a`; `!PT` -> `MOV d, b` | select |
 //! | `FADD`/`FMUL`/`FFMA` with known sources -> `MOV d, bits` | `ptxc::float::fp32` with the instruction's rounding, `.FTZ` and `.SAT` |
 //!
@@ -27,7 +27,8 @@
 //! payload); `x * 0 -> 0` is wrong for infinities and NaN; `x * 1.0 -> x`
 //! is wrong for NaN payloads and under `.FTZ`.
 
-use crate::float::{fp32, Mods, Rounding};
+use crate::float::{fp32, FloatType, Mods, Rounding};
+use crate::int::{self, Funnel};
 use crate::ir::inst::{Inst, Operand};
 use crate::ir::opcode::Op;
 use crate::ir::sass_text::{Pred, Reg, RegOperand};
@@ -86,8 +87,7 @@ fn f32_value(o: &Operand) -> Option<u32> {
     if neg {
         b ^= 0x8000_0000;
     }
-    let is_nan = (b & 0x7f80_0000) == 0x7f80_0000 && (b & 0x007f_ffff) != 0;
-    (!is_nan).then_some(b)
+    (!FloatType::F32.is_nan(u64::from(b))).then_some(b)
 }
 
 fn rounding(inst: &Inst) -> Rounding {
@@ -168,8 +168,7 @@ pub fn simplify_with(inst: &Inst, known: &dyn Fn(Reg) -> Option<u32>) -> Option<
                 if r.neg {
                     b ^= 0x8000_0000;
                 }
-                let nan = (b & 0x7f80_0000) == 0x7f80_0000 && (b & 0x007f_ffff) != 0;
-                (!nan).then_some(b)
+                (!FloatType::F32.is_nan(u64::from(b))).then_some(b)
             }
             _ => None,
         })
@@ -277,11 +276,7 @@ pub fn simplify_with(inst: &Inst, known: &dyn Fn(Reg) -> Option<u32>) -> Option<
             }
             let (a, b, c) = (int_value(&s[0])?, int_value(&s[1])?, int_value(&s[2])?);
             let Operand::Imm(lut) = s[3] else { return None };
-            let mut r = 0u32;
-            for bit in 0..32 {
-                let idx = ((a >> bit) & 1) << 2 | ((b >> bit) & 1) << 1 | ((c >> bit) & 1);
-                r |= (((lut as u32) >> idx) & 1) << bit;
-            }
+            let r = int::lop3(a, b, c, lut as u8);
             mov_like(inst, inst.operands[dst].clone(), Operand::Imm(i64::from(r)))
         }
         Op::SHF if dst_is_single_reg(inst) => {
@@ -292,16 +287,14 @@ pub fn simplify_with(inst: &Inst, known: &dyn Fn(Reg) -> Option<u32>) -> Option<
             }
             let wide = inst.has_mod("U64") || inst.has_mod("S64");
             let signed = inst.has_mod("S32") || inst.has_mod("S64");
-            let r = crate::ir::int_ops::shf1(
-                lo,
-                sh,
-                hi,
+            let f = Funnel {
                 left,
-                inst.has_mod("HI"),
-                inst.has_mod("W"),
+                hi_out: inst.has_mod("HI"),
+                wrap: inst.has_mod("W"),
                 wide,
                 signed,
-            );
+            };
+            let r = int::funnel_shift(lo, hi, sh, f);
             mov_imm(inst, r)
         }
         Op::SEL if dst_is_single_reg(inst) => match s[2] {
@@ -330,8 +323,7 @@ pub fn simplify_with(inst: &Inst, known: &dyn Fn(Reg) -> Option<u32>) -> Option<
                 Op::FMUL => fp32::mul(v[0], v[1], rnd, m),
                 _ => fp32::fma(v[0], v[1], v[2], rnd, m),
             };
-            let nan = (r & 0x7f80_0000) == 0x7f80_0000 && (r & 0x007f_ffff) != 0;
-            if nan {
+            if FloatType::F32.is_nan(u64::from(r)) {
                 return None;
             }
             mov_imm(inst, r)

@@ -12,10 +12,10 @@ use crate::ptx_interp::machine::{Cta, Machine, Stop, TState};
 use crate::ptx_interp::memory::{range, GlobalMem, Windows};
 use crate::ptx_interp::program::Space;
 use crate::ptx_interp::race::Accessor;
-use crate::ptx_interp::semantics::int::{self as s, IntTy};
 use crate::ptx_interp::shadow::{GlobalShadow, WordShadow};
 use crate::ptx_interp::undef_mem::UndefMem;
 use ptxc::float::{self, arith, FloatType};
+use ptxc::int::{self as s, IntTy};
 
 /// Runs thread `t` for at most `limit` instructions: (instructions run,
 /// whether the thread blocked or exited).

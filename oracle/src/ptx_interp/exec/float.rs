@@ -11,6 +11,7 @@ use ptxc::float::{
     self, approx, arith, packed, CmpOp, CvtMods, FloatType, IntType, MinMaxMods, Mods, Rounding,
     TestpOp,
 };
+use ptxc::int::{saturate, IntTy};
 use ptxc::ptx::isa::Opcode;
 use ptxc::ptx::modifiers::Mod;
 use ptxc::ptx::types::ScalarType;
@@ -261,12 +262,8 @@ pub fn exec(cx: &mut Ctx, i: &Inst) -> Result<(), Stop> {
 /// For `.u16`/`.s16` (no `c`), `d = ta << 16 | tb & 0xffff`.
 pub fn cvt_pack_sat(size: u32, signed: bool, a: i32, b: i32, c: u32) -> u32 {
     debug_assert!(matches!(size, 2 | 4 | 8 | 16));
-    let (min, max) = if signed {
-        (-(1i64 << (size - 1)), (1i64 << (size - 1)) - 1)
-    } else {
-        (0, (1i64 << size) - 1)
-    };
-    let field = |x: i32| (i64::from(x).clamp(min, max) as u64 & ((1u64 << size) - 1)) as u32;
+    let t = IntTy::new(size, signed);
+    let field = |x: i32| saturate(t, i128::from(x)) as u32;
     let low = field(a) << size | field(b);
     if size == 16 {
         low
@@ -390,15 +387,9 @@ fn int_to_int(d: ScalarType, s: ScalarType, a: u64, sat: bool) -> u64 {
     } else {
         a as i128
     };
-    let v = if sat {
-        let (lo, hi) = if d.is_signed() {
-            (-(1i128 << (d.bits() - 1)), (1i128 << (d.bits() - 1)) - 1)
-        } else {
-            (0, (1i128 << d.bits()) - 1)
-        };
-        v.clamp(lo, hi)
+    if sat {
+        extend(d, saturate(IntTy::new(d.bits(), d.is_signed()), v))
     } else {
-        v
-    };
-    extend(d, v as u64)
+        extend(d, v as u64)
+    }
 }

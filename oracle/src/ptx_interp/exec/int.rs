@@ -1,12 +1,12 @@
 //! Integer, bit, logic, shift, comparison and selection instructions
 //! (PTX ISA 9.7.1, 9.7.2, 9.7.5, 9.7.7). The arithmetic itself is in
-//! `semantics::int`; this file decodes modifiers and moves values.
+//! `ptxc::int`; this file decodes modifiers and moves values.
 
 use super::{extend, mask, Ctx};
 use crate::ptx_interp::machine::Stop;
 use crate::ptx_interp::program::{Inst, Opnd};
 use crate::ptx_interp::result::UbKind;
-use crate::ptx_interp::semantics::int::{self as s, IntCmp, IntTy, PrmtMode};
+use ptxc::int::{self as s, IntCmp, IntTy, PrmtMode};
 use ptxc::ptx::isa::Opcode;
 use ptxc::ptx::modifiers::Mod;
 use ptxc::ptx::types::ScalarType;

@@ -24,26 +24,8 @@ use ptxc::ptx::types::ScalarType;
 /// Function "addresses" (`mov.u64 %rd, func`) are this plus 16 x index.
 pub const FUNC_BASE: u64 = 0x7c00_0000_0000_0000;
 
-/// Low `bits` of `v`.
-#[inline]
-pub fn mask(bits: u32, v: u64) -> u64 {
-    if bits >= 64 {
-        v
-    } else {
-        v & ((1u64 << bits) - 1)
-    }
-}
-
-/// `v`'s low `bits` sign-extended to 64.
-#[inline]
-pub fn sext(bits: u32, v: u64) -> u64 {
-    if bits >= 64 {
-        v
-    } else {
-        let s = 64 - bits;
-        (((v << s) as i64) >> s) as u64
-    }
-}
+/// `mask(bits, v)`: the low `bits` of `v`; `sext(bits, v)`: `v`'s low `bits` sign-extended to 64.
+pub use ptxc::int::{sext, trunc as mask};
 
 /// A value of type `t` as stored in a register: signed types sign-extended,
 /// others zero-extended, so that a later read at a narrower or wider width

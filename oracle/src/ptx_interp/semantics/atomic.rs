@@ -45,6 +45,8 @@
 //! the type's width (signed compare for `.s32`/`.s64` min/max only). The
 //! front end is expected to reject them; this keeps the function total.
 
+use ptxc::float::FloatType;
+
 /// `.op` of `atom`/`red`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum AtomOp {
@@ -287,8 +289,18 @@ impl SmallFmt {
     fn frac_mask(self) -> u64 {
         (1u64 << self.mbits) - 1
     }
-    fn is_nan(self, x: u64) -> bool {
-        x & self.exp_mask() == self.exp_mask() && x & self.frac_mask() != 0
+    /// The same format in the shared float library, whose classification
+    /// (`FloatType::is_nan`) this file uses.
+    fn float_type(self) -> FloatType {
+        match (self.ebits, self.mbits) {
+            (5, 10) => FloatType::F16,
+            (8, 7) => FloatType::Bf16,
+            (8, 23) => FloatType::F32,
+            _ => unreachable!(
+                "no PTX float format has {} exponent and {} fraction bits",
+                self.ebits, self.mbits
+            ),
+        }
     }
     fn canonical_nan(self) -> u64 {
         if self == F32_FMT {
@@ -410,7 +422,7 @@ fn pow2(e: i32) -> f64 {
 ///   nonzero sum that rounds to zero keeps its sign.
 pub fn add_f16_like(fmt: SmallFmt, a: u16, b: u16) -> u16 {
     let (a, b) = (u64::from(a), u64::from(b));
-    if fmt.is_nan(a) || fmt.is_nan(b) {
+    if fmt.float_type().is_nan(a) || fmt.float_type().is_nan(b) {
         return HALF_NAN;
     }
     let s = fmt.to_f64(a) + fmt.to_f64(b);
@@ -434,7 +446,8 @@ fn total_key(fmt: SmallFmt, x: u64) -> i64 {
 
 /// PTX `min`/`max` without `.NaN`/`.ftz` on f16/bf16/f32 patterns.
 fn fminmax_small(fmt: SmallFmt, a: u64, b: u64, want_max: bool) -> u64 {
-    match (fmt.is_nan(a), fmt.is_nan(b)) {
+    let ty = fmt.float_type();
+    match (ty.is_nan(a), ty.is_nan(b)) {
         (true, true) => fmt.canonical_nan(),
         (true, false) => b,
         (false, true) => a,

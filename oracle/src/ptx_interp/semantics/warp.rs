@@ -35,6 +35,8 @@
 //!   the f32 form returns the canonical NaN.
 //! * `redux.f32`: subnormal inputs are not flushed (the ISA names no `.ftz`).
 
+use ptxc::float::FloatType;
+
 /// Lanes per warp.
 pub const WARP_SIZE: usize = 32;
 
@@ -314,7 +316,7 @@ pub fn redux_f32(op: ReduxFOp, abs: bool, nan: bool, values: &[u32; 32], members
             continue;
         }
         let v = if abs { x & 0x7fff_ffff } else { x };
-        if f32_is_nan(v) {
+        if FloatType::F32.is_nan(u64::from(v)) {
             if nan {
                 return F32_CANONICAL_NAN;
             }
@@ -336,11 +338,6 @@ pub fn redux_f32(op: ReduxFOp, abs: bool, nan: bool, values: &[u32; 32], members
         });
     }
     best.unwrap_or(F32_CANONICAL_NAN)
-}
-
-#[inline]
-fn f32_is_nan(bits: u32) -> bool {
-    bits & 0x7fff_ffff > 0x7f80_0000
 }
 
 /// A key whose integer order is the numeric order of non-NaN f32 values

@@ -32,6 +32,7 @@
 
 use super::super::program::{Bop, Dst, ICmp, ImadMode, PDst, PSrc, Sop, Src};
 use super::super::warp::{Stop, Warp, V};
+use ptxc::int::{self, sum_with_carry, Funnel};
 
 /// Applies integer source modifiers (`-x` two's complement, `~x`).
 #[inline(always)]
@@ -90,13 +91,15 @@ pub fn iadd3(
     let mut r = [0u32; 32];
     let (mut k0, mut k1) = (0u32, 0u32);
     for l in 0..32 {
-        let t = term(va[l], a, x)
-            + term(vb[l], b, x)
-            + term(vc[l], c, x)
-            + u64::from(p0 >> l & 1)
-            + u64::from(p1 >> l & 1);
+        let terms = [
+            term(va[l], a, x),
+            term(vb[l], b, x),
+            term(vc[l], c, x),
+            u64::from(p0 >> l & 1),
+            u64::from(p1 >> l & 1),
+        ];
+        let (t, carry) = sum_with_carry(32, terms.map(u128::from));
         r[l] = t as u32;
-        let carry = (t >> 32) as u32;
         k0 |= u32::from(carry >= 1) << l;
         k1 |= u32::from(carry >= 2) << l;
     }
@@ -140,9 +143,10 @@ pub fn imad(
                 if negp {
                     p = p.wrapping_neg();
                 }
-                let t = u64::from(p) + term(vc[l], c, x) + u64::from(pc >> l & 1);
+                let terms = [u64::from(p), term(vc[l], c, x), u64::from(pc >> l & 1)];
+                let (t, carry) = sum_with_carry(32, terms.map(u128::from));
                 r[l] = t as u32;
-                k |= ((t >> 32) as u32 & 1) << l;
+                k |= (carry as u32 & 1) << l;
             }
             w.write(d, m, &r);
         }
@@ -169,9 +173,10 @@ pub fn imad(
                 } else {
                     vc[l]
                 };
-                let t = u128::from(p) + u128::from(cc) + u128::from(pc >> l & 1);
-                r[l] = t as u64;
-                k |= ((t >> 64) as u32 & 1) << l;
+                let terms = [p, cc, u64::from(pc >> l & 1)];
+                let (t, carry) = sum_with_carry(64, terms.map(u128::from));
+                r[l] = t;
+                k |= (carry as u32 & 1) << l;
             }
             if mode == ImadMode::Hi {
                 let mut h = [0u32; 32];
@@ -233,9 +238,14 @@ pub fn lea(
         } else {
             ((u64::from(av)) << sh) as u32
         };
-        let t = u64::from(shifted) + term(vb[l], b, x) + u64::from(pc >> l & 1);
+        let terms = [
+            u64::from(shifted),
+            term(vb[l], b, x),
+            u64::from(pc >> l & 1),
+        ];
+        let (t, carry) = sum_with_carry(32, terms.map(u128::from));
         r[l] = t as u32;
-        k |= ((t >> 32) as u32 & 1) << l;
+        k |= (carry as u32 & 1) << l;
     }
     w.write(d, m, &r);
     w.write_pred(co, m, k);
@@ -250,10 +260,6 @@ fn c_val(v: u32, c: &Sop) -> u32 {
         v
     }
 }
-
-/// The SHF funnel shift of one lane: one definition, shared with the
-/// compiler's constant folding (`ptxc::ir::int_ops`).
-pub use ptxc::ir::int_ops::shf1;
 
 #[allow(clippy::too_many_arguments)]
 pub fn shf(
@@ -272,9 +278,16 @@ pub fn shf(
     let vl = w.read(lo, m)?;
     let vs = w.read(sh, m)?;
     let vh = w.read(hi, m)?;
+    let f = Funnel {
+        left,
+        hi_out,
+        wrap,
+        wide,
+        signed,
+    };
     let mut r = [0u32; 32];
     for l in 0..32 {
-        r[l] = shf1(vl[l], vs[l], vh[l], left, hi_out, wrap, wide, signed);
+        r[l] = int::funnel_shift(vl[l], vh[l], vs[l], f);
     }
     w.write(d, m, &r);
     Ok(())
@@ -403,18 +416,11 @@ pub fn unary(w: &mut Warp, m: u32, d: Dst, a: &Sop, f: impl Fn(u32) -> u32) -> R
     Ok(())
 }
 
-/// FLO of one value.
-pub fn flo1(v: u32, signed: bool, sh: bool) -> u32 {
-    let x = if signed && (v as i32) < 0 { !v } else { v };
-    if x == 0 {
-        return u32::MAX;
-    }
-    let idx = 31 - x.leading_zeros();
-    if sh {
-        31 - idx
-    } else {
-        idx
-    }
+/// FLO of one value: PTX `bfind` on 32 bits (`ptxc::int::bfind`), `.SH`
+/// its `.shiftamt`.
+#[inline(always)]
+pub fn flo(v: u32, signed: bool, sh: bool) -> u32 {
+    int::bfind(int::IntTy::new(32, signed), u64::from(v), sh) as u32
 }
 
 /// Two plain sources through `f` (SGXT, BMSK).
@@ -436,35 +442,16 @@ pub fn binary(
     Ok(())
 }
 
-/// SGXT: sign- (or zero-) extends the low `n` bits; `n >= 32` keeps `a`
-/// (clamp) or uses `n & 31` (`.W`); `n == 0` gives 0.
-pub fn sgxt1(a: u32, n: u32, signed: bool, wrap: bool) -> u32 {
-    let n = if wrap { n & 31 } else { n.min(32) };
-    if n == 0 {
-        return 0;
-    }
-    if n >= 32 {
-        return a;
-    }
-    let sh = 32 - n;
-    if signed {
-        (((a << sh) as i32) >> sh) as u32
-    } else {
-        (a << sh) >> sh
-    }
+/// SGXT: PTX `szext` (`ptxc::int::szext`); `.W` is `.wrap`, no `.W` is
+/// `.clamp` (`n >= 32` keeps `a`).
+#[inline(always)]
+pub fn sgxt(a: u32, n: u32, signed: bool, wrap: bool) -> u32 {
+    int::szext(signed, a, n, !wrap)
 }
 
-/// BMSK: `width` ones from bit `pos`, clipped at bit 31; clamp (or `.W`
-/// wrap) of `pos` and `width` to 0..=32 (0..=31).
-pub fn bmsk1(pos: u32, width: u32, wrap: bool) -> u32 {
-    let (p, wd) = if wrap {
-        (pos & 31, width & 31)
-    } else {
-        (pos.min(32), width.min(32))
-    };
-    if p >= 32 {
-        return 0;
-    }
-    let ones = if wd >= 32 { u64::MAX } else { (1u64 << wd) - 1 };
-    ((ones << p) & 0xffff_ffff) as u32
+/// BMSK: PTX `bmsk` (`ptxc::int::bmsk`); `.W` is `.wrap`, no `.W` is
+/// `.clamp`.
+#[inline(always)]
+pub fn bmsk(pos: u32, width: u32, wrap: bool) -> u32 {
+    int::bmsk(pos, width, !wrap)
 }

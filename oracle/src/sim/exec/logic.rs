@@ -17,21 +17,7 @@ use super::super::program::{Dst, PDst, PSrc, Sop, Src};
 use super::super::semantics::SrcMods;
 use super::super::warp::{Stop, Warp};
 use super::int::imod;
-
-/// lop3 of one word.
-#[inline(always)]
-pub fn lop3_1(a: u32, b: u32, c: u32, lut: u8) -> u32 {
-    let mut r = 0;
-    for k in 0..8 {
-        if lut >> k & 1 != 0 {
-            let ma = if k & 4 != 0 { a } else { !a };
-            let mb = if k & 2 != 0 { b } else { !b };
-            let mc = if k & 1 != 0 { c } else { !c };
-            r |= ma & mb & mc;
-        }
-    }
-    r
-}
+use ptxc::int::{self, PrmtMode};
 
 #[allow(clippy::too_many_arguments)]
 pub fn lop3(
@@ -50,7 +36,7 @@ pub fn lop3(
     let mut r = [0u32; 32];
     let mut nz = 0u32;
     for l in 0..32 {
-        r[l] = lop3_1(va[l], vb[l], vc[l], lut);
+        r[l] = int::lop3(va[l], vb[l], vc[l], lut);
         nz |= u32::from(r[l] != 0) << l;
     }
     w.write(d, m, &r);
@@ -71,45 +57,14 @@ pub fn plop3(
     lut2: u8,
 ) -> Result<(), Stop> {
     let (va, vb, vc) = (w.pred(a, m)?, w.pred(b, m)?, w.pred(c, m)?);
-    w.write_pred(p, m, lop3_1(va, vb, vc, lut1));
-    w.write_pred(q, m, lop3_1(va, vb, vc, lut2));
+    w.write_pred(p, m, int::lop3(va, vb, vc, lut1));
+    w.write_pred(q, m, int::lop3(va, vb, vc, lut2));
     Ok(())
 }
 
-/// PRMT of one word; `mode` 0 is the default (selector nibbles), then
-/// F4E, B4E, RC8, ECL, ECR, RC16 (PTX prmt).
-#[inline(always)]
-pub fn prmt1(a: u32, sel: u32, b: u32, mode: u8) -> u32 {
-    let bytes = (u64::from(b) << 32) | u64::from(a);
-    let byte = |i: u32| (bytes >> (8 * (i & 7))) as u8;
-    const TABLE: [[u16; 4]; 6] = [
-        [0x3210, 0x4321, 0x5432, 0x6543],
-        [0x5670, 0x6701, 0x7012, 0x0123],
-        [0x0000, 0x1111, 0x2222, 0x3333],
-        [0x3210, 0x3211, 0x3222, 0x3333],
-        [0x0000, 0x1110, 0x2210, 0x3210],
-        [0x1010, 0x3232, 0x1010, 0x3232],
-    ];
-    let mut r = 0u32;
-    if mode == 0 {
-        for i in 0..4 {
-            let n = (sel >> (4 * i)) & 0xf;
-            let mut v = byte(n);
-            if n & 8 != 0 {
-                v = if v & 0x80 != 0 { 0xff } else { 0 };
-            }
-            r |= u32::from(v) << (8 * i);
-        }
-    } else {
-        let t = u32::from(TABLE[mode as usize - 1][(sel & 3) as usize]);
-        for i in 0..4 {
-            r |= u32::from(byte((t >> (4 * i)) & 0xf)) << (8 * i);
-        }
-    }
-    r
-}
-
-/// PRMT. Its data operands are read without the never-written check:
+/// PRMT: PTX prmt (`ptxc::int::prmt`), `mode` 0 the generic form, then
+/// F4E, B4E, RC8, ECL, ECR, RC16 (`PrmtMode::ALL`). Its data operands are
+/// read without the never-written check:
 /// ptxas keeps 16-bit values in halves of 32-bit registers and inserts one
 /// half with `PRMT R14, R5, 0x7610, R14`, whose other half may never have
 /// been written (half_arith.sm_70.sass); that is not a use of it.
@@ -117,9 +72,10 @@ pub fn prmt(w: &mut Warp, m: u32, d: Dst, a: Src, sel: Src, b: Src, mode: u8) ->
     let va = w.read_unchecked(a);
     let vs = w.read(sel, m)?;
     let vb = w.read_unchecked(b);
+    let mode = PrmtMode::ALL[usize::from(mode)];
     let mut r = [0u32; 32];
     for l in 0..32 {
-        r[l] = prmt1(va[l], vs[l], vb[l], mode);
+        r[l] = int::prmt(va[l], vb[l], vs[l], mode);
     }
     w.write(d, m, &r);
     Ok(())

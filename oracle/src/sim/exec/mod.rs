@@ -164,7 +164,7 @@ pub fn step(ctx: &mut Ctx<'_>, w: &mut Warp, pc: u32, gmask: u32) -> Result<Flow
         Popc { d, a } => int::unary(w, m, *d, a, u32::count_ones)?,
         Flo { d, a, signed, sh } => {
             let (s, h) = (*signed, *sh);
-            int::unary(w, m, *d, a, |v| int::flo1(v, s, h))?
+            int::unary(w, m, *d, a, |v| int::flo(v, s, h))?
         }
         Brev { d, a } => int::unary(w, m, *d, a, u32::reverse_bits)?,
         Sgxt {
@@ -175,7 +175,7 @@ pub fn step(ctx: &mut Ctx<'_>, w: &mut Warp, pc: u32, gmask: u32) -> Result<Flow
             wrap,
         } => {
             let (s, wr) = (*signed, *wrap);
-            int::binary(w, m, *d, *a, *n, |a, n| int::sgxt1(a, n, s, wr))?
+            int::binary(w, m, *d, *a, *n, |a, n| int::sgxt(a, n, s, wr))?
         }
         Idp { d, a, b, c, form } => {
             let f = *form;
@@ -192,7 +192,7 @@ pub fn step(ctx: &mut Ctx<'_>, w: &mut Warp, pc: u32, gmask: u32) -> Result<Flow
             wrap,
         } => {
             let wr = *wrap;
-            int::binary(w, m, *d, *pos, *width, |p, n| int::bmsk1(p, n, wr))?
+            int::binary(w, m, *d, *pos, *width, |p, n| int::bmsk(p, n, wr))?
         }
         Sel { d, a, b, p, float } => logic::sel(w, m, *d, a, b, *p, *float)?,
         P2r {

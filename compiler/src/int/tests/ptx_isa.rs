@@ -1,10 +1,10 @@
-//! Tests for `int.rs`. Every expected value comes from the PTX ISA text (examples, tables,
-//! pseudocode transliterated literally below as reference models), from reasoning written next
-//! to the vector, or from independent host arithmetic (Rust's native wrapping/checked/saturating
-//! operations on i8..i64/u8..u64, i128/u128 products, `count_ones`, `leading_zeros`,
+//! Tests of the PTX-level rules of `ptxc::int`. Every expected value comes from the PTX ISA text
+//! (examples, tables, pseudocode transliterated literally below as reference models), from
+//! reasoning written next to the vector, or from independent host arithmetic (Rust's native
+//! wrapping/checked/saturating operations on i8..i64/u8..u64, i128/u128 products, `count_ones`, `leading_zeros`,
 //! `reverse_bits`, `rotate_left`) -- never from the functions under test.
 
-use super::*;
+use crate::int::*;
 use quickcheck::{QuickCheck, Testable};
 
 const U8: IntTy = IntTy::U8;
