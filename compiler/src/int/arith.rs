@@ -132,7 +132,7 @@ pub fn sad(t: IntTy, a: u64, b: u64, c: u64) -> u64 {
 
 /// `div.type` (9.7.1.8): `d = a / b`, truncating toward zero (C semantics). `None` when `b == 0`
 /// ("Division by zero yields an unspecified, machine-specific value": the interpreter reports it).
-/// Signed `INT_MIN / -1` wraps to `INT_MIN` (project notes: derived from ptxas's s32 sequence).
+/// Signed `INT_MIN / -1` wraps to `INT_MIN` (docs/SEMANTICS.md: derived from ptxas's s32 sequence).
 #[inline]
 pub fn div(t: IntTy, a: u64, b: u64) -> Option<u64> {
     let w = width(t);
@@ -150,7 +150,7 @@ pub fn div(t: IntTy, a: u64, b: u64) -> Option<u64> {
 }
 
 /// `rem.type` (9.7.1.9): `d = a % b`, the remainder of the truncating division (its sign follows
-/// `a`). `None` when `b == 0`. Signed `INT_MIN rem -1 = 0` (project notes).
+/// `a`). `None` when `b == 0`. Signed `INT_MIN rem -1 = 0` (docs/SEMANTICS.md).
 #[inline]
 pub fn rem(t: IntTy, a: u64, b: u64) -> Option<u64> {
     let w = width(t);

@@ -43,8 +43,8 @@ pub fn add_cc(t: IntTy, a: u64, b: u64, carry_in: bool) -> (u64, bool) {
 /// * `subc d, a, b`: call with `carry_in = CC.CF`. The ISA writes `d = a - (b + CC.CF)` with
 ///   CC.CF holding a *borrow*; the hardware stores NOT borrow in the same flag, so
 ///   `a - (b + borrow) = a + ~b + (1 - borrow) = a + ~b + CF`. This is what ZLUDA's
-///   hardware-checked tests (`ptx/src/test/.../addc_subc`) expect, and what the project notes
-///   record: after `sub.cc 0 - 1`, `addc 0, 0` gives 0.
+///   hardware-checked tests (`ptx/src/test/.../addc_subc`) expect, and what docs/SEMANTICS.md
+///   records: after `sub.cc 0 - 1`, `addc 0, 0` gives 0.
 #[inline]
 pub fn sub_cc(t: IntTy, a: u64, b: u64, carry_in: bool) -> (u64, bool) {
     add_cc(t, a, !b, carry_in)

@@ -1,6 +1,6 @@
 //! Bit-exact integer semantics shared by the PTX reference interpreter, the SASS simulator and
-//! the compiler's constant folding (the scalar phases' `fold.rs`, NvOpt's SCCP and
-//! InstCombine): one definition of each integer rule, so that what the compiler folds, what the
+//! the compiler's constant folding (the scalar phases' `fold.rs`, NvOpt's SCCP and the loop
+//! passes that evaluate through it): one definition of each integer rule, so that what the compiler folds, what the
 //! simulator executes and what the interpreter computes cannot drift apart.
 //!
 //! The functions are pure: integers in, integers out, no dependency on any other `ptxc` module.

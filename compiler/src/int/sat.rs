@@ -4,7 +4,10 @@
 use super::arith::{mul24_hi, mul_hi};
 use super::ty::{fit, range, value, IntTy};
 
-/// Clamp the exact integer `x` into the range of `t` and encode it.
+/// Clamp the exact integer `x` into the range of `t` and encode it: the `.sat` rule of the ISA
+/// ("limits result to MININT..MAXINT (no overflow) for the size and signedness of the
+/// operation", 9.7.1.1), also `cvt`'s integer-to-integer `.sat` (9.7.9.21: the value clamped
+/// to the destination type's range) and `cvt.pack.sat`'s per-field clamp.
 #[inline]
 pub fn saturate(t: IntTy, x: i128) -> u64 {
     let (lo, hi) = range(t);

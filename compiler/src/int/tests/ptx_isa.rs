@@ -246,7 +246,7 @@ fn carry_vectors() {
 
 #[test]
 fn carry_not_borrow_convention() {
-    // Project notes: "after `sub.cc 0-1`, `addc 0,0` gives 0".
+    // docs/SEMANTICS.md: after `sub.cc 0-1`, `addc 0,0` gives 0.
     let (d, cf) = sub_cc(U32, 0, 1, true);
     assert_eq!(d, 0xffff_ffff);
     assert_eq!(add_cc(U32, 0, 0, cf), (0, false));
@@ -527,7 +527,7 @@ fn div_rem_vectors() {
         (S32, m(-7), 2) => Some(m(-3)),   // truncates toward zero
         (S32, 7, m(-2)) => Some(m(-3)),
         (S32, m(-7), m(-2)) => Some(3),
-        (S32, 0x8000_0000, m(-1)) => Some(0x8000_0000), // INT_MIN / -1 = INT_MIN (notes)
+        (S32, 0x8000_0000, m(-1)) => Some(0x8000_0000), // INT_MIN / -1 = INT_MIN (docs/SEMANTICS.md)
         (S64, IMIN64, u64::MAX) => Some(IMIN64),
         (S16, 0x8000, 0xffff) => Some(0x8000),
         (S8, 0x80, 0xff) => Some(0x80),
@@ -544,7 +544,7 @@ fn div_rem_vectors() {
         (S32, m(-7), 2) => Some(m(-1)),   // sign follows the dividend
         (S32, 7, m(-2)) => Some(1),
         (S32, m(-7), m(-2)) => Some(m(-1)),
-        (S32, 0x8000_0000, m(-1)) => Some(0), // INT_MIN rem -1 = 0 (notes)
+        (S32, 0x8000_0000, m(-1)) => Some(0), // INT_MIN rem -1 = 0 (docs/SEMANTICS.md)
         (S64, IMIN64, u64::MAX) => Some(0),
         (S32, 0x8000_0000, 3) => Some(m(-2)), // 2^31 = 3 * 715827882 + 2
         (U32, 5, 0) => None,
@@ -1184,8 +1184,8 @@ fn lop3_common_luts() {
             && lop3(a, b, c, 0xaa) == c
             && lop3(a, b, c, 0x00) == 0
             && lop3(a, b, c, 0xff) == u32::MAX
-            && lop3(a, b, c, 0x33) == !b // notes: 0x33 = ~b
-            && lop3(a, b, c, 0xe2) == (b & a) | (!b & c) // notes: 0xe2 = b ? a : c
+            && lop3(a, b, c, 0x33) == !b // 0x33 = !0xcc = ~b
+            && lop3(a, b, c, 0xe2) == (b & a) | (!b & c) // 0xe2 = (0xcc & 0xf0) | (!0xcc & 0xaa) = b ? a : c
             && lop3(a, b, c, 0xca) == (a & b) | (!a & c)
             && lop3(a, b, c, 0x3c) == a ^ b
     }) as fn(u32, u32, u32) -> bool);
