@@ -1,6 +1,7 @@
 //! The PTX reference interpreter: the semantic oracle (issue 3). It shares
-//! the parser, AST and bit-exact float helpers with `ptxc`, never the
-//! compiler's lowering or IR (docs/ARCHITECTURE.md, Why the interpreter is independent of the compiler).
+//! the parser, AST and the bit-exact float and integer arithmetic
+//! (`ptxc::float`, `ptxc::int`) with `ptxc`, never the compiler's lowering
+//! or IR (docs/ARCHITECTURE.md, Why the interpreter is independent of the compiler).
 //!
 //! `run` decodes the module for one kernel (`decode`), places memory
 //! (`memory`), and runs the grid (`machine`, `exec`), returning outputs or
