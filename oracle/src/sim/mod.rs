@@ -8,7 +8,8 @@
 //! | `regs.rs` | register files: physical and virtual registers mapped densely at decode time |
 //! | `cbank.rs` | constant banks: bank 0 from the SM table and the launch spec, banks 2/3, texture slots, module variables and relocations from `*.banks.json`; bank 4 (module-variable addresses) |
 //! | `reloc.rs` | code relocations (module-variable addresses) applied to the [`Function`] before decoding |
-//! | `program.rs` | decodes a [`Function`] once into [`program::Program`]: per instruction a handler with pre-resolved operands |
+//! | `program.rs` | the executable form: a [`Function`] decoded once into [`program::Program`], per instruction a handler with pre-resolved operands |
+//! | `decode/` | the decoder of one instruction: operands by the opcode table's roles, one file per family |
 //! | `warp.rs` | SIMT state of a warp: registers (structure of arrays), predicates as lane masks, ready groups, waits, convergence barriers |
 //! | `resinfo.rs` | the driver's texture/surface information tables (`txq`/`suq` fields ptxas loads from global memory), built from the launch spec with the interpreter's answers |
 //! | `memory.rs` | global, shared, local and generic accesses with their faults |
@@ -21,6 +22,7 @@
 //! on every semantic choice (marked UNCONFIRMED where no source settles it).
 
 pub mod cbank;
+pub mod decode;
 pub mod exec;
 pub mod hazard;
 pub mod memory;

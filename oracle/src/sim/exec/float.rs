@@ -66,7 +66,8 @@
 use ptxc::float::FloatType;
 use ptxc::ir::{Inst, Operand};
 
-use super::super::program::{parse_imm, DResult, Dec, Dst, ImmTy, PDst, PSrc, Src, Src64};
+use super::super::decode::{parse_imm, DResult, Dec, ImmTy};
+use super::super::program::{Dst, PDst, PSrc, Src, Src64};
 use super::super::semantics::{
     self as sem, convert, fp16, fp32, fp64, mufu, FloatOp, HalfSel, MufuOp, SrcMods,
 };

@@ -82,7 +82,7 @@ fn has(i: &Inst, m: &str) -> bool {
 /// Decodes a surface instruction (`dsts`: its destinations, `s`: its
 /// sources, as the opcode table's shapes split them).
 pub fn decode(
-    d: &super::super::program::Dec<'_>,
+    d: &super::super::decode::Dec<'_>,
     i: &Inst,
     dsts: &[Operand],
     s: &[Operand],
