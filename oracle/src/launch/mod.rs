@@ -12,9 +12,9 @@
 //! | `json.rs` | a strict JSON reader that keeps positions (for `line:col`) and number text (for exact integers and correctly rounded floats) |
 //! | `error.rs` | [`LaunchError`]: file, `line:col`, field path, message |
 //! | `types.rs` | [`ElemType`] (`u8` … `f64`, `b8` … `b64` aliases) |
-//! | `float.rs` | exact f64 → f16 rounding, value formatting |
+//! | `float.rs` | element bits ↔ values (the f16 rounding is `ptxc::float`'s), value formatting |
 //! | `splitmix.rs` | [`splitmix64`] as the spec writes it |
-//! | `spec.rs` | [`LaunchSpec`] and its parts, parsing and validation, writing |
+//! | `spec/` | [`LaunchSpec`] and its parts, the JSON field reader, parsing and validation, writing |
 //! | `init.rs` | the `init` kinds: zeros, iota, values, bits, random, special_mix |
 //! | `limits.rs` | what a launch may ask of the runners (local, shared, module variables) |
 //! | `layout.rs` | buffer placement ([`GlobalLayout`]) and initial memory ([`MemoryImage`]) |
