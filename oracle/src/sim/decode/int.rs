@@ -102,11 +102,12 @@ pub(super) fn lea(d: &Dec<'_>, i: &Inst, r: &Roles<'_>) -> DResult<Kind> {
     let x = has(i, "X");
     let co = d.opt_pdst(r.get("co"))?;
     let (a, b) = (d.src(r.req("a")?)?, d.src(r.req("b")?)?);
-    let c = match r.get("c") {
-        Some(c) if hi && !sx32 => d.src(c)?,
-        None if !(hi && !sx32) => Sop::ZERO,
-        Some(_) => return Err("a high-word source without .HI (or with .SX32)".into()),
-        None => return Err("LEA.HI without .SX32 needs a high-word source".into()),
+    // The high word: a source of `.HI` without `.SX32` only.
+    let c = match (r.get("c"), hi && !sx32) {
+        (Some(c), true) => d.src(c)?,
+        (None, false) => Sop::ZERO,
+        (Some(_), false) => return Err("a high-word source without .HI (or with .SX32)".into()),
+        (None, true) => return Err("LEA.HI without .SX32 needs a high-word source".into()),
     };
     let sh = d.imm(r.req("sh")?)? as u32;
     let ci = d.opt_psrc(r.get("ci"), PSrc::FALSE)?;
