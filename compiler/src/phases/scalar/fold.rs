@@ -31,7 +31,7 @@ use crate::float::{fp32, FloatType, Mods, Rounding};
 use crate::int::{self, Funnel};
 use crate::ir::inst::{Inst, Operand};
 use crate::ir::opcode::Op;
-use crate::ir::sass_text::{Pred, Reg, RegOperand};
+use crate::ir::sass_text::{float_imm_bits, FloatImmType, Pred, Reg, RegOperand};
 
 /// A known 32-bit integer source: `RZ`/`URZ` or an integer immediate, with
 /// the integer source modifiers applied (`-x`, `~x`, `|x|`).
@@ -63,21 +63,13 @@ fn f32_value(o: &Operand) -> Option<u32> {
             (0u32, r.neg, r.abs)
         }
         Operand::Imm(v) => (*v as u32, false, false),
-        Operand::FloatImm(t) => {
-            // The simulator's reading of a float immediate: the text as
-            // f64, then to f32 (oracle `sim::program::parse_imm`).
-            let (neg, body) = match t.as_bytes().first() {
-                Some(b'-') => (true, &t[1..]),
-                Some(b'+') => (false, &t[1..]),
-                _ => (false, t.as_str()),
-            };
-            let v: f64 = match body {
-                "INF" => f64::INFINITY,
-                _ => body.parse().ok()?,
-            };
-            let v = if neg { -v } else { v };
-            ((v as f32).to_bits(), false, false)
-        }
+        // The simulator's reading of a float immediate (one reader for both;
+        // a `QNAN` operand folds to a NaN, which is never folded below).
+        Operand::FloatImm(t) => (
+            float_imm_bits(t, FloatImmType::F32).ok()? as u32,
+            false,
+            false,
+        ),
         _ => return None,
     };
     let mut b = bits;
