@@ -114,7 +114,7 @@ pub struct PhaseConfig {
     pub nvopt_level: u8,
     /// (hook index, phase index): run that phase at that hook.
     pub hooks: Vec<(u16, u16)>,
-    /// The ORI sequence phase 139 runs.
+    /// The ORI sequence the ORI manager (OriRunNamedPhases) runs.
     pub ori: Arc<OriSequence>,
 }
 
