@@ -2,8 +2,9 @@
 //! before anything else is done with it, atomically, and never overwrites
 //! an earlier finding:
 //!
-//! 1. [`FindingsDir::write_pending`]: `DIR/pending/<id>/` (the id hashes
-//!    the PTX, the launch and the configuration) with `program.ptx`,
+//! 1. [`FindingsDir::write_pending`]: `DIR/pending/<id>-<n>/` (the id
+//!    hashes the PTX, the launch and the configuration; `<n>` makes each
+//!    write its own directory) with `program.ptx`,
 //!    `program.launch.json` (its `ptx` names `program.ptx`, so `ptxdiff
 //!    check` and `ptxdiff diff` run it as is), `program.expected.json` (the
 //!    oracle's outputs), `program.json` (name, seed, generator features),
@@ -117,13 +118,20 @@ impl FindingsDir {
         cfg: &Config,
         verdict: &Verdict,
     ) -> io::Result<PathBuf> {
+        // Each failure gets a directory of its own, even when the same
+        // program and configuration fail twice in one run: a shared one could
+        // be settled (renamed away) by one report while the other's thread
+        // still writes its blame into it. `settle` counts the second as a
+        // duplicate of the first.
         let pending = self.root.join(PENDING);
-        let id = format!("{}-{}", verdict.kind.name(), finding_id(p, cfg));
+        let id = format!(
+            "{}-{}-{}",
+            verdict.kind.name(),
+            finding_id(p, cfg),
+            unique_suffix()
+        );
         let dest = pending.join(&id);
-        if dest.exists() {
-            return Ok(dest);
-        }
-        let tmp = pending.join(format!(".tmp-{id}-{}", unique_suffix()));
+        let tmp = pending.join(format!(".tmp-{id}"));
         fs::create_dir(&tmp)?;
         let spec = LaunchSpec {
             file: None,
@@ -154,10 +162,6 @@ impl FindingsDir {
         })();
         if let Err(e) = written {
             let _ = fs::remove_dir_all(&tmp);
-            // Another writer put the same finding in place first.
-            if dest.exists() {
-                return Ok(dest);
-            }
             return Err(e);
         }
         sync_dir(&pending)?;
@@ -172,8 +176,8 @@ impl FindingsDir {
     /// Step 3: under its signature, or counted as a duplicate.
     pub fn settle(&self, pending: &Path, sig: &Signature) -> io::Result<Settled> {
         let target = self.root.join(sig.slug());
-        // The same program and configuration twice in a run share a
-        // pending directory: the first settles it, the others count.
+        // A pending directory already gone (removed by hand, or by a run
+        // that stopped part-way) still counts as a duplicate of the target.
         let here = pending.exists();
         if here && !target.exists() {
             write_atomic(
@@ -309,12 +313,15 @@ mod tests {
         let c2 = Config::parse("ptxc sm_86 -O3 default").unwrap();
         let v = Verdict::new(VerdictKind::Timeout, "out of fuel");
         let a = fd.write_pending(&p, &expected(), &c1, &v).unwrap();
-        // The same finding again: the same directory, nothing rewritten.
-        assert_eq!(fd.write_pending(&p, &expected(), &c1, &v).unwrap(), a);
+        // The same finding again (the same program twice in one run): a
+        // directory of its own, which no other report settles away.
+        let again = fd.write_pending(&p, &expected(), &c1, &v).unwrap();
+        assert_ne!(again, a);
         assert_eq!(names(&a), [CONFIG, EXPECTED, META, LAUNCH, PTX, VERDICT]);
+        assert_eq!(names(&again), names(&a));
         assert_eq!(
             names(&root.path().join(PENDING)).len(),
-            1,
+            2,
             "no temporaries left"
         );
         let b = Blame {
@@ -335,6 +342,14 @@ mod tests {
         let target = root.path().join(sig.slug());
         assert_eq!(fd.settle(&a, &sig).unwrap(), Settled::New(target.clone()));
         assert!(!a.exists());
+        assert_eq!(
+            fd.settle(&again, &sig).unwrap(),
+            Settled::Duplicate {
+                of: target.clone(),
+                count: 1
+            }
+        );
+        assert!(!again.exists());
         // Another configuration, same signature: counted, not written.
         let a2 = fd.write_pending(&p, &expected(), &c2, &v).unwrap();
         assert_ne!(a2, a);
@@ -342,7 +357,7 @@ mod tests {
             fd.settle(&a2, &sig).unwrap(),
             Settled::Duplicate {
                 of: target.clone(),
-                count: 1
+                count: 2
             }
         );
         assert!(!a2.exists());
@@ -355,7 +370,7 @@ mod tests {
         assert_eq!(f.verdict, v);
         assert_eq!(f.blame, Some(b));
         assert_eq!(f.signature, Some(sig));
-        assert_eq!(f.duplicates, 1);
+        assert_eq!(f.duplicates, 2);
         // The launch in the finding runs the saved PTX as is.
         let spec = LaunchSpec::from_file(target.join(LAUNCH)).unwrap();
         assert_eq!(spec.ptx_path().unwrap(), target.join(PTX));
