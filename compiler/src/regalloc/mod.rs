@@ -134,7 +134,7 @@ pub struct AllocReport {
     /// Bytes of spill area added to the frames, over all procedures.
     pub spill_area_bytes: u32,
     /// The register pressure of the code the (first) allocation started
-    /// from (set by the phase, `driver::resources`).
+    /// from (set by the phase, `regalloc::pressure`).
     pub pressure: Option<pressure::Pressure>,
 }
 

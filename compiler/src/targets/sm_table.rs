@@ -30,7 +30,7 @@
 //!   (`S2UR UR5, SR_CgaCtaId; UPRMT UR4, UR5, 0x654, UR4`), 0 without
 //!   clusters.
 //! - the driver's texture and surface information tables (what `txq` /
-//!   `suq` of a non-dimension field read, ptxc::lower::resinfo): their
+//!   `suq` of a non-dimension field read, ptxc::targets::abi::resinfo): their
 //!   64-bit addresses are at `c[0x0][0x70]` / `c[0x0][0x80]` on
 //!   sm_70..sm_89 and `c[0x0][0xf0]` / `c[0x0][0x100]` on sm_90 (ptxas
 //!   11.8: `txq.channel_data_type` is `... IADD3 R2, P0, R3, c[0x0][0x70]`
@@ -94,10 +94,10 @@ pub struct CbankLayout {
     /// (0, or 0x400 on sm_90, see the module comment).
     pub shared_base: u32,
     /// The 64-bit address of the driver's texture information table
-    /// (`txq` of header and sampler fields; ptxc::lower::resinfo).
+    /// (`txq` of header and sampler fields; ptxc::targets::abi::resinfo).
     pub tex_info: u32,
     /// The 64-bit address of the driver's surface information table
-    /// (`suq` of `.depth` and the format fields; ptxc::lower::resinfo).
+    /// (`suq` of `.depth` and the format fields; ptxc::targets::abi::resinfo).
     pub surf_info: u32,
     /// `%nsmid` (ptxas 11.8, sm_70..sm_90: `MOV R9, c[0x0][0x10c]`,
     /// `LDC R9, c[0x0][0x10c]` on sm_90).

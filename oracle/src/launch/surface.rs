@@ -25,7 +25,7 @@ use super::types::ElemType;
 /// surfaces share one numbering (oracle/tests/surf_vendor/). The high
 /// word has bit 63 of the handle and not bits 61/62: ptxas 11.8 answers
 /// `istypep.surfref` with bit 63 and `.texref` with bit 61
-/// (ptxc::lower::resinfo; [`super::TEXTURE_HANDLE_BASE`]).
+/// (ptxc::targets::abi::resinfo; [`super::TEXTURE_HANDLE_BASE`]).
 pub const SURFACE_HANDLE_BASE: u64 = 0x8000_0000_8000_0000;
 /// The bits of a handle that hold the index.
 pub const SURFACE_HANDLE_MASK: u64 = 0x7fff_ffff;

@@ -12,7 +12,7 @@ use super::types::ElemType;
 /// below 4 GiB), non-zero, and easy to recognise in a dump. Of bits 61..63
 /// it has bit 61 alone: ptxas 11.8 answers `istypep.texref` with bit 61,
 /// `.samplerref` with bit 62 and `.surfref` with bit 63 of the handle
-/// (ptxc::lower::resinfo), so a texture handle is a texref and neither a
+/// (ptxc::targets::abi::resinfo), so a texture handle is a texref and neither a
 /// samplerref nor a surfref there, as in the PTX interpreter.
 pub const TEXTURE_HANDLE_BASE: u64 = 0x2000_0000_0000_0000;
 /// The bits of a handle that hold the index.

@@ -257,7 +257,7 @@ pub fn exec(cx: &mut Ctx, i: &Inst) -> Result<(), Stop> {
         // specified type, and with 0 otherwise": true only for the launch's
         // own texture / surface handles; never for .samplerref (the launch
         // has no samplers). ptxas 11.8 tests bit 61 / 62 / 63 of the handle
-        // instead (ptxc::lower::resinfo); the launch's handles
+        // instead (ptxc::targets::abi::resinfo); the launch's handles
         // (launch::TEXTURE_HANDLE_BASE, SURFACE_HANDLE_BASE), buffer
         // addresses (below 4 GiB) and generic window addresses (bits 61..63
         // clear) get the same answer from both rules. DECISION: the ISA's
