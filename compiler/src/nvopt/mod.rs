@@ -103,4 +103,4 @@ pub fn optimize_with(
 }
 
 #[cfg(test)]
-mod pipeline_tests;
+mod tests_pipeline;

@@ -12,7 +12,7 @@
 //! | `ori/` | the ORI named-phase manager (139): its knobs, sequence builder and executor |
 //! | `test_hooks.rs` | (feature `test-hooks`, tests only) a planted-bug slot the dispatch calls after a named phase |
 //! | `check_initial.rs`, `control_flow.rs`, `live_dead.rs`, `emit.rs` | the implemented phases |
-//! | `convert_unsupported.rs` (tests: `convert_unsupported_tests.rs`) | ConvertUnsupportedOps (5): the opcodes a target lacks (REDUX, I2FP) replaced by sequences it has; required, before every other code phase |
+//! | `convert_unsupported.rs` (tests: `tests_convert_unsupported.rs`) | ConvertUnsupportedOps (5): the opcodes a target lacks (REDUX, I2FP) replaced by sequences it has; required, before every other code phase |
 //! | `loop_util.rs` | what the loop phases and if-conversion share: analyses, preheaders, per-loop register facts |
 //! | `loop_simplify.rs`, `strength_reduce.rs` (with `strength_reduce/wide.rs`: 64-bit products of a counter proved not to wrap), `unroll.rs`, `hoist.rs` (OriHoistInvariants, and the hoisting core HoistInvariants shares), `predication.rs` (tests against the restarting search: `predication_equiv.rs`) | the loop phases (18, 21, 22, 35/66/79/88) and if-conversion (63) |
 //! | `nan_or_zero.rs`, `hoist_invariants.rs` (HoistInvariants), `tex_nodep.rs` (with `tex_nodep/aoffi.rs`: the texel-offset fold) | the scheduling-time and post-allocation peepholes of ptxas (docs/MODEL.md, Peepholes: 145, 146, 149) |
@@ -30,7 +30,7 @@ pub mod check_initial;
 pub mod control_flow;
 pub mod convert_unsupported;
 #[cfg(test)]
-mod convert_unsupported_tests;
+mod tests_convert_unsupported;
 pub mod emit;
 pub mod gemm;
 pub mod hoist;

@@ -6,7 +6,7 @@
 //! |---|---|
 //! | `nodes.rs` | allocation nodes: the virtual register groups (single, aligned pair, quad) the operands name, their file, size and alignment |
 //! | `interfere.rs` | the interference graph from guard-aware liveness (`ir::liveness`), with per-node spill costs |
-//! | `colour.rs` | greedy colouring in definition order under the budget, reserved and fixed registers (tests against the first version: `colour_reference_tests.rs`) |
+//! | `colour.rs` | greedy colouring in definition order under the budget, reserved and fixed registers (tests against the first version: `tests_colour_reference.rs`) |
 //! | `repair.rs` | the one-step recolouring of a node that found no place, and each node's busy registers kept current |
 //! | `spill.rs` | spill-everywhere rewriting: a fresh temporary per instruction, `LDL` before uses, `STL` after definitions, under the instruction's guard; predicates through a general register (`SEL`/`ISETP`) |
 //! | `frame.rs` | the spill area of each procedure in its stack frame: `IADD3 R1` adjustments, `[R1+off]` addresses from the stack depth at each point, the total stack size |
@@ -40,7 +40,7 @@
 mod check;
 mod colour;
 #[cfg(test)]
-mod colour_reference_tests;
+mod tests_colour_reference;
 mod frame;
 mod interfere;
 mod mask;

@@ -181,7 +181,7 @@ pub fn create(name: &str, params: &[String]) -> Result<Box<dyn Pass>, String> {
 }
 
 #[cfg(test)]
-mod loop_tests;
+mod tests_loop;
 
 /// Parses a pass's `<...>` parameters (`--passes=`): MemorySpaceOpt's
 /// `first-time;warnings` words, the integer `NAME=VALUE` parameters of the
@@ -207,7 +207,7 @@ pub fn parse_params(name: &str, text: &str) -> Result<Vec<String>, String> {
 }
 
 #[cfg(test)]
-mod mem_tests;
+mod tests_mem;
 
 /// Every implemented module pass ([`module::ModulePass`]), by its
 /// pipeline name, with its default parameters; their names are in
@@ -237,6 +237,6 @@ pub fn is_module_pass(name: &str) -> bool {
 }
 
 #[cfg(test)]
-mod module_tests;
+mod tests_module;
 #[cfg(test)]
 mod tests;
