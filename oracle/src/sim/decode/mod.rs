@@ -13,16 +13,17 @@
 //! | `memory.rs` | loads, stores, constants, atomics |
 //! | `control.rs` | branches, calls, convergence, barriers |
 //! | `texture.rs` | texture fetches and queries |
-//!
-//! Floating-point instructions decode in `exec/float.rs` and surfaces in
-//! `exec/surf.rs`, beside their handlers.
+//! | `float.rs` | floating-point, half and conversion instructions |
+//! | `surface.rs` | surface loads, stores and reductions |
 
 mod control;
+mod float;
 mod int;
 mod memory;
 mod modifiers;
 mod moves;
 mod operands;
+mod surface;
 mod texture;
 mod warp;
 
@@ -30,8 +31,7 @@ use ptxc::ir::sass_text::Reg;
 use ptxc::ir::{Inst, Op};
 use ptxc::targets::SmInfo;
 
-use super::exec::float;
-use super::exec::surf;
+use super::exec::float::fold;
 use super::program::{Dst, Kind, Sop, Src};
 use super::undecoded;
 
@@ -142,8 +142,8 @@ fn decode_inst(d: &Dec<'_>, i: &Inst) -> DResult<Kind> {
         TXQ => texture::txq(d, i, r)?,
         F2F | F2I | I2F | I2FP | FRND | F2FP | FADD | FMUL | FFMA | FMNMX | FSET | FSETP | FCHK
         | MUFU | DADD | DMUL | DFMA | DSETP | HADD2 | HMUL2 | HFMA2 | HSETP2 | HSET2 | HMNMX2 => {
-            let fi = float::decode(d, i)?;
-            match float::fold(&fi) {
+            let fi = float::decode(d, i, r)?;
+            match fold(&fi) {
                 // All operands immediate: the constant, computed once.
                 Some(v) => Kind::Mov {
                     d: fi.d,
@@ -153,7 +153,7 @@ fn decode_inst(d: &Dec<'_>, i: &Inst) -> DResult<Kind> {
             }
         }
         // Surfaces (corpus/LAUNCH_SPEC.md "Surfaces"): exec/surf.rs.
-        SULD | SUST | SURED => Kind::Surf(Box::new(surf::decode(d, i, i.dsts(), i.srcs())?)),
+        SULD | SUST | SURED => Kind::Surf(Box::new(surface::decode(d, i, r)?)),
         SUATOM => return Err("SUATOM is not modelled by the SASS simulator".into()),
         _ => return Err("not implemented in the simulator".into()),
     })

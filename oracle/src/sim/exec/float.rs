@@ -4,28 +4,15 @@
 //! one definition of their lane semantics. FSEL lives with SEL
 //! (`logic.rs`).
 //!
-//! Decoding (once per static instruction) turns the opcode and modifiers
-//! into a [`semantics::FloatOp`] with [`semantics::decode`] and resolves the
-//! operands: register indices or immediates, the operand's format (which
-//! sign bits `-x`/`|x|` act on: [`semantics::SrcMods`]) and, for the H*
-//! opcodes, the half selector ([`semantics::HalfSel`]). Execution reads the
-//! operands for the whole warp, applies selector and modifiers, and calls
-//! the semantics function of the opcode per lane. No arithmetic, rounding,
-//! NaN or comparison rule lives here.
-//!
-//! Operand-level choices made here (not lane semantics):
-//! - Immediates: f32 ops read float immediates as f32, D* ops as f64 (an
-//!   integer immediate of a D* op is the upper word), H* ops as f16 and
-//!   conversions by their source type. `HFMA2 d, a, b, hi, lo` (ptxas's
-//!   `HFMA2.MMA R, -RZ, RZ, hi, lo` constant idiom) packs its two trailing
-//!   immediates as `c = hi << 16 | lo`: `HFMA2.MMA R10, -RZ, RZ, 0,
-//!   4.76837158203125e-07` puts 8 in R10 (4.76837158203125e-07 = 2^-21 is
-//!   f16 0x0008), and `HFMA2.MMA R2, -RZ, RZ, 1.875, 0` is f32 1.0
-//!   (0x3f800000, f16 1.875 = 0x3f80), both in the corpus (tests below).
-//! - `~x` on a float operand and `|x|` on an integer one are refused at
-//!   decode; an I2F source's `-x` is two's complement negation (then `~`).
-//! - Half selector then sign modifier, except `.F32`, where the modifier
-//!   acts on the f32 before the conversion (`semantics::src_mods`).
+//! Decoding (once per static instruction, `sim/decode/float.rs`) turns the
+//! opcode and modifiers into a [`semantics::FloatOp`] with
+//! [`semantics::decode`] and resolves the operands into an [`FInst`]:
+//! register indices or immediates, the operand's format ([`Fmt`]: which
+//! sign bits `-x`/`|x|` act on, [`semantics::SrcMods`]) and, for the H*
+//! opcodes, the half selector ([`semantics::HalfSel`]). Execution (here)
+//! reads the operands for the whole warp, applies selector and modifiers,
+//! and calls the semantics function of the opcode per lane. No arithmetic,
+//! rounding, NaN or comparison rule lives here.
 //!
 //! Reconciled with the earlier direct implementation of this file (which
 //! decoded modifiers itself and called `ptxc::float` directly); where the
@@ -64,13 +51,9 @@
 //!   operand selector) now run.
 
 use ptxc::float::FloatType;
-use ptxc::ir::{Inst, Operand};
 
-use super::super::decode::{parse_imm, DResult, Dec, ImmTy};
 use super::super::program::{Dst, PDst, PSrc, Src, Src64};
-use super::super::semantics::{
-    self as sem, convert, fp16, fp32, fp64, mufu, FloatOp, HalfSel, MufuOp, SrcMods,
-};
+use super::super::semantics::{convert, fp16, fp32, fp64, mufu, FloatOp, HalfSel, SrcMods};
 use super::super::warp::{Stop, Warp, V, V64};
 
 /// A source operand's format: how it is read and which sign bits its
@@ -122,196 +105,6 @@ pub struct FInst {
     pub c: FSrc,
     /// The predicate source: SETP/SET combine input, MNMX min selector.
     pub ps: PSrc,
-}
-
-fn imm_ty(fmt: Fmt) -> ImmTy {
-    match fmt {
-        Fmt::F32 => ImmTy::F32,
-        Fmt::F16 | Fmt::F16Hi | Fmt::X2 { .. } => ImmTy::F16,
-        Fmt::F64 => ImmTy::F64,
-        Fmt::Int { .. } => ImmTy::Int,
-    }
-}
-
-fn src64_of(s: Src) -> Src64 {
-    match s {
-        Src::R(i) => Src64::R(i),
-        Src::U(i) => Src64::U(i),
-        Src::Imm(v) => Src64::Imm(u64::from(v)),
-    }
-}
-
-/// Resolves a source operand of format `fmt`.
-fn src(d: &Dec<'_>, o: &Operand, fmt: Fmt) -> DResult<FSrc> {
-    let wide = matches!(fmt, Fmt::F64 | Fmt::Int { wide: true, .. });
-    let (s, neg, not, abs, sel) = if wide {
-        let x = d.src64(o, imm_ty(fmt))?;
-        (x.s, x.neg, x.not, x.abs, HalfSel::H1H0)
-    } else {
-        let x = d.src_as(o, imm_ty(fmt))?;
-        (src64_of(x.s), x.neg, x.not, x.abs, x.sel)
-    };
-    let fmt = match fmt {
-        Fmt::X2 { .. } if sel == HalfSel::H1 => {
-            return Err(format!(
-                "{o}: .H1 on a packed operand (H0_H0/H1_H1 select halves)"
-            ))
-        }
-        Fmt::X2 { bf16, .. } => Fmt::X2 { sel, bf16 },
-        Fmt::F16 if sel == HalfSel::H1 => Fmt::F16Hi,
-        _ if sel != HalfSel::H1H0 => return Err(format!("{o}: a half selector here")),
-        Fmt::Int { wide, .. } => {
-            if abs {
-                return Err(format!("{o}: |x| on an integer source is not modelled"));
-            }
-            return Ok(FSrc {
-                s,
-                fmt: Fmt::Int { wide, neg, not },
-                m: SrcMods::NONE,
-            });
-        }
-        f => f,
-    };
-    if not {
-        return Err(format!("{o}: ~x on a float operand is not modelled"));
-    }
-    Ok(FSrc {
-        s,
-        fmt,
-        m: SrcMods { neg, abs },
-    })
-}
-
-/// The format of a conversion source of float type `t`.
-fn float_fmt(t: FloatType) -> Fmt {
-    match t {
-        FloatType::F16 | FloatType::Bf16 => Fmt::F16,
-        FloatType::F32 => Fmt::F32,
-        FloatType::F64 => Fmt::F64,
-    }
-}
-
-fn x2(bf16: bool) -> Fmt {
-    Fmt::X2 {
-        sel: HalfSel::H1H0,
-        bf16,
-    }
-}
-
-fn imm_text(o: &Operand) -> DResult<String> {
-    match o {
-        Operand::FloatImm(t) => Ok(t.clone()),
-        Operand::Imm(v) => Ok(format!("{v}")),
-        _ => Err(format!("{o}: expected an immediate")),
-    }
-}
-
-/// Decodes a float or conversion instruction.
-pub fn decode(d: &Dec<'_>, i: &Inst) -> DResult<FInst> {
-    let op = sem::decode(i.op.name(), &i.mods)?;
-    let nd = i.ndst as usize;
-    let (dsts, s) = i.operands.split_at(nd);
-    let mut f = FInst {
-        op,
-        d: Dst::None,
-        p: PDst::None,
-        q: PDst::None,
-        a: FSrc::ZERO,
-        b: FSrc::ZERO,
-        c: FSrc::ZERO,
-        ps: PSrc::TRUE,
-    };
-    let arg = |k: usize| s.get(k).ok_or_else(|| format!("missing source {k}"));
-    // Destinations: a register, or (SETP forms, FCHK) predicates.
-    match op {
-        FloatOp::Fsetp(_) | FloatOp::Dsetp(_) | FloatOp::Hsetp2(_) => {
-            f.p = d.pdst(&dsts[0])?;
-            f.q = d.pdst(&dsts[1])?;
-        }
-        FloatOp::Fchk => f.p = d.pdst(&dsts[0])?,
-        _ => f.d = d.dst(&dsts[0])?,
-    }
-    // Sources: (format, count, predicate source last).
-    use FloatOp as O;
-    let (fmt, n, pred) = match op {
-        O::Fadd(_) | O::Fmul(_) | O::Fchk | O::F2fp(_) => (Fmt::F32, 2, false),
-        O::Ffma(_) => (Fmt::F32, 3, false),
-        O::Fmnmx(_) | O::Fsetp(_) | O::Fset(_) => (Fmt::F32, 2, true),
-        O::Frnd(m) => (float_fmt(m.ty), 1, false),
-        O::Dadd(_) | O::Dmul(_) => (Fmt::F64, 2, false),
-        O::Dfma(_) => (Fmt::F64, 3, false),
-        O::Dsetp(_) | O::Dmnmx(_) => (Fmt::F64, 2, true),
-        O::Hadd2(m) | O::Hmul2(m) => (x2(m.bf16), 2, false),
-        O::Hfma2(m) => (x2(m.bf16), 3, false),
-        O::Hsetp2(m) => (x2(m.bf16), 2, true),
-        O::Hset2(m) => (x2(m.setp.bf16), 2, true),
-        O::Hmnmx2(m) => (x2(m.bf16), 2, true),
-        O::F2f(m) => (float_fmt(m.src), 1, false),
-        O::F2i(m) => (float_fmt(m.src), 1, false),
-        O::I2f(m) | O::I2fp(m) => (
-            Fmt::Int {
-                wide: m.src.bits() == 64,
-                neg: false,
-                not: false,
-            },
-            1,
-            false,
-        ),
-        O::Mufu(MufuOp::Ex2F16 | MufuOp::TanhF16 | MufuOp::Ex2Bf16 | MufuOp::TanhBf16) => {
-            (Fmt::F16, 1, false)
-        }
-        O::Mufu(_) => (Fmt::F32, 1, false),
-    };
-    f.a = match (op, arg(0)?) {
-        // cuobjdump prints the immediate of `MUFU.RCP64H`/`RSQ64H` as the
-        // double whose high word it is (`MUFU.RCP64H R5, -468.875` for
-        // `div.rn.f64 d, x, 0dC07D4E0000000000`; ptxas 11.8, sm_80), while
-        // the operation reads the 32-bit high word.
-        (O::Mufu(MufuOp::Rcp64h | MufuOp::Rsq64h), Operand::FloatImm(t)) => FSrc {
-            s: Src64::Imm(parse_imm(t, ImmTy::F64)? >> 32),
-            fmt,
-            m: SrcMods::NONE,
-        },
-        (_, a) => src(d, a, fmt)?,
-    };
-    // `HFMA2 d, a, hi, lo, c`: the halves of b as two immediates (ptxas
-    // 11.8's `HFMA2.MMA R11, R10, 1, 1, R4`, `old * 1.0 + b` in its f16x2
-    // atomic-add loops, oracle/tests/atom_spin_vendor).
-    let imm = |o: &Operand| matches!(o, Operand::Imm(_) | Operand::FloatImm(_));
-    let b_pair =
-        matches!(op, O::Hfma2(_)) && s.len() == 4 && imm(&s[1]) && imm(&s[2]) && !imm(&s[3]);
-    if b_pair {
-        let hi = parse_imm(&imm_text(&s[1])?, ImmTy::F16)?;
-        let lo = parse_imm(&imm_text(&s[2])?, ImmTy::F16)?;
-        f.b = FSrc {
-            s: Src64::Imm(hi << 16 | lo),
-            fmt,
-            m: SrcMods::NONE,
-        };
-        f.c = src(d, &s[3], fmt)?;
-        return Ok(f);
-    }
-    if n >= 2 {
-        f.b = src(d, arg(1)?, fmt)?;
-    }
-    if n == 3 {
-        f.c = if matches!(op, O::Hfma2(_)) && s.len() == 4 {
-            // `HFMA2 d, a, b, hi, lo`: the halves of c as two immediates.
-            let hi = parse_imm(&imm_text(&s[2])?, ImmTy::F16)?;
-            let lo = parse_imm(&imm_text(&s[3])?, ImmTy::F16)?;
-            FSrc {
-                s: Src64::Imm(hi << 16 | lo),
-                fmt,
-                m: SrcMods::NONE,
-            }
-        } else {
-            src(d, arg(2)?, fmt)?
-        };
-    }
-    if pred {
-        f.ps = d.psrc(arg(n)?)?;
-    }
-    Ok(f)
 }
 
 /// A 32-bit operand value with its selector and modifiers applied.

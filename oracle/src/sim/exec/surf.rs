@@ -42,8 +42,6 @@ use super::super::warp::{Stop, Warp};
 use super::Ctx;
 use crate::ptx_interp::semantics::surface::{self as rules, Oob, RedOp};
 use crate::ptx_interp::semantics::surface_format as formats;
-use ptxc::ir::sass_text::Reg;
-use ptxc::ir::{Inst, Op, Operand};
 
 /// What a surface instruction does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -73,123 +71,6 @@ pub struct SurfInst {
     pub formatted: bool,
     pub oob: Oob,
     pub surf: TexRef,
-}
-
-fn has(i: &Inst, m: &str) -> bool {
-    i.has_mod(m)
-}
-
-/// Decodes a surface instruction (`dsts`: its destinations, `s`: its
-/// sources, as the opcode table's shapes split them).
-pub fn decode(
-    d: &super::super::decode::Dec<'_>,
-    i: &Inst,
-    dsts: &[Operand],
-    s: &[Operand],
-) -> Result<SurfInst, String> {
-    let formatted = has(i, "P");
-    if formatted && i.op != Op::SUST {
-        return Err("of the formatted (.P) surface accesses only SUST.P is modelled".into());
-    }
-    if !formatted && !has(i, "BA") {
-        return Err("only byte-addressed (.D.BA) and SUST.P surface accesses are modelled".into());
-    }
-    let (dims, layered) = if has(i, "3D") {
-        (3, false)
-    } else if has(i, "2D") {
-        (2, false)
-    } else if has(i, "1D") {
-        (1, false)
-    } else if has(i, "2D_ARRAY") && i.op != Op::SURED {
-        (2, true)
-    } else if has(i, "1D_ARRAY") && i.op != Op::SURED {
-        (1, true)
-    } else {
-        return Err(
-            "surface geometry other than 1D/2D/3D/1D_ARRAY/2D_ARRAY is not modelled".into(),
-        );
-    };
-    let oob = if has(i, "TRAP") {
-        Oob::Trap
-    } else if has(i, "IGN") {
-        Oob::Zero
-    } else {
-        Oob::Clamp
-    };
-    let op = match i.op {
-        Op::SULD => SurfOp::Load,
-        Op::SUST => SurfOp::Store,
-        Op::SURED => {
-            let bits = if has(i, "U64") { 64 } else { 32 };
-            let signed = has(i, "S32");
-            let r = if has(i, "ADD") {
-                RedOp::Add
-            } else if has(i, "MIN") {
-                RedOp::Min
-            } else if has(i, "MAX") {
-                RedOp::Max
-            } else if has(i, "AND") {
-                RedOp::And
-            } else if has(i, "OR") {
-                RedOp::Or
-            } else {
-                return Err("SURED operation is not modelled".into());
-            };
-            if !rules::red_defined(r, bits, signed) {
-                return Err("SURED operation on this type is not modelled".into());
-            }
-            SurfOp::Red(r, bits, signed)
-        }
-        _ => return Err("not a surface access".into()),
-    };
-    let size: u8 = match op {
-        _ if formatted && has(i, "R") => 4,
-        _ if formatted && has(i, "RG") => 8,
-        _ if formatted => 16,
-        SurfOp::Red(_, 64, _) => 8,
-        SurfOp::Red(..) => 4,
-        _ if has(i, "128") => 16,
-        _ if has(i, "64") => 8,
-        _ if has(i, "U16") => 2,
-        _ if has(i, "U8") => 1,
-        _ => 4,
-    };
-    let Some(Operand::Mem(m)) = s.first() else {
-        return Err("surface access without a [coordinates] operand".into());
-    };
-    if m.offset.unwrap_or(0) != 0 || m.index.is_some() || m.desc.is_some() {
-        return Err("surface coordinates must be a plain [Rc]".into());
-    }
-    let coords = m.base.map_or(Src::Imm(0), |b| d.reg_src(b.reg));
-    let (data, rest) = match op {
-        SurfOp::Load => (Src::Imm(0), &s[1..]),
-        _ => (d.plain(s.get(1).ok_or("no data operand")?)?, &s[2..]),
-    };
-    let surf = match rest {
-        [Operand::Imm(_), Operand::Imm(slot)] => TexRef::Slot(*slot as u32),
-        [Operand::Reg(r), ..] => match d.reg_src(r.reg) {
-            Src::U(u) if matches!(r.reg, Reg::Ur(_) | Reg::Uv(_)) => TexRef::Handle(u),
-            Src::R(x) => TexRef::Reg(x),
-            _ => return Err("the surface handle register is RZ".into()),
-        },
-        _ => return Err("no surface operand (slot, or handle register)".into()),
-    };
-    let dst = match op {
-        SurfOp::Load => d.dst(dsts.first().ok_or("SULD without a destination")?)?,
-        _ => Dst::None,
-    };
-    Ok(SurfInst {
-        op,
-        d: dst,
-        data,
-        coords,
-        dims,
-        layered,
-        size,
-        formatted,
-        oob,
-        surf,
-    })
 }
 
 /// The handle a surface operand gives lane `lane` (a slot: the 32-bit word
