@@ -152,7 +152,8 @@ fn decode_inst(d: &Dec<'_>, i: &Inst) -> DResult<Kind> {
                 None => Kind::F(fi),
             }
         }
-        // Surfaces (corpus/LAUNCH_SPEC.md "Surfaces"): exec/surf.rs.
+        // Surfaces (corpus/LAUNCH_SPEC.md "Surfaces"): decoded in surface.rs,
+        // executed in exec/surf.rs.
         SULD | SUST | SURED => Kind::Surf(Box::new(surface::decode(d, i, r)?)),
         SUATOM => return Err("SUATOM is not modelled by the SASS simulator".into()),
         _ => return Err("not implemented in the simulator".into()),

@@ -39,7 +39,7 @@ pub enum HalfSel {
     /// (ptxas 11.8 lowers `ex2.approx.f16x2 d, a` to `MUFU.EX2.F16 R7, R4`,
     /// `MUFU.EX2.F16 R8, R4.H1`, `PRMT R7, R7, 0x5410, R8`; measured on
     /// sm_75..sm_90): bits 31:16 read as the 16-bit source (moved to
-    /// 15:0). Only the scalar-half operands accept it (`exec::float::src`).
+    /// 15:0). Only the scalar-half operands accept it (`decode::float::src`).
     H1,
 }
 
