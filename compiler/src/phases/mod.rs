@@ -29,8 +29,6 @@
 pub mod check_initial;
 pub mod control_flow;
 pub mod convert_unsupported;
-#[cfg(test)]
-mod tests_convert_unsupported;
 pub mod emit;
 pub mod gemm;
 pub mod hoist;
@@ -55,6 +53,8 @@ pub mod table;
 #[cfg(feature = "test-hooks")]
 #[doc(hidden)]
 pub mod test_hooks;
+#[cfg(test)]
+mod tests_convert_unsupported;
 pub mod tex_nodep;
 pub mod unroll;
 

@@ -39,8 +39,6 @@
 
 mod check;
 mod colour;
-#[cfg(test)]
-mod tests_colour_reference;
 mod frame;
 mod interfere;
 mod mask;
@@ -48,6 +46,8 @@ mod nodes;
 pub mod pressure;
 mod repair;
 mod spill;
+#[cfg(test)]
+mod tests_colour_reference;
 mod usage;
 
 #[cfg(test)]

@@ -237,6 +237,6 @@ pub fn is_module_pass(name: &str) -> bool {
 }
 
 #[cfg(test)]
-mod tests_module;
-#[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_module;
