@@ -13,6 +13,8 @@
 //!   inlines a 64-step restoring shift-subtract loop instead (exact; not the
 //!   vendor sequence). A zero divisor gives an all-ones quotient and the
 //!   dividend as remainder.
+//! - div/rcp/sqrt with .rz/.rm/.rp: ptxas 11.8's sequence per form
+//!   (`lower/directed.rs`).
 //! - div.rn.f32: the vendor fast path (`MUFU.RCP`, `FCHK`, four `FFMA`) and
 //!   its slow-path subroutine, from saxpy_div.sm_80 (`seq/f32div_*.sass`);
 //!   div.rn.f64 and sqrt.rn.f64 from double_noinline.sm_80
@@ -315,6 +317,9 @@ impl Cx<'_> {
 
     fn lower_fdiv(&mut self, i: &Instruction, ty: ScalarType) -> R {
         let ftz = i.has(Mod::Ftz);
+        if let Some(rnd) = super::directed::directed(i) {
+            return self.lower_directed(i, ty, ftz, rnd);
+        }
         match ty {
             ScalarType::F32 => {
                 let d = self.dst32(&i.operands[0])?;
@@ -427,6 +432,9 @@ impl Cx<'_> {
     pub fn lower_rn_sfu(&mut self, i: &Instruction, ty: ScalarType) -> R {
         let is_sqrt = i.opcode == crate::ptx::isa::Opcode::Sqrt;
         let ftz = i.has(Mod::Ftz);
+        if let Some(rnd) = super::directed::directed(i) {
+            return self.lower_directed(i, ty, ftz, rnd);
+        }
         match (ty, is_sqrt) {
             (ScalarType::F32, false) => {
                 let d = self.dst32(&i.operands[0])?;
@@ -467,6 +475,33 @@ impl Cx<'_> {
                 i.opcode.name(),
                 ty.name()
             )),
+        }
+    }
+
+    /// div/sqrt/rcp with `.rz`/`.rm`/`.rp`: ptxas 11.8's sequence for the
+    /// form (`lower/directed.rs`).
+    fn lower_directed(&mut self, i: &Instruction, ty: ScalarType, ftz: bool, rnd: usize) -> R {
+        let Some(seq) = super::directed::sequence(i.opcode, ty, ftz, rnd) else {
+            return self.err(format!(
+                "{} with a directed rounding on {ty} is not lowered",
+                i.opcode.name()
+            ));
+        };
+        let mut ins = Vec::new();
+        let srcs = &i.operands[1..];
+        if ty == ScalarType::F64 {
+            let d = self.dst64(&i.operands[0])?;
+            for s in srcs {
+                let (lo, hi) = self.src64(s, ty)?;
+                ins.extend([lo, hi]);
+            }
+            self.instantiate(seq, &ins, &[d, d + 1])
+        } else {
+            let d = self.dst32(&i.operands[0])?;
+            for s in srcs {
+                ins.push(self.src32(s, ty)?);
+            }
+            self.instantiate(seq, &ins, &[d])
         }
     }
 }

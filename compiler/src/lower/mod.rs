@@ -166,6 +166,7 @@ mod call_indirect;
 mod cmp;
 mod control;
 mod cvt;
+mod directed;
 mod div;
 mod float;
 mod half;
@@ -189,6 +190,8 @@ mod warp_sync;
 
 #[cfg(test)]
 pub(crate) mod tests;
+#[cfg(test)]
+mod tests_directed;
 #[cfg(test)]
 mod tests_gaps;
 #[cfg(test)]
