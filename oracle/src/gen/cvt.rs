@@ -1,5 +1,6 @@
 //! Conversions (`cvt`): between integer widths, between integers and
-//! floats (every rounding mode), between float widths, and bit casts
+//! floats (every rounding mode), between float widths, `cvt.sat.f32.f32`
+//! (a clamp without integer rounding), and bit casts
 //! (`mov.b32`/`mov.b64` between float and integer registers).
 //!
 //! All defined for every input: float-to-integer conversions saturate and
@@ -42,6 +43,15 @@ impl Gen<'_, '_, '_> {
             }
         }
         if from == to && !from.is_float() {
+            return;
+        }
+        // `cvt{.ftz}.sat.f32.f32`: no integer rounding, a clamp to [0, 1]
+        // (PTX ISA 9.7.9.21; the form nvcc writes for `__saturatef`).
+        if from == VType::F32 && to == VType::F32 && self.src.chance(0.25) {
+            let ftz = if self.src.chance(0.3) { ".ftz" } else { "" };
+            let a = self.reg_of(from);
+            let d = self.dest(RC::F32);
+            self.ins_def(d, format!("cvt{ftz}.sat.f32.f32 {}, {a}", d.0));
             return;
         }
         let rnd = match (from.is_float(), to.is_float()) {

@@ -45,7 +45,7 @@ pub const FAMILIES: &[(Family, &str, &str)] = &[
     (
         Family::Float,
         "float",
-        "add/sub/mul/fma/min/max/neg/abs/setp/selp on the enabled float types",
+        "add/sub/mul/fma (every rounding or none, .ftz, .sat)/min/max/neg/abs/copysign/setp/selp on the enabled float types",
     ),
     (
         Family::Special,
@@ -55,7 +55,7 @@ pub const FAMILIES: &[(Family, &str, &str)] = &[
     (
         Family::Sfu,
         "sfu",
-        "div.rn/sqrt.rn/rcp.rn and the .approx functions",
+        "div/sqrt/rcp in every rounding (.rn/.rz/.rm/.rp, .ftz) and the .approx functions (.ftz)",
     ),
     (
         Family::Cvt,

@@ -7,11 +7,21 @@
 //! `min`/`max.f16` (sm_80+), no `tanh.approx` (sm_75+); f16 takes `.rn`
 //! only and no immediates (operands come from registers, constants through
 //! `mov.b16`).
+//!
+//! Every rounding modifier the ISA gives these instructions is written
+//! (PTX ISA 9.7.3): `add/sub/mul/fma` on f32/f64 with `.rn/.rz/.rm/.rp` or,
+//! for add/sub/mul, none (round to nearest, the form compilers print most),
+//! f32 with `.ftz` and `.sat`; IEEE `div/sqrt/rcp` with all four roundings
+//! (f32 also `.ftz`); every `.approx` function with and without `.ftz`, and
+//! `rcp/rsqrt.approx.ftz.f64`.
 
 use super::emit::{Gen, RC};
 use super::features::VType;
 
-const ROUND: &[&str] = &["rn", "rn", "rn", "rz", "rm", "rp"];
+/// add/sub/mul/fma roundings ("" is no modifier: fma takes `.rn` then).
+const ROUND: &[&str] = &["", ".rn", ".rn", ".rz", ".rm", ".rp"];
+/// IEEE div/sqrt/rcp roundings (one of them is required).
+const IEEE_ROUND: &[&str] = &["rn", "rz", "rm", "rp"];
 
 impl Gen<'_, '_, '_> {
     fn float_type(&mut self) -> Option<VType> {
@@ -29,9 +39,15 @@ impl Gen<'_, '_, '_> {
         let tn = t.name();
         let rc = RC::of(t);
         let f16 = t == VType::F16;
-        let rnd = if f16 { "rn" } else { self.src.pick(ROUND) };
+        let rnd = if f16 { ".rn" } else { self.src.pick(ROUND) };
+        let fma_rnd = if rnd.is_empty() { ".rn" } else { rnd };
         let ftz = if t == VType::F32 && self.src.chance(0.2) {
             ".ftz"
+        } else {
+            ""
+        };
+        let sat = if t == VType::F32 && self.src.chance(0.1) {
+            ".sat"
         } else {
             ""
         };
@@ -39,13 +55,13 @@ impl Gen<'_, '_, '_> {
         let a = self.reg_of(t);
         let text = |d: String, g: &mut Self| -> String {
             match g.src.below(n_ops) {
-                0 => format!("add.{rnd}{ftz}.{tn} {d}, {a}, {}", g.opnd(t)),
-                1 => format!("sub.{rnd}{ftz}.{tn} {d}, {a}, {}", g.opnd(t)),
-                2 => format!("mul.{rnd}{ftz}.{tn} {d}, {a}, {}", g.opnd(t)),
+                0 => format!("add{rnd}{ftz}{sat}.{tn} {d}, {a}, {}", g.opnd(t)),
+                1 => format!("sub{rnd}{ftz}{sat}.{tn} {d}, {a}, {}", g.opnd(t)),
+                2 => format!("mul{rnd}{ftz}{sat}.{tn} {d}, {a}, {}", g.opnd(t)),
                 3 => {
                     let b = g.opnd(t);
                     let c = g.opnd(t);
-                    format!("fma.{rnd}{ftz}.{tn} {d}, {a}, {b}, {c}")
+                    format!("fma{fma_rnd}{ftz}{sat}.{tn} {d}, {a}, {b}, {c}")
                 }
                 4 => format!("neg{ftz}.{tn} {d}, {a}"),
                 5 => format!("abs{ftz}.{tn} {d}, {a}"),
@@ -72,29 +88,36 @@ impl Gen<'_, '_, '_> {
         let tn = t.name();
         let a = self.reg_of(t);
         let d = self.dest(RC::of(t));
+        let rnd = self.src.pick(IEEE_ROUND);
         let text = if t == VType::F32 {
+            let ftz = if self.src.chance(0.3) { ".ftz" } else { "" };
             match self.src.below(11) {
-                0 => format!("div.rn.f32 {}, {a}, {}", d.0, self.opnd(t)),
-                1 => format!("div.approx.f32 {}, {a}, {}", d.0, self.opnd(t)),
-                2 => format!("div.full.f32 {}, {a}, {}", d.0, self.opnd(t)),
-                3 => format!("sqrt.rn.f32 {}, {a}", d.0),
-                4 => format!("rcp.rn.f32 {}, {a}", d.0),
-                5 => format!("sqrt.approx.f32 {}, {a}", d.0),
-                6 => format!("rsqrt.approx.f32 {}, {a}", d.0),
-                7 => format!("rcp.approx.f32 {}, {a}", d.0),
-                8 => format!("ex2.approx.f32 {}, {a}", d.0),
-                9 => format!("lg2.approx.f32 {}, {a}", d.0),
+                0 => format!("div.{rnd}{ftz}.f32 {}, {a}, {}", d.0, self.opnd(t)),
+                1 => format!("div.approx{ftz}.f32 {}, {a}, {}", d.0, self.opnd(t)),
+                2 => format!("div.full{ftz}.f32 {}, {a}, {}", d.0, self.opnd(t)),
+                3 => format!("sqrt.{rnd}{ftz}.f32 {}, {a}", d.0),
+                4 => format!("rcp.{rnd}{ftz}.f32 {}, {a}", d.0),
+                5 => format!("sqrt.approx{ftz}.f32 {}, {a}", d.0),
+                6 => format!("rsqrt.approx{ftz}.f32 {}, {a}", d.0),
+                7 => format!("rcp.approx{ftz}.f32 {}, {a}", d.0),
+                8 => format!("ex2.approx{ftz}.f32 {}, {a}", d.0),
+                9 => format!("lg2.approx{ftz}.f32 {}, {a}", d.0),
                 _ => {
                     let op = self.src.pick(&["sin", "cos"]);
-                    format!("{op}.approx.f32 {}, {a}", d.0)
+                    format!("{op}.approx{ftz}.f32 {}, {a}", d.0)
                 }
             }
         } else {
             match self.src.below(4) {
-                0 => format!("div.rn.{tn} {}, {a}, {}", d.0, self.opnd(t)),
-                1 => format!("sqrt.rn.{tn} {}, {a}", d.0),
-                2 => format!("rcp.rn.{tn} {}, {a}", d.0),
-                _ => format!("rsqrt.approx.{tn} {}, {a}", d.0),
+                0 => format!("div.{rnd}.{tn} {}, {a}, {}", d.0, self.opnd(t)),
+                1 => format!("sqrt.{rnd}.{tn} {}, {a}", d.0),
+                2 => format!("rcp.{rnd}.{tn} {}, {a}", d.0),
+                _ => {
+                    let form =
+                        self.src
+                            .pick(&["rsqrt.approx", "rsqrt.approx.ftz", "rcp.approx.ftz"]);
+                    format!("{form}.{tn} {}, {a}", d.0)
+                }
             }
         };
         self.ins_def(d, text);
