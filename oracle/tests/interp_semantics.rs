@@ -28,6 +28,8 @@ mod conv;
 mod cvt_pack;
 #[path = "interp_semantics/float.rs"]
 mod float;
+#[path = "interp_semantics/float_forms.rs"]
+mod float_forms;
 #[path = "interp_semantics/harness.rs"]
 mod harness;
 #[path = "interp_semantics/int_ops.rs"]
