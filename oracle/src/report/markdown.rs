@@ -144,7 +144,6 @@ fn findings(out: &mut String, r: &NightlyReport) {
         out.push_str("No failures.\n\n");
         return;
     }
-    bugs(out, r);
     let rows: Vec<Vec<String>> = r.findings.iter().map(finding_row).collect();
     table(
         out,
@@ -161,6 +160,7 @@ fn findings(out: &mut String, r: &NightlyReport) {
         &[false, false, false, false, false, true, false, true],
         &rows,
     );
+    bugs(out, r);
     for f in r.new_findings() {
         finding_section(out, f);
     }
