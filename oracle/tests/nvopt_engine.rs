@@ -74,7 +74,13 @@ fn blame_names_the_first_pass_after_which_the_interpreter_departs() {
         &limits,
     );
     assert_eq!(b.stage, format!("nvopt:{}", passes[0]));
-    assert_eq!(b.index, Some(0));
+    // A pass position is not a phase-table index: the line says where the
+    // pass sits in nvopt's pipeline, not which ptxc phase has its number.
+    assert_eq!(b.index, None);
+    assert_eq!(
+        b.line(),
+        format!("nvopt:{} (pass 1 of nvopt<O3>, the first)", passes[0])
+    );
     // The reducer's signature blames as the engine does, so reducing an
     // nvopt finding keeps its blamed pass.
     let v = Verdict::new(VerdictKind::Mismatch, "x");

@@ -171,6 +171,11 @@ fn fuzz_run(args: &[String]) -> ExitCode {
             for l in o.stats.lines().iter().chain(&o.extra) {
                 println!("{l}");
             }
+            if !o.groups.groups.is_empty() {
+                for l in o.groups.lines(&parsed.findings.display().to_string()) {
+                    println!("{l}");
+                }
+            }
             println!("{}", o.verdict_line());
             ExitCode::from(if o.clean() { 0 } else { 1 })
         }

@@ -22,6 +22,7 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use crate::diff::groups::Groups;
 use crate::diff::{Config, Engine, Matrix, Options, Program, ProgramReport, Stats, Variant};
 use crate::gen::{self, Bias, GenConfig, GenProgram};
 
@@ -126,6 +127,9 @@ pub fn program_of(g: GenProgram, seed: u64) -> Program {
 /// How a run went.
 pub struct RunOutcome {
     pub stats: Stats,
+    /// The failing runs grouped by blamed stage and verdict class (one bug,
+    /// one group; `diff/groups.rs`).
+    pub groups: Groups,
     /// `--stats`: the measurement lines.
     pub extra: Vec<String>,
 }
@@ -145,11 +149,13 @@ impl RunOutcome {
             )
         } else {
             format!(
-                "verdict: FINDINGS: {} failing configuration runs of {} ({} new findings, {} duplicates)",
+                "verdict: FINDINGS: {} failing configuration runs of {} ({} new findings, {} duplicates; {} bug group{})",
                 s.failures(),
                 s.execs,
                 s.findings_new,
-                s.findings_duplicate
+                s.findings_duplicate,
+                self.groups.groups.len(),
+                if self.groups.groups.len() == 1 { "" } else { "s" }
             )
         }
     }
@@ -203,8 +209,12 @@ pub fn run(
         .map(|s| program_of(gen::generate(s, &cfg), s));
     let mut last = Instant::now();
     let mut running = Stats::default();
+    let mut groups = Groups::default();
     let stats = engine.run(programs, |r: &ProgramReport| {
         running.add(r);
+        for sig in r.configs.iter().filter_map(|c| c.signature.as_ref()) {
+            groups.add(sig);
+        }
         for l in super::diff::report_lines(r, true) {
             out(&l);
         }
@@ -221,7 +231,11 @@ pub fn run(
             extra.push(bias_fire_line(b, &cfg, seed0, jobs)?);
         }
     }
-    Ok(RunOutcome { stats, extra })
+    Ok(RunOutcome {
+        stats,
+        groups,
+        extra,
+    })
 }
 
 fn progress_line(s: &Stats, elapsed: Duration) -> String {

@@ -361,7 +361,8 @@ pub fn run(a: &NightlyArgs, progress: &mut dyn FnMut(&str)) -> Result<NightlyOut
             .count
             .is_none()
             .then(|| Instant::now() + Duration::from_secs_f64((budget_s - rep.elapsed_s).max(0.0)));
-        for k in 0..rep.findings.len() {
+        // One finding per bug first (report/model.rs, reduction_order).
+        for k in rep.reduction_order() {
             if STOP.load(Ordering::SeqCst) {
                 interrupted = true;
                 break;

@@ -13,7 +13,14 @@
 //! target, already departs), a phase, or
 //! `listing` (every phase's IR agrees but the printed and re-read listing
 //! does not). The key opcode is the first instruction the blamed stage
-//! changed (or the unavailable opcode of an availability failure).
+//! changed (or the unavailable opcode of an availability failure, or the
+//! instruction a control-code phase's departure points at).
+//!
+//! The control codes come in three phases (AssignScoreboards,
+//! ComputeStallCounts, SetReuseFlags), each writing its own fields; the IR
+//! after one of them is judged with the fields of those still to run
+//! filled in conservatively ([`super::codes`]), so a wrong scoreboard or
+//! stall count is blamed on the phase that set it.
 //!
 //! For an order-dependent failure (a `reorder:` configuration that fails
 //! where the default order passes), [`order_pair`] names the two phases
@@ -28,6 +35,7 @@ use ptxc::ir::Function;
 use ptxc::lower::{LowerOptions, LoweredKernel, ModulePlan};
 use ptxc::phases::{table, DispatchOptions, PhaseContext, PhaseManager};
 
+use super::codes;
 use super::matrix::{Compiler, Config, Variant};
 use super::run::{simulate, unavailable_opcode, OracleRun};
 use super::verdict::{Verdict, VerdictKind};
@@ -59,10 +67,15 @@ pub struct Blame {
     pub order_pair: Option<(u16, u16)>,
     /// The phases that changed the IR, in order, up to the blamed one.
     pub steps: Vec<BlameStep>,
+    /// Where a stage outside the phase table sits, for the blame line
+    /// (an nvopt pass: `pass 4 of nvopt<O3>, after sroa`); `index` is then
+    /// `None`.
+    pub context: Option<String>,
 }
 
 impl Blame {
-    fn at(stage: impl Into<String>) -> Blame {
+    /// A blame of `stage` with no evidence yet.
+    pub fn at(stage: impl Into<String>) -> Blame {
         Blame {
             stage: stage.into(),
             index: None,
@@ -70,6 +83,7 @@ impl Blame {
             key_opcode: None,
             order_pair: None,
             steps: Vec::new(),
+            context: None,
         }
     }
 
@@ -78,7 +92,10 @@ impl Blame {
         let mut s = match self.index {
             Some(i) if self.stage == table::name_of(i) => format!("{} ({i})", self.stage),
             Some(i) => format!("{} (after {})", self.stage, table::name_of(i)),
-            _ => self.stage.clone(),
+            None => match &self.context {
+                Some(c) => format!("{} ({c})", self.stage),
+                None => self.stage.clone(),
+            },
         };
         if let Some(op) = &self.key_opcode {
             s.push_str(&format!(", key opcode {op}"));
@@ -200,6 +217,19 @@ pub fn blame(
     b
 }
 
+/// The control-code phases that run after `idx` in `order` (those the
+/// manager executes: not no-ops).
+fn pending_code_phases(order: &[u16], idx: u16, m: &PhaseManager) -> Vec<u16> {
+    order
+        .iter()
+        .skip_while(|&&i| i != idx)
+        .skip(1)
+        .copied()
+        .filter(|i| table::CONTROL_CODE_PHASES.contains(i))
+        .filter(|&i| m.phase(i).is_some_and(|ph| !ph.is_no_op()))
+        .collect()
+}
+
 fn walk(p: &Program, oracle: &OracleRun, cfg: &Config, limits: &RunLimits) -> Blame {
     let kernel = match lower(p, oracle, cfg) {
         Ok(k) => k,
@@ -265,11 +295,16 @@ fn walk(p: &Program, oracle: &OracleRun, cfg: &Config, limits: &RunLimits) -> Bl
         if cx.function == before {
             continue;
         }
+        // The control codes of the phases still to run are filled in
+        // conservatively (see diff/codes.rs), so a departure after a
+        // control-code phase is that phase's own.
+        let pending = pending_code_phases(&plan.order, idx, &m);
+        let shown = codes::conservatively(&cx.function, &pending);
         let v = if converted {
-            judge(&cx.function, p, oracle, cfg, &inputs, limits)
+            judge(&shown, p, oracle, cfg, &inputs, limits)
         } else {
             judge(
-                &as_target_code(&cx.function, cfg),
+                &as_target_code(&shown, cfg),
                 p,
                 oracle,
                 cfg,
@@ -281,19 +316,10 @@ fn walk(p: &Program, oracle: &OracleRun, cfg: &Config, limits: &RunLimits) -> Bl
             index: idx,
             verdict: v.kind,
         });
-        // Control codes come in three phases (scoreboards 151, stalls 152,
-        // reuse 153): between them the codes are incomplete by design, so
-        // a hazard there is not a departure while a later one still runs.
-        let codes_pending = v.kind == VerdictKind::ScoreboardHazard
-            && table::CONTROL_CODE_PHASES.contains(&idx)
-            && plan
-                .order
-                .iter()
-                .skip_while(|&&i| i != idx)
-                .skip(1)
-                .any(|i| table::CONTROL_CODE_PHASES.contains(i));
-        if v.is_failure() && !codes_pending {
-            let key = if v.kind == VerdictKind::Availability {
+        if v.is_failure() {
+            // A control-code phase rewrites every instruction's codes: its
+            // key is the instruction the departure points at.
+            let key = if v.kind == VerdictKind::Availability || codes::fields_of(idx).is_some() {
                 v.opcode.clone()
             } else {
                 first_difference(&before, &cx.function).or(v.opcode.clone())

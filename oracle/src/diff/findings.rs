@@ -331,6 +331,7 @@ mod tests {
             key_opcode: Some("BRA".into()),
             order_pair: None,
             steps: Vec::new(),
+            context: None,
         };
         fd.add_blame(&a, &b).unwrap();
         let sig = Signature {

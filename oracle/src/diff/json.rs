@@ -256,6 +256,7 @@ pub fn blame_json(b: &Blame) -> String {
             }),
         )
         .raw("steps", format!("[{}]", steps.join(", ")))
+        .opt_str("context", b.context.as_deref())
         .render(2)
         + "\n"
 }
@@ -304,6 +305,12 @@ pub fn blame_from_json(text: &str) -> Result<Blame, String> {
         key_opcode: opt_string(v, "key_opcode")?,
         order_pair,
         steps,
+        // Absent from blames written before it existed.
+        context: if members(v, "context")?.iter().any(|m| m.key == "context") {
+            opt_string(v, "context")?
+        } else {
+            None
+        },
     })
 }
 
@@ -359,8 +366,18 @@ mod tests {
                 index: first,
                 verdict: VerdictKind::Mismatch,
             }],
+            context: None,
         };
         assert_eq!(blame_from_json(&blame_json(&b)).unwrap(), b);
+        let n = Blame {
+            context: Some("pass 4 of nvopt<O3>, after sroa".into()),
+            ..Blame::at("nvopt:gvn")
+        };
+        assert_eq!(blame_from_json(&blame_json(&n)).unwrap(), n);
+        // A blame written before `context` existed reads back without it.
+        let old = blame_json(&b).replace(",\n  \"context\": null", "");
+        assert!(!old.contains("context"), "{old}");
+        assert_eq!(blame_from_json(&old).unwrap(), b);
         let s = Signature {
             kind: VerdictKind::Ice,
             stage: "lower".into(),

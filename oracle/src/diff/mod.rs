@@ -13,7 +13,9 @@
 //! | `run.rs` | the oracle run and one ptxc configuration: compile with the driver, read the listing back, simulate, judge |
 //! | `vendor.rs` | the `vendor` configuration: ptxas + cuobjdump, the listing simulated |
 //! | `blame.rs` | the IR after each phase simulated: the first phase whose output departs; the pair of phases an order-dependent failure hinges on |
+//! | `codes.rs` | the control codes between their three phases: the fields of the phases still to run filled in conservatively, so blame names the phase that set a wrong one |
 //! | `signature.rs` | the deduplication key (verdict kind, blamed phase, architecture class, key opcode) |
+//! | `groups.rs` | one bug, one entry: findings grouped by blamed stage and verdict class, with their counts and folded signatures |
 //! | `findings.rs` | the atomic findings writer and reader |
 //! | `json.rs` | JSON for configurations, verdicts and blames (written and read back) |
 //! | `stats.rs` | verdict counts, per-phase fired counts, feature coverage, executions per second |
@@ -24,8 +26,10 @@
 //! `GenProgram { ptx, spec, features, seed }` maps field for field.
 
 pub mod blame;
+pub mod codes;
 pub mod engine;
 pub mod findings;
+pub mod groups;
 pub mod json;
 pub mod known;
 pub mod matrix;

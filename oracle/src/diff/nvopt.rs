@@ -9,8 +9,9 @@
 //!
 //! Blame per nvopt pass: the level's pass list is rerun prefix by prefix
 //! (`--passes=p1`, `--passes=p1,p2`, ...) in the interpreter; the first
-//! pass after which the results depart is blamed (`nvopt:NAME`, with the
-//! prefix length as its index). When no prefix departs (a `+ptxc`
+//! pass after which the results depart is blamed (`nvopt:NAME`; its blame
+//! line says where the pass sits in the level's pipeline and which pass
+//! ran before it, from nvopt's own pipeline table). When no prefix departs (a `+ptxc`
 //! failure of the back end on nvopt's output), the back end's own blame
 //! runs on the optimized program.
 
@@ -121,14 +122,13 @@ pub fn blame_nvopt(
     limits: &RunLimits,
 ) -> Blame {
     let level = cfg.compiler.nvopt().expect("an nvopt configuration");
-    if let Some((k, name, v)) = first_departing_pass(p, oracle, &pass_list(level), limits) {
+    let passes = pass_list(level);
+    if let Some((k, name, v)) = first_departing_pass(p, oracle, &passes, limits) {
         return Blame {
-            stage: format!("nvopt:{name}"),
-            index: u16::try_from(k).ok(),
-            departure: Some(v.clone()),
             key_opcode: v.opcode.clone(),
-            order_pair: None,
-            steps: Vec::new(),
+            departure: Some(v),
+            context: Some(pass_context(level, &passes, k)),
+            ..Blame::at(format!("nvopt:{name}"))
         };
     }
     if let Compiler::NvoptPtxc(_) = cfg.compiler {
@@ -138,12 +138,21 @@ pub fn blame_nvopt(
         }
     }
     Blame {
-        stage: "nvopt".into(),
-        index: None,
         departure: Some(verdict.clone()),
         key_opcode: verdict.opcode.clone(),
-        order_pair: None,
-        steps: Vec::new(),
+        ..Blame::at("nvopt")
+    }
+}
+
+/// Where pass `k` (0-based) of `passes`, nvopt<`level`>'s pipeline, sits:
+/// `pass 4 of nvopt<O3>, after sroa` (the pass before it in the same
+/// list), or `pass 1 of nvopt<O3>, the first`. The pass position is not a
+/// phase-table index: the blame's `index` stays `None`.
+pub fn pass_context(level: Level, passes: &[&str], k: usize) -> String {
+    let at = format!("pass {} of nvopt<{}>", k + 1, level.name());
+    match k.checked_sub(1).and_then(|j| passes.get(j)) {
+        Some(prev) => format!("{at}, after {prev}"),
+        None => format!("{at}, the first"),
     }
 }
 
@@ -239,4 +248,38 @@ pub fn fuzz_case(data: &[u8]) -> (String, String, Program) {
     let cfg = crate::gen::GenConfig::default();
     let g = crate::gen::generate_from(&mut u, &cfg).expect("generate_from never fails");
     (text, knobs, Program::new("fuzz.ptx", g.ptx, g.spec))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ptxc::phases::table;
+
+    /// The line of a departure at nvopt<O3>'s `gvn`: the pass before it in
+    /// nvopt's own pipeline table, never the ptxc phase whose table index
+    /// equals the pass position (`nvopt:gvn (after PromoteFP16)` before).
+    #[test]
+    fn the_blame_line_names_the_pass_before_in_nvopts_pipeline() {
+        let passes = pass_list(Level::O3);
+        let k = passes.iter().position(|&p| p == "gvn").unwrap();
+        assert!(k > 0, "gvn is not nvopt<O3>'s first pass");
+        let b = Blame {
+            context: Some(pass_context(Level::O3, &passes, k)),
+            ..Blame::at("nvopt:gvn")
+        };
+        assert_eq!(
+            b.line(),
+            format!(
+                "nvopt:gvn (pass {} of nvopt<O3>, after {})",
+                k + 1,
+                passes[k - 1]
+            )
+        );
+        let wrong = table::name_of(u16::try_from(k).unwrap());
+        assert!(!b.line().contains(wrong), "{}", b.line());
+        assert_eq!(
+            pass_context(Level::O3, &passes, 0),
+            "pass 1 of nvopt<O3>, the first"
+        );
+    }
 }

@@ -22,6 +22,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 use super::case::Case;
 use crate::diff::findings;
@@ -89,27 +90,51 @@ pub fn signature_of(
     Signature::new(verdict, &b, cfg.arch)
 }
 
+/// A candidate's fuel: this many times what the original executed ...
+pub const FUEL_FACTOR: u64 = 4;
+/// ... plus this many thread-instructions (a tiny original's candidates
+/// still get room).
+pub const FUEL_SLACK: u64 = 1_000_000;
+/// A candidate run's wall clock: this many times the original's whole
+/// judgement (oracle, configuration, blame) ...
+pub const WALL_FACTOR: u32 = 8;
+/// ... plus this.
+pub const WALL_SLACK: Duration = Duration::from_secs(2);
+
 /// The name candidates run under (in messages only).
 const CANDIDATE: &str = "candidate.ptx";
 
 impl Target {
     /// Judges `c`.
     pub fn judge(&self, c: &Case) -> Judgement {
+        self.judge_counted(c).0
+    }
+
+    /// Judges `c`, and the interpreter fuel its oracle run was charged:
+    /// what it executed, or the whole bound when it did not complete (a
+    /// runaway loop, or a run stopped earlier; never more than the bound).
+    pub fn judge_counted(&self, c: &Case) -> (Judgement, u64) {
         let p = c.program(CANDIDATE);
         let oracle = match run_oracle(&p, &self.limits) {
             Ok(o) => o,
-            Err(v) => return Judgement::Invalid(v.line()),
+            Err(v) => return (Judgement::Invalid(v.line()), self.limits.fuel),
         };
+        let fuel = oracle.executed;
+        (self.judge_defined(&p, &oracle), fuel)
+    }
+
+    /// The predicate on a defined candidate.
+    fn judge_defined(&self, p: &Program, oracle: &OracleRun) -> Judgement {
         let verdict = match &self.predicate {
-            Predicate::Cmd(script) => return run_script(script, &p),
-            _ => run_config(&p, &oracle, &self.config, &self.limits).verdict,
+            Predicate::Cmd(script) => return run_script(script, p),
+            _ => run_config(p, oracle, &self.config, &self.limits).verdict,
         };
         let holds = match &self.predicate {
             Predicate::Mismatch => verdict.kind == VerdictKind::Mismatch,
             Predicate::Crash => verdict.kind == VerdictKind::Ice,
             Predicate::SameSignature(sig) => {
                 verdict.kind == sig.kind
-                    && signature_of(&p, &oracle, &self.config, &verdict, &self.limits).slug()
+                    && signature_of(p, oracle, &self.config, &verdict, &self.limits).slug()
                         == sig.slug()
             }
             Predicate::Cmd(_) => unreachable!("handled above"),
@@ -121,19 +146,31 @@ impl Target {
         }
     }
 
-    /// Bounds the fuel by the original's work (a candidate that runs much
-    /// longer than the original has made a loop run away; it is invalid,
-    /// decided by fuel, not by time, so reductions are deterministic), and
-    /// checks that the original is interesting.
+    /// Bounds every run of a candidate by the original's: its fuel by
+    /// [`FUEL_FACTOR`] times what the original executed (plus
+    /// [`FUEL_SLACK`]), its wall clock by [`WALL_FACTOR`] times the
+    /// original's whole judgement (plus [`WALL_SLACK`]). A candidate that
+    /// runs much longer than the original has made a loop run away (a
+    /// zeroed increment); it is rejected as soon as its bound is spent, not
+    /// after the oracle's full fuel. Fuel decides (deterministic); the wall
+    /// clock only stops what fuel does not bound (a compiled run whose
+    /// instructions cost far more than the original's). Then checks that
+    /// the original is interesting.
     pub fn calibrate(&mut self, original: &Case) -> Result<(), String> {
         let p = original.program(CANDIDATE);
+        let start = Instant::now();
         let oracle = run_oracle(&p, &self.limits)
             .map_err(|v| format!("the original is not a defined program: {}", v.line()))?;
-        self.limits.fuel = self
-            .limits
-            .fuel
-            .min(oracle.executed.saturating_mul(4).saturating_add(1_000_000));
-        match self.judge(original) {
+        self.limits.fuel = self.limits.fuel.min(
+            oracle
+                .executed
+                .saturating_mul(FUEL_FACTOR)
+                .saturating_add(FUEL_SLACK),
+        );
+        let judged = self.judge_defined(&p, &oracle);
+        let wall = start.elapsed().saturating_mul(WALL_FACTOR) + WALL_SLACK;
+        self.limits.wall = self.limits.wall.min(wall);
+        match judged {
             Judgement::Interesting => Ok(()),
             Judgement::Invalid(why) => Err(format!("the original is not a defined program: {why}")),
             Judgement::Boring(why) => Err(format!(

@@ -30,6 +30,11 @@ pub struct Options {
     /// interesting, so the result is valid, just larger): nightly runs give
     /// each reduction a time budget.
     pub deadline: Option<Instant>,
+    /// Stop likewise once the candidates' oracle runs have been charged
+    /// this much interpreter fuel in all ([`Target::judge_counted`]): a
+    /// budget of work that, unlike the deadline, does not depend on the
+    /// machine.
+    pub fuel_budget: Option<u64>,
 }
 
 impl Default for Options {
@@ -39,6 +44,7 @@ impl Default for Options {
             progress: false,
             max_rounds: 30,
             deadline: None,
+            fuel_budget: None,
         }
     }
 }
@@ -62,7 +68,9 @@ pub struct Reduction {
     pub kept: u64,
     pub rounds: u32,
     pub elapsed: Duration,
-    /// Stopped by the deadline before the fixed point.
+    /// Interpreter fuel charged to the candidates' oracle runs.
+    pub fuel: u64,
+    /// Stopped by the deadline or the fuel budget before the fixed point.
     pub cut_short: bool,
     /// By pass name (`delete/N` counted under `delete`).
     pub passes: BTreeMap<String, PassCount>,
@@ -76,6 +84,7 @@ struct Loop<'a> {
     tried: u64,
     invalid: u64,
     kept: u64,
+    fuel: u64,
     passes: BTreeMap<String, PassCount>,
     batch: usize,
     last_draw: Option<Instant>,
@@ -89,6 +98,7 @@ fn pass_key(name: &str) -> String {
 impl Loop<'_> {
     fn past_deadline(&self) -> bool {
         self.opts.deadline.is_some_and(|d| Instant::now() >= d)
+            || self.opts.fuel_budget.is_some_and(|b| self.fuel >= b)
     }
 
     /// The first interesting candidate among `edits[from..]` and its index.
@@ -121,8 +131,16 @@ impl Loop<'_> {
                 .par_iter()
                 .zip(&cached)
                 .map(|(c, hit)| match (c, hit) {
-                    (Some(c), None) => Some(target.judge(c)),
+                    (Some(c), None) => Some(target.judge_counted(c)),
                     _ => None,
+                })
+                .collect::<Vec<_>>()
+                .into_iter()
+                .map(|j| {
+                    j.map(|(j, fuel)| {
+                        self.fuel = self.fuel.saturating_add(fuel);
+                        j
+                    })
                 })
                 .collect();
             let count = self.passes.entry(pass_key(pass)).or_default();
@@ -241,6 +259,7 @@ pub fn reduce(original: &Case, target: &Target, opts: &Options) -> Result<Reduct
         tried: 0,
         invalid: 0,
         kept: 0,
+        fuel: 0,
         passes: BTreeMap::new(),
         batch,
         last_draw: None,
@@ -274,6 +293,7 @@ pub fn reduce(original: &Case, target: &Target, opts: &Options) -> Result<Reduct
         kept: lp.kept,
         rounds,
         elapsed: start.elapsed(),
+        fuel: lp.fuel,
         cut_short: lp.past_deadline(),
         passes: lp.passes,
     })

@@ -178,12 +178,45 @@ fn status(f: &FindingReport) -> String {
     format!("<span class=\"{0}\">{0}</span>", f.status())
 }
 
+/// One row per bug: the findings grouped by blamed stage and verdict
+/// class (`NightlyReport::groups`), with the signatures folded into each.
+fn bugs(out: &mut String, r: &NightlyReport) {
+    let g = r.groups();
+    out.push_str(&format!(
+        "<p>{} bug{} ({} signatures, grouped by blamed stage and verdict class)</p>\n",
+        g.groups.len(),
+        if g.groups.len() == 1 { "" } else { "s" },
+        g.signatures()
+    ));
+    let rows: Vec<String> = g
+        .groups
+        .iter()
+        .map(|b| {
+            let sigs: Vec<String> = b.members.iter().map(|(s, _)| s.slug()).collect();
+            format!(
+                "{}{}{}{}",
+                td(&b.key.stage),
+                td(b.key.class.name()),
+                td_num(b.count()),
+                td(&sigs.join(", "))
+            )
+        })
+        .collect();
+    table(
+        out,
+        "bugs",
+        &["blamed stage", "class", "occurrences", "signatures"],
+        &rows,
+    );
+}
+
 fn findings(out: &mut String, r: &NightlyReport) {
     out.push_str("<h2>Findings</h2>\n");
     if r.findings.is_empty() {
         out.push_str("<p>No failures.</p>\n");
         return;
     }
+    bugs(out, r);
     let rows: Vec<String> = r
         .findings
         .iter()

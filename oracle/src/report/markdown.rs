@@ -160,9 +160,41 @@ fn findings(out: &mut String, r: &NightlyReport) {
         &[false, false, false, false, false, true, false, true],
         &rows,
     );
+    bugs(out, r);
     for f in r.new_findings() {
         finding_section(out, f);
     }
+}
+
+/// One row per bug: the findings grouped by blamed stage and verdict
+/// class, with the signatures folded into each.
+fn bugs(out: &mut String, r: &NightlyReport) {
+    let g = r.groups();
+    out.push_str(&format!(
+        "{} bug{} ({} signatures, grouped by blamed stage and verdict class):\n\n",
+        g.groups.len(),
+        if g.groups.len() == 1 { "" } else { "s" },
+        g.signatures()
+    ));
+    let rows: Vec<Vec<String>> = g
+        .groups
+        .iter()
+        .map(|b| {
+            let sigs: Vec<String> = b.members.iter().map(|(s, _)| s.slug()).collect();
+            vec![
+                text(&b.key.stage),
+                b.key.class.name().to_string(),
+                b.count().to_string(),
+                text(&sigs.join(", ")),
+            ]
+        })
+        .collect();
+    table(
+        out,
+        &["blamed stage", "class", "occurrences", "signatures"],
+        &[false, false, true, false],
+        &rows,
+    );
 }
 
 fn finding_section(out: &mut String, f: &FindingReport) {

@@ -5,7 +5,9 @@
 
 use std::collections::BTreeMap;
 
+use crate::diff::groups::{GroupKey, Groups};
 use crate::diff::verdict::VerdictKind;
+use crate::diff::Signature;
 
 /// The `summary.json` schema version; a reader refuses any other.
 pub const SCHEMA: u32 = 1;
@@ -167,9 +169,52 @@ impl NightlyReport {
     pub fn new_findings(&self) -> impl Iterator<Item = &FindingReport> {
         self.findings.iter().filter(|f| !f.known)
     }
+
+    /// The findings grouped by blamed stage and verdict class (one bug,
+    /// one group: `oracle::diff::groups`), each signature counted with its
+    /// occurrences, in the findings' (signature) order; a finding whose
+    /// kind the verdict table does not know stays out.
+    pub fn groups(&self) -> Groups {
+        let mut g = Groups::default();
+        for f in &self.findings {
+            if let Some(sig) = f.signature_of() {
+                g.add_n(&sig, f.occurrences);
+            }
+        }
+        g
+    }
+
+    /// The order to reduce the findings in: each group's first finding,
+    /// then the others (findings order within each part), so a time budget
+    /// reduces one program per bug before a second one of any bug.
+    pub fn reduction_order(&self) -> Vec<usize> {
+        let mut seen: Vec<GroupKey> = Vec::new();
+        let (mut a, b): (Vec<usize>, Vec<usize>) = (0..self.findings.len()).partition(|&k| {
+            match self.findings[k].signature_of().map(|s| GroupKey::of(&s)) {
+                Some(key) if !seen.contains(&key) => {
+                    seen.push(key);
+                    true
+                }
+                _ => false,
+            }
+        });
+        a.extend(b);
+        a
+    }
 }
 
 impl FindingReport {
+    /// The signature its fields spell; `None` for a kind the verdict table
+    /// does not know.
+    pub fn signature_of(&self) -> Option<Signature> {
+        Some(Signature {
+            kind: VerdictKind::parse(&self.kind)?,
+            stage: self.stage.clone(),
+            arch_class: self.arch_class.clone(),
+            opcode: self.opcode.clone(),
+        })
+    }
+
     /// The PTX to show: the reduced program when there is one.
     pub fn shown_ptx(&self) -> (&str, usize, bool) {
         match (&self.reduced_ptx, self.reduced_instructions) {
@@ -258,6 +303,35 @@ pub(crate) mod tests {
                 ("zzz", 1)
             ]
         );
+    }
+
+    #[test]
+    fn findings_group_by_blamed_stage_and_class_and_firsts_reduce_first() {
+        let mut r = NightlyReport::empty("2026-11-23", "default");
+        // Sorted by signature, as the report keeps them: a mismatch and a
+        // timeout of one phase are one bug; a hazard is another.
+        let mut a = finding("a", "gen-1", None);
+        a.arch_class = "sm_70+".into();
+        let b = finding("b", "gen-2", None);
+        let mut c = finding("c", "gen-3", None);
+        c.kind = "scoreboard-hazard".into();
+        c.stage = "AssignScoreboards".into();
+        let mut d = finding("d", "gen-4", None);
+        d.kind = "timeout".into();
+        d.occurrences = 5;
+        r.findings = vec![a, b, c, d];
+        let g = r.groups();
+        let keys: Vec<String> = g.groups.iter().map(|x| x.key.line()).collect();
+        assert_eq!(
+            keys,
+            ["OriCopyProp, wrong-code", "AssignScoreboards, hazard"]
+        );
+        // Three signatures folded into the first bug: 2 + 2 + 5 runs.
+        assert_eq!(g.groups[0].members.len(), 3);
+        assert_eq!(g.groups[0].count(), 9);
+        assert_eq!(g.signatures(), 4);
+        // One finding per bug first (a, c), then the folded ones.
+        assert_eq!(r.reduction_order(), [0, 2, 1, 3]);
     }
 
     #[test]
