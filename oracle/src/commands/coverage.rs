@@ -453,3 +453,26 @@ pub fn opcodes_off_menu() -> BTreeSet<Opcode> {
         .filter(|o| !m.forms.iter().any(|f| f.op == *o))
         .collect()
 }
+
+/// The nightly report's coverage section (markdown): the night's first
+/// `count` programs (seeds from `seed`, at most 10,000) against the menu,
+/// and the shapes of the real kernels under `real` when that directory
+/// exists. Written as `coverage.md` and appended to `summary.md`.
+pub fn nightly_section(seed: u64, count: u64, cfg: &GenConfig, real: &Path) -> String {
+    let args = CoverageArgs {
+        count: count.min(10_000),
+        seed,
+        arch: "sm_70".into(),
+        config: None,
+        real: if real.is_dir() {
+            vec![real.to_path_buf()]
+        } else {
+            Vec::new()
+        },
+    };
+    let body = match measure(&args, cfg) {
+        Ok(c) => c.render(),
+        Err(e) => format!("coverage failed: {e}"),
+    };
+    format!("## Generator coverage\n\n```text\n{body}\n```\n")
+}
