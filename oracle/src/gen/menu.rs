@@ -230,7 +230,8 @@ fn bisect(
 fn front_end(cands: &[(String, Vec<Operand>)], set: &[usize]) -> Vec<(usize, String)> {
     let src = batch_kernel(cands, set);
     let first = first_candidate_line(&src);
-    let line_of = |lo: u32| src[..lo as usize].matches('\n').count();
+    let newlines: Vec<usize> = src.match_indices('\n').map(|(i, _)| i).collect();
+    let line_of = |lo: u32| newlines.partition_point(|&n| n < lo as usize);
     let (m, diags) = ptxc::ptx::parse_and_validate(&src);
     let mut bad: std::collections::BTreeMap<usize, String> = Default::default();
     for d in diags.iter().filter(|d| d.is_error()) {
