@@ -49,6 +49,12 @@ Commands:
             or written to DIR as gen_S.ptx + gen_S.launch.json; --stats
             runs them in the interpreter and ptxc's lowering and prints the
             UB-free rate, lowering rate per arch, coverage and speed
+  coverage [--count N] [--seed S] [--arch sm_XX] [--gen-config F] [--real DIR...]
+            the instruction menu's coverage: N generated programs (default
+            10000), the menu forms generated at least once / the menu's
+            writable forms, the forms never generated; with --real, the
+            shapes of the .ptx files under DIR never generated, most
+            frequent first, each with why (front end, interpreter, family)
   diff --launch SPEC [--ptx FILE] | --corpus DIR [--variant ptx|O0.ptx]...
        [--matrix smoke|fuzz|default|full] [--config LABEL]... [--findings DIR]
        [--jobs N] [--no-blame] [--vendor|--no-vendor] [--repeat N] [--quiet]
@@ -104,6 +110,7 @@ fn main() -> ExitCode {
         Some("check") => check(&args[1..]),
         Some("bench") => bench(&args[1..]),
         Some("gen") => gen(&args[1..]),
+        Some("coverage") => coverage(&args[1..]),
         Some("diff") => diff(&args[1..]),
         Some("reduce") => reduce(&args[1..]),
         Some("interesting") => interesting(&args[1..]),
@@ -399,6 +406,24 @@ fn gen(args: &[String]) -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("ptxdiff gen: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn coverage(args: &[String]) -> ExitCode {
+    use oracle::commands::coverage;
+    let parsed = match coverage::parse_args(args) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("ptxdiff coverage: {e}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    match coverage::coverage(&parsed, &mut |l| println!("{l}")) {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("ptxdiff coverage: {e}");
             ExitCode::from(2)
         }
     }

@@ -4,6 +4,7 @@
 pub mod bench_run;
 pub mod bench_size;
 pub mod check;
+pub mod coverage;
 pub mod diff;
 pub mod fuzz_run;
 pub mod gen;

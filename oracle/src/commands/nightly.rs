@@ -1,7 +1,8 @@
 //! `ptxdiff nightly`: the unattended run. Generate programs and run them
 //! through the matrix until the budget is spent, reduce every new
 //! signature (one not in `corpus/regressions/known.json`), and write the
-//! report (`summary.json`, `summary.md`, `index.html`) to
+//! report (`summary.json`, `summary.md` with a generator-coverage section
+//! from `ptxdiff coverage`, `coverage.md`, `index.html`) to
 //! `reports/<date>/` (`reports/<date>/shard-I-of-N/` for a shard).
 //!
 //! ```text
@@ -385,6 +386,9 @@ pub fn run(a: &NightlyArgs, progress: &mut dyn FnMut(&str)) -> Result<NightlyOut
     *rep.timings.entry("report".into()).or_insert(0.0) += t.elapsed().as_secs_f64();
     // Once more with the report's own time in it.
     write_report(&dir, &rep).map_err(|e| format!("{}: {e}", dir.display()))?;
+    if !interrupted && rep.programs > 0 {
+        append_coverage(&dir, seed0, rep.programs, &gcfg)?;
+    }
     save(&checkpoint, &rep)?;
     Ok(NightlyOutcome {
         report: rep,
@@ -392,4 +396,19 @@ pub fn run(a: &NightlyArgs, progress: &mut dyn FnMut(&str)) -> Result<NightlyOut
         interrupted,
         resumed_at,
     })
+}
+
+/// The coverage section (`ptxdiff coverage` over the night's first
+/// programs and `corpus/kernels`): `coverage.md`, and the end of
+/// `summary.md`.
+fn append_coverage(dir: &Path, seed: u64, programs: u64, cfg: &GenConfig) -> Result<(), String> {
+    let section =
+        super::coverage::nightly_section(seed, programs, cfg, Path::new("corpus/kernels"));
+    let md = dir.join(crate::report::write::MARKDOWN);
+    let mut text = std::fs::read_to_string(&md).map_err(|e| format!("{}: {e}", md.display()))?;
+    text.push('\n');
+    text.push_str(&section);
+    write_atomic(&dir.join("coverage.md"), section.as_bytes())
+        .and_then(|_| write_atomic(&md, text.as_bytes()))
+        .map_err(|e| format!("{}: {e}", dir.display()))
 }

@@ -28,6 +28,7 @@ pub enum Family {
     Warp,
     Tex,
     Call,
+    Menu,
 }
 
 /// `(family, name, what it generates)`: the one table of families.
@@ -112,6 +113,11 @@ pub const FAMILIES: &[(Family, &str, &str)] = &[
         Family::Call,
         "call",
         "calls of generated .func device functions",
+    ),
+    (
+        Family::Menu,
+        "menu",
+        "any register-only form of the ISA-derived menu (gen/menu.rs), drawn uniformly",
     ),
 ];
 

@@ -25,6 +25,9 @@
 //! | `program.rs` | statement dispatch, prologue, epilogue, module text |
 //! | `launch.rs` | the launch spec of a program |
 //! | `stats.rs` | `ptxdiff gen --stats`: run, compile and coverage figures |
+//! | `shape.rs` | the shape key of an instruction (opcode, modifiers, types) |
+//! | `menu_emit.rs` | family `menu`: writes any register-only menu form |
+//! | `menu_data.rs` `menu.rs` | the instruction menu: candidate forms per ISA opcode, filtered by the validator and the interpreter |
 
 mod bias;
 mod call;
@@ -38,7 +41,11 @@ mod float;
 mod int;
 mod launch;
 mod memory;
+pub mod menu;
+mod menu_data;
+mod menu_emit;
 mod program;
+pub mod shape;
 mod source;
 pub mod stats;
 mod tex;

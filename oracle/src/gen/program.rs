@@ -65,7 +65,8 @@ impl Gen<'_, '_, '_> {
                 0
             }, // 17
             // always possible: keeps an all-denied swarm draw producing code
-            1, // 18 setp
+            1,                   // 18 setp
+            on(Family::Menu, 4), // 19
         ];
         let choice = self.src.weighted(&weights);
         let before = self.body.lines.len();
@@ -141,6 +142,10 @@ impl Gen<'_, '_, '_> {
             Some(17) => {
                 self.bias_stmt();
                 None
+            }
+            Some(19) => {
+                self.menu_stmt();
+                Some(Family::Menu)
             }
             _ => {
                 self.setp_stmt();

@@ -1,0 +1,108 @@
+//! The menu emitter (family `menu`): one statement is one register-only
+//! form drawn uniformly from the menu's writable forms (`menu.rs`), with
+//! its operands from the pool of defined values. Uniform over forms, so
+//! every form of the menu is drawn about equally often and
+//! `ptxdiff coverage` can reach all of them.
+//!
+//! Defined by construction, from the form's operand constraints:
+//! - a [`Operand::NonZero`] source (integer `div`/`rem` divisors) is
+//!   `or.bN t, v, 1` of a pooled value (PTX ISA 9.7.1.8: division by zero
+//!   is unspecified);
+//! - a [`Operand::Masked`] source (`fns`'s base) is `and.bN t, v, mask`;
+//! - every other source is any defined value: the menu's forms are exactly
+//!   those whose other operands the ISA defines for all inputs (shift
+//!   amounts and bit-field positions clamp, floats take every encoding).
+//!
+//! 16-bit and predicate sources are usually derived from pooled 32-bit
+//! values (`cvt.u16.u32`, `setp`), so their values are computed ones that
+//! an optimizer cannot fold.
+
+use super::emit::{Gen, Reg, RC};
+use super::features::VType;
+use super::menu::{self, Class, Operand};
+
+fn rc_of(c: Class) -> RC {
+    match c {
+        Class::B16 => RC::B16,
+        Class::B32 => RC::B32,
+        Class::B64 => RC::B64,
+        Class::F32 => RC::F32,
+        Class::F64 => RC::F64,
+        Class::Pred => RC::Pred,
+    }
+}
+
+impl Gen<'_, '_, '_> {
+    /// One statement: a drawn menu form.
+    pub fn menu_stmt(&mut self) {
+        let w = menu::writable_indices();
+        if w.is_empty() {
+            return;
+        }
+        let form = &menu::menu().forms[w[self.src.below(w.len() as u32) as usize]];
+        let mut args = Vec::with_capacity(form.operands.len());
+        let mut dst = None;
+        for o in &form.operands {
+            match *o {
+                Operand::Dst(_) => args.push(String::new()),
+                Operand::Src(c) => {
+                    let r = self.menu_src(rc_of(c));
+                    args.push(r.to_string());
+                }
+                Operand::NonZero(c) => {
+                    let v = self.menu_src(rc_of(c));
+                    let g = self.fresh(rc_of(c));
+                    self.ins(format!("or.{} {g}, {v}, 1", c.bits_suffix()));
+                    args.push(g.to_string());
+                }
+                Operand::Imm(n) => args.push(self.src.below(n).to_string()),
+                Operand::Masked(c, m) => {
+                    let v = self.menu_src(rc_of(c));
+                    let g = self.fresh(rc_of(c));
+                    self.ins(format!("and.{} {g}, {v}, {m}", c.bits_suffix()));
+                    args.push(g.to_string());
+                }
+            }
+        }
+        // The destination last, so that an update may overwrite a source.
+        for (k, o) in form.operands.iter().enumerate() {
+            if let Operand::Dst(c) = *o {
+                let d = self.dest(rc_of(c));
+                args[k] = d.0.to_string();
+                dst = Some(d);
+            }
+        }
+        let text = format!("{} {}", form.key, args.join(", "));
+        match dst {
+            Some(d) => self.ins_def(d, text),
+            None => self.ins(text),
+        }
+    }
+
+    /// A defined register of the class for a menu source.
+    fn menu_src(&mut self, rc: RC) -> Reg {
+        match rc {
+            RC::B16 if !self.has_value(RC::B16) || self.src.chance(0.5) => {
+                let v = self.reg_of(VType::U32);
+                let h = self.fresh(RC::B16);
+                self.ins(format!("cvt.u16.u32 {h}, {v}"));
+                self.define(h);
+                h
+            }
+            RC::Pred if !self.has_value(RC::Pred) || self.src.chance(0.5) => {
+                let a = self.reg_of(VType::U32);
+                let b = self.reg_of(VType::U32);
+                let p = self.fresh(RC::Pred);
+                let cmp = self.src.pick(&["lt.u32", "ge.s32", "ne.b32", "le.u32"]);
+                self.ins(format!("setp.{cmp} {p}, {a}, {b}"));
+                self.define(p);
+                p
+            }
+            RC::B16 | RC::Pred => self.pick_reg(rc).expect("checked above"),
+            RC::B32 => self.reg_of(VType::U32),
+            RC::B64 => self.reg_of(VType::U64),
+            RC::F32 => self.reg_of(VType::F32),
+            RC::F64 => self.reg_of(VType::F64),
+        }
+    }
+}
