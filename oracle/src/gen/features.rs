@@ -28,6 +28,7 @@ pub enum Family {
     Warp,
     Tex,
     Call,
+    Alias,
 }
 
 /// `(family, name, what it generates)`: the one table of families.
@@ -96,7 +97,7 @@ pub const FAMILIES: &[(Family, &str, &str)] = &[
     (
         Family::Atomic,
         "atomic",
-        "red on shared accumulators, atom on thread-private slots",
+        "red on shared accumulators, atom on thread-private slots (32/64-bit, float, scopes, generic)",
     ),
     (
         Family::Warp,
@@ -112,6 +113,11 @@ pub const FAMILIES: &[(Family, &str, &str)] = &[
         Family::Call,
         "call",
         "calls of generated .func device functions",
+    ),
+    (
+        Family::Alias,
+        "alias",
+        "aliasing pointers (two parameters over one buffer, generic and specific, offsets that meet), store-then-reload in every space, isspacep",
     ),
 ];
 

@@ -19,13 +19,17 @@
 //! | `emit.rs` | registers, the pool of defined values, scopes, shared helpers |
 //! | `int.rs` `float.rs` `cvt.rs` | arithmetic statements per family |
 //! | `control.rs` | predication, branches, loops, GEMM-like loops |
-//! | `memory.rs` | input loads, `.local`, `.const`, shared phases, atomics |
+//! | `memory.rs` | input loads, `.local`, `.const`, shared phases |
+//! | `atomic.rs` | `atom` and `red` |
+//! | `alias.rs` | aliasing pointers, generic addresses, store-then-reload |
 //! | `warp.rs` `tex.rs` `call.rs` | warp operations, textures, device functions |
 //! | `bias.rs` | the biased modes' patterns |
 //! | `program.rs` | statement dispatch, prologue, epilogue, module text |
 //! | `launch.rs` | the launch spec of a program |
 //! | `stats.rs` | `ptxdiff gen --stats`: run, compile and coverage figures |
 
+mod alias;
+mod atomic;
 mod bias;
 mod call;
 mod config;
