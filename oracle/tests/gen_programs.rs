@@ -112,6 +112,7 @@ fn marker(f: Family) -> Option<&'static [&'static str]> {
         Family::Call => &["call", ".func"],
         Family::Local => &[".local"],
         Family::Const => &["ld.const", ".const"],
+        Family::Alias => &["p_mem_alias", "isspacep", "salias", "lalias"],
         Family::Gemm => &["fma.rn.f16 %h", "ld.global.b16"],
         Family::Sfu => &[
             "sqrt.",

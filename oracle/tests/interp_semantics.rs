@@ -36,6 +36,8 @@ mod harness;
 mod int_ops;
 #[path = "interp_semantics/mem.rs"]
 mod mem;
+#[path = "interp_semantics/mem_shapes.rs"]
+mod mem_shapes;
 #[path = "interp_semantics/misc.rs"]
 mod misc;
 #[path = "interp_semantics/surface.rs"]

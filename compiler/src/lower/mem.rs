@@ -8,7 +8,7 @@
 //! | `ld.global.nc` | `LDG.E.CONSTANT` |
 //! | `ld/st.shared` | `LDS`/`STS` `[%r+off]`, variables at their CTA address |
 //! | `ld/st.local` | `LDL`/`STL` `[R1+off]` for frame variables, `[%r+off]` otherwise |
-//! | `ld.const` | `LDC c[0x3][%r+off]` |
+//! | `ld.const` | `LDC c[0x3][%r+off]`; 16 bytes (`.v4.b32`, `.v2.b64`): two `LDC.64` at `+0` and `+8` (ptxas 11.8) |
 //! | generic `ld/st` | `LD.E`/`ST.E` on the 64-bit address (double_noinline.sm_80 `LD.E.64 R6, [R6.64]`) |
 //!
 //! Widths: `.U8/.S8/.U16/.S16`, none for 32 bits, `.64`, `.128`; a vector
@@ -327,6 +327,16 @@ impl Cx<'_> {
                             [r(base), r(base), imm(i64::from(total * 8))],
                         )?;
                     }
+                }
+            }
+            // LDC has no 128-bit form: ptxas 11.8 loads a 16-byte
+            // `ld.const.v4.b32`/`.v2.b64` as two `LDC.64` at `+0` and `+8`.
+            Place::Const(Operand::Const(c)) if total == 16 => {
+                for half in 0..2u32 {
+                    let mut h = c.clone();
+                    h.offset = Some(c.offset.unwrap_or(0) + i64::from(8 * half));
+                    self.b
+                        .emit(Op::LDC, &["64"], [r(base + 2 * half), Operand::Const(h)])?;
                 }
             }
             Place::Const(c) => {

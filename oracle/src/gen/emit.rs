@@ -159,6 +159,10 @@ pub(crate) struct Gen<'s, 'a, 'b> {
     pub in_func: bool,
     /// Families that wrote at least one statement (kernel or function).
     pub used: Vec<Family>,
+    /// The alias family's pointers (prologue, with `alias`).
+    pub alias: Option<super::alias::AliasBases>,
+    /// The thread's `priv64` double word (prologue, with `atomic`).
+    pub priv64: Option<Reg>,
 }
 
 impl<'s, 'a, 'b> Gen<'s, 'a, 'b> {
@@ -179,6 +183,8 @@ impl<'s, 'a, 'b> Gen<'s, 'a, 'b> {
             funcs: Vec::new(),
             in_func: false,
             used: Vec::new(),
+            alias: None,
+            priv64: None,
         }
     }
 

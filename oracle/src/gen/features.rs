@@ -29,6 +29,7 @@ pub enum Family {
     Tex,
     Call,
     Menu,
+    Alias,
 }
 
 /// `(family, name, what it generates)`: the one table of families.
@@ -97,7 +98,7 @@ pub const FAMILIES: &[(Family, &str, &str)] = &[
     (
         Family::Atomic,
         "atomic",
-        "red on shared accumulators, atom on thread-private slots",
+        "red on shared accumulators, atom on thread-private slots (32/64-bit, float, scopes, generic)",
     ),
     (
         Family::Warp,
@@ -118,6 +119,11 @@ pub const FAMILIES: &[(Family, &str, &str)] = &[
         Family::Menu,
         "menu",
         "any register-only form of the ISA-derived menu (gen/menu.rs), drawn uniformly",
+    ),
+    (
+        Family::Alias,
+        "alias",
+        "aliasing pointers (two parameters over one buffer, generic and specific, offsets that meet), store-then-reload in every space, isspacep",
     ),
 ];
 

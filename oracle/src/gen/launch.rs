@@ -6,13 +6,17 @@
 //! Buffers: `out` (u64, `output_slots` per thread, zeros), the inputs
 //! `in_u32`, `in_u64` (random bits), `in_f16`, `in_f32`, `in_f64`
 //! (`special_mix` when the `special` family is on, else `random` in
-//! [-16, 16]), and with `atomic` the `acc` words (red targets, random
-//! start) and `priv` (one word per thread, random start). Outputs: `out`,
-//! then `acc` and `priv` when present.
+//! [-16, 16]), with `atomic` the `acc` words (red targets: 32-bit words,
+//! then 64-bit ones; random start), `priv` (one word per thread) and
+//! `priv64` (one u64 per thread), random start, and with `alias` the
+//! `mem` words (`alias::MEM_WORDS` per thread, random start), bound to two
+//! parameters (the second at an offset into it). Outputs: `out`, then
+//! `acc`, `priv`, `priv64` and `mem` when present.
 
+use super::alias::MEM_WORDS;
+use super::atomic::{ACC64_WORDS, ACC_WORDS};
 use super::emit::Gen;
 use super::features::Family;
-use super::memory::ACC_WORDS;
 use super::program::KERNEL;
 use crate::launch::{
     AddressMode, BufferSpec, CompareRule, ElemType, Filter, Init, LaunchSpec, ParamValue, Scalar,
@@ -82,11 +86,16 @@ impl Gen<'_, '_, '_> {
         });
         let mut outputs = vec!["out".to_string()];
         if self.fs.has(Family::Atomic) {
-            for (name, l) in [("acc", u64::from(ACC_WORDS)), ("priv", threads)] {
+            let acc = u64::from(ACC_WORDS + 2 * ACC64_WORDS);
+            for (name, l, ty) in [
+                ("acc", acc, ElemType::U32),
+                ("priv", threads, ElemType::U32),
+                ("priv64", threads, ElemType::U64),
+            ] {
                 let seed = u64::from(self.src.word());
                 buffers.push(BufferSpec {
                     name: name.into(),
-                    ty: ElemType::U32,
+                    ty,
                     len: l,
                     init: Init::Random { seed, range: None },
                 });
@@ -126,6 +135,24 @@ impl Gen<'_, '_, '_> {
                 layers: None,
             });
             params.push(ParamValue::Texture { name: "t0".into() });
+        }
+        if let Some(ab) = self.alias {
+            // two parameters over one buffer: `p_mem_alias` starts
+            // `shift` words into it (alias.rs)
+            let seed = u64::from(self.src.word());
+            buffers.push(BufferSpec {
+                name: "mem".into(),
+                ty: ElemType::U32,
+                len: threads * u64::from(MEM_WORDS),
+                init: Init::Random { seed, range: None },
+            });
+            for offset in [0, 4 * u64::from(ab.shift)] {
+                params.push(ParamValue::Buffer {
+                    name: "mem".into(),
+                    offset,
+                });
+            }
+            outputs.push("mem".into());
         }
         LaunchSpec {
             file: None,

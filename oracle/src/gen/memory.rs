@@ -1,28 +1,29 @@
 //! Memory statements: input loads (always on: they feed every family),
 //! `.local` arrays (`local`), `.const` tables and scalar parameters
-//! (`const`), shared-memory phases (`shared`) and atomics (`atomic`).
+//! (`const`) and shared-memory phases (`shared`); atomics are in
+//! `atomic.rs`, aliasing pointers and generic addresses in `alias.rs`.
+//!
+//! Shapes: scalar loads of every enabled type, vector loads (`.v2`, `.v4`)
+//! and 8- and 16-bit loads (`.u8/.s8/.u16/.s16`, extended into a 32-bit
+//! register by the type's sign, ISA 9.7.9.8 "ld") from the input buffers,
+//! `.local` and `.const`; input loads plain, `.nc`, `.volatile`,
+//! `.relaxed` or `.acquire` (the inputs are never written, so the order
+//! qualifiers change no value).
 //!
 //! Defined by construction:
 //! - Every index is `v & (len-1)` with a power-of-two `len` (or a
 //!   constant below it), so every access is in bounds and naturally
-//!   aligned (buffers are 256-byte aligned, corpus/LAUNCH_SPEC.md "Addresses").
+//!   aligned (buffers are 256-byte aligned, corpus/LAUNCH_SPEC.md
+//!   "Addresses"; `ldepot` and `ctab` are 16-byte aligned; a vector or
+//!   narrow access indexes in units of its own size).
 //! - Global buffers written by the kernel are thread-private (the output
-//!   slots, the `priv` word of the thread), or written only by `red`
-//!   (atomic, never read in the kernel). Each `acc` word has one
-//!   operation ([`ACC_OPS`] by word index): add, min, max, and, or and xor
-//!   each commute with themselves but not with each other (`red.add` then
-//!   `red.min` on one word gives a result that depends on the order of the
-//!   threads; found by generator seed 2012).
+//!   slots) or atomic targets (`atomic.rs`) or the alias family's words
+//!   (`alias.rs`).
 //! - Shared memory: a phase writes the thread's own word, `bar.sync 0`,
 //!   reads another thread's word, `bar.sync 0` (so the next phase's
-//!   writes cannot race with this phase's reads). Shared reductions:
-//!   thread 0 zeroes a counter, `bar.sync`, every thread `red.shared`s,
-//!   `bar.sync`, every thread reads it, `bar.sync`. Phases are generated
+//!   writes cannot race with this phase's reads). Phases are generated
 //!   only where no thread-dependent branch or loop encloses them
 //!   (`diverged == 0`), so every thread of the CTA reaches each barrier.
-//! - `atom` with a result only on the thread's own `priv` word: the old
-//!   value does not depend on the order of threads. Float atomics are not
-//!   generated (order-dependent rounding).
 //! - `.local` words are all written by the prologue before any read.
 
 use super::emit::{Gen, Reg, RC};
@@ -32,17 +33,8 @@ use super::features::VType;
 pub(crate) const LOCAL_WORDS: u32 = 8;
 /// `.const` table words.
 pub(crate) const CONST_WORDS: u32 = 16;
-/// Words of the global `acc` buffer (red targets).
-pub(crate) const ACC_WORDS: u32 = 8;
-/// The one `red` operation of `acc` word `k` (`ACC_OPS[k % 6]`).
-const ACC_OPS: [(&str, &str); 6] = [
-    ("add", "u32"),
-    ("min", "u32"),
-    ("max", "s32"),
-    ("and", "b32"),
-    ("or", "b32"),
-    ("xor", "b32"),
-];
+/// The 8- and 16-bit load types and their bytes.
+const NARROW: [(&str, u32); 4] = [("u8", 1), ("s8", 1), ("u16", 2), ("s16", 2)];
 
 impl Gen<'_, '_, '_> {
     /// The base register and element size of the input buffer of a type.
@@ -70,6 +62,11 @@ impl Gen<'_, '_, '_> {
 
     /// A load of an input element at a computed index.
     pub fn load_stmt(&mut self) {
+        match self.src.below(8) {
+            0 => return self.load_vector_stmt(),
+            1 => return self.load_narrow_stmt(),
+            _ => {}
+        }
         let mut ts = self.fs.types().to_vec();
         ts.push(VType::U32);
         let t = self.src.pick(&ts);
@@ -77,15 +74,75 @@ impl Gen<'_, '_, '_> {
         let idx = self.masked_index(len);
         let (base, size) = self.input_base(t);
         let a = self.elem_addr(base, idx, size);
-        let nc = if self.src.chance(0.3) { ".nc" } else { "" };
+        let q = match self.src.below(10) {
+            0..=2 => "global.nc",
+            3 => "volatile.global",
+            4 => "relaxed.gpu.global",
+            5 => "acquire.gpu.global",
+            _ => "global",
+        };
         let d = self.dest(RC::of(t));
-        let text = format!("ld.global{nc}.{} {}, [{a}]", Self::mem_type(t), d.0);
+        let text = format!("ld.{q}.{} {}, [{a}]", Self::mem_type(t), d.0);
         self.ins_def(d, text);
+    }
+
+    /// A vector load (`.v2`, `.v4`) of input elements, plain or `.nc`.
+    fn load_vector_stmt(&mut self) {
+        let mut opts = vec![("u32", VType::U32, 2), ("u32", VType::U32, 4)];
+        let fs = &self.fs;
+        if fs.has_type(VType::F32) {
+            opts.extend([("f32", VType::F32, 2), ("f32", VType::F32, 4)]);
+        }
+        if fs.has_type(VType::U64) || fs.has_type(VType::S64) {
+            opts.push(("u64", VType::U64, 2));
+        }
+        if fs.has_type(VType::F64) {
+            opts.push(("f64", VType::F64, 2));
+        }
+        if fs.has_type(VType::F16) {
+            opts.extend([("b16", VType::F16, 2), ("b16", VType::F16, 4)]);
+        }
+        let (ty, t, n) = self.src.pick(&opts);
+        let (base, size) = self.input_base(t);
+        let idx = self.masked_index(self.cfg.sizes.input_len / n);
+        let a = self.elem_addr(base, idx, size * n);
+        let nc = if self.src.chance(0.5) { ".nc" } else { "" };
+        self.load_vec(
+            &format!("ld.global{nc}.v{n}.{ty}"),
+            RC::of(t),
+            n,
+            &format!("[{a}]"),
+        );
+    }
+
+    /// `ld... {d0, d1, ...}, addr` into fresh registers, then pooled.
+    pub(crate) fn load_vec(&mut self, op: &str, rc: RC, n: u32, addr: &str) {
+        let ds: Vec<Reg> = (0..n).map(|_| self.fresh(rc)).collect();
+        let list: Vec<String> = ds.iter().map(|d| d.to_string()).collect();
+        self.ins(format!("{op} {{{}}}, {addr}", list.join(", ")));
+        for d in ds {
+            self.define(d);
+        }
+    }
+
+    /// An 8- or 16-bit load of the `in_u32` bytes into a 32-bit register.
+    fn load_narrow_stmt(&mut self) {
+        let (ty, bytes) = self.src.pick(&NARROW);
+        let len = self.cfg.sizes.input_len * 4 / bytes;
+        let idx = self.masked_index(len);
+        let base = self.fx().in_u32;
+        let a = self.elem_addr(base, idx, bytes);
+        let nc = if self.src.chance(0.3) { ".nc" } else { "" };
+        let d = self.dest(RC::B32);
+        self.ins_def(d, format!("ld.global{nc}.{ty} {}, [{a}]", d.0));
     }
 
     /// A store to or a load from the thread's `.local` array.
     pub fn local_stmt(&mut self) {
         let base = self.fx().local;
+        if self.src.chance(0.3) {
+            return self.local_shape_stmt();
+        }
         let f32 = self.fs.has_type(VType::F32) && self.src.chance(0.3);
         let (t, mt) = if f32 {
             (VType::F32, "f32")
@@ -103,11 +160,43 @@ impl Gen<'_, '_, '_> {
         }
     }
 
+    /// A narrow load or store, or a vector load or store, of `ldepot`.
+    fn local_shape_stmt(&mut self) {
+        let base = self.fx().local;
+        if self.src.chance(0.5) {
+            let (ty, bytes) = self.src.pick(&NARROW);
+            let idx = self.masked_index(4 * LOCAL_WORDS / bytes);
+            let a = self.elem_addr(base, idx, bytes);
+            if self.src.chance(0.3) {
+                // a truncating store (ISA 9.7.9.10 "st")
+                let v = self.reg_of(VType::U32);
+                self.ins(format!("st.local.{ty} [{a}], {v}"));
+            } else {
+                let d = self.dest(RC::B32);
+                self.ins_def(d, format!("ld.local.{ty} {}, [{a}]", d.0));
+            }
+        } else {
+            let n = self.src.pick(&[2u32, 4]);
+            let idx = self.masked_index(LOCAL_WORDS / n);
+            let a = self.elem_addr(base, idx, 4 * n);
+            if self.src.chance(0.5) {
+                let vs: Vec<String> = (0..n)
+                    .map(|_| self.reg_of(VType::U32).to_string())
+                    .collect();
+                self.ins(format!("st.local.v{n}.u32 [{a}], {{{}}}", vs.join(", ")));
+            } else {
+                self.load_vec(&format!("ld.local.v{n}.u32"), RC::B32, n, &format!("[{a}]"));
+            }
+        }
+    }
+
     /// A load from the `.const` table (constant or computed index) or of
     /// a scalar parameter.
     pub fn const_stmt(&mut self) {
         self.needs.const_words = vec![0; CONST_WORDS as usize];
-        match self.src.below(4) {
+        match self.src.below(6) {
+            4 => self.const_narrow_stmt(),
+            5 => self.const_vector_stmt(),
             0 => {
                 let k = self.src.below(CONST_WORDS);
                 let d = self.dest(RC::B32);
@@ -130,6 +219,44 @@ impl Gen<'_, '_, '_> {
                 self.ins_def(d, format!("ld.param.u32 {}, [p_n]", d.0));
             }
         }
+    }
+
+    /// An 8- or 16-bit load from `ctab` at a constant or computed offset:
+    /// into a 32-bit register by the type's sign, or (`f16` on) `.b8` or
+    /// `.b16` into a 16-bit register.
+    fn const_narrow_stmt(&mut self) {
+        let h = self.fs.has_type(VType::F16) && self.src.chance(0.25);
+        let (ty, bytes) = if h {
+            self.src.pick(&[("b8", 1), ("b16", 2)])
+        } else {
+            self.src.pick(&NARROW)
+        };
+        let a = if self.src.chance(0.5) {
+            let k = bytes * self.src.below(4 * CONST_WORDS / bytes);
+            format!("[ctab+{k}]")
+        } else {
+            let idx = self.masked_index(4 * CONST_WORDS / bytes);
+            let base = self.fresh(RC::B64);
+            self.ins(format!("mov.u64 {base}, ctab"));
+            format!("[{}]", self.elem_addr(base, idx, bytes))
+        };
+        let d = self.dest(if h { RC::B16 } else { RC::B32 });
+        self.ins_def(d, format!("ld.const.{ty} {}, {a}", d.0));
+    }
+
+    /// A vector load (`.v2.u32`, `.v4.u32`) from `ctab`.
+    fn const_vector_stmt(&mut self) {
+        let n = self.src.pick(&[2u32, 4]);
+        let a = if self.src.chance(0.5) {
+            let k = 4 * n * self.src.below(CONST_WORDS / n);
+            format!("[ctab+{k}]")
+        } else {
+            let idx = self.masked_index(CONST_WORDS / n);
+            let base = self.fresh(RC::B64);
+            self.ins(format!("mov.u64 {base}, ctab"));
+            format!("[{}]", self.elem_addr(base, idx, 4 * n))
+        };
+        self.load_vec(&format!("ld.const.v{n}.u32"), RC::B32, n, &a);
     }
 
     /// Byte offset of the shared counter word in `sdata`: after the
@@ -156,58 +283,5 @@ impl Gen<'_, '_, '_> {
         let d = self.dest(RC::B32);
         self.ins_def(d, format!("ld.shared.u32 {}, [{a}]", d.0));
         self.ins("bar.sync 0");
-    }
-
-    /// An atomic: `red.global` on the shared `acc` words, `atom` on the
-    /// thread's own `priv` word, or a shared-memory reduction (converged).
-    pub fn atomic_stmt(&mut self) {
-        let fx = self.fx();
-        match self.src.below(3) {
-            0 => {
-                let k = self.src.below(ACC_WORDS);
-                let (op, ty) = ACC_OPS[k as usize % ACC_OPS.len()];
-                let v = self.opnd(VType::U32);
-                self.ins(format!("red.global.{op}.{ty} [{}+{}], {v}", fx.acc, 4 * k));
-            }
-            1 => {
-                let op = self.src.pick(&[
-                    "add.u32", "exch.b32", "min.s32", "max.u32", "and.b32", "or.b32", "xor.b32",
-                    "inc.u32", "dec.u32", "cas.b32",
-                ]);
-                let v = self.opnd(VType::U32);
-                let d = self.dest(RC::B32);
-                if op == "cas.b32" {
-                    let w = self.opnd(VType::U32);
-                    self.ins(format!(
-                        "atom.global.{op} {}, [{}], {v}, {w}",
-                        d.0, fx.priv_slot
-                    ));
-                } else {
-                    self.ins(format!("atom.global.{op} {}, [{}], {v}", d.0, fx.priv_slot));
-                }
-                self.finish(d);
-            }
-            _ => {
-                if self.diverged > 0 {
-                    return;
-                }
-                let counter = self.shared_counter_offset();
-                let p = self.fresh(RC::Pred);
-                let a = self.fresh(RC::B64);
-                self.ins(format!("add.s64 {a}, {}, {counter}", fx.shared));
-                self.ins(format!("setp.eq.u32 {p}, {}, 0", fx.tid_lin));
-                self.ins(format!("@{p} st.shared.u32 [{a}], 0"));
-                self.ins("bar.sync 0");
-                let op = self.src.pick(&[
-                    "add.u32", "min.u32", "max.s32", "and.b32", "or.b32", "xor.b32",
-                ]);
-                let v = self.reg_of(VType::U32);
-                self.ins(format!("red.shared.{op} [{a}], {v}"));
-                self.ins("bar.sync 0");
-                let d = self.dest(RC::B32);
-                self.ins_def(d, format!("ld.shared.u32 {}, [{a}]", d.0));
-                self.ins("bar.sync 0");
-            }
-        }
     }
 }

@@ -19,7 +19,9 @@
 //! | `emit.rs` | registers, the pool of defined values, scopes, shared helpers |
 //! | `int.rs` `float.rs` `cvt.rs` | arithmetic statements per family |
 //! | `control.rs` | predication, branches, loops, GEMM-like loops |
-//! | `memory.rs` | input loads, `.local`, `.const`, shared phases, atomics |
+//! | `memory.rs` | input loads, `.local`, `.const`, shared phases |
+//! | `atomic.rs` | `atom` and `red` |
+//! | `alias.rs` | aliasing pointers, generic addresses, store-then-reload |
 //! | `warp.rs` `tex.rs` `call.rs` | warp operations, textures, device functions |
 //! | `bias.rs` | the biased modes' patterns |
 //! | `program.rs` | statement dispatch, prologue, epilogue, module text |
@@ -29,6 +31,8 @@
 //! | `menu_emit.rs` | family `menu`: writes any register-only menu form |
 //! | `menu_data.rs` `menu.rs` | the instruction menu: candidate forms per ISA opcode, filtered by the validator and the interpreter |
 
+mod alias;
+mod atomic;
 mod bias;
 mod call;
 mod config;

@@ -65,8 +65,9 @@ impl Gen<'_, '_, '_> {
                 0
             }, // 17
             // always possible: keeps an all-denied swarm draw producing code
-            1,                   // 18 setp
-            on(Family::Menu, 4), // 19
+            1,                                             // 18 setp
+            on(Family::Menu, 4),                           // 19
+            if kernel { on(Family::Alias, 2) } else { 0 }, // 20
         ];
         let choice = self.src.weighted(&weights);
         let before = self.body.lines.len();
@@ -147,6 +148,10 @@ impl Gen<'_, '_, '_> {
                 self.menu_stmt();
                 Some(Family::Menu)
             }
+            Some(20) => {
+                self.alias_stmt();
+                Some(Family::Alias)
+            }
             _ => {
                 self.setp_stmt();
                 None
@@ -219,6 +224,8 @@ impl Gen<'_, '_, '_> {
             let acc = base(self, "p_acc");
             let p = base(self, "p_priv");
             let a = self.elem_addr(p, gtid, 4);
+            let p64 = base(self, "p_priv64");
+            self.priv64 = Some(self.elem_addr(p64, gtid, 8));
             (acc, a)
         } else {
             (none, none)
@@ -302,6 +309,9 @@ impl Gen<'_, '_, '_> {
                 self.ins(format!("st.local.u32 [{local}+{}], {v}", 4 * w));
             }
         }
+        if self.fs.has(Family::Alias) {
+            self.alias_prologue();
+        }
         // `sizes.dyn_insts` bounds the body; the prologue comes on top.
         self.est = 0;
     }
@@ -375,7 +385,7 @@ impl Gen<'_, '_, '_> {
         if !self.needs.const_words.is_empty() {
             let vals: Vec<String> = const_init.iter().map(|v| v.to_string()).collect();
             s.push_str(&format!(
-                ".const .align 4 .b32 ctab[{CONST_WORDS}] = {{{}}};\n\n",
+                ".const .align 16 .b32 ctab[{CONST_WORDS}] = {{{}}};\n\n",
                 vals.join(", ")
             ));
         }
@@ -397,13 +407,21 @@ impl Gen<'_, '_, '_> {
         }
         if self.fs.has(Family::Local) {
             s.push_str(&format!(
-                "\t.local .align 8 .b8 ldepot[{}];\n",
+                "\t.local .align 16 .b8 ldepot[{}];\n",
                 4 * LOCAL_WORDS
             ));
         }
         if self.fs.has(Family::Shared) || self.fs.has(Family::Atomic) {
             let bytes = self.shared_counter_offset() + 8;
             s.push_str(&format!("\t.shared .align 8 .b8 sdata[{bytes}];\n"));
+        }
+        if self.alias.is_some_and(|a| a.lal.is_some()) {
+            let bytes = 4 * super::alias::LOCAL_WORDS;
+            s.push_str(&format!("\t.local .align 16 .b8 lalias[{bytes}];\n"));
+        }
+        if self.alias.is_some_and(|a| a.sal.is_some()) {
+            let bytes = 4 * super::alias::SHARED_WORDS * self.block_threads;
+            s.push_str(&format!("\t.shared .align 16 .b8 salias[{bytes}];\n"));
         }
         s.push('\n');
         for l in &self.body.lines {
@@ -429,9 +447,14 @@ impl Gen<'_, '_, '_> {
         if self.fs.has(Family::Atomic) {
             v.push(("p_acc", "u64"));
             v.push(("p_priv", "u64"));
+            v.push(("p_priv64", "u64"));
         }
         if self.fs.has(Family::Tex) {
             v.push(("p_tex", "u64"));
+        }
+        if self.fs.has(Family::Alias) {
+            v.push(("p_mem", "u64"));
+            v.push(("p_mem_alias", "u64"));
         }
         v
     }
