@@ -19,6 +19,7 @@
 //! | `emit.rs` | registers, the pool of defined values, scopes, shared helpers |
 //! | `int.rs` `float.rs` `cvt.rs` | arithmetic statements per family |
 //! | `control.rs` | predication, branches, loops, GEMM-like loops |
+//! | `ivloop.rs` | induction-variable loops for the loop phases |
 //! | `memory.rs` | input loads, `.local`, `.const`, shared phases, atomics |
 //! | `warp.rs` `tex.rs` `call.rs` | warp operations, textures, device functions |
 //! | `bias.rs` | the biased modes' patterns |
@@ -36,6 +37,7 @@ mod emit;
 mod features;
 mod float;
 mod int;
+mod ivloop;
 mod launch;
 mod memory;
 mod program;
