@@ -24,12 +24,14 @@ fn checked(cfg: &GenConfig, n: u64) -> Vec<GenProgram> {
     for seed in 0..n {
         let p = generate(seed, cfg);
         let (kind, detail) = run_kind(&p, cfg);
-        if kind != "completed" {
-            bad.push(format!(
-                "seed {seed}: {kind}: {}",
-                detail.unwrap_or_default()
-            ));
-        }
+        // UB-free >= 99.9%: over a few hundred seeds, none may fail
+        assert_eq!(
+            kind,
+            "completed",
+            "seed {seed}: {}\n{}",
+            detail.unwrap_or_default(),
+            p.ptx
+        );
         for arch in STATS_ARCHS {
             if let Err(e) = lower_for(&p, arch) {
                 bad.push(format!("seed {seed} {arch}: {e}"));
@@ -37,7 +39,7 @@ fn checked(cfg: &GenConfig, n: u64) -> Vec<GenProgram> {
         }
         out.push(p);
     }
-    // the bars: UB-free >= 99.9%, lowering >= 99%
+    // the bar for lowering: >= 99%
     assert!(
         bad.len() as u64 * 100 <= n,
         "{} of {n} programs failed:\n{}",
@@ -85,8 +87,9 @@ fn warp_forms_are_written_run_and_lower() {
             ", 0xffff0000;",
         ],
     );
-    // a shuffle over 8-lane segments: c = (24 << 8) | 7 (PTX ISA, shfl.sync)
-    all_written(&ps, &[", 6151, -1;"]);
+    // a shuffle over 8-lane segments: c = (24 << 8) | 0x1f (PTX ISA,
+    // shfl.sync; CUDA's width 8)
+    all_written(&ps, &[", 6175, -1;"]);
 }
 
 #[test]
@@ -164,10 +167,14 @@ fn iv_loops_reach_the_loop_phases() {
             "setp.lt.s32",
         ],
     );
+    // (phase, least percentage): about half of what the generator reached
+    // when this was written (19, 39 and 27 of 56 programs), so an
+    // unrelated change of the random stream does not trip it, while loops
+    // the phases stop accepting do
     let phases = [
-        ("OriStrengthReduce", 30),
-        ("OriLoopUnrolling", 30),
-        ("OriHoistInvariantsEarly", 10),
+        ("OriStrengthReduce", 15),
+        ("OriLoopUnrolling", 35),
+        ("OriHoistInvariantsEarly", 20),
     ];
     let arch = ptxc::targets::lookup_sm("sm_80").unwrap();
     let opts = ptxc::driver::DriverOptions {

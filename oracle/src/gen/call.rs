@@ -87,9 +87,19 @@ impl Gen<'_, '_, '_> {
             ret: 0,
         };
         if self.src.chance(0.6) {
+            // float parameters only of the program's float types (a type
+            // deny list removes them from the module)
+            let kinds: Vec<Extra> = EXTRAS
+                .into_iter()
+                .filter(|x| match x {
+                    Extra::F32 => self.fs.has_type(VType::F32),
+                    Extra::F64 => self.fs.has_type(VType::F64),
+                    _ => true,
+                })
+                .collect();
             for slot in sig.extras.iter_mut() {
                 if self.src.chance(0.6) {
-                    *slot = Some(self.src.pick(&EXTRAS));
+                    *slot = Some(self.src.pick(&kinds));
                 }
             }
             sig.ret = self.src.below(3);

@@ -14,7 +14,8 @@
 //! - half-warp forms (`half_warp_stmt`) are guarded by `lane < 16` (or
 //!   `lane >= 16`) and name that half (`0x0000ffff` / `0xffff0000`); a
 //!   shuffle there uses a segment width of at most 16 lanes with the
-//!   matching clamp (`c = ((32-w) << 8) | (w-1)`, `up`: `(32-w) << 8`) and a
+//!   matching clamp (`c = ((32-w) << 8) | 0x1f`, `up`: `(32-w) << 8`, as
+//!   CUDA's `__shfl_*_sync(.., width)` writes it, docs/SEMANTICS.md) and a
 //!   lane operand below `w`, so every source lane lies in the thread's own
 //!   segment, inside its half (PTX ISA, shfl.sync's pseudo-code:
 //!   `minLane = lane & segmask`, `maxLane = minLane | (c & ~segmask)`); the
@@ -243,12 +244,13 @@ impl Gen<'_, '_, '_> {
 
 /// The `c` operand of a shuffle over segments of `w` lanes (PTX ISA
 /// shfl.sync: the segment mask in bits 8..12, the clamp in bits
-/// 0..4; `up` clamps at the segment's first lane, the others at its last).
+/// 0..4; `maxLane = minLane | (c & ~segmask)`, so a clamp of 0x1f is the
+/// segment's last lane and `up`'s 0 its first).
 fn segment_c(mode: &str, w: u32) -> u32 {
     let seg = (32 - w) << 8;
     if mode == "up" {
         seg
     } else {
-        seg | (w - 1)
+        seg | 0x1f
     }
 }
