@@ -238,7 +238,9 @@ fn tex_nodep_mode_writes_runs_of_fetches() {
         // common base
         let lines: Vec<&str> = p.ptx.lines().map(str::trim).collect();
         let mut found = false;
-        for w in lines.windows(8) {
+        // 12 lines: a fetch with float coordinates takes 6 (add.s32, two
+        // cvt + add.f32 pairs, tex), and two fetches with their adds 12
+        for w in lines.windows(12) {
             let fetches: Vec<&&str> = w.iter().filter(|l| l.starts_with("tex.")).collect();
             let adds = w.iter().filter(|l| l.starts_with("add.s32")).count();
             if fetches.len() >= 2 && adds >= 2 {

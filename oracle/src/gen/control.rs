@@ -1,6 +1,15 @@
 //! Predication and control flow: predicate logic, `selp`, guarded
 //! instructions (`pred`), divergent and uniform if/else regions
-//! (`branch`), counted loops (`loop`) and GEMM-like fma loops (`gemm`).
+//! (`branch`), counted loops (`loop`; the induction-variable loops are in
+//! ivloop.rs) and GEMM-like fma loops (`gemm`).
+//!
+//! Branches: `@p bra` and `@!p bra` on a fresh comparison or on a pooled
+//! predicate (predicates as values feeding control); `@p bra.uni` only on
+//! a condition uniform across the CTA (the block index or the scalar
+//! parameter: PTX ISA, bra: `.uni` asserts that every active thread of
+//! the warp takes the same branch), as nvcc writes it; the unconditional
+//! jump over an else arm is `bra.uni` half of the time (every active
+//! thread takes an unguarded branch, so `.uni` always holds there).
 //!
 //! Termination by construction: every loop counts a register the body
 //! never writes from 0 up to a trip count the body never writes either, a
@@ -79,11 +88,17 @@ impl Gen<'_, '_, '_> {
     }
 
     /// A predicate for a branch: uniform across the CTA (from the block
-    /// index or the scalar parameter) or thread-dependent. Returns it and
-    /// whether it diverges.
+    /// index or the scalar parameter) or thread-dependent (a fresh
+    /// comparison or a pooled predicate). Returns it and whether it
+    /// diverges.
     fn branch_cond(&mut self) -> (Reg, bool) {
-        let p = self.fresh(RC::Pred);
         let divergent = self.in_func || self.src.chance(self.cfg.probabilities.divergent);
+        if divergent && self.src.chance(0.3) {
+            if let Some(q) = self.pick_reg(RC::Pred) {
+                return (q, true);
+            }
+        }
+        let p = self.fresh(RC::Pred);
         if divergent {
             let t = self.int32_type();
             let a = self.reg_of(t);
@@ -123,12 +138,15 @@ impl Gen<'_, '_, '_> {
         let els = self.new_label("else");
         let end = self.new_label("endif");
         let with_else = self.src.chance(0.5);
-        self.ins(format!("@{p} bra {els}"));
+        let neg = if self.src.chance(0.3) { "!" } else { "" };
+        let uni = if divergent { "" } else { ".uni" };
+        self.ins(format!("@{neg}{p} bra{uni} {els}"));
         self.depth += 1;
         self.diverged += u32::from(divergent);
         self.region(4);
         if with_else {
-            self.ins(format!("bra {end}"));
+            let uni = if self.src.chance(0.5) { ".uni" } else { "" };
+            self.ins(format!("bra{uni} {end}"));
         }
         self.label(&els);
         if with_else {
@@ -190,9 +208,14 @@ impl Gen<'_, '_, '_> {
         self.diverged -= u32::from(divergent);
     }
 
-    /// A loop of random statements.
+    /// A loop of random statements, or (half of the time) an
+    /// induction-variable loop (ivloop.rs).
     pub fn loop_stmt(&mut self) {
-        self.counted_loop(&mut |g, _| g.region(4));
+        if self.src.chance(0.5) {
+            self.iv_loop_stmt();
+        } else {
+            self.counted_loop(&mut |g, _| g.region(4));
+        }
     }
 
     /// A GEMM-like inner loop: `acc = fma(a[i], b[j], acc)` over input

@@ -153,7 +153,7 @@ pub(crate) struct Gen<'s, 'a, 'b> {
     pub needs: Needs,
     /// Threads per block (whole warps when warp operations are on).
     pub block_threads: u32,
-    /// Device functions written so far: (name, number of b32 arguments).
+    /// Device functions written so far: (name, signature code, call.rs).
     pub funcs: Vec<(String, u32)>,
     /// Writing a device function: no kernel-only constructs.
     pub in_func: bool,

@@ -19,6 +19,7 @@
 //! | `emit.rs` | registers, the pool of defined values, scopes, shared helpers |
 //! | `int.rs` `float.rs` `cvt.rs` | arithmetic statements per family |
 //! | `control.rs` | predication, branches, loops, GEMM-like loops |
+//! | `ivloop.rs` | induction-variable loops for the loop phases |
 //! | `memory.rs` | input loads, `.local`, `.const`, shared phases |
 //! | `atomic.rs` | `atom` and `red` |
 //! | `alias.rs` | aliasing pointers, generic addresses, store-then-reload |
@@ -43,6 +44,7 @@ mod emit;
 mod features;
 mod float;
 mod int;
+mod ivloop;
 mod launch;
 mod memory;
 pub mod menu;
