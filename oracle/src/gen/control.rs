@@ -35,7 +35,7 @@ impl Gen<'_, '_, '_> {
                 ts.push(VType::U32);
                 let t = self.src.pick(&ts);
                 let a = self.reg_of(t);
-                let b = self.reg_of(t);
+                let b = self.second_reg(t, a);
                 let d = self.dest(RC::of(t));
                 let ty = if t == VType::F16 {
                     "b16".to_string()
@@ -102,7 +102,7 @@ impl Gen<'_, '_, '_> {
         if divergent {
             let t = self.int32_type();
             let a = self.reg_of(t);
-            let b = self.opnd(t);
+            let b = self.second_opnd(t, a);
             let c = self.src.pick(&["eq", "ne", "lt", "le", "gt", "ge"]);
             self.ins(format!("setp.{c}.{} {p}, {a}, {b}", t.name()));
         } else {

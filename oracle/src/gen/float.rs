@@ -147,18 +147,18 @@ impl Gen<'_, '_, '_> {
                     "num", "nan",
                 ];
                 let c = self.src.pick(CMP);
-                let b = self.opnd(t);
+                let b = self.second_opnd(t, a);
                 self.ins(format!("setp.{c}.{} {p}, {a}, {b}", t.name()));
             }
         } else {
-            let t = if self.fs.has_type(VType::U64) && self.src.chance(0.2) {
-                VType::U64
-            } else {
-                self.int32_type()
+            // 64-bit compares as u64 or s64 (values.rs: related operands)
+            let t = match self.int64_type() {
+                Some(t64) if self.src.chance(0.2) => t64,
+                _ => self.int32_type(),
             };
             let c = self.src.pick(&["eq", "ne", "lt", "le", "gt", "ge"]);
             let a = self.reg_of(t);
-            let b = self.opnd(t);
+            let b = self.second_opnd(t, a);
             let c = if matches!(t, VType::U32 | VType::U64) && self.src.chance(0.3) {
                 self.src.pick(&["lo", "ls", "hi", "hs"])
             } else {

@@ -37,8 +37,8 @@ impl Gen<'_, '_, '_> {
         let kind = self.src.below(10);
         if kind < 6 {
             let op = self.src.pick(BIN32);
-            let a = self.opnd_reg_first(t);
-            let mut b = self.opnd(t);
+            let a = self.reg_of(t);
+            let mut b = self.second_opnd(t, a);
             let suffix = match op {
                 "and" | "or" | "xor" | "shl" => "b32".to_string(),
                 _ => tn.to_string(),
@@ -62,8 +62,8 @@ impl Gen<'_, '_, '_> {
             self.ins_def(d, format!("{op}.{suffix} {}, {a}", d.0));
         } else {
             let op = self.src.pick(TERN32);
-            let a = self.opnd_reg_first(t);
-            let b = self.opnd(t);
+            let a = self.reg_of(t);
+            let b = self.second_opnd(t, a);
             let c = self.opnd(t);
             let d = self.dest(RC::B32);
             let text = match op {
@@ -88,12 +88,6 @@ impl Gen<'_, '_, '_> {
         }
     }
 
-    /// A register first operand (PTX allows an immediate only in later
-    /// positions of most instructions).
-    pub fn opnd_reg_first(&mut self, t: VType) -> String {
-        self.reg_of(t).to_string()
-    }
-
     /// 64-bit integer type to use.
     pub fn int64_type(&mut self) -> Option<VType> {
         let ts: Vec<VType> = [VType::U64, VType::S64]
@@ -116,7 +110,7 @@ impl Gen<'_, '_, '_> {
                 // mul.wide from 32-bit operands
                 let t32 = if t == VType::S64 { "s32" } else { "u32" };
                 let a = self.reg_of(VType::U32);
-                let b = self.opnd(VType::U32);
+                let b = self.second_opnd(VType::U32, a);
                 let d = self.dest(RC::B64);
                 self.ins_def(d, format!("mul.wide.{t32} {}, {a}, {b}", d.0));
             }
@@ -150,7 +144,7 @@ impl Gen<'_, '_, '_> {
             }
             3 => {
                 let a = self.reg_of(t);
-                let b = self.opnd(t);
+                let b = self.second_opnd(t, a);
                 let c = self.opnd(t);
                 let d = self.dest(RC::B64);
                 self.ins_def(d, format!("mad.lo.{tn} {}, {a}, {b}, {c}", d.0));
@@ -165,7 +159,7 @@ impl Gen<'_, '_, '_> {
                     _ => tn,
                 };
                 let a = self.reg_of(t);
-                let mut b = self.opnd(t);
+                let mut b = self.second_opnd(t, a);
                 if op == "div" || op == "rem" {
                     let g = self.fresh(RC::B64);
                     self.ins(format!("or.b64 {g}, {b}, 1"));

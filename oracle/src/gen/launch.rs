@@ -4,20 +4,22 @@
 //! read by the launch module's own writer and reader.
 //!
 //! Buffers: `out` (u64, `output_slots` per thread, zeros), the inputs
-//! `in_u32`, `in_u64` (random bits), `in_f16`, `in_f32`, `in_f64`
-//! (`special_mix` when the `special` family is on, else `random` in
-//! [-16, 16]), with `atomic` the `acc` words (red targets: 32-bit words,
-//! then 64-bit ones; random start), `priv` (one word per thread) and
-//! `priv64` (one u64 per thread), random start, and with `alias` the
-//! `mem` words (`alias::MEM_WORDS` per thread, random start), bound to two
-//! parameters (the second at an offset into it). Outputs: `out`, then
-//! `acc`, `priv`, `priv64` and `mem` when present.
+//! `in_u32`, `in_u64`, `in_f16`, `in_f32`, `in_f64` (`bits` from the value
+//! distribution of values.rs: boundary values and random bits, neighbours
+//! related, high halves shared; special floats when the `special` family
+//! is on and drawn for the buffer), with `atomic` the `acc` words (red
+//! targets: 32-bit words, then 64-bit ones; random start), `priv` (one word
+//! per thread) and `priv64` (one u64 per thread), random start, and with
+//! `alias` the `mem` words (`alias::MEM_WORDS` per thread, random start),
+//! bound to two parameters (the second at an offset into it). Outputs:
+//! `out`, then `acc`, `priv`, `priv64` and `mem` when present.
 
 use super::alias::MEM_WORDS;
 use super::atomic::{ACC64_WORDS, ACC_WORDS};
 use super::emit::Gen;
-use super::features::Family;
+use super::features::{Family, VType};
 use super::program::KERNEL;
+use super::values::{buffer_bits, Num};
 use crate::launch::{
     AddressMode, BufferSpec, CompareRule, ElemType, Filter, Init, LaunchSpec, ParamValue, Scalar,
     TextureSpec,
@@ -39,25 +41,21 @@ impl Gen<'_, '_, '_> {
             name: "out".into(),
             offset: 0,
         }];
-        for (name, ty) in [
-            ("in_u32", ElemType::U32),
-            ("in_u64", ElemType::U64),
-            ("in_f16", ElemType::F16),
-            ("in_f32", ElemType::F32),
-            ("in_f64", ElemType::F64),
+        for (name, ty, vt) in [
+            ("in_u32", ElemType::U32, VType::U32),
+            ("in_u64", ElemType::U64, VType::U64),
+            ("in_f16", ElemType::F16, VType::F16),
+            ("in_f32", ElemType::F32, VType::F32),
+            ("in_f64", ElemType::F64, VType::F64),
         ] {
-            let seed = u64::from(self.src.word());
-            let init = if !ty.is_float() {
-                Init::Random { seed, range: None }
-            } else if special && self.src.chance(self.cfg.probabilities.special.max(0.5)) {
+            let specials = ty.is_float()
+                && special
+                && self.src.chance(self.cfg.probabilities.special.max(0.5));
+            let (bits, drew_special) = buffer_bits(self.src, Num::of(vt), len, specials);
+            if drew_special {
                 self.mark_used(Family::Special);
-                Init::SpecialMix { seed }
-            } else {
-                Init::Random {
-                    seed,
-                    range: Some((Scalar::Float(-16.0), Scalar::Float(16.0))),
-                }
-            };
+            }
+            let init = Init::Bits(bits);
             buffers.push(BufferSpec {
                 name: name.into(),
                 ty,

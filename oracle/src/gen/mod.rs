@@ -27,6 +27,7 @@
 //! | `bias.rs` | the biased modes' patterns |
 //! | `program.rs` | statement dispatch, prologue, epilogue, module text |
 //! | `launch.rs` | the launch spec of a program |
+//! | `values.rs` | operand values: boundary classes, related operands, input buffer contents |
 //! | `stats.rs` | `ptxdiff gen --stats`: run, compile and coverage figures |
 //! | `shape.rs` | the shape key of an instruction (opcode, modifiers, types) |
 //! | `menu_emit.rs` | family `menu`: writes any register-only menu form |
@@ -55,6 +56,7 @@ pub mod shape;
 mod source;
 pub mod stats;
 mod tex;
+mod values;
 mod warp;
 
 pub use config::{Bias, GenConfig, Lists, Probabilities, Sizes, BIAS_NAMES, SIZE_BOUNDS};
@@ -143,7 +145,9 @@ fn build(src: &mut Src<'_, '_>, cfg: &GenConfig) -> (GenProgram, Vec<&'static st
         g.stmt();
     }
     g.epilogue();
-    let const_init: Vec<u32> = (0..memory_const_words(&g)).map(|_| g.src.word()).collect();
+    let const_init: Vec<u32> = (0..memory_const_words(&g))
+        .map(|_| g.const_word())
+        .collect();
     let ptx = g.module_text(&funcs, &const_init);
     let spec = g.launch_spec(&grid, &block);
     let used = FAMILIES
