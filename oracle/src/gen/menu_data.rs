@@ -10,7 +10,8 @@
 //! `div`/`rem` divisor is [`Opd::NonZero`] (PTX ISA 9.7.1.8: division by
 //! zero is unspecified; the interpreter reports it as UB). Shift amounts,
 //! `bfe`/`bfi`/`bmsk`/`szext` positions and `shf` amounts need nothing: the
-//! ISA clamps or wraps them (9.7.1.21-9.7.1.24, 9.7.7.7-9.7.7.9).
+//! ISA clamps or wraps them (9.7.1.19-9.7.1.21, 9.7.8.7-9.7.8.9;
+//! docs/SEMANTICS.md, Shifts and bit fields).
 
 use ptxc::ptx::isa::Opcode;
 
@@ -39,7 +40,7 @@ pub enum Opd {
     Imm(u32),
     /// A source whose value must not exceed the mask (a power of two
     /// minus one): `fns`'s base, "must be <= 31, otherwise behavior is
-    /// undefined" (PTX ISA 9.7.1.x, fns).
+    /// undefined" (PTX ISA 9.7.1.17).
     Masked(Ty, u32),
 }
 

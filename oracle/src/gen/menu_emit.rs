@@ -1,6 +1,7 @@
 //! The menu emitter (family `menu`): one statement is one register-only
-//! form drawn uniformly from the menu's writable forms (`menu.rs`), with
-//! its operands from the pool of defined values. Uniform over forms, so
+//! form drawn uniformly from the menu's writable forms (`menu.rs`) whose
+//! types the program has enabled, with its operands from the pool of
+//! defined values. Uniform over forms, so
 //! every form of the menu is drawn about equally often and
 //! `ptxdiff coverage` can reach all of them.
 //!
@@ -32,10 +33,86 @@ fn rc_of(c: Class) -> RC {
     }
 }
 
+/// Type groups a form may need (bits of a `u8`): a program writes a form
+/// only when each group it needs has a type enabled (swarm selection and
+/// `types` deny lists reach the menu): f64 values, f32 values, 16-bit
+/// registers (`%h`, which the generator otherwise uses for f16 only, and
+/// every half type), 64-bit integers.
+const G_F64: u8 = 1;
+const G_F32: u8 = 2;
+const G_F16: u8 = 4;
+const G_I64: u8 = 8;
+
+fn class_group(c: Class) -> u8 {
+    match c {
+        Class::F64 => G_F64,
+        Class::F32 => G_F32,
+        Class::B16 => G_F16,
+        Class::B64 => G_I64,
+        Class::B32 | Class::Pred => 0,
+    }
+}
+
+fn type_group(t: &str) -> u8 {
+    match t {
+        "f64" => G_F64,
+        "f32" => G_F32,
+        "f16" | "f16x2" | "bf16" | "bf16x2" => G_F16,
+        "u64" | "s64" | "b64" => G_I64,
+        _ => 0,
+    }
+}
+
+/// The groups one form needs.
+fn form_groups(f: &menu::Form) -> u8 {
+    let ops = f.operands.iter().map(|o| match *o {
+        Operand::Dst(c) | Operand::Src(c) | Operand::NonZero(c) | Operand::Masked(c, _) => {
+            class_group(c)
+        }
+        Operand::Imm(_) => 0,
+    });
+    let types = f.key.split('.').map(type_group);
+    ops.chain(types).fold(0, |a, b| a | b)
+}
+
+/// The writable forms (indices into the menu) whose groups `enabled`
+/// covers, computed once per combination.
+fn allowed_forms(enabled: u8) -> &'static [usize] {
+    use std::sync::OnceLock;
+    static BY_GROUPS: [OnceLock<Vec<usize>>; 16] = [const { OnceLock::new() }; 16];
+    BY_GROUPS[usize::from(enabled & 15)].get_or_init(|| {
+        let m = menu::menu();
+        menu::writable_indices()
+            .iter()
+            .copied()
+            .filter(|&i| form_groups(&m.forms[i]) & !enabled == 0)
+            .collect()
+    })
+}
+
 impl Gen<'_, '_, '_> {
+    /// The type groups this program's enabled types cover.
+    fn type_groups(&self) -> u8 {
+        let has = |t: VType| self.fs.has_type(t);
+        let mut g = 0;
+        if has(VType::F64) {
+            g |= G_F64;
+        }
+        if has(VType::F32) {
+            g |= G_F32;
+        }
+        if has(VType::F16) {
+            g |= G_F16;
+        }
+        if has(VType::U64) || has(VType::S64) {
+            g |= G_I64;
+        }
+        g
+    }
+
     /// One statement: a drawn menu form.
     pub fn menu_stmt(&mut self) {
-        let w = menu::writable_indices();
+        let w = allowed_forms(self.type_groups());
         if w.is_empty() {
             return;
         }
