@@ -373,6 +373,7 @@ pub fn alignment(width: u8) -> u32 {
 /// | `ATOM`, `ATOMG`, `ATOMS`, `RED`, `REDG` | destination and data sources 64-bit with `.64`/`.S64`/`.U64`/`.F64` |
 /// | memory operands | the address is 64-bit with `Rn.64`, or with `.E` on a global-memory opcode (see `mem_is_wide`); a uniform index register of a 64-bit address is 64-bit too (`[R6.64+UR4]` after `ULDC.64 UR4`, gather_2d.sm_75); a `.U32` base is one register (`[R0.U32+UR4]`, resinfo_probe.sm_75); a `desc[URn]` descriptor is always a pair |
 /// | `CS2R` | destination 64-bit unless `.32` |
+/// | `MATCH` | the source a pair with `.U64` (`MATCH.ANY.U64 R10, R10`, ptxas 11.8 for `match.any.sync.b64`) |
 /// | `BRX`, `JMX` | the target register is 64-bit: ptxas sign-extends the offset into the odd register right before each `BRX` (`SHF.R.S32.HI R3, RZ, 0x1f, R2` + `BRX R2 -0x830`, switch_local) |
 /// | `RET` | the return-address register is a 64-bit pair: the caller writes only the low half (`MOV R4, 0xc0` + `CALL.REL.NOINC`), and the callee zeroes the high half right before returning (`IMAD.MOV.U32 R5, RZ, RZ, 0x0` + `RET.REL.NODEC R4 0x0`, double_noinline, i64_hash, saxpy_div, sort_scan) |
 /// | `SULD`, `SUST`, `SURED` | the data (destination of SULD, first source of SUST/SURED) by size (`.64`/`.U64` pair, `.128` quad; `SUST.P` by its component mask: `.R` 1, `.RG` 2, none 4); the address `[Rc]` holds 1, 2 or 3 coordinates by `.1D`/`.2D`/`.3D` (2 or 3 by `.1D_ARRAY`/`.2D_ARRAY`: the coordinates, then the layer); the handle register is one word |
@@ -412,6 +413,11 @@ pub fn operand_width(inst: &Inst, idx: usize) -> u8 {
         Op::IMAD | Op::UIMAD if inst.has_mod("WIDE") && (is_dst || src == 2) => 2,
         Op::IMAD | Op::UIMAD if inst.has_mod("HI") && src == 2 => 2,
         Op::DADD | Op::DMUL | Op::DFMA | Op::DSETP => 2,
+        // `MATCH.ANY.U64 Rd, Ra`: the value is the pair Ra, Ra+1 (ptxas
+        // 11.8 for `match.any.sync.b64`: `MATCH.ANY.U64 R10, R10`); one
+        // word here let the liveness phases delete the high word's
+        // definition (the generator's match.sync.b64, gen/warp.rs)
+        Op::MATCH if !is_dst && src == 0 && inst.has_mod("U64") => 2,
         Op::FRND => w64(float_types(inst).next()),
         Op::F2F => {
             let mut t = float_types(inst);
