@@ -22,11 +22,13 @@
 //! | `memory.rs` | input loads, `.local`, `.const`, shared phases, atomics |
 //! | `warp.rs` `tex.rs` `call.rs` | warp operations, textures, device functions |
 //! | `bias.rs` | the biased modes' patterns |
+//! | `bias_nan_or_zero.rs` | the `nan_or_zero` mode's per-rule statements, operands with partly known facts |
 //! | `program.rs` | statement dispatch, prologue, epilogue, module text |
 //! | `launch.rs` | the launch spec of a program |
 //! | `stats.rs` | `ptxdiff gen --stats`: run, compile and coverage figures |
 
 mod bias;
+mod bias_nan_or_zero;
 mod call;
 mod config;
 mod config_json;
