@@ -172,6 +172,9 @@ pub struct CompiledFunction {
     /// How often each phase fired, by phase index (`PhaseContext::fired`;
     /// the differential engine's statistics).
     pub fired: std::collections::BTreeMap<u16, u64>,
+    /// How often each named peephole rule fired, by (phase index, rule
+    /// name) (`PhaseContext::rules`).
+    pub rules: std::collections::BTreeMap<(u16, &'static str), u64>,
 }
 
 /// A finished compilation.
@@ -714,6 +717,7 @@ fn compile_function(
     // The PhaseManager: OriCheckInitialProgram ... EmitSassListing.
     let mut phase_log = Vec::new();
     let mut fired = Default::default();
+    let mut rules = Default::default();
     let (mut alloc, mut usage) = (None, None);
     let listing = cx.phase(Phase::Phases, name, &mut timings, || {
         let function = std::mem::take(&mut kernel.function);
@@ -733,6 +737,7 @@ fn compile_function(
             ));
         }
         fired = phased.cx.fired;
+        rules = phased.cx.rules;
         kernel.function = phased.cx.function;
         phased.cx.listing.ok_or_else(|| {
             cx.internal(
@@ -823,6 +828,7 @@ fn compile_function(
         timings,
         phase_log,
         fired,
+        rules,
     })
 }
 

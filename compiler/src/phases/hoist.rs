@@ -73,7 +73,7 @@ use super::loop_util::{
     insertion_point, is_pure, loop_def_counts, loop_is_plain, may_alias, space_of, unguarded,
     LoopView, Space,
 };
-use super::phase::{Phase, PhaseContext, PhaseError};
+use super::phase::{Phase, PhaseContext, PhaseError, Rule, RuleCounts};
 use crate::ir::cfg::is_terminator;
 use crate::ir::defined::Defined;
 use crate::ir::loops::Loop;
@@ -126,6 +126,33 @@ pub fn hoistable_load(inst: &Inst) -> Option<Space> {
     space_of(inst.op)
 }
 
+/// What one hoisted instruction was, by the rule that let it move: the
+/// one source of the rule names the hoisting phases (these and
+/// HoistInvariants, 146) count their moves under.
+pub const RULES: &[Rule] = &[
+    Rule {
+        name: "pure",
+        does: "a pure instruction of a block every trip runs moves to the preheader (rule 5)",
+    },
+    Rule {
+        name: "speculated",
+        does: "a pure instruction of a block not every trip runs, all operands defined, moves (rule 5's speculation)",
+    },
+    Rule {
+        name: "constant-load",
+        does: "a constant-bank load moves to the preheader (rule 6: banks are never written)",
+    },
+    Rule {
+        name: "memory-load",
+        does: "a load of shared/global/local/generic memory no store of the loop may alias moves (rule 6)",
+    },
+];
+
+const PURE: usize = 0;
+const SPECULATED: usize = 1;
+const CONSTANT_LOAD: usize = 2;
+const MEMORY_LOAD: usize = 3;
+
 /// What a phase's policy makes of an instruction (rule 2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Movable {
@@ -158,7 +185,8 @@ fn indexed_const(inst: &Inst) -> bool {
 }
 
 /// Hoists out of loop `l` under rules 1..7, at most `limit` instructions
-/// of those `movable` accepts; returns how many moved. The caller
+/// of those `movable` accepts; returns how many moved, per rule of
+/// [`RULES`]. The caller
 /// rebuilds `v` before using it on another loop when this moved anything
 /// (liveness changes).
 pub fn hoist_loop(
@@ -168,12 +196,13 @@ pub fn hoist_loop(
     limit: usize,
     speculate: bool,
     movable: &dyn Fn(&Inst) -> Movable,
-) -> usize {
+) -> RuleCounts {
+    let mut counts = RuleCounts::new(RULES);
     let Some(ph) = v.preheader(f, l) else {
-        return 0;
+        return counts;
     };
     if !loop_is_plain(f, v, l) {
-        return 0;
+        return counts;
     }
     let h = l.header;
     let ph_term_uses = match f.blocks[ph].insts.last() {
@@ -181,7 +210,7 @@ pub fn hoist_loop(
             let only_header = matches!(t.op, Op::BRA | Op::JMP)
                 && t.targets().all(|x| Some(x) == Some(f.blocks[h].label));
             if !only_header {
-                return 0;
+                return counts;
             }
             regs::uses(t)
         }
@@ -230,25 +259,27 @@ pub fn hoist_loop(
                 continue;
             }
             let kind = movable(inst);
-            let ok_kind = match kind {
-                Movable::No => false,
-                Movable::Pure if every_iteration => true,
+            let rule = match kind {
+                Movable::No => None,
+                Movable::Pure if every_iteration => Some(PURE),
                 Movable::Pure if speculate => {
                     let defined = defined.get_or_insert_with(|| Defined::new(f, &v.cfg));
-                    !indexed_const(inst)
+                    (!indexed_const(inst)
                         && regs::uses(inst)
                             .iter()
-                            .all(|&u| hoisted.contains(&u) || defined.at_end(ph, u))
+                            .all(|&u| hoisted.contains(&u) || defined.at_end(ph, u)))
+                    .then_some(SPECULATED)
                 }
-                Movable::Pure => false,
-                Movable::Load(_) if !every_iteration => false,
+                Movable::Pure => None,
+                Movable::Load(_) if !every_iteration => None,
+                Movable::Load(Space::Constant) => Some(CONSTANT_LOAD),
                 Movable::Load(sp) => {
-                    sp == Space::Constant || (!ordered && writes.iter().all(|&w| !may_alias(sp, w)))
+                    (!ordered && writes.iter().all(|&w| !may_alias(sp, w))).then_some(MEMORY_LOAD)
                 }
             };
-            if !ok_kind {
+            let Some(rule) = rule else {
                 continue;
-            }
+            };
             if regs::uses(inst)
                 .iter()
                 .any(|u| defs.get(u).copied().unwrap_or(0) > 0)
@@ -272,10 +303,11 @@ pub fn hoist_loop(
                 hoisted.push(u);
             }
             moved.push((b, i));
+            counts.add(rule);
         }
     }
     if moved.is_empty() {
-        return 0;
+        return counts;
     }
     let insts: Vec<Inst> = moved
         .iter()
@@ -290,19 +322,25 @@ pub fn hoist_loop(
     let tail = f.blocks[ph].insts.split_off(at);
     f.blocks[ph].insts.extend(insts);
     f.blocks[ph].insts.extend(tail);
-    moved.len()
+    counts
 }
 
 /// Hoists out of every loop, innermost first; returns how many moved.
 pub fn hoist_invariants(f: &mut Function, limit: usize, loads: bool) -> usize {
-    let mut total = 0;
+    hoist_invariants_by_rule(f, limit, loads).total()
+}
+
+/// Hoists out of every loop, innermost first; returns how many moved per
+/// rule of [`RULES`].
+pub fn hoist_invariants_by_rule(f: &mut Function, limit: usize, loads: bool) -> RuleCounts {
+    let mut total = RuleCounts::new(RULES);
     let mut v = LoopView::new(f);
     // Hoisting changes no block, so loop k is the same loop throughout.
     for k in (0..v.loops.loops.len()).rev() {
         let l = v.loops.loops[k].clone();
         let n = hoist_loop(f, &v, &l, limit, false, &|i| ori_movable(i, loads));
-        if n > 0 {
-            total += n;
+        if n.total() > 0 {
+            total.merge(&n);
             v = LoopView::new(f);
         }
     }
@@ -317,8 +355,8 @@ impl Phase for OriHoistInvariants {
         !self.enabled || self.limit == 0
     }
     fn execute(&self, cx: &mut PhaseContext) -> Result<(), PhaseError> {
-        let n = hoist_invariants(&mut cx.function, self.limit, self.loads);
-        cx.fire(self.index, n as u64);
+        let n = hoist_invariants_by_rule(&mut cx.function, self.limit, self.loads);
+        cx.fire_rules(self.index, RULES, &n.0);
         Ok(())
     }
 }
@@ -452,7 +490,7 @@ mod tests {
     fn hoist_loop_spec(f: &mut Function) -> usize {
         let v = LoopView::new(f);
         let l = v.loops.loops[0].clone();
-        hoist_loop(f, &v, &l, usize::MAX, true, &|i| ori_movable(i, true))
+        hoist_loop(f, &v, &l, usize::MAX, true, &|i| ori_movable(i, true)).total()
     }
 
     #[test]

@@ -35,9 +35,9 @@
 //! alone.
 
 use super::gemm;
-use super::hoist::{hoist_loop, Movable};
+use super::hoist::{hoist_loop, Movable, RULES};
 use super::loop_util::{space_of, LoopView, Space};
-use super::phase::{Phase, PhaseContext, PhaseError};
+use super::phase::{Phase, PhaseContext, PhaseError, RuleCounts};
 use crate::ir::opcode::{Category, Effects};
 use crate::ir::{Function, Inst, Op};
 
@@ -67,16 +67,22 @@ fn movable(i: &Inst, gemm_loop: bool) -> Movable {
 
 /// Hoists out of every innermost loop; returns the count moved.
 pub fn hoist(f: &mut Function) -> usize {
+    hoist_by_rule(f).total()
+}
+
+/// Hoists out of every innermost loop; returns the count moved per rule
+/// of the hoisting core's table ([`super::hoist::RULES`]).
+pub fn hoist_by_rule(f: &mut Function) -> RuleCounts {
+    let mut n = RuleCounts::new(RULES);
     if f.insts()
         .any(|i| i.op == Op::UNDECODED || !i.op.info().is_modelled())
     {
-        return 0;
+        return n;
     }
     let mut v = LoopView::new(f);
     // Hoisting changes no block: the loops and the GEMM headers found
     // here stay valid throughout.
     let gemms = gemm::gemm_loops_with(f, &v.loops, &v.live);
-    let mut n = 0;
     for k in 0..v.loops.loops.len() {
         if v.loops.loops.iter().any(|o| o.parent == Some(k)) {
             continue;
@@ -85,8 +91,8 @@ pub fn hoist(f: &mut Function) -> usize {
         let is_gemm = gemms.contains(&l.header);
         let limit = if is_gemm { usize::MAX } else { PLAIN_LIMIT };
         let moved = hoist_loop(f, &v, &l, limit, true, &|i| movable(i, is_gemm));
-        if moved > 0 {
-            n += moved;
+        if moved.total() > 0 {
+            n.merge(&moved);
             v = LoopView::new(f);
         }
     }
@@ -109,8 +115,8 @@ impl Phase for HoistInvariants {
         !self.enabled
     }
     fn execute(&self, cx: &mut PhaseContext) -> Result<(), PhaseError> {
-        let n = hoist(&mut cx.function);
-        cx.fire(self.index, n as u64);
+        let n = hoist_by_rule(&mut cx.function);
+        cx.fire_rules(self.index, RULES, &n.0);
         Ok(())
     }
 }

@@ -169,7 +169,8 @@ pub fn run_budgeted(
 }
 
 /// The `--phase-stats` block of one function: ptxas's report (docs/MODEL.md, Phase statistics), then
-/// the phases that fired (`Fired NAME: N rewrites`, in table order), the
+/// the phases that fired (`Fired NAME: N rewrites`, in table order; a
+/// peephole's rules that fired under it, `Rule RULE: N rewrites`), the
 /// scheduler's per-block statistics (`ScheduleInstructions BB ...`), then
 /// the ORI summary.
 pub fn stats_block(plan: &Plan, function: &str, rep: &DispatchReport, cx: &PhaseContext) -> String {
@@ -180,6 +181,9 @@ pub fn stats_block(plan: &Plan, function: &str, rep: &DispatchReport, cx: &Phase
     }
     for (&i, n) in &cx.fired {
         out.push_str(&format!("  Fired {}: {n} rewrites\n", table::name_of(i)));
+        for ((_, rule), n) in cx.rules.range((i, "")..).take_while(|((j, _), _)| *j == i) {
+            out.push_str(&format!("    Rule {rule}: {n} rewrites\n"));
+        }
     }
     for b in &cx.schedule {
         out.push_str(&format!("  ScheduleInstructions {b}\n"));

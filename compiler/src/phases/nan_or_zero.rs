@@ -51,7 +51,7 @@
 use std::collections::BTreeMap;
 
 use super::gemm;
-use super::phase::{Phase, PhaseContext, PhaseError};
+use super::phase::{Phase, PhaseContext, PhaseError, Rule, RuleCounts};
 use crate::float::nan::canonical_nan;
 use crate::float::FloatType;
 use crate::ir::cfg::Cfg;
@@ -220,9 +220,81 @@ fn zero_sum(a_neg: bool, b_neg: bool, rm: bool) -> u32 {
     }
 }
 
-/// The fold of `i` under the facts, if any. `Err(())` while an input is
-/// still top (no decision yet).
-fn fold_with(i: &Inst, st: &State) -> Result<Option<Fold>, ()> {
+/// The rewrite rules (module table), one row each: the one source of the
+/// names `--phase-stats` and `ptxdiff run --stats` count under. A rule's
+/// index here is what [`fold_with`] returns with its fold.
+pub const RULES: &[Rule] = &[
+    Rule {
+        name: "nan-operand",
+        does: "FADD/FMUL/FFMA with an operand known NaN -> canonical NaN",
+    },
+    Rule {
+        name: "zero-times-inf",
+        does: "FMUL/FFMA whose factors are a zero and an infinity -> canonical NaN",
+    },
+    Rule {
+        name: "inf-minus-inf",
+        does: "FADD of two infinities of opposite signs -> canonical NaN",
+    },
+    Rule {
+        name: "mul-zero",
+        does: "FMUL of a zero and a finite value, both signs known -> signed zero",
+    },
+    Rule {
+        name: "add-zeros",
+        does: "FADD of two zeros of known signs -> their IEEE sum",
+    },
+    Rule {
+        name: "add-neg-zero",
+        does: "FADD x, -0 with x not NaN, not .RM -> x",
+    },
+    Rule {
+        name: "add-pos-zero",
+        does: "FADD x, +0 with x neither NaN nor -0 -> x",
+    },
+    Rule {
+        name: "fma-zero-sum",
+        does: "FFMA with a zero product and a zero addend, all signs known -> their IEEE sum",
+    },
+    Rule {
+        name: "fma-pos-zero-acc",
+        does: "FFMA with a zero product (sign unknown) and addend +0, not .RM -> +0",
+    },
+    Rule {
+        name: "fma-acc",
+        does: "FFMA with a zero product and an addend neither NaN nor -0, not .RM -> addend",
+    },
+    Rule {
+        name: "fma-neg-product",
+        does: "FFMA with a product known -0 and an addend not NaN, not .RM -> addend",
+    },
+    Rule {
+        name: "minmax-nans",
+        does: "FMNMX of two NaNs -> canonical NaN",
+    },
+    Rule {
+        name: "minmax-nan",
+        does: "FMNMX of a NaN and a value not NaN -> that value",
+    },
+];
+
+const NAN_OPERAND: usize = 0;
+const ZERO_TIMES_INF: usize = 1;
+const INF_MINUS_INF: usize = 2;
+const MUL_ZERO: usize = 3;
+const ADD_ZEROS: usize = 4;
+const ADD_NEG_ZERO: usize = 5;
+const ADD_POS_ZERO: usize = 6;
+const FMA_ZERO_SUM: usize = 7;
+const FMA_POS_ZERO_ACC: usize = 8;
+const FMA_ACC: usize = 9;
+const FMA_NEG_PRODUCT: usize = 10;
+const MINMAX_NANS: usize = 11;
+const MINMAX_NAN: usize = 12;
+
+/// The fold of `i` under the facts, if any, with the index of its rule in
+/// [`RULES`]. `Err(())` while an input is still top (no decision yet).
+fn fold_with(i: &Inst, st: &State) -> Result<Option<(usize, Fold)>, ()> {
     if !matches!(i.op, Op::FADD | Op::FMUL | Op::FFMA | Op::FMNMX) || i.ndst != 1 {
         return Ok(None);
     }
@@ -241,41 +313,51 @@ fn fold_with(i: &Inst, st: &State) -> Result<Option<Fold>, ()> {
         .map(|o| operand_facts(o, st).ok_or(()))
         .collect::<Result<_, _>>()?;
     let nd = i.ndst as usize;
-    let copy = |k: usize| -> Option<Fold> {
+    let copy = |rule: usize, k: usize| -> Option<(usize, Fold)> {
         match f[k].bits {
-            Some(b) => Some(Fold::Const(b)),
-            None => plain(&s[k]).then_some(Fold::Copy(nd + k)),
+            Some(b) => Some((rule, Fold::Const(b))),
+            None => plain(&s[k]).then_some((rule, Fold::Copy(nd + k))),
         }
     };
-    let nan = Some(Fold::Const(canonical()));
+    let nan = |rule: usize| Some((rule, Fold::Const(canonical())));
+    let konst = |rule: usize, b: u32| Some((rule, Fold::Const(b)));
     Ok(match i.op {
         Op::FMNMX => {
             if f[0].nan() && f[1].nan() {
-                nan
+                nan(MINMAX_NANS)
             } else if f[0].nan() && f[1].not_nan {
-                copy(1)
+                copy(MINMAX_NAN, 1)
             } else if f[1].nan() && f[0].not_nan {
-                copy(0)
+                copy(MINMAX_NAN, 0)
             } else {
                 None
             }
         }
-        _ if f.iter().any(|x| x.nan()) => nan,
-        Op::FMUL | Op::FFMA if (f[0].zero && f[1].inf()) || (f[1].zero && f[0].inf()) => nan,
+        _ if f.iter().any(|x| x.nan()) => nan(NAN_OPERAND),
+        Op::FMUL | Op::FFMA if (f[0].zero && f[1].inf()) || (f[1].zero && f[0].inf()) => {
+            nan(ZERO_TIMES_INF)
+        }
         Op::FADD => {
             if f[0].inf() && f[1].inf() && f[0].bits != f[1].bits {
-                nan
+                nan(INF_MINUS_INF)
             } else if let (true, true, Some(sa), Some(sb)) =
                 (f[0].zero, f[1].zero, f[0].sign(), f[1].sign())
             {
-                Some(Fold::Const(zero_sum(sa, sb, rm)))
+                konst(ADD_ZEROS, zero_sum(sa, sb, rm))
             } else {
                 let mut r = None;
                 for (x, y) in [(0, 1), (1, 0)] {
                     let minus_zero = f[y].bits == Some(NEG_ZERO) && !rm && f[x].not_nan;
                     let plus_zero = f[y].bits == Some(0) && f[x].not_nan && f[x].not_neg_zero;
                     if minus_zero || plus_zero {
-                        r = copy(x);
+                        r = copy(
+                            if minus_zero {
+                                ADD_NEG_ZERO
+                            } else {
+                                ADD_POS_ZERO
+                            },
+                            x,
+                        );
                         break;
                     }
                 }
@@ -292,14 +374,14 @@ fn fold_with(i: &Inst, st: &State) -> Result<Option<Fold>, ()> {
                     _ => None,
                 };
                 if i.op == Op::FMUL {
-                    psign.map(|n| Fold::Const(if n { NEG_ZERO } else { 0 }))
+                    psign.and_then(|n| konst(MUL_ZERO, if n { NEG_ZERO } else { 0 }))
                 } else {
                     let c = f[2];
                     match (psign, c.zero, c.sign()) {
-                        (Some(pn), true, Some(cn)) => Some(Fold::Const(zero_sum(pn, cn, rm))),
-                        _ if c.bits == Some(0) && !rm => Some(Fold::Const(0)),
-                        _ if c.not_nan && c.not_neg_zero && !rm => copy(2),
-                        (Some(true), _, _) if c.not_nan && !rm => copy(2),
+                        (Some(pn), true, Some(cn)) => konst(FMA_ZERO_SUM, zero_sum(pn, cn, rm)),
+                        _ if c.bits == Some(0) && !rm => konst(FMA_POS_ZERO_ACC, 0),
+                        _ if c.not_nan && c.not_neg_zero && !rm => copy(FMA_ACC, 2),
+                        (Some(true), _, _) if c.not_nan && !rm => copy(FMA_NEG_PRODUCT, 2),
                         _ => None,
                     }
                 }
@@ -350,8 +432,8 @@ fn transfer(i: &Inst, st: &State) -> Option<Facts> {
         }
         _ => match fold_with(i, st) {
             Err(()) => None,
-            Ok(Some(Fold::Const(b))) => Some(Facts::of_bits(b)),
-            Ok(Some(Fold::Copy(k))) => operand_facts(&i.operands[k], st),
+            Ok(Some((_, Fold::Const(b)))) => Some(Facts::of_bits(b)),
+            Ok(Some((_, Fold::Copy(k)))) => operand_facts(&i.operands[k], st),
             Ok(None) => Some(Facts::NONE),
         },
     }
@@ -425,14 +507,20 @@ pub fn solve(f: &Function) -> Option<BTreeMap<RegUnit, Facts>> {
 /// Applies every fold in `f`; returns how many instructions were
 /// rewritten.
 pub fn optimize(f: &mut Function) -> usize {
+    optimize_by_rule(f).total()
+}
+
+/// Applies every fold in `f`; returns how many instructions each rule of
+/// [`RULES`] rewrote.
+pub fn optimize_by_rule(f: &mut Function) -> RuleCounts {
+    let mut n = RuleCounts::new(RULES);
     let Some(facts) = solve(f) else {
-        return 0;
+        return n;
     };
     let st: State = facts.into_iter().map(|(u, x)| (u, Some(x))).collect();
-    let mut n = 0;
     for b in &mut f.blocks {
         for i in &mut b.insts {
-            let Ok(Some(fold)) = fold_with(i, &st) else {
+            let Ok(Some((rule, fold))) = fold_with(i, &st) else {
                 continue;
             };
             let src = match fold {
@@ -449,7 +537,7 @@ pub fn optimize(f: &mut Function) -> usize {
             let dst = i.operands[0].clone();
             if let Ok(m) = Inst::new(Op::MOV, &[], i.guard, [dst, src]) {
                 *i = m;
-                n += 1;
+                n.add(rule);
             }
         }
     }
@@ -477,8 +565,8 @@ impl Phase for OptimizeNaNOrZero {
         if !self.ungated && gemm::gemm_loops(&cx.function).is_empty() {
             return Ok(());
         }
-        let n = optimize(&mut cx.function);
-        cx.fire(self.index, n as u64);
+        let n = optimize_by_rule(&mut cx.function);
+        cx.fire_rules(self.index, RULES, &n.0);
         Ok(())
     }
 }

@@ -39,6 +39,11 @@ pub struct PhaseContext {
     /// per-peephole fire rates and the engine's statistics count. A phase
     /// records its own rewrites with [`PhaseContext::fire`].
     pub fired: std::collections::BTreeMap<u16, u64>,
+    /// How often each named rule of a peephole fired, by (phase index,
+    /// rule name from that peephole's [`Rule`] table): what `ptxdiff run
+    /// --stats` prints per rule. A peephole records them with
+    /// [`PhaseContext::fire_rules`], which also adds their sum to `fired`.
+    pub rules: std::collections::BTreeMap<(u16, &'static str), u64>,
     /// ScheduleInstructions's per-block statistics (docs/MODEL.md, Scheduler statistics), in the
     /// order the blocks were scheduled; printed by `--phase-stats`.
     pub schedule: Vec<crate::sched::list::BlockStats>,
@@ -60,6 +65,7 @@ impl PhaseContext {
             removed: 0,
             listing: None,
             fired: Default::default(),
+            rules: Default::default(),
             schedule: Vec::new(),
             budget: None,
             alloc: None,
@@ -72,6 +78,68 @@ impl PhaseContext {
         if n > 0 {
             *self.fired.entry(index).or_insert(0) += n;
         }
+    }
+
+    /// Records a peephole's rewrites per rule: `counts[k]` rewrites by
+    /// rule `rules[k]` of phase `index` (rules that did not fire leave no
+    /// entry), and their sum as the phase's [`PhaseContext::fire`].
+    pub fn fire_rules(&mut self, index: u16, rules: &'static [Rule], counts: &[u64]) {
+        debug_assert_eq!(rules.len(), counts.len(), "one count per rule");
+        for (r, &n) in rules.iter().zip(counts) {
+            if n > 0 {
+                *self.rules.entry((index, r.name)).or_insert(0) += n;
+            }
+        }
+        self.fire(index, counts.iter().sum());
+    }
+}
+
+/// One named rewrite rule of a peephole: each peephole's `RULES` table of
+/// these is the one place its rule names are written (`--phase-stats`,
+/// `ptxdiff run --stats` and the generator's per-rule rate test read it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rule {
+    /// A short kebab-case name, unique within its peephole.
+    pub name: &'static str,
+    /// What the rule rewrites, in one line.
+    pub does: &'static str,
+}
+
+/// The rule table of the phase of row `index` (empty for a phase that
+/// counts its rewrites as a whole): each peephole's own `RULES`.
+pub fn rules_of(index: u16) -> &'static [Rule] {
+    match PHASES.get(usize::from(index)).map(|r| r.kind) {
+        Some(Kind::Real(Impl::OptimizeNaNOrZero)) => nan_or_zero::RULES,
+        Some(Kind::Real(Impl::TexNodep)) => tex_nodep::RULES,
+        Some(Kind::Real(Impl::HoistInvariants | Impl::OriHoistInvariants { .. })) => hoist::RULES,
+        _ => &[],
+    }
+}
+
+/// Per-rule rewrite counts of one peephole run, indexed like its `RULES`
+/// table.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RuleCounts(pub Vec<u64>);
+
+impl RuleCounts {
+    pub fn new(rules: &[Rule]) -> RuleCounts {
+        RuleCounts(vec![0; rules.len()])
+    }
+
+    /// Counts one rewrite by rule `k`.
+    pub fn add(&mut self, k: usize) {
+        self.0[k] += 1;
+    }
+
+    /// Adds another run's counts (of the same table).
+    pub fn merge(&mut self, o: &RuleCounts) {
+        for (a, b) in self.0.iter_mut().zip(&o.0) {
+            *a += b;
+        }
+    }
+
+    pub fn total(&self) -> usize {
+        self.0.iter().sum::<u64>() as usize
     }
 }
 
@@ -397,6 +465,45 @@ mod tests {
             assert!(cx.fired.get(&i).is_some_and(|&n| n > 0), "{name}");
             assert_eq!(cx.fired.len(), 1, "{name}: {:?}", cx.fired);
         }
+    }
+
+    /// A peephole's per-rule counts land under (phase, rule), rules that
+    /// did not fire leave no entry, and the phase's count is their sum.
+    #[test]
+    fn fire_rules_counts_each_rule_and_the_phase_total() {
+        let nz = index_of("OptimizeNaNOrZero");
+        let rules = rules_of(nz);
+        let mut counts = vec![0; rules.len()];
+        counts[0] = 2;
+        counts[3] = 5;
+        let mut cx = PhaseContext::new(Function::default(), None);
+        cx.fire_rules(nz, rules, &counts);
+        cx.fire_rules(nz, rules, &counts);
+        assert_eq!(cx.fired.get(&nz), Some(&14));
+        assert_eq!(cx.rules.len(), 2);
+        assert_eq!(cx.rules.get(&(nz, rules[0].name)), Some(&4));
+        assert_eq!(cx.rules.get(&(nz, rules[3].name)), Some(&10));
+    }
+
+    /// The peepholes have rule tables (unique names, each saying what it
+    /// does); the other phases count as a whole.
+    #[test]
+    fn the_peepholes_name_their_rules() {
+        for name in [
+            "OptimizeNaNOrZero",
+            "TexNodep",
+            "HoistInvariants",
+            "OriHoistInvariantsEarly",
+            "OriHoistInvariantsLate3",
+        ] {
+            let rules = rules_of(index_of(name));
+            assert!(rules.len() >= 4, "{name}");
+            let names: std::collections::BTreeSet<&str> = rules.iter().map(|r| r.name).collect();
+            assert_eq!(names.len(), rules.len(), "{name}: duplicate rule names");
+            assert!(rules.iter().all(|r| !r.does.is_empty()), "{name}");
+        }
+        assert!(rules_of(index_of("GvnCse")).is_empty());
+        assert!(rules_of(u16::MAX).is_empty());
     }
 
     #[test]

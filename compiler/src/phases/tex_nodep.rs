@@ -40,18 +40,44 @@
 //!    a coordinate that reached the fetch through a copy is seen) and
 //!    before clustering.
 //!
-//! Each rewrite counts once in `--phase-stats`. Off at -O0 and NvOpt
-//! level 0.
+//! Each rewrite counts once in `--phase-stats`, under its rule in
+//! [`RULES`]. Off at -O0 and NvOpt level 0.
 
 use std::collections::BTreeMap;
 
 use super::live_dead::remove_dead;
-use super::phase::{Phase, PhaseContext, PhaseError};
+use super::phase::{Phase, PhaseContext, PhaseError, Rule, RuleCounts};
 use crate::ir::opcode::Effects;
 use crate::ir::regs::{self, RegUnit};
 use crate::ir::remove::dead_instructions;
 use crate::ir::sass_text::Reg;
 use crate::ir::{Function, Inst, Op, Operand};
+
+/// The four rewrites (module rewrites 1..4), in that order: the one
+/// source of the rule names the fire counts are kept under.
+pub const RULES: &[Rule] = &[
+    Rule {
+        name: "shared-descriptor",
+        does: "a fetch reads an earlier fetch's handle pair holding the same descriptor",
+    },
+    Rule {
+        name: "coordinate-copy",
+        does: "a 1D fetch reads the source of the MOV that wrote its coordinate",
+    },
+    Rule {
+        name: "cluster",
+        does: "a fetch moves up toward the previous fetch of its block",
+    },
+    Rule {
+        name: "texel-offset",
+        does: "a TLD's add-immediate coordinates fold into its .AOFFI texel offsets",
+    },
+];
+
+const SHARED_DESCRIPTOR: usize = 0;
+const COORDINATE_COPY: usize = 1;
+const CLUSTER: usize = 2;
+const TEXEL_OFFSET: usize = 3;
 
 /// Whether `i` is a texture fetch or query.
 pub fn is_fetch(i: &Inst) -> bool {
@@ -84,7 +110,7 @@ fn pair(r: Reg) -> Option<(RegUnit, RegUnit)> {
 }
 
 /// Rewrite 1 in one block; returns the units whose loads may be dead.
-fn share_descriptors(insts: &mut [Inst], n: &mut usize, orphaned: &mut Vec<RegUnit>) {
+fn share_descriptors(insts: &mut [Inst], n: &mut RuleCounts, orphaned: &mut Vec<RegUnit>) {
     let mut held: BTreeMap<RegUnit, Held> = BTreeMap::new();
     // Pairs earlier fetches read (base register).
     let mut used: Vec<Reg> = Vec::new();
@@ -112,7 +138,7 @@ fn share_descriptors(insts: &mut [Inst], n: &mut usize, orphaned: &mut Vec<RegUn
                             }
                             let (a, b) = pair(r).expect("a pair");
                             orphaned.extend([a, b]);
-                            *n += 1;
+                            n.add(SHARED_DESCRIPTOR);
                         }
                         None => used.push(r),
                     }
@@ -147,7 +173,7 @@ fn share_descriptors(insts: &mut [Inst], n: &mut usize, orphaned: &mut Vec<RegUn
 }
 
 /// Rewrite 2 in one block.
-fn fold_coordinates(insts: &mut [Inst], n: &mut usize, orphaned: &mut Vec<RegUnit>) {
+fn fold_coordinates(insts: &mut [Inst], n: &mut RuleCounts, orphaned: &mut Vec<RegUnit>) {
     // Coordinate unit -> the register copied into it.
     let mut copies: BTreeMap<RegUnit, Reg> = BTreeMap::new();
     for i in insts.iter_mut() {
@@ -167,7 +193,7 @@ fn fold_coordinates(insts: &mut [Inst], n: &mut usize, orphaned: &mut Vec<RegUni
                 if let (true, Some((u, x))) = (plain, from) {
                     c.reg = x;
                     orphaned.push(u);
-                    *n += 1;
+                    n.add(COORDINATE_COPY);
                 }
             }
         }
@@ -215,7 +241,7 @@ fn blocks_fetch(j: &Inst, f: &Inst) -> bool {
 }
 
 /// Rewrite 3 in one block.
-fn cluster(insts: &mut Vec<Inst>, n: &mut usize) {
+fn cluster(insts: &mut Vec<Inst>, n: &mut RuleCounts) {
     let mut prev: Option<usize> = None;
     let mut j = 0;
     while j < insts.len() {
@@ -231,7 +257,7 @@ fn cluster(insts: &mut Vec<Inst>, n: &mut usize) {
             if to < j {
                 let f = insts.remove(j);
                 insts.insert(to, f);
-                *n += 1;
+                n.add(CLUSTER);
                 prev = Some(to);
                 j += 1;
                 continue;
@@ -260,7 +286,12 @@ fn remove_orphaned(f: &mut Function, orphaned: &[RegUnit], ops: &[Op]) {
 
 /// Runs the four rewrites over `f`; returns the count.
 pub fn tex_nodep(f: &mut Function) -> usize {
-    let mut n = 0;
+    tex_nodep_by_rule(f).total()
+}
+
+/// Runs the four rewrites over `f`; returns the count per rule of [`RULES`].
+pub fn tex_nodep_by_rule(f: &mut Function) -> RuleCounts {
+    let mut n = RuleCounts::new(RULES);
     let mut descriptors = Vec::new();
     let mut copies = Vec::new();
     for b in &mut f.blocks {
@@ -271,7 +302,7 @@ pub fn tex_nodep(f: &mut Function) -> usize {
     // rewrite 4 looks at: they go first.
     remove_orphaned(f, &copies, &[Op::MOV]);
     let (folded, adds) = aoffi::fold_offsets(f);
-    n += folded;
+    n.0[TEXEL_OFFSET] += folded as u64;
     for b in &mut f.blocks {
         cluster(&mut b.insts, &mut n);
     }
@@ -298,8 +329,8 @@ impl Phase for TexNodep {
         !self.enabled
     }
     fn execute(&self, cx: &mut PhaseContext) -> Result<(), PhaseError> {
-        let n = tex_nodep(&mut cx.function);
-        cx.fire(self.index, n as u64);
+        let n = tex_nodep_by_rule(&mut cx.function);
+        cx.fire_rules(self.index, RULES, &n.0);
         Ok(())
     }
 }

@@ -11,13 +11,15 @@ Usage: ptxdiff <command> [options]
 Commands:
   run [--seconds N] [--count N] [--seed S] [--jobs N] [--gen-config F]
       [--matrix smoke|fuzz|default|full] [--findings DIR] [--no-vendor] [--stats]
+      [--bias none|nan_or_zero|tex_nodep|hoist_invariants]
             the main job: generated programs (seeds S, S+1, ...; default 1)
             through the differential matrix (default 'default', vendor
             included when ptxas is installed) for N seconds (default 60) or
             N programs; progress on stderr, a line per failing configuration
             (blame, signature, finding saved under DIR, default findings/),
             the statistics, then a verdict; exit 1 on any failure. --stats
-            adds the UB-free rate and each biased mode's peephole fire rate
+            adds the UB-free rate, each biased mode's peephole fire rate and
+            its rules' rates; --bias sets the generator's biased mode
   run --corpus DIR | --arch sm_XX ...
             the real-kernel run: every corpus kernel (default corpus/kernels)
             compiled by ptxc for sm_70, sm_80 and sm_90 (or the --arch

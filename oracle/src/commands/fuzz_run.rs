@@ -7,7 +7,11 @@
 //! ```text
 //! ptxdiff run [--seconds N] [--count N] [--seed S] [--jobs N] [--gen-config F]
 //!             [--matrix NAME] [--findings DIR] [--no-vendor] [--stats]
+//!             [--bias MODE]
 //! ```
+//!
+//! `--bias MODE` sets the generator's biased mode (`nan_or_zero`,
+//! `tex_nodep`, `hoist_invariants`, `none`) over the `--gen-config`'s.
 //!
 //! Determinism: program k is generated from seed `S + k` alone, and its
 //! verdicts do not depend on the job count; `--count` fixes the set of
@@ -17,7 +21,11 @@
 //! `--stats` adds the generator's measurements: the UB-free rate of the
 //! run's programs and, for each biased mode, the share of its programs on
 //! which the mode's peephole fired in the default `-O3` pipeline (the
-//! acceptance bar is 20%).
+//! acceptance bar is 20%), then per rule of that peephole its rewrites and
+//! the share of the mode's programs it fired in at `sm_80 -O3` default or
+//! `NvOptLevel=5` ([`bias_matrix`]; the bar is 5% per rule). The run's own
+//! statistics end with a `rules:` line: each rule that fired, its
+//! rewrites and the programs it fired in.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -38,6 +46,8 @@ pub struct RunArgs {
     pub findings: PathBuf,
     pub vendor: bool,
     pub stats: bool,
+    /// `--bias`: the generator's mode, over the configuration's.
+    pub bias: Option<Bias>,
 }
 
 /// The default time budget when neither `--seconds` nor `--count` is given.
@@ -57,6 +67,7 @@ impl Default for RunArgs {
             findings: PathBuf::from("findings"),
             vendor: true,
             stats: false,
+            bias: None,
         }
     }
 }
@@ -98,6 +109,13 @@ pub fn parse_args(args: &[String]) -> Result<RunArgs, String> {
             "--findings" => a.findings = val()?.into(),
             "--no-vendor" => a.vendor = false,
             "--stats" => a.stats = true,
+            "--bias" => {
+                let v = val()?;
+                a.bias = Some(Bias::from_name(&v).ok_or_else(|| {
+                    let names: Vec<&str> = gen::BIAS_NAMES.iter().map(|b| b.1).collect();
+                    format!("--bias: '{v}' is not one of {}", names.join(", "))
+                })?);
+            }
             s => return Err(format!("unknown option '{s}'")),
         }
     }
@@ -106,6 +124,14 @@ pub fn parse_args(args: &[String]) -> Result<RunArgs, String> {
 
 /// The generator configuration of a run.
 pub fn gen_config(a: &RunArgs) -> Result<GenConfig, String> {
+    let mut cfg = gen_config_file(a)?;
+    if let Some(b) = a.bias {
+        cfg.mode = b;
+    }
+    Ok(cfg)
+}
+
+fn gen_config_file(a: &RunArgs) -> Result<GenConfig, String> {
     match &a.gen_config {
         Some(p) => {
             let text = std::fs::read_to_string(p)
@@ -228,7 +254,7 @@ pub fn run(
     if a.stats {
         extra.push(ub_free_line(&stats));
         for b in [Bias::NanOrZero, Bias::TexNodep, Bias::HoistInvariants] {
-            extra.push(bias_fire_line(b, &cfg, seed0, jobs)?);
+            extra.extend(bias_fire_lines(b, &cfg, seed0, jobs)?);
         }
     }
     Ok(RunOutcome {
@@ -279,17 +305,39 @@ pub fn bias_phase(b: Bias) -> Option<u16> {
     ptxc::phases::table::find(name)
 }
 
-/// `BIAS_SAMPLE` programs of mode `b` through `ptxc sm_80 -O3 default`:
-/// how many fired the mode's peephole.
-fn bias_fire_line(b: Bias, base: &GenConfig, seed: u64, jobs: usize) -> Result<String, String> {
+/// The configurations the biased modes are measured at: `ptxc sm_80 -O3`
+/// with the default pipeline (where OptimizeNaNOrZero needs its GEMM gate)
+/// and with `NvOptLevel=5` (where it runs ungated), both rows of the
+/// `default` matrix.
+pub fn bias_matrix() -> Result<Matrix, String> {
+    let sm = ptxc::targets::lookup_sm("sm_80").ok_or("sm_80 missing from the SM table")?;
+    Ok(Matrix::new(
+        "bias",
+        vec![
+            Config::ptxc(sm, 3, Variant::Default),
+            Config::ptxc(sm, 3, Variant::Knobs("NvOptLevel=5".into())),
+        ],
+    ))
+}
+
+/// `count` programs of mode `b` (seeds from `seed`) through
+/// [`bias_matrix`], no blame, no findings: the run's statistics (per-rule
+/// counts and the programs each rule fired in), and how many programs
+/// fired the mode's phase in the first (default `-O3`) configuration.
+pub fn bias_stats(
+    b: Bias,
+    base: &GenConfig,
+    seed: u64,
+    count: u64,
+    jobs: usize,
+) -> Result<(Stats, u64), String> {
     let phase = bias_phase(b).ok_or("no phase for the mode")?;
     let cfg = GenConfig {
         mode: b,
         ..base.clone()
     };
-    let sm = ptxc::targets::lookup_sm("sm_80").ok_or("sm_80 missing from the SM table")?;
     let engine = Engine::new(
-        Matrix::new("bias", vec![Config::ptxc(sm, 3, Variant::Default)]),
+        bias_matrix()?,
         Options {
             jobs,
             blame: false,
@@ -297,26 +345,41 @@ fn bias_fire_line(b: Bias, base: &GenConfig, seed: u64, jobs: usize) -> Result<S
         },
     )?;
     let mut fired = 0u64;
-    let mut n = 0u64;
-    engine.run(
-        (0..BIAS_SAMPLE).map(|k| {
+    let stats = engine.run(
+        (0..count).map(|k| {
             let s = seed.wrapping_add(k);
             program_of(gen::generate(s, &cfg), s)
         }),
         |r| {
-            n += 1;
             if r.configs
-                .iter()
-                .any(|c| c.fired.get(&phase).is_some_and(|&x| x > 0))
+                .first()
+                .is_some_and(|c| c.fired.get(&phase).is_some_and(|&x| x > 0))
             {
                 fired += 1;
             }
         },
     )?;
-    Ok(format!(
+    Ok((stats, fired))
+}
+
+/// `BIAS_SAMPLE` programs of mode `b`: how many fired the mode's peephole
+/// in `ptxc sm_80 -O3 default`, then each of its rules' rewrites and the
+/// share of programs it fired in over [`bias_matrix`].
+fn bias_fire_lines(
+    b: Bias,
+    base: &GenConfig,
+    seed: u64,
+    jobs: usize,
+) -> Result<Vec<String>, String> {
+    let phase = bias_phase(b).ok_or("no phase for the mode")?;
+    let (stats, fired) = bias_stats(b, base, seed, BIAS_SAMPLE, jobs)?;
+    let n = stats.programs;
+    let mut out = vec![format!(
         "bias {}: {} fired on {fired} of {n} programs ({:.1}%; target >= 20%)",
         b.name(),
         ptxc::phases::table::name_of(phase),
         100.0 * fired as f64 / n.max(1) as f64
-    ))
+    )];
+    out.extend(stats.rule_lines(phase, &format!("bias {}: rule ", b.name())));
+    Ok(out)
 }

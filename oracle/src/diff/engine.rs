@@ -57,6 +57,8 @@ pub struct ConfigReport {
     pub config: Config,
     pub verdict: Verdict,
     pub fired: BTreeMap<u16, u64>,
+    /// Rewrites per (phase index, peephole rule name).
+    pub rules: super::run::RuleFired,
     pub blame: Option<Blame>,
     pub signature: Option<Signature>,
     /// The pending finding written for a failure.
@@ -91,6 +93,7 @@ pub fn run_config(p: &Program, oracle: &OracleRun, cfg: &Config, limits: &RunLim
         Compiler::Vendor => ConfigRun {
             verdict: run_vendor(p, oracle, cfg, limits),
             fired: BTreeMap::new(),
+            rules: Default::default(),
         },
         Compiler::NvoptPtxc(_) | Compiler::NvoptInterp(_) => {
             super::nvopt::run_nvopt(p, oracle, cfg, limits)
@@ -126,6 +129,7 @@ pub fn check_program(p: &Program, matrix: &Matrix, opts: &Options) -> ProgramRep
                 config: cfg.clone(),
                 verdict: run.verdict,
                 fired: run.fired,
+                rules: run.rules,
                 blame: None,
                 signature: None,
                 finding: None,

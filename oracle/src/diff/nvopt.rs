@@ -73,12 +73,14 @@ pub fn run_nvopt(p: &Program, oracle: &OracleRun, cfg: &Config, limits: &RunLimi
         Compiler::NvoptInterp(_) => ConfigRun {
             verdict: interp_verdict(p, oracle, &pl, limits),
             fired: BTreeMap::new(),
+            rules: Default::default(),
         },
         _ => match optimized(p, &pl) {
             Ok(q) => run_ptxc(&q, oracle, &cfg.as_ptxc(), limits),
             Err(e) => ConfigRun {
                 verdict: Verdict::new(VerdictKind::CompileError, e),
                 fired: BTreeMap::new(),
+                rules: Default::default(),
             },
         },
     }

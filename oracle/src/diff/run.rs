@@ -64,7 +64,13 @@ pub struct ConfigRun {
     pub verdict: Verdict,
     /// Per-phase fired counts of the compilation.
     pub fired: BTreeMap<u16, u64>,
+    /// Per-(phase, rule) fired counts of the compilation's peepholes
+    /// (empty when it did not get a listing).
+    pub rules: RuleFired,
 }
+
+/// Rewrites per (phase index, rule name): `ptxc::phases::phase::PhaseContext::rules`.
+pub type RuleFired = BTreeMap<(u16, &'static str), u64>;
 
 /// What `sm` lacks of the first instruction of `f` it cannot execute (its
 /// opcode, or a modifier the opcode table marks as later).
@@ -96,6 +102,7 @@ pub struct Compiled {
     pub sm: &'static SmInfo,
     pub inputs: SimInputs,
     pub fired: BTreeMap<u16, u64>,
+    pub rules: RuleFired,
 }
 
 /// Compiles `p` with ptxc under `cfg` (the driver, the production path)
@@ -132,6 +139,7 @@ pub fn compile_ptxc(p: &Program, cfg: &Config) -> Result<Compiled, CompileFailur
         return Err(Box::new((v, no_fired())));
     };
     let fired = compiled.fired.clone();
+    let rules = compiled.rules.clone();
     if let Some(l) = unavailable_opcode(&compiled.kernel.function, sm) {
         let v = Verdict {
             opcode: Some(l.op().name().to_string()),
@@ -164,6 +172,7 @@ pub fn compile_ptxc(p: &Program, cfg: &Config) -> Result<Compiled, CompileFailur
         sm,
         inputs: SimInputs::from_lowered(&compiled.kernel),
         fired,
+        rules,
     })
 }
 
@@ -174,10 +183,15 @@ pub fn run_ptxc(p: &Program, oracle: &OracleRun, cfg: &Config, limits: &RunLimit
         Ok(c) => ConfigRun {
             verdict: simulate(&c.function, c.sm, p, oracle, &c.inputs, limits),
             fired: c.fired,
+            rules: c.rules,
         },
         Err(e) => {
             let (verdict, fired) = *e;
-            ConfigRun { verdict, fired }
+            ConfigRun {
+                verdict,
+                fired,
+                rules: RuleFired::new(),
+            }
         }
     }
 }

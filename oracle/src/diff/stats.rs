@@ -1,11 +1,13 @@
 //! Run statistics: programs and configuration runs (executions), verdict
 //! counts, per-phase fired counts summed over every compilation
-//! (`PhaseContext::fired`), generator feature coverage, findings, and the
-//! rates.
+//! (`PhaseContext::fired`), per-rule peephole counts and the programs each
+//! rule fired in (`PhaseContext::rules`), generator feature coverage,
+//! findings, and the rates.
 
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+use ptxc::phases::phase::rules_of;
 use ptxc::phases::table::name_of;
 
 use super::engine::ProgramReport;
@@ -22,6 +24,12 @@ pub struct Stats {
     pub verdicts: BTreeMap<VerdictKind, u64>,
     /// Per phase index: rewrites over every compilation.
     pub fired: BTreeMap<u16, u64>,
+    /// Per (phase index, peephole rule name): rewrites over every
+    /// compilation.
+    pub rules: BTreeMap<(u16, &'static str), u64>,
+    /// Per (phase index, peephole rule name): programs in which the rule
+    /// fired in at least one configuration.
+    pub rule_programs: BTreeMap<(u16, &'static str), u64>,
     /// Per generator feature: programs that have it.
     pub features: BTreeMap<String, u64>,
     pub findings_new: u64,
@@ -39,6 +47,16 @@ impl Stats {
         if let Err(v) = &r.oracle {
             *self.verdicts.entry(v.kind).or_insert(0) += 1;
         }
+        let mut fired_here = std::collections::BTreeSet::new();
+        for c in &r.configs {
+            for (&k, &n) in &c.rules {
+                *self.rules.entry(k).or_insert(0) += n;
+                fired_here.insert(k);
+            }
+        }
+        for k in fired_here {
+            *self.rule_programs.entry(k).or_insert(0) += 1;
+        }
         for c in &r.configs {
             self.execs += 1;
             *self.verdicts.entry(c.verdict.kind).or_insert(0) += 1;
@@ -51,6 +69,39 @@ impl Stats {
                 None => {}
             }
         }
+    }
+
+    /// The per-rule lines of phase `index`: for each rule of its table
+    /// (`ptxc::phases::phase::rules_of`, fired or not), the rewrites and
+    /// the share of the programs in which it fired, each line prefixed by
+    /// `prefix`.
+    pub fn rule_lines(&self, index: u16, prefix: &str) -> Vec<String> {
+        rules_of(index)
+            .iter()
+            .map(|r| {
+                let k = (index, r.name);
+                let n = self.rules.get(&k).copied().unwrap_or(0);
+                let p = self.rule_programs.get(&k).copied().unwrap_or(0);
+                format!(
+                    "{prefix}{}/{}: {n} rewrites, fired in {p} of {} programs ({:.1}%)",
+                    name_of(index),
+                    r.name,
+                    self.programs,
+                    self.rule_rate(index, r.name)
+                )
+            })
+            .collect()
+    }
+
+    /// The percentage of the programs in which rule `rule` of phase
+    /// `index` fired.
+    pub fn rule_rate(&self, index: u16, rule: &str) -> f64 {
+        let p = self
+            .rule_programs
+            .iter()
+            .find(|((i, n), _)| *i == index && *n == rule)
+            .map_or(0, |(_, &p)| p);
+        100.0 * p as f64 / self.programs.max(1) as f64
     }
 
     pub fn count(&self, k: VerdictKind) -> u64 {
@@ -110,6 +161,17 @@ impl Stats {
                 .map(|(&i, n)| format!("{} {n}", name_of(i)))
                 .collect();
             out.push(format!("fired: {}", f.join(", ")));
+        }
+        if !self.rules.is_empty() {
+            let f: Vec<String> = self
+                .rules
+                .iter()
+                .map(|(&(i, r), n)| {
+                    let p = self.rule_programs.get(&(i, r)).copied().unwrap_or(0);
+                    format!("{}/{r} {n} ({p} programs)", name_of(i))
+                })
+                .collect();
+            out.push(format!("rules: {}", f.join(", ")));
         }
         if !self.features.is_empty() {
             let f: Vec<String> = self

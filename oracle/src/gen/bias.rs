@@ -3,7 +3,12 @@
 //! normal program (same safety rules) with these statements mixed in at a
 //! high rate and the families they need forced on (unless denied).
 //!
-//! - `nan_or_zero`: float arithmetic against zero and NaN: accumulators
+//! - `nan_or_zero`: half the f32 statements are rule statements
+//!   (`bias_nan_or_zero.rs`): one foldable instruction per
+//!   OptimizeNaNOrZero rule, with operands the pass knows only in part
+//!   (two definitions meeting, converted integers, min/max of an unknown
+//!   value) and near misses of each side condition. The rest: float
+//!   arithmetic against zero and NaN: accumulators
 //!   starting at `+0.0` (`add x, 0`, `fma a, b, 0`), `mul x, 0.0`,
 //!   `min`/`max` with a NaN operand, `selp` between a NaN and a value, and
 //!   GEMM-like fma loops from a zero accumulator. Float inputs include the
@@ -15,7 +20,8 @@
 //!   foldable patterns on a converted counter (finite, never -0).
 //! - `tex_nodep`: runs of 2 to 4 `tex` fetches from the one texture at
 //!   coordinates `x + c` computed from one base (address arithmetic between
-//!   fetches, no data dependence between the fetches), then combined.
+//!   fetches, no data dependence between the fetches), then combined; half
+//!   the runs are 1D, some coordinates copies of the base (`mov`).
 //! - `hoist_invariants`: counted loops whose body recomputes loop-invariant
 //!   address math (`mul.wide` + `add.s64` of a value defined before the
 //!   loop), reloads `ld.param` and `ld.const` words, and loads the
@@ -83,6 +89,18 @@ impl Gen<'_, '_, '_> {
         } else {
             ("0d0000000000000000", "0d7FFFFFFFFFFFFFFF")
         };
+        // Half the f32 statements are rule statements (bias_nan_or_zero.rs),
+        // three in ten a GEMM main loop (the pass's gate), the rest the
+        // patterns below.
+        let k = self.src.below(10);
+        if t == VType::F32 && k < 5 {
+            self.nan_or_zero_rule_stmt();
+            return;
+        }
+        if k >= 7 && t == VType::F32 {
+            self.gemm_main_loop();
+            return;
+        }
         let rc = RC::of(t);
         let x = self.reg_of(t);
         match self.src.below(8) {
@@ -171,14 +189,24 @@ impl Gen<'_, '_, '_> {
     fn tex_nodep_stmt(&mut self) {
         self.tex_needs();
         let x = self.tex_coord(super::tex::TEX_W);
-        let y = self.tex_coord(super::tex::TEX_H);
+        // Half the runs are 1D fetches, some of whose coordinates are
+        // copies (`mov`: TexNodep's coordinate-copy rule).
+        let y = if self.src.chance(0.5) {
+            Some(self.tex_coord(super::tex::TEX_H))
+        } else {
+            None
+        };
         let k = self.src.range(2, 4);
         let mut sum = None;
         for i in 0..k {
             let xi = self.fresh(RC::B32);
             let c = self.src.range(1, 3) * i;
-            self.ins(format!("add.s32 {xi}, {x}, {c}"));
-            let d = self.tex_fetch(xi, Some(y));
+            if y.is_none() && self.src.chance(0.5) {
+                self.ins(format!("mov.b32 {xi}, {x}"));
+            } else {
+                self.ins(format!("add.s32 {xi}, {x}, {c}"));
+            }
+            let d = self.tex_fetch(xi, y);
             sum = Some(match sum {
                 None => d[0],
                 Some(s) => {

@@ -25,6 +25,7 @@
 //! | `alias.rs` | aliasing pointers, generic addresses, store-then-reload |
 //! | `warp.rs` `tex.rs` `call.rs` | warp operations, textures, device functions |
 //! | `bias.rs` | the biased modes' patterns |
+//! | `bias_nan_or_zero.rs` | the `nan_or_zero` mode's per-rule statements, operands with partly known facts |
 //! | `program.rs` | statement dispatch, prologue, epilogue, module text |
 //! | `launch.rs` | the launch spec of a program |
 //! | `values.rs` | operand values: boundary classes, related operands, input buffer contents |
@@ -36,6 +37,7 @@
 mod alias;
 mod atomic;
 mod bias;
+mod bias_nan_or_zero;
 mod call;
 mod config;
 mod config_json;

@@ -178,6 +178,7 @@ fn model(op: Op, rnd: Rounding, a: u32, b: u32, c: u32, pick_min: bool) -> u32 {
 fn every_fold_agrees_with_the_float_model_on_every_value_it_covers() {
     let ss = sets();
     let mut folds = 0;
+    let mut rules_seen = std::collections::BTreeSet::new();
     for (op, mods, n, pick) in [
         (Op::FADD, "", 2, false),
         (Op::FADD, ".RM", 2, false),
@@ -208,10 +209,11 @@ fn every_fold_agrees_with_the_float_model_on_every_value_it_covers() {
             let st: State = (0..n)
                 .map(|j| (RegUnit::VR(j as u32 + 1), Some(facts_of(chosen[j]))))
                 .collect();
-            let Ok(Some(fold)) = fold_with(&inst, &st) else {
+            let Ok(Some((rule, fold))) = fold_with(&inst, &st) else {
                 continue;
             };
             folds += 1;
+            rules_seen.insert(RULES[rule].name);
             let c_set = if n == 3 { chosen[2].clone() } else { vec![0] };
             for &a in chosen[0] {
                 for &b in chosen[1] {
@@ -232,6 +234,10 @@ fn every_fold_agrees_with_the_float_model_on_every_value_it_covers() {
     }
     // The folds exist at all (a table that never folds would pass above).
     assert!(folds > 100, "{folds}");
+    // Every named rule is reachable, so each one's count can be non-zero.
+    let names: std::collections::BTreeSet<&str> = RULES.iter().map(|r| r.name).collect();
+    assert_eq!(names.len(), RULES.len(), "rule names are unique");
+    assert_eq!(rules_seen, names, "every rule folds some facts");
 }
 
 #[test]
