@@ -3,7 +3,7 @@
 //! f32 (with and without `.ftz`) and f64, as ptxas 11.8 writes them.
 //!
 //! Each form is ptxas 11.8's own sequence, read off `ptxas -arch=sm_80 -O3`
-//! + `cuobjdump -sass` of a kernel that loads the operands, runs the one
+//! and `cuobjdump -sass` of a kernel that loads the operands, runs the one
 //! instruction and stores the result (`seq/directed/NAME_{fast,slow}.sass`;
 //! the kernel's parameter loads, `LDG`/`STG` and `EXIT` are left out, a
 //! branch to a left-out line goes to the next kept one). Division and the
