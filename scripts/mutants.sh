@@ -34,5 +34,6 @@ export PTXDIFF_BIAS_PROGRAMS="${PTXDIFF_BIAS_PROGRAMS:-40}"
 exec nice cargo mutants --in-place --baseline skip \
     --timeout "${MUTANTS_TIMEOUT:-900}" \
     --output "${MUTANTS_OUT:-mutants-out}" \
-    "${files[@]}" --test-package oracle ${MUTANTS_ARGS:-} \
-    -- --test diff_bias_clean ${MUTANTS_TEST_FILTER:-}
+    "${files[@]}" --test-package oracle \
+    --cargo-arg=--test --cargo-arg=diff_bias_clean ${MUTANTS_ARGS:-} \
+    -- ${MUTANTS_TEST_FILTER:-}
