@@ -8,13 +8,14 @@
 #   scripts/mutants.sh [FILE...]        (default: the peephole files)
 #
 # Environment: PTXDIFF_BIAS_PROGRAMS (default 40), MUTANTS_TIMEOUT (seconds
-# per mutant's test run, default 900), MUTANTS_JOBS (default 1),
+# per mutant's test run, default 900),
 # MUTANTS_ARGS (more cargo-mutants options, e.g. "--shard 0/4" or
 # "--re fold_with"), MUTANTS_OUT (default mutants-out/), MUTANTS_TEST_FILTER
 # (a test-name filter, e.g. "nan_or_zero" to run one mode's differential run).
 #
 # Needs cargo-mutants (`cargo install cargo-mutants`; not a workspace
-# dependency). It mutates the tree in place (--in-place): run it in a
+# dependency). It mutates the tree in place (--in-place, one mutant at a
+# time): run it in a
 # scratch worktree, never with uncommitted work. Results: MUTANTS_OUT/
 # mutants.out/{caught,missed,timeout,unviable}.txt; the score is
 # caught / (caught + missed + timeout), equivalent mutants aside
@@ -31,7 +32,8 @@ for f in "$@"; do files+=(--file "$f"); done
 export PTXDIFF_BIAS_PROGRAMS="${PTXDIFF_BIAS_PROGRAMS:-40}"
 # shellcheck disable=SC2086
 exec nice cargo mutants --in-place --baseline skip \
-    -j "${MUTANTS_JOBS:-1}" --timeout "${MUTANTS_TIMEOUT:-900}" \
+    --timeout "${MUTANTS_TIMEOUT:-900}" \
     --output "${MUTANTS_OUT:-mutants-out}" \
-    "${files[@]}" --test-package oracle ${MUTANTS_ARGS:-} \
-    -- --test diff_bias_clean ${MUTANTS_TEST_FILTER:-}
+    "${files[@]}" --test-package oracle \
+    --cargo-arg=--test --cargo-arg=diff_bias_clean ${MUTANTS_ARGS:-} \
+    -- ${MUTANTS_TEST_FILTER:-}
