@@ -333,9 +333,6 @@ impl Cx<'_> {
             // slct.dtype.stype d, a, b, c: c >= 0 ? a : b.
             let cty = ty;
             let dty = i.types().next().unwrap_or(ScalarType::B32);
-            let d = self.dst32(&i.operands[0])?;
-            let a = self.src32(&i.operands[1], dty)?;
-            let b = self.src32(&i.operands[2], dty)?;
             let c = self.src32r(&i.operands[3], cty)?;
             let pg = self.b.vpred();
             if cty == ScalarType::F32 {
@@ -350,6 +347,22 @@ impl Cx<'_> {
                 self.b
                     .emit(Op::ISETP, &["GE", "AND"], [p(pg), pt(), c, rz(), pt()])?;
             }
+            if dty.bits() == 64 {
+                // `.b64/.u64/.s64/.f64` data: one SEL per word.
+                let d = self.dst64(&i.operands[0])?;
+                let a = self.src64(&i.operands[1], dty)?;
+                let b = self.src64(&i.operands[2], dty)?;
+                let t = self.b.vpair();
+                for (w, (x, y)) in [(a.0, b.0), (a.1, b.1)].into_iter().enumerate() {
+                    let x = self.in_reg(x)?;
+                    self.b.emit(Op::SEL, &[], [r(t + w as u32), x, y, p(pg)])?;
+                }
+                self.mov(d, r(t))?;
+                return self.mov(d + 1, r(t + 1));
+            }
+            let d = self.dst32(&i.operands[0])?;
+            let a = self.src32(&i.operands[1], dty)?;
+            let b = self.src32(&i.operands[2], dty)?;
             let a = self.in_reg(a)?;
             return self.b.emit(Op::SEL, &[], [r(d), a, b, p(pg)]);
         }

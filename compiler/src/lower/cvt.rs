@@ -83,6 +83,8 @@ impl Cx<'_> {
                 // Value as 64 bits (lo, hi), extended from the source.
                 let lo = if st.bits() < 32 && st.is_signed() {
                     self.sext(lo, st.bits())?
+                } else if st.bits() < 32 && self.wider_than(&i.operands[1], st.bits()) {
+                    self.zext(lo, st.bits())?
                 } else {
                     lo
                 };
@@ -132,6 +134,8 @@ impl Cx<'_> {
                     // Narrow sources are extended to 32 bits first.
                     let x = if st.is_signed() {
                         self.sext(a, st.bits())?
+                    } else if self.wider_than(&i.operands[1], st.bits()) {
+                        self.zext(a, st.bits())?
                     } else {
                         a
                     };

@@ -608,6 +608,37 @@ impl Cx<'_> {
         Ok(())
     }
 
+    /// Zero-extends the low `bits` of a source into a fresh register (a
+    /// `LOP3` mask); immediates are masked in place.
+    pub fn zext(&mut self, x: Operand, bits: u32) -> R<Operand> {
+        if bits >= 32 {
+            return Ok(x);
+        }
+        let mask = (1u32 << bits) - 1;
+        if let Operand::Imm(v) = x {
+            return Ok(imm(v & i64::from(mask)));
+        }
+        let x = self.in_reg(x)?;
+        let v = self.b.vreg();
+        self.b.emit(
+            Op::LOP3,
+            &["LUT"],
+            [r(v), x, imm32(mask), rz(), imm(0xc0), npt()],
+        )?;
+        Ok(r(v))
+    }
+
+    /// Whether source `o` may hold bits above `bits`: a register declared
+    /// wider than the instruction type (PTX ISA 5.4.4.1, "Operand Size
+    /// Exceeding Instruction-Type Size": the source is chopped to the
+    /// type's size), or an immediate.
+    pub fn wider_than(&self, o: &ast::Operand, bits: u32) -> bool {
+        match self.dst_val(o) {
+            Ok((_, ty)) => ty.bits() > bits,
+            Err(_) => true,
+        }
+    }
+
     /// Sign-extends the low `bits` of a source into a fresh register (SGXT).
     pub fn sext(&mut self, x: Operand, bits: u32) -> R<Operand> {
         if bits >= 32 {

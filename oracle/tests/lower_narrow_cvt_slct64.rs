@@ -1,0 +1,153 @@
+//! Two ptxc miscompilations the generator's `menu` family found
+//! (issue 29), each run on every target at -O0 and -O3 against values from
+//! host arithmetic and the interpreter:
+//!
+//! - `cvt` from an unsigned narrow type held in a wider register
+//!   (`cvt.s32.u8 %r, %h` with `%h = 0xc5f0`) kept the register's upper
+//!   bits: the source is chopped to the instruction type's size (PTX ISA
+//!   5.4.4.1, "Operand Size Exceeding Instruction-Type Size"), so the
+//!   result is `0xf0`. Signed sources were already sign-extended from the
+//!   type's width (`SGXT`); unsigned ones now get a `LOP3` mask
+//!   (compiler/src/lower/cvt.rs).
+//! - `slct` with 64-bit data (`slct.f64.f32`, `slct.u64.s32`) selected only
+//!   the low word and left the high word of the destination unwritten
+//!   (compiler/src/lower/cmp.rs).
+
+mod pair_run;
+use oracle::launch::LaunchSpec;
+use oracle::ptx_interp::{Outcome, RunResult};
+use pair_run::{interp, lowered, lowered_o3, same_outputs, ARCHS};
+
+const CVT: &str = r#".version 7.0
+.target sm_70
+.address_size 64
+.visible .entry k(.param .u64 p_out, .param .u64 p_in)
+{
+	.reg .b16 %h<3>;
+	.reg .b32 %r<40>;
+	.reg .f32 %f<2>;
+	.reg .b64 %rd<4>;
+	ld.param.u64 %rd0, [p_out];
+	ld.param.u64 %rd1, [p_in];
+	ld.global.u32 %r19, [%rd1];
+	cvt.u16.u32 %h2, %r19;
+	cvt.s32.u8 %r33, %h2;
+	st.global.u32 [%rd0], %r33;
+	cvt.s32.s8 %r34, %h2;
+	st.global.u32 [%rd0+4], %r34;
+	cvt.u32.u8 %r35, %r19;
+	st.global.u32 [%rd0+8], %r35;
+	cvt.rn.f32.u8 %f1, %h2;
+	st.global.f32 [%rd0+12], %f1;
+	cvt.u64.u16 %rd2, %r19;
+	st.global.u64 [%rd0+16], %rd2;
+}
+"#;
+
+const SLCT: &str = r#".version 7.0
+.target sm_70
+.address_size 64
+.visible .entry k(.param .u64 p_out, .param .u64 p_in)
+{
+	.reg .b32 %r<8>;
+	.reg .f32 %f<4>;
+	.reg .b64 %rd<12>;
+	.reg .f64 %fd<6>;
+	ld.param.u64 %rd0, [p_out];
+	ld.param.u64 %rd1, [p_in];
+	ld.global.f64 %fd1, [%rd1];
+	ld.global.f64 %fd2, [%rd1+8];
+	ld.global.u32 %r1, [%rd1+16];
+	ld.global.f32 %f1, [%rd1+20];
+	slct.f64.f32 %fd3, %fd1, %fd2, %f1;
+	st.global.f64 [%rd0], %fd3;
+	ld.global.u64 %rd6, [%rd1];
+	ld.global.u64 %rd7, [%rd1+8];
+	slct.u64.s32 %rd3, 0x123456789, %rd7, %r1;
+	st.global.u64 [%rd0+8], %rd3;
+	neg.f32 %f2, %f1;
+	slct.b64.f32 %rd4, %rd6, 0xfedcba9876543210, %f2;
+	st.global.u64 [%rd0+16], %rd4;
+	slct.s64.s32 %rd5, %rd6, 0x7fffffff00000001, %r1;
+	st.global.u64 [%rd0+24], %rd5;
+}
+"#;
+
+fn spec(out_words: u32, input: &[u32]) -> LaunchSpec {
+    let bits: Vec<String> = input.iter().map(|w| format!("\"{w:#x}\"")).collect();
+    let text = format!(
+        r#"{{"kernel": "k", "grid": [1], "block": [1],
+  "params": [{{"buffer": "out"}}, {{"buffer": "in"}}],
+  "buffers": {{"out": {{"type": "u32", "len": {out_words}, "init": "zeros"}},
+               "in": {{"type": "u32", "len": {}, "init": {{"bits": [{}]}}}}}},
+  "outputs": ["out"]}}"#,
+        input.len(),
+        bits.join(", ")
+    );
+    LaunchSpec::from_json_str(&text, ".").unwrap_or_else(|e| panic!("{e}\n{text}"))
+}
+
+fn words(got: &RunResult, what: &str) -> Vec<u64> {
+    assert_eq!(got.outcome, Outcome::Completed, "{what}: {:?}", got.outcome);
+    got.outputs.get("out").unwrap().bits.clone()
+}
+
+fn on_every_target(ptx: &str, sp: &LaunchSpec, want: &[u64]) {
+    let i = interp(ptx, sp);
+    assert_eq!(words(&i, "the interpreter"), want, "the interpreter");
+    for arch in ARCHS {
+        for (level, got) in [
+            ("-O0", lowered(ptx, sp, arch)),
+            ("-O3", lowered_o3(ptx, sp, arch)),
+        ] {
+            let what = format!("{level} on {arch}");
+            let got = got.unwrap_or_else(|e| panic!("{what}: {e}"));
+            assert_eq!(words(&got, &what), want, "{what}");
+            same_outputs(&i, &got, &what);
+        }
+    }
+}
+
+#[test]
+fn cvt_from_a_narrow_unsigned_type_chops_a_wider_register() {
+    let x: u32 = 0x1234_c5f0;
+    let h = x & 0xffff; // cvt.u16.u32
+    let wide = u64::from(x & 0xffff);
+    let want = vec![
+        u64::from(h & 0xff),                      // cvt.s32.u8
+        u64::from((h as u8 as i8) as i32 as u32), // cvt.s32.s8
+        u64::from(x & 0xff),                      // cvt.u32.u8
+        u64::from(((h & 0xff) as f32).to_bits()), // cvt.rn.f32.u8
+        wide & 0xffff_ffff,                       // cvt.u64.u16, low word
+        wide >> 32,                               // high word
+    ];
+    on_every_target(CVT, &spec(6, &[x]), &want);
+}
+
+#[test]
+fn slct_with_64_bit_data_selects_both_words() {
+    let a = 3.14f64.to_bits() | 0x1111_1111; // low word made distinctive
+    let b = (-2.0000000004656613f64).to_bits() | 0x2222_2222;
+    let c: u32 = 0xffff_fffe; // -2 as s32: c < 0 selects b
+    let f = 1.0f32; // f >= 0 selects a
+    let input = [
+        a as u32,
+        (a >> 32) as u32,
+        b as u32,
+        (b >> 32) as u32,
+        c,
+        f.to_bits(),
+    ];
+    // slct's result as two u32 words, low first
+    let split = |v: u64| [v & 0xffff_ffff, v >> 32];
+    let want: Vec<u64> = [
+        a,                     // slct.f64.f32: f >= 0 selects a
+        b,                     // slct.u64.s32: c < 0 selects b
+        0xfedc_ba98_7654_3210, // slct.b64.f32: -f < 0 selects the immediate
+        0x7fff_ffff_0000_0001, // slct.s64.s32: c < 0 selects the immediate
+    ]
+    .into_iter()
+    .flat_map(split)
+    .collect();
+    on_every_target(SLCT, &spec(8, &input), &want);
+}
