@@ -21,7 +21,9 @@
 //!   -0, sometimes +0 (the pass's `I2F` transfer);
 //! - `min`/`max` of an unknown input and such a converted value: never NaN
 //!   (the `FMNMX` transfer), but maybe -0, +-inf or anything;
-//! - an unknown input (special values included: the mode forces them).
+//! - an unknown input (special values included: the mode forces them);
+//! - in a factor ([`ONE_PATH`] of `mul`/`fma` statements): a zero or an
+//!   infinity on one path only, a finite value on the other.
 //!
 //! The predicates read the thread id, so both definitions run in every
 //! launch. With probability [`NEAR_MISS`] one operand is redrawn from any
@@ -70,9 +72,13 @@ enum Class {
     NotNanMaybeNegZero,
     /// Nothing known.
     Unknown,
+    /// A zero on one path, a finite non-zero value on the other.
+    MaybeZero,
+    /// An infinity on one path, a finite value on the other.
+    MaybeInf,
 }
 
-const ALL: [Class; 10] = [
+const ALL: [Class; 12] = [
     Class::PosZero,
     Class::NegZero,
     Class::AnyZero,
@@ -83,11 +89,18 @@ const ALL: [Class; 10] = [
     Class::Finite,
     Class::NotNanMaybeNegZero,
     Class::Unknown,
+    Class::MaybeZero,
+    Class::MaybeInf,
 ];
+
+/// The share of factors drawn "zero or inf on one path only" instead of the
+/// rule's own class (a meet that kept a path's zero or finiteness would
+/// fold them wrongly).
+const ONE_PATH: f64 = 0.2;
 
 /// The weight of each rule of `ptxc::phases::nan_or_zero::RULES` (in its
 /// order) when a rule statement picks its rule.
-const RULE_WEIGHTS: [u32; 13] = [1, 3, 4, 4, 2, 1, 2, 3, 1, 1, 3, 4, 1];
+const RULE_WEIGHTS: [u32; 13] = [2, 3, 4, 5, 4, 1, 3, 4, 1, 3, 5, 6, 1];
 
 impl Gen<'_, '_, '_> {
     /// One rule statement (module doc), for a rule drawn uniformly.
@@ -202,6 +215,10 @@ impl Gen<'_, '_, '_> {
                 cls[k] = self.src.pick(&ALL);
             }
         }
+        if matches!(op, "mul" | "fma") && self.src.chance(ONE_PATH) {
+            let k = self.src.below(2) as usize;
+            cls[k] = self.src.pick(&[MaybeZero, MaybeInf]);
+        }
         let ops: Vec<String> = cls.iter().map(|&c| self.nz_operand(c)).collect();
         let d = self.fresh(RC::F32);
         let m = if rnd.is_empty() {
@@ -294,6 +311,24 @@ impl Gen<'_, '_, '_> {
                 }
                 _ => self.nz_two_defs(NEG_ZERO, POS_ZERO),
             },
+            Class::MaybeZero => {
+                let z = self.src.pick(&[POS_ZERO, NEG_ZERO]);
+                let x = self.src.pick(&[ONE, MINUS_TWO_HALF]);
+                if self.src.chance(0.5) {
+                    self.nz_two_defs(z, x)
+                } else {
+                    self.nz_two_defs(x, z)
+                }
+            }
+            Class::MaybeInf => {
+                let i = self.src.pick(&[POS_INF, NEG_INF]);
+                let x = self.src.pick(&[ONE, MINUS_TWO_HALF, POS_ZERO]);
+                if self.src.chance(0.5) {
+                    self.nz_two_defs(i, x)
+                } else {
+                    self.nz_two_defs(x, i)
+                }
+            }
             Class::AnyZero => {
                 let (a, b) = if self.src.chance(0.5) {
                     (POS_ZERO, NEG_ZERO)
