@@ -126,7 +126,7 @@ fn cvt_from_a_narrow_unsigned_type_chops_a_wider_register() {
 
 #[test]
 fn slct_with_64_bit_data_selects_both_words() {
-    let a = 3.14f64.to_bits() | 0x1111_1111; // low word made distinctive
+    let a = 2.75f64.to_bits() | 0x1111_1111; // low word made distinctive
     let b = (-2.0000000004656613f64).to_bits() | 0x2222_2222;
     let c: u32 = 0xffff_fffe; // -2 as s32: c < 0 selects b
     let f = 1.0f32; // f >= 0 selects a
