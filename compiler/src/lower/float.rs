@@ -63,6 +63,17 @@ fn fmods(i: &Instruction, allow_ftz: bool) -> Vec<&'static str> {
     m
 }
 
+/// `.FTZ`, `.SAT`, `.RELU` of an f16/f16x2 `add/sub/mul/fma`, in ptxas
+/// 11.8's order (`HFMA2.FTZ.SAT`, measured on sm_70/80/90: `fma.rn.ftz.sat.f16`
+/// and `add/mul.ftz.f16` keep their flush as `HADD2.FTZ`/`HMUL2.FTZ`).
+fn half_mods(i: &Instruction) -> Vec<&'static str> {
+    [(Mod::Ftz, "FTZ"), (Mod::Sat, "SAT"), (Mod::Relu, "RELU")]
+        .into_iter()
+        .filter(|(m, _)| i.has(*m))
+        .map(|(_, s)| s)
+        .collect()
+}
+
 impl Cx<'_> {
     /// An f64 source: a float immediate when encodable, else a register pair.
     pub fn fsrc64(&mut self, o: &ast::Operand) -> R<Operand> {
@@ -166,7 +177,7 @@ impl Cx<'_> {
             if sub {
                 s[1] = neg(s[1].clone());
             }
-            let mods: Vec<&str> = if i.has(Mod::Sat) { vec!["SAT"] } else { vec![] };
+            let mods = half_mods(i);
             self.b
                 .emit(Op::HADD2, &mods, [r(d), s[0].clone(), s[1].clone()])?;
             return if ty == ScalarType::F16 {
@@ -208,13 +219,7 @@ impl Cx<'_> {
         if matches!(ty, ScalarType::F16 | ScalarType::F16x2) {
             let d = self.dst32(&i.operands[0])?;
             let s = self.half_srcs(i, ty, if is_fma { 3 } else { 2 })?;
-            let mut mods: Vec<&str> = vec![];
-            if i.has(Mod::Sat) {
-                mods.push("SAT");
-            }
-            if i.has(Mod::Relu) {
-                mods.push("RELU");
-            }
+            let mods = half_mods(i);
             if is_fma {
                 self.b.emit(
                     Op::HFMA2,

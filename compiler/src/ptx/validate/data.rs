@@ -435,6 +435,29 @@ fn cvt(c: &mut ICx) {
             }
         }
     }
+    // PTX ISA 9.7.9.21, "PTX ISA Notes" / "Target ISA Notes", as ptxas
+    // 11.8 enforces them: `cvt.bf16.f32` needs PTX 7.0 and sm_80,
+    // `cvt.f32.bf16` PTX 7.1 and sm_80, every other `.bf16` conversion
+    // (integer types, `.f16`, `.f64`, `.bf16.bf16`) PTX 7.8 and sm_90
+    // ("Feature 'cvt with .s32.bf16' requires .target sm_90 or higher").
+    if d == Bf16 || s == Bf16 {
+        if (d, s) == (Bf16, F32) {
+            c.need_ptx("cvt.bf16.f32", v(7, 0));
+            c.need_sm("cvt.bf16.f32", 80);
+        } else if (d, s) == (F32, Bf16) {
+            c.need_ptx("cvt.f32.bf16", v(7, 1));
+            c.need_sm("cvt.f32.bf16", 80);
+        } else {
+            c.need_ptx("cvt between .bf16 and this type", v(7, 8));
+            c.need_sm("cvt between .bf16 and this type", 90);
+        }
+    }
+    // `.ftz` flushes `.f32` subnormals only (ISA 9.7.9.21: "applies to
+    // .f32"; ptxas 11.8: "Modifier '.ftz' does not apply to this type of
+    // convert operation").
+    if d != F32 && s != F32 && !matches!(d, F16x2 | Bf16x2) {
+        c.mod_not_with_type(Mod::Ftz, s);
+    }
     // Two f32 sources pack into f16x2/bf16x2: `cvt.rn.f16x2.f32 d, a, b`.
     let packed = matches!(d, F16x2 | Bf16x2) && s == F32;
     let n = if packed { 3 } else { 2 };

@@ -84,6 +84,11 @@ pub(super) fn check(c: &mut ICx) {
             };
             cmp_op(c, ts[1]);
             let combine = c.one_of(BOOL).is_some();
+            // as setp: `.ftz` only with f32 and half sources (ptxas 11.8:
+            // "Illegal modifier '.ftz' for instruction 'set'" with .f64)
+            if !matches!(ts[1], F32 | F16 | F16x2 | Bf16 | Bf16x2) {
+                c.mod_not_with_type(Mod::Ftz, ts[1]);
+            }
             let n = if combine { 4 } else { 3 };
             if c.count(n) {
                 c.dst(0, ts[0]);

@@ -571,6 +571,19 @@ impl<'a, 'm, 'd> ICx<'a, 'm, 'd> {
     /// Integer immediates must fit the width (either signed or unsigned
     /// reading); float literals go only to float types (PTX ISA 4.5.1).
     pub fn imm_fits(&mut self, imm: Imm, want: ScalarType, span: Span) {
+        // Half-precision operands are registers: PTX has no f16/bf16
+        // literal, and ptxas 11.8 answers "Arguments mismatch" to an
+        // immediate in any `.f16/.f16x2/.bf16/.bf16x2` source.
+        if matches!(
+            want,
+            ScalarType::F16 | ScalarType::F16x2 | ScalarType::Bf16 | ScalarType::Bf16x2
+        ) {
+            self.err(
+                span,
+                format!("an immediate is not allowed for '{want}' (half-precision operands are registers)"),
+            );
+            return;
+        }
         match imm {
             Imm::Int { .. } => {
                 let value = imm.int_value().unwrap();

@@ -112,7 +112,6 @@ const NOT_YET_WRITTEN: &[(Opcode, &str)] = &[
     (Opcode::Ldu, "memory families (gen/memory.rs)"),
     (Opcode::Prefetch, "memory families (gen/memory.rs)"),
     (Opcode::Prefetchu, "memory families (gen/memory.rs)"),
-    (Opcode::Isspacep, "memory families (gen/memory.rs)"),
     (Opcode::Membar, "memory families (gen/memory.rs)"),
     (Opcode::Fence, "memory families (gen/memory.rs)"),
     (Opcode::Tld4, "tex family (gen/tex.rs)"),
@@ -125,7 +124,6 @@ const NOT_YET_WRITTEN: &[(Opcode, &str)] = &[
     (Opcode::Brx, "control family (gen/control.rs)"),
     (Opcode::Exit, "control family (gen/control.rs)"),
     (Opcode::Barrier, "shared/warp families"),
-    (Opcode::Match, "warp family (gen/warp.rs)"),
 ];
 
 /// Opcodes that cannot be generated into a program whose outputs are

@@ -12,6 +12,9 @@
 //! - `slct` with 64-bit data (`slct.f64.f32`, `slct.u64.s32`) selected only
 //!   the low word and left the high word of the destination unwritten
 //!   (compiler/src/lower/cmp.rs).
+//! - `add/sub/mul/fma.ftz.f16` dropped the flush (`HFMA2.SAT` where ptxas
+//!   11.8 writes `HFMA2.FTZ.SAT`, measured on sm_70/80/90), so subnormal
+//!   halves were kept (compiler/src/lower/float.rs).
 
 mod pair_run;
 use oracle::launch::LaunchSpec;
@@ -150,4 +153,44 @@ fn slct_with_64_bit_data_selects_both_words() {
     .flat_map(split)
     .collect();
     on_every_target(SLCT, &spec(8, &input), &want);
+}
+
+const HALF_FTZ: &str = r#".version 7.0
+.target sm_70
+.address_size 64
+.visible .entry k(.param .u64 p_out, .param .u64 p_in)
+{
+	.reg .b16 %h<4>;
+	.reg .b32 %r<2>;
+	.reg .b64 %rd<2>;
+	ld.param.u64 %rd0, [p_out];
+	ld.param.u64 %rd1, [p_in];
+	ld.global.b16 %h0, [%rd1];
+	ld.global.b16 %h2, [%rd1+2];
+	fma.rn.ftz.sat.f16 %h3, %h0, %h0, %h2;
+	cvt.u32.u16 %r1, %h3;
+	st.global.u32 [%rd0], %r1;
+	fma.rn.ftz.f16 %h3, %h0, %h2, %h2;
+	cvt.u32.u16 %r1, %h3;
+	st.global.u32 [%rd0+4], %r1;
+	add.ftz.f16 %h3, %h0, %h2;
+	cvt.u32.u16 %r1, %h3;
+	st.global.u32 [%rd0+8], %r1;
+	sub.ftz.f16 %h3, %h2, %h0;
+	cvt.u32.u16 %r1, %h3;
+	st.global.u32 [%rd0+12], %r1;
+	add.f16 %h3, %h0, %h2;
+	cvt.u32.u16 %r1, %h3;
+	st.global.u32 [%rd0+16], %r1;
+}
+"#;
+
+#[test]
+fn half_ftz_flushes_subnormal_operands() {
+    // a = 2^-15 (0x0200) and c = 2^-24 (0x0001) are f16 subnormals: `.ftz`
+    // reads both as +0 (PTX ISA 9.7.4, "Subnormal numbers"), so every
+    // flushed result is +0; without `.ftz`, 2^-15 + 2^-24 is exact (0x0201).
+    let (a, c) = (0x0200u32, 0x0001u32);
+    let want = vec![0, 0, 0, 0, 0x0201];
+    on_every_target(HALF_FTZ, &spec(5, &[a | c << 16]), &want);
 }
