@@ -89,11 +89,11 @@ impl Gen<'_, '_, '_> {
         } else {
             ("0d0000000000000000", "0d7FFFFFFFFFFFFFFF")
         };
-        // Half the f32 statements are rule statements (bias_nan_or_zero.rs),
+        // Six in ten f32 statements are rule statements (bias_nan_or_zero.rs),
         // three in ten a GEMM main loop (the pass's gate), the rest the
         // patterns below.
         let k = self.src.below(10);
-        if t == VType::F32 && k < 5 {
+        if t == VType::F32 && k < 6 {
             self.nan_or_zero_rule_stmt();
             return;
         }

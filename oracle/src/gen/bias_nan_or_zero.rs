@@ -100,7 +100,7 @@ const ONE_PATH: f64 = 0.2;
 
 /// The weight of each rule of `ptxc::phases::nan_or_zero::RULES` (in its
 /// order) when a rule statement picks its rule.
-const RULE_WEIGHTS: [u32; 13] = [2, 3, 4, 5, 4, 1, 3, 4, 1, 3, 5, 6, 1];
+const RULE_WEIGHTS: [u32; 13] = [2, 3, 4, 5, 4, 1, 3, 4, 1, 3, 5, 8, 1];
 
 impl Gen<'_, '_, '_> {
     /// One rule statement (module doc), for a rule drawn uniformly.
