@@ -12,6 +12,9 @@
 //! - `slct` with 64-bit data (`slct.f64.f32`, `slct.u64.s32`) selected only
 //!   the low word and left the high word of the destination unwritten
 //!   (compiler/src/lower/cmp.rs).
+//! - `cnot.b64` tested and wrote only the low word (the high word of the
+//!   result was never written; a source whose low word is zero read as
+//!   zero) (compiler/src/lower/int.rs).
 //! - `add/sub/mul/fma.ftz.f16` dropped the flush (`HFMA2.SAT` where ptxas
 //!   11.8 writes `HFMA2.FTZ.SAT`, measured on sm_70/80/90), so subnormal
 //!   halves were kept (compiler/src/lower/float.rs).
@@ -193,4 +196,33 @@ fn half_ftz_flushes_subnormal_operands() {
     let (a, c) = (0x0200u32, 0x0001u32);
     let want = vec![0, 0, 0, 0, 0x0201];
     on_every_target(HALF_FTZ, &spec(5, &[a | c << 16]), &want);
+}
+
+const CNOT64: &str = r#".version 7.0
+.target sm_70
+.address_size 64
+.visible .entry k(.param .u64 p_out, .param .u64 p_in)
+{
+	.reg .b64 %rd<8>;
+	ld.param.u64 %rd0, [p_out];
+	ld.param.u64 %rd1, [p_in];
+	ld.global.u64 %rd2, [%rd1];
+	cnot.b64 %rd3, %rd2;
+	st.global.u64 [%rd0], %rd3;
+	ld.global.u64 %rd4, [%rd1+8];
+	cnot.b64 %rd5, %rd4;
+	st.global.u64 [%rd0+8], %rd5;
+	cnot.b64 %rd6, 0;
+	mad.lo.s64 %rd6, 0, 0, %rd6;
+	st.global.u64 [%rd0+16], %rd6;
+}
+"#;
+
+#[test]
+fn cnot_b64_tests_and_writes_both_words() {
+    // in[0] = 1 << 32 (low word zero, not zero as a whole), in[1] = 0:
+    // cnot gives 0, then 1, and cnot(0) = 1 (PTX ISA 9.7.7.4)
+    let input = [0, 1, 0, 0];
+    let want = vec![0, 0, 1, 0, 1, 0];
+    on_every_target(CNOT64, &spec(6, &input), &want);
 }

@@ -722,14 +722,31 @@ impl Cx<'_> {
                     (pick(&vals[0]), pick(&vals[1]), pick(&vals[2]), lut)
                 }
                 O::Cnot => {
+                    // d = a == 0 ? 1 : 0 over the whole width: a 64-bit
+                    // source is zero when both words are (their OR), and
+                    // the high word of a 64-bit result is 0.
                     let pz = self.b.vpred();
-                    let a = self.in_reg(pick(&vals[0]))?;
+                    let a = if words == 2 {
+                        let lo = self.in_reg(vals[0].0.clone())?;
+                        let t = self.b.vreg();
+                        self.b.emit(
+                            Op::LOP3,
+                            &["LUT"],
+                            [r(t), lo, vals[0].1.clone(), rz(), imm(LUT_OR), npt()],
+                        )?;
+                        r(t)
+                    } else {
+                        self.in_reg(pick(&vals[0]))?
+                    };
                     self.b.emit(
                         Op::ISETP,
                         &["EQ", "U32", "AND"],
                         [p(pz), pt(), a, rz(), pt()],
                     )?;
                     self.b.emit(Op::SEL, &[], [r(d), imm(1), rz(), p(pz)])?;
+                    if words == 2 {
+                        self.mov(d + 1, rz())?;
+                    }
                     return Ok(());
                 }
                 _ => return self.err("internal: logic opcode"),
