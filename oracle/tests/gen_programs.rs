@@ -191,7 +191,18 @@ fn nan_or_zero_mode_writes_its_patterns() {
         mode: Bias::NanOrZero,
         ..GenConfig::default()
     };
-    let zero_ops = ["0f00000000", "0d0000000000000000"];
+    // zeros of either sign and infinities (the rule statements of
+    // gen/bias_nan_or_zero.rs build their operands from them)
+    let zero_ops = [
+        "0f00000000",
+        "0d0000000000000000",
+        "0f80000000",
+        "0d8000000000000000",
+        "0f7F800000",
+        "0fFF800000",
+        "0d7FF0000000000000",
+        "0dFFF0000000000000",
+    ];
     let nan_ops = ["0f7FFFFFFF", "0d7FFFFFFFFFFFFFFF"];
     let mut seen = [0usize; 4];
     for seed in 0..60 {
@@ -199,7 +210,9 @@ fn nan_or_zero_mode_writes_its_patterns() {
         parses(&p);
         let lines: Vec<&str> = p.ptx.lines().map(str::trim).collect();
         let zero = lines.iter().any(|l| {
-            (l.starts_with("mul.") || l.starts_with("fma.") || l.starts_with("mov.f"))
+            ["mul.", "fma.", "mov.f", "add.f", "sub.f", "selp.f", "@%p"]
+                .iter()
+                .any(|o| l.starts_with(o))
                 && zero_ops.iter().any(|z| l.contains(z))
         });
         let nan = lines.iter().any(|l| {
