@@ -15,6 +15,11 @@
 //! - `cnot.b64` tested and wrote only the low word (the high word of the
 //!   result was never written; a source whose low word is zero read as
 //!   zero) (compiler/src/lower/int.rs).
+//! - `min/max.f64` of two NaNs (`max.f64 %fd2, %fd1, %fd1` with a signalling
+//!   NaN) returned the first NaN unquieted; the rule is the first, quieted
+//!   (docs/SEMANTICS.md "Min and max"), and ptxas 11.8's own sequence sets
+//!   the quiet bit (`@P1 LOP3.LUT R, R, 0x80000, RZ, 0xfc` after
+//!   `DSETP.MAX.AND P0, P1`) (compiler/src/lower/float.rs).
 //! - `add/sub/mul/fma.ftz.f16` dropped the flush (`HFMA2.SAT` where ptxas
 //!   11.8 writes `HFMA2.FTZ.SAT`, measured on sm_70/80/90), so subnormal
 //!   halves were kept (compiler/src/lower/float.rs).
@@ -225,4 +230,51 @@ fn cnot_b64_tests_and_writes_both_words() {
     let input = [0, 1, 0, 0];
     let want = vec![0, 0, 1, 0, 1, 0];
     on_every_target(CNOT64, &spec(6, &input), &want);
+}
+
+const MINMAX_NAN64: &str = r#".version 7.0
+.target sm_70
+.address_size 64
+.visible .entry k(.param .u64 p_out, .param .u64 p_in)
+{
+	.reg .b64 %rd<4>;
+	.reg .f64 %fd<8>;
+	ld.param.u64 %rd0, [p_out];
+	ld.param.u64 %rd1, [p_in];
+	ld.global.f64 %fd1, [%rd1];
+	ld.global.f64 %fd2, [%rd1+8];
+	ld.global.f64 %fd3, [%rd1+16];
+	max.f64 %fd4, %fd1, %fd1;
+	st.global.f64 [%rd0], %fd4;
+	max.f64 %fd4, %fd1, %fd2;
+	st.global.f64 [%rd0+8], %fd4;
+	min.f64 %fd4, %fd2, %fd1;
+	st.global.f64 [%rd0+16], %fd4;
+	max.f64 %fd4, %fd1, %fd3;
+	st.global.f64 [%rd0+24], %fd4;
+	min.f64 %fd4, %fd3, %fd2;
+	st.global.f64 [%rd0+32], %fd4;
+}
+"#;
+
+#[test]
+fn minmax_f64_of_two_nans_is_the_first_quieted() {
+    let snan_a: u64 = 0x7ff4_0000_0000_0001;
+    let snan_b: u64 = 0xfff0_0000_0000_0002;
+    let one = 1.0f64.to_bits();
+    let quiet = 0x0008_0000_0000_0000;
+    let words = |v: u64| [v as u32, (v >> 32) as u32];
+    let input: Vec<u32> = [snan_a, snan_b, one].into_iter().flat_map(words).collect();
+    let split = |v: u64| [v & 0xffff_ffff, v >> 32];
+    let want: Vec<u64> = [
+        snan_a | quiet, // max(a, a)
+        snan_a | quiet, // max(a, b): the first NaN, quieted
+        snan_b | quiet, // min(b, a)
+        one,            // one NaN: the other operand
+        one,
+    ]
+    .into_iter()
+    .flat_map(split)
+    .collect();
+    on_every_target(MINMAX_NAN64, &spec(10, &input), &want);
 }

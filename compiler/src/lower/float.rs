@@ -459,6 +459,30 @@ impl Cx<'_> {
                     self.b
                         .emit(Op::SEL, &[], [r(t + w), r(a + w), r(t + w), p(pn)])?;
                 }
+                // Two NaNs: `a`, quieted (docs/SEMANTICS.md "Min and max";
+                // ptxas 11.8 sets the quiet bit the same way after its
+                // `DSETP.MAX.AND P0, P1`: `@P1 LOP3.LUT R, R, 0x80000, RZ, 0xfc`).
+                let pboth = self.b.vpred();
+                self.b.emit(
+                    Op::DSETP,
+                    &["NAN", "AND"],
+                    [p(pboth), pt(), r(a), r(a), p(pn)],
+                )?;
+                let q = self.b.vreg();
+                self.b.emit(
+                    Op::LOP3,
+                    &["LUT"],
+                    [
+                        r(q),
+                        r(t + 1),
+                        imm32(0x8_0000),
+                        rz(),
+                        imm(super::int::LUT_OR),
+                        npt(),
+                    ],
+                )?;
+                self.b
+                    .emit(Op::SEL, &[], [r(t + 1), r(q), r(t + 1), p(pboth)])?;
                 self.mov(d, r(t))?;
                 self.mov(d + 1, r(t + 1))
             }
