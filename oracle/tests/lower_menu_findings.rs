@@ -23,6 +23,10 @@
 //! - `add/sub/mul/fma.ftz.f16` dropped the flush (`HFMA2.SAT` where ptxas
 //!   11.8 writes `HFMA2.FTZ.SAT`, measured on sm_70/80/90), so subnormal
 //!   halves were kept (compiler/src/lower/float.rs).
+//! - `cvt.sat.f16.f16` (and `cvt.rni.sat.f16.f16`) lost the clamp and the
+//!   bare `cvt.f16.f16` was a copy (compiler/src/lower/cvt.rs); the
+//!   interpreter made bare `cvt.f32.f32`/`cvt.f64.f64` NaNs canonical where
+//!   ptxas copies the bits.
 
 mod pair_run;
 use oracle::launch::LaunchSpec;
@@ -277,4 +281,101 @@ fn minmax_f64_of_two_nans_is_the_first_quieted() {
     .flat_map(split)
     .collect();
     on_every_target(MINMAX_NAN64, &spec(10, &input), &want);
+}
+
+const CVT_SAME: &str = r#".version 7.0
+.target sm_70
+.address_size 64
+.visible .entry k(.param .u64 p_out, .param .u64 p_in)
+{
+	.reg .b16 %h<8>;
+	.reg .b32 %r<4>;
+	.reg .f32 %f<4>;
+	.reg .b64 %rd<4>;
+	.reg .f64 %fd<4>;
+	ld.param.u64 %rd0, [p_out];
+	ld.param.u64 %rd1, [p_in];
+	ld.global.b16 %h1, [%rd1];
+	ld.global.b16 %h2, [%rd1+2];
+	ld.global.f32 %f1, [%rd1+4];
+	ld.global.f64 %fd1, [%rd1+8];
+	cvt.sat.f16.f16 %h3, %h1;
+	cvt.sat.f16.f16 %h4, %h2;
+	cvt.rni.sat.f16.f16 %h5, %h1;
+	cvt.f16.f16 %h6, %h2;
+	mov.b32 %r1, {%h3, %h4};
+	mov.b32 %r2, {%h5, %h6};
+	st.global.v2.u32 [%rd0], {%r1, %r2};
+	cvt.f32.f32 %f2, %f1;
+	st.global.f32 [%rd0+8], %f2;
+	cvt.f64.f64 %fd2, %fd1;
+	st.global.f64 [%rd0+16], %fd2;
+}
+"#;
+
+/// Same-type float `cvt` (generator seed 36, found through
+/// `cvt.rm.f16.f64` then `cvt.sat.f16.f16`): ptxc lowered
+/// `cvt.sat.f16.f16` and `cvt.rni.sat.f16.f16` without the clamp and the
+/// bare `cvt.f16.f16` as a copy; ptxas 11.8 (sm_80) writes `HADD2.SAT R0,
+/// R2.H0_H0, -RZ.H0_H0` and `HADD2 R3, R2.H0_H0, -RZ.H0_H0` (a canonical
+/// NaN). The interpreter made `cvt.f32.f32`/`cvt.f64.f64` NaNs canonical
+/// (or quiet) where ptxas emits no instruction: the bits are copied.
+/// Expected values from the ISA's `.sat` (clamp to [0, 1], NaN to +0) and
+/// those listings.
+#[test]
+fn same_type_float_cvt_saturates_and_copies_as_ptxas() {
+    // the f16 halves 1.5 (0x3e00) and a signalling NaN (0x7c01), the f32
+    // sNaN 0x7f800001, the f64 sNaN 0x7ff0000000000001
+    let input = [0x7c01_3e00, 0x7f80_0001, 0x0000_0001, 0x7ff0_0000];
+    let want = vec![
+        0x0000_3c00, // sat(1.5) = 1.0 | sat(NaN) = +0 << 16
+        0x7fff_3c00, // rni(1.5) = 2.0 -> sat 1.0 | cvt.f16.f16(sNaN) = 0x7fff
+        0x7f80_0001, // cvt.f32.f32: the sNaN's bits
+        0,           // (pad)
+        0x0000_0001, // cvt.f64.f64: the sNaN's bits, low word
+        0x7ff0_0000, // high word
+    ];
+    on_every_target(CVT_SAME, &spec(6, &input), &want);
+}
+
+const CVT_SAT_NARROW: &str = r#".version 7.0
+.target sm_70
+.address_size 64
+.visible .entry k(.param .u64 p_out, .param .u64 p_in)
+{
+	.reg .b16 %h<8>;
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<4>;
+	ld.param.u64 %rd0, [p_out];
+	ld.param.u64 %rd1, [p_in];
+	ld.global.u32 %r1, [%rd1];
+	cvt.u16.u32 %h1, %r1;
+	cvt.sat.s8.u8 %h2, %h1;
+	cvt.s32.s8 %r2, %h2;
+	cvt.sat.s8.u16 %h3, %h1;
+	cvt.s32.s8 %r3, %h3;
+	cvt.sat.u8.s8 %h4, %h1;
+	cvt.u32.u8 %r4, %h4;
+	st.global.v4.u32 [%rd0], {%r2, %r3, %r4, %r1};
+}
+"#;
+
+/// `cvt.sat` from a narrow unsigned type held in a wider register clamped
+/// the whole register (generator seed 54: `cvt.sat.s8.u8 %h8, %h7` with
+/// `%h7 = 0x0100` gave 127, the source's low byte is 0): the source is
+/// chopped to its type's width first (PTX ISA 5.4.4.1), as ptxas 11.8's
+/// listing does (`PRMT R0, R4, 0x7770, RZ`).
+#[test]
+fn cvt_sat_from_a_narrow_unsigned_type_chops_first() {
+    for x in [0x0000_0100u32, 0x0000_01c8, 0x0000_8005, 0x0000_ff7f] {
+        let h = x & 0xffff;
+        let sat_s8 = |v: i64| v.clamp(-128, 127) as i32 as u32;
+        let want = vec![
+            u64::from(sat_s8(i64::from(h & 0xff))), // cvt.sat.s8.u8
+            u64::from(sat_s8(i64::from(h))),        // cvt.sat.s8.u16
+            u64::from((i64::from(h as u8 as i8)).clamp(0, 255) as u32), // cvt.sat.u8.s8
+            u64::from(x),
+        ];
+        on_every_target(CVT_SAT_NARROW, &spec(4, &[x]), &want);
+    }
 }

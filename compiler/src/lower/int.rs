@@ -118,6 +118,45 @@ impl Cx<'_> {
         }
     }
 
+    /// `d = t + c` on 64-bit words, plus the carry flag when `carry_in`,
+    /// setting it from the high word when `carry_out`: `madc.u64` and
+    /// `mad.{lo,hi}.cc.u64` (PTX ISA 9.7.2.4/9.7.2.5: the carry is the add's,
+    /// out of bit 63), `IADD3[.X] d, P, tlo, clo, RZ [, Pin, !PT] ;
+    /// IADD3.X d+1, [P',] thi, chi, RZ, P, !PT`.
+    fn add64_carry(
+        &mut self,
+        d: u32,
+        t: (Operand, Operand),
+        c: (Operand, Operand),
+        carry_in: bool,
+        carry_out: bool,
+    ) -> R {
+        let cin = carry_in.then(|| self.carry());
+        let tlo = self.in_reg(t.0)?;
+        let thi = self.in_reg(t.1)?;
+        let c1 = self.b.vpred();
+        match cin {
+            Some(cin) => self.b.emit(
+                Op::IADD3,
+                &["X"],
+                [r(d), p(c1), tlo, c.0, rz(), p(cin), npt()],
+            )?,
+            None => self.b.emit(Op::IADD3, &[], [r(d), p(c1), tlo, c.0, rz()])?,
+        }
+        if carry_out {
+            let cout = self.b.vpred();
+            self.b.emit(
+                Op::IADD3,
+                &["X"],
+                [r(d + 1), p(cout), thi, c.1, rz(), p(c1), npt()],
+            )?;
+            self.cc = Some(cout);
+            return Ok(());
+        }
+        self.b
+            .emit(Op::IADD3, &["X"], [r(d + 1), thi, c.1, rz(), p(c1), npt()])
+    }
+
     /// `d = a + b` (or `a - b`) on 64-bit words.
     pub fn add64(&mut self, d: u32, a: (Operand, Operand), b: (Operand, Operand), sub: bool) -> R {
         let (alo, ahi) = a;
@@ -373,6 +412,10 @@ impl Cx<'_> {
             }
             if is_mad {
                 let c = self.src64(&i.operands[3], ty)?;
+                let carry_in = i.opcode == O::Madc;
+                if carry_in || i.has(Mod::Cc) {
+                    return self.add64_carry(d, (r(t), r(t + 1)), c, carry_in, i.has(Mod::Cc));
+                }
                 return self.add64(d, (r(t), r(t + 1)), c, false);
             }
             self.mov(d, r(t))?;

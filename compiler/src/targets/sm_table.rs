@@ -118,6 +118,13 @@ pub struct CbankLayout {
     /// `LDC R8, c[0x0][0x114]`); `None` where it reads `SR_SMEMSZ` alone
     /// (sm_70, sm_75).
     pub reserved_smem: Option<u32>,
+    /// The generic address of the module's constant bank 3 (its `.const`
+    /// variables), 64-bit: ptxas 11.8 lowers `cvta.const` of `ctab` and a
+    /// generic `ld` through it to `MOV R4, c[0x0][0x50] ; MOV R5,
+    /// c[0x0][0x54] ; LD.E R5, [R4.64+0x4]` on sm_70..sm_89 (measured on
+    /// sm_70, sm_75, sm_80, sm_86, sm_89) and `LDC.64 R2, c[0x0][0xd0] ;
+    /// LD.E R3, [R2.64+0x4]` on sm_90.
+    pub const_window: u32,
 }
 
 const VOLTA_TURING: CbankLayout = CbankLayout {
@@ -134,6 +141,7 @@ const VOLTA_TURING: CbankLayout = CbankLayout {
     gridid: 0x30,
     envreg: 0x88,
     reserved_smem: None,
+    const_window: 0x50,
 };
 const AMPERE_ADA: CbankLayout = CbankLayout {
     param_base: 0x160,
@@ -149,6 +157,7 @@ const AMPERE_ADA: CbankLayout = CbankLayout {
     gridid: 0x30,
     envreg: 0x88,
     reserved_smem: Some(0x114),
+    const_window: 0x50,
 };
 const HOPPER: CbankLayout = CbankLayout {
     param_base: 0x210,
@@ -164,6 +173,7 @@ const HOPPER: CbankLayout = CbankLayout {
     gridid: 0x30,
     envreg: 0x40,
     reserved_smem: Some(0x114),
+    const_window: 0xd0,
 };
 
 const KB: u32 = 1024;

@@ -371,12 +371,13 @@ fn owner(shape: &str) -> &'static str {
 }
 
 impl Coverage {
-    /// Writable menu forms generated, as a percentage.
+    /// Writable menu forms generated, as a percentage, rounded down to a
+    /// tenth so that one form short never prints as 100.0.
     pub fn percent(&self) -> f64 {
         if self.writable == 0 {
             100.0
         } else {
-            100.0 * self.hit as f64 / self.writable as f64
+            (1000.0 * self.hit as f64 / self.writable as f64).floor() / 10.0
         }
     }
 

@@ -14,13 +14,10 @@
 //! - local (with `local`): the [`LOCAL_WORDS`] words of `lalias`, by
 //!   `.local` and by `cvta.local`.
 //!
-//! Not generated: generic loads of `.const` (`cvta.const`) and
-//! `isspacep.const`. The interpreter and ptxc agree on them
-//! (oracle/tests/interp_semantics/mem.rs "generic const"), but ptxas 11.8
-//! reads the constant window's generic address from driver words of
-//! constant bank 0 (`c[0x0][0x50]` on sm_70/sm_80, `c[0x0][0xd0]` on
-//! sm_90) that the simulator does not provide for vendor listings, so
-//! every such program is a false vendor fault.
+//! Generic loads of `.const` (`cvta.const`) are the `const` family's
+//! (`memory.rs`, `const_view`). Not generated: `isspacep.const`, whose
+//! answer ptxas's listings compute from the constant window's bounds,
+//! which the simulator does not model beyond its base.
 //!
 //! A statement stores a scalar, vector (`.v2`, `.v4`) or narrow (`.u8`
 //! ... `.s16`, truncating) value through one pointer and reloads the same
@@ -339,6 +336,14 @@ impl Gen<'_, '_, '_> {
     /// A load of the shape into new pooled registers (a scalar may
     /// overwrite a pooled register instead).
     fn load_shape(&mut self, view: (Reg, &'static str, u32), s: Shape, off: u32) {
+        // A scalar integer reload names its type any of the ways real PTX
+        // does (`ld.s32`, `ld.b64`): the same bits.
+        let ty = match s.ty {
+            "u32" => self.src.pick(&["u32", "u32", "s32", "b32"]),
+            "u64" => self.src.pick(&["u64", "u64", "s64", "b64"]),
+            t => t,
+        };
+        let s = Shape { ty, ..s };
         let ld = Self::op_text("ld", view, s);
         let a = Self::at(view, off);
         if s.elems == 1 {

@@ -21,6 +21,8 @@
 //!   -0, sometimes +0 (the pass's `I2F` transfer);
 //! - `min`/`max` of an unknown input and such a converted value: never NaN
 //!   (the `FMNMX` transfer), but maybe -0, +-inf or anything;
+//! - `neg.f32` of such a converted value: finite, but -0 when the integer
+//!   is 0 (the pass's `Facts::neg`);
 //! - an unknown input (special values included: the mode forces them);
 //! - in a factor ([`ONE_PATH`] of `mul`/`fma` statements): a zero or an
 //!   infinity on one path only, a finite value on the other.
@@ -76,6 +78,11 @@ enum Class {
     MaybeZero,
     /// An infinity on one path, a finite value on the other.
     MaybeInf,
+    /// The negation of a converted integer (`neg.f32`, which folds into
+    /// the user's operand as `-R`): finite, maybe -0 (when the integer is
+    /// 0), so `add` of +0 must not fold to a copy of it. A pass whose
+    /// `Facts::neg` kept the operand's "never -0" would.
+    NegFinite,
 }
 
 const ALL: [Class; 12] = [
@@ -159,12 +166,16 @@ impl Gen<'_, '_, '_> {
             }
             // add-neg-zero
             5 => ("add", vec![self.src.pick(&not_nan), NegZero], rn),
-            // add-pos-zero
-            6 => (
-                "add",
-                vec![self.src.pick(&[Finite, FiniteKnown]), PosZero],
-                any_rnd,
-            ),
+            // add-pos-zero (and, a fifth of the time, its negative case
+            // through a negated operand)
+            6 => {
+                let x = if self.src.chance(0.2) {
+                    NegFinite
+                } else {
+                    self.src.pick(&[Finite, FiniteKnown])
+                };
+                ("add", vec![x, PosZero], any_rnd)
+            }
             // fma-zero-sum
             7 => {
                 let c = self.src.pick(&zero_known);
@@ -298,6 +309,12 @@ impl Gen<'_, '_, '_> {
                     // Two finite values of unknown sign meeting.
                     self.nz_two_defs(ONE, MINUS_TWO_HALF)
                 }
+            }
+            Class::NegFinite => {
+                let a = self.nz_converted();
+                let r = self.fresh(RC::F32);
+                self.ins(format!("neg.f32 {r}, {a}"));
+                r.to_string()
             }
             Class::NotNanMaybeNegZero => match self.src.below(3) {
                 0 => self.nz_two_defs(NEG_ZERO, ONE),

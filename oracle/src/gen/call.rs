@@ -23,9 +23,13 @@ enum Extra {
     F32,
     F64,
     V2,
+    /// A 16-bit parameter (`short`, `bool`, `half` arguments): `.param
+    /// .b16`, stored with `st.param.b16`, read with `ld.param.u16` or
+    /// `ld.param.b16` as nvcc and clang write them.
+    B16,
 }
 
-const EXTRAS: [Extra; 4] = [Extra::B64, Extra::F32, Extra::F64, Extra::V2];
+const EXTRAS: [Extra; 5] = [Extra::B64, Extra::F32, Extra::F64, Extra::V2, Extra::B16];
 
 /// A function's signature beyond `fa`, `fb`: extra parameters and the
 /// return kind, packed into the `u32` that `Gen::funcs` keeps per function
@@ -73,6 +77,7 @@ fn extra_decl(x: Extra, name: &str) -> String {
         Extra::F32 => format!(".param .f32 {name}"),
         Extra::F64 => format!(".param .f64 {name}"),
         Extra::V2 => format!(".param .align 8 .b8 {name}[8]"),
+        Extra::B16 => format!(".param .b16 {name}"),
     }
 }
 
@@ -94,6 +99,8 @@ impl Gen<'_, '_, '_> {
                 .filter(|x| match x {
                     Extra::F32 => self.fs.has_type(VType::F32),
                     Extra::F64 => self.fs.has_type(VType::F64),
+                    // `%h` registers only with f16 (as everywhere)
+                    Extra::B16 => self.fs.has_type(VType::F16),
                     _ => true,
                 })
                 .collect();
@@ -126,6 +133,12 @@ impl Gen<'_, '_, '_> {
                     self.ins(format!("ld.param.v2.b32 {{{x0}, {x1}}}, [{pn}]"));
                     self.define(x0);
                     self.define(x1);
+                }
+                Extra::B16 => {
+                    let r = self.fresh(RC::B16);
+                    let ty = self.src.pick(&["u16", "b16"]);
+                    self.ins(format!("ld.param.{ty} {r}, [{pn}]"));
+                    self.define(r);
                 }
                 _ => {
                     let (rc, ty) = match x {
@@ -209,6 +222,12 @@ impl Gen<'_, '_, '_> {
                     let x0 = self.reg_of(VType::U32);
                     let x1 = self.reg_of(VType::U32);
                     format!("st.param.v2.b32 [{pn}+0], {{{x0}, {x1}}}")
+                }
+                Extra::B16 => {
+                    let v = self.reg_of(VType::U32);
+                    let h = self.fresh(RC::B16);
+                    self.ins(format!("cvt.u16.u32 {h}, {v}"));
+                    format!("st.param.b16 [{pn}+0], {h}")
                 }
             };
             stores.push((extra_decl(x, &pn), st, pn));

@@ -6,7 +6,8 @@
 //! Shapes: scalar loads of every enabled type, vector loads (`.v2`, `.v4`)
 //! and 8- and 16-bit loads (`.u8/.s8/.u16/.s16`, extended into a 32-bit
 //! register by the type's sign, ISA 9.7.9.8 "ld") from the input buffers,
-//! `.local` and `.const`; input loads plain, `.nc`, `.volatile`,
+//! `.local` and `.const` (a third of the computed-address `.const` loads
+//! through the generic address, `cvta.const`); input loads plain, `.nc`, `.volatile`,
 //! `.relaxed` or `.acquire` (the inputs are never written, so the order
 //! qualifiers change no value).
 //!
@@ -19,8 +20,9 @@
 //! - Global buffers written by the kernel are thread-private (the output
 //!   slots) or atomic targets (`atomic.rs`) or the alias family's words
 //!   (`alias.rs`).
-//! - Shared memory: a phase writes the thread's own word, `bar.sync 0`,
-//!   reads another thread's word, `bar.sync 0` (so the next phase's
+//! - Shared memory: a phase writes the thread's own word, a barrier
+//!   (`bar.sync 0` or `barrier.sync{.aligned} 0`), reads another thread's
+//!   word, a barrier (so the next phase's
 //!   writes cannot race with this phase's reads). Phases are generated
 //!   only where no thread-dependent branch or loop encloses them
 //!   (`diverged == 0`), so every thread of the CTA reaches each barrier.
@@ -199,16 +201,24 @@ impl Gen<'_, '_, '_> {
             5 => self.const_vector_stmt(),
             0 => {
                 let k = self.src.below(CONST_WORDS);
-                let d = self.dest(RC::B32);
-                self.ins_def(d, format!("ld.const.u32 {}, [ctab+{}]", d.0, 4 * k));
+                // `.f32` loads of the table (its words read as floats)
+                let f = self.fs.has_type(VType::F32) && self.src.chance(0.3);
+                let (ty, rc) = if f {
+                    ("f32", RC::F32)
+                } else {
+                    ("u32", RC::B32)
+                };
+                let d = self.dest(rc);
+                self.ins_def(d, format!("ld.const.{ty} {}, [ctab+{}]", d.0, 4 * k));
             }
             1 => {
                 let idx = self.masked_index(CONST_WORDS);
                 let base = self.fresh(RC::B64);
                 self.ins(format!("mov.u64 {base}, ctab"));
                 let a = self.elem_addr(base, idx, 4);
+                let (sp, a) = self.const_view(a);
                 let d = self.dest(RC::B32);
-                self.ins_def(d, format!("ld.const.u32 {}, [{a}]", d.0));
+                self.ins_def(d, format!("ld{sp}.u32 {}, [{a}]", d.0));
             }
             2 if self.fs.has_type(VType::F32) => {
                 let d = self.dest(RC::F32);
@@ -238,10 +248,26 @@ impl Gen<'_, '_, '_> {
             let idx = self.masked_index(4 * CONST_WORDS / bytes);
             let base = self.fresh(RC::B64);
             self.ins(format!("mov.u64 {base}, ctab"));
-            format!("[{}]", self.elem_addr(base, idx, bytes))
+            let a = self.elem_addr(base, idx, bytes);
+            let (sp, a) = self.const_view(a);
+            let d = self.dest(if h { RC::B16 } else { RC::B32 });
+            return self.ins_def(d, format!("ld{sp}.{ty} {}, [{a}]", d.0));
         };
         let d = self.dest(if h { RC::B16 } else { RC::B32 });
         self.ins_def(d, format!("ld.const.{ty} {}, {a}", d.0));
+    }
+
+    /// A `.const` address register as a load sees it: two times in three
+    /// `.const` itself, else its generic address (`cvta.const`, a generic
+    /// `ld`; the SM simulator gives ptxas's listings the constant window,
+    /// `CbankLayout::const_window`).
+    fn const_view(&mut self, a: Reg) -> (&'static str, Reg) {
+        if self.src.below(3) != 0 {
+            return (".const", a);
+        }
+        let g = self.fresh(RC::B64);
+        self.ins(format!("cvta.const.u64 {g}, {a}"));
+        ("", g)
     }
 
     /// A vector load (`.v2.u32`, `.v4.u32`) from `ctab`.
@@ -254,7 +280,9 @@ impl Gen<'_, '_, '_> {
             let idx = self.masked_index(CONST_WORDS / n);
             let base = self.fresh(RC::B64);
             self.ins(format!("mov.u64 {base}, ctab"));
-            format!("[{}]", self.elem_addr(base, idx, 4 * n))
+            let a = self.elem_addr(base, idx, 4 * n);
+            let (sp, a) = self.const_view(a);
+            return self.load_vec(&format!("ld{sp}.v{n}.u32"), RC::B32, n, &format!("[{a}]"));
         };
         self.load_vec(&format!("ld.const.v{n}.u32"), RC::B32, n, &a);
     }
@@ -271,17 +299,56 @@ impl Gen<'_, '_, '_> {
             return;
         }
         let fx = self.fx();
-        let v = self.reg_of(VType::U32);
-        self.ins(format!("st.shared.u32 [{}], {v}", fx.shared_own));
-        self.ins("bar.sync 0");
+        // The word as real kernels write it: `.f32` or an integer type,
+        // sometimes `.volatile` (warp-synchronous reductions), a fence
+        // before the barrier sometimes, and the barrier in each spelling.
+        let (ty, rc, vt) = if self.fs.has_type(VType::F32) && self.src.chance(0.3) {
+            ("f32", RC::F32, VType::F32)
+        } else {
+            (
+                self.src.pick(&["u32", "u32", "b32", "s32"]),
+                RC::B32,
+                VType::U32,
+            )
+        };
+        let vol = if self.src.chance(0.3) {
+            ".volatile"
+        } else {
+            ""
+        };
+        let v = self.reg_of(vt);
+        self.ins(format!("st{vol}.shared.{ty} [{}], {v}", fx.shared_own));
+        if self.src.chance(0.15) {
+            let fence = self.src.pick(&[
+                "membar.cta",
+                "membar.gl",
+                "fence.acq_rel.cta",
+                "fence.sc.gpu",
+            ]);
+            self.ins(fence);
+        }
+        let bar = self.shared_barrier();
+        self.ins(bar);
         let n = self.block_threads;
         let c = self.src.range(1, n.max(2) - 1);
         let i = self.fresh(RC::B32);
         self.ins(format!("add.u32 {i}, {}, {c}", fx.tid_lin));
         self.ins(format!("rem.u32 {i}, {i}, {n}"));
         let a = self.elem_addr(fx.shared, i, 4);
-        let d = self.dest(RC::B32);
-        self.ins_def(d, format!("ld.shared.u32 {}, [{a}]", d.0));
-        self.ins("bar.sync 0");
+        let d = self.dest(rc);
+        self.ins_def(d, format!("ld{vol}.shared.{ty} {}, [{a}]", d.0));
+        let bar = self.shared_barrier();
+        self.ins(bar);
+    }
+
+    /// A CTA-wide barrier, in one of its spellings (PTX ISA 9.7.13.1:
+    /// `bar.sync` is `barrier.sync.aligned`).
+    fn shared_barrier(&mut self) -> &'static str {
+        self.src.pick(&[
+            "bar.sync 0",
+            "bar.sync 0",
+            "barrier.sync 0",
+            "barrier.sync.aligned 0",
+        ])
     }
 }

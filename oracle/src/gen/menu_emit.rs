@@ -1,9 +1,10 @@
 //! The menu emitter (family `menu`): one statement is one register-only
-//! form drawn uniformly from the menu's writable forms (`menu.rs`) whose
-//! types the program has enabled, with its operands from the pool of
-//! defined values. Uniform over forms, so
-//! every form of the menu is drawn about equally often and
-//! `ptxdiff coverage` can reach all of them.
+//! form drawn from the menu's writable forms (`menu.rs`) whose types the
+//! program has enabled, with its operands from the pool of defined values.
+//! A type-group bucket the program can write is drawn first, weighted by
+//! its size and by the groups it needs, then a form of the bucket
+//! (`allowed_forms`), so that every form is drawn about equally often
+//! across programs and `ptxdiff coverage` reaches all of them.
 //!
 //! Defined by construction, from the form's operand constraints:
 //! - a [`Operand::NonZero`] source (integer `div`/`rem` divisors) is
@@ -37,7 +38,7 @@ fn rc_of(c: Class) -> RC {
 /// only when each group it needs has a type enabled (swarm selection and
 /// `types` deny lists reach the menu): f64 values, f32 values, 16-bit
 /// registers (`%h`, which the generator otherwise uses for f16 only, and
-/// every half type), 64-bit integers.
+/// every half type: denying `f16` removes every `%h`), 64-bit integers.
 const G_F64: u8 = 1;
 const G_F32: u8 = 2;
 const G_F16: u8 = 4;
@@ -76,16 +77,27 @@ fn form_groups(f: &menu::Form) -> u8 {
 }
 
 /// The writable forms (indices into the menu) whose groups `enabled`
-/// covers, computed once per combination.
-fn allowed_forms(enabled: u8) -> &'static [usize] {
+/// covers, in buckets by the exact groups they need, computed once per
+/// combination. The emitter draws a bucket first, then a form in it: a
+/// form that needs two rarely enabled groups at once (`cvt.rmi.u16.f64`
+/// needs f64 and 16-bit registers) would otherwise share its few programs
+/// with the hundreds of forms every program can write, and go unwritten
+/// in 10,000 programs.
+fn allowed_forms(enabled: u8) -> &'static [(u8, Vec<usize>)] {
     use std::sync::OnceLock;
-    static BY_GROUPS: [OnceLock<Vec<usize>>; 16] = [const { OnceLock::new() }; 16];
+    static BY_GROUPS: [OnceLock<Vec<(u8, Vec<usize>)>>; 16] = [const { OnceLock::new() }; 16];
     BY_GROUPS[usize::from(enabled & 15)].get_or_init(|| {
         let m = menu::menu();
-        menu::writable_indices()
-            .iter()
-            .copied()
-            .filter(|&i| form_groups(&m.forms[i]) & !enabled == 0)
+        let mut buckets: Vec<Vec<usize>> = vec![Vec::new(); 16];
+        for &i in menu::writable_indices() {
+            let g = form_groups(&m.forms[i]);
+            if g & !enabled == 0 {
+                buckets[usize::from(g)].push(i);
+            }
+        }
+        (0u8..)
+            .zip(buckets)
+            .filter(|(_, b)| !b.is_empty())
             .collect()
     })
 }
@@ -112,11 +124,26 @@ impl Gen<'_, '_, '_> {
 
     /// One statement: a drawn menu form.
     pub fn menu_stmt(&mut self) {
-        let w = allowed_forms(self.type_groups());
-        if w.is_empty() {
+        // Carry chains are two to four instructions, not one form
+        // (`carry.rs`).
+        if self.src.chance(0.04) {
+            return self.carry_chain_stmt();
+        }
+        let buckets = allowed_forms(self.type_groups());
+        if buckets.is_empty() {
             return;
         }
-        let form = &menu::menu().forms[w[self.src.below(w.len() as u32) as usize]];
+        // A bucket with weight its size times three per type group it needs
+        // (each group is enabled in a third to a half of the programs,
+        // measured by `ptxdiff coverage`), then a form
+        // of it: about uniform over all forms across programs.
+        let weights: Vec<u32> = buckets
+            .iter()
+            .map(|(g, b)| b.len() as u32 * 3u32.pow(g.count_ones()))
+            .collect();
+        let w = &buckets[self.src.weighted(&weights).expect("non-empty buckets")].1;
+        let form = w[self.src.below(w.len() as u32) as usize];
+        let form = &menu::menu().forms[form];
         let mut args = Vec::with_capacity(form.operands.len());
         let mut dst = None;
         for o in &form.operands {

@@ -39,6 +39,7 @@ mod atomic;
 mod bias;
 mod bias_nan_or_zero;
 mod call;
+mod carry;
 mod config;
 mod config_json;
 mod control;

@@ -68,7 +68,7 @@ impl Gen<'_, '_, '_> {
             }, // 17
             // always possible: keeps an all-denied swarm draw producing code
             1,                                             // 18 setp
-            on(Family::Menu, 6),                           // 19
+            on(Family::Menu, 9),                           // 19
             if kernel { on(Family::Alias, 2) } else { 0 }, // 20
         ];
         let choice = self.src.weighted(&weights);

@@ -42,6 +42,7 @@ use crate::launch::limits;
 use crate::launch::{LaunchSpec, MemoryImage, OutputSet, SurfaceImage, TextureImage};
 use crate::ptx_interp::{Location, Outcome, RunLimits, RunResult, SetupError, UbKind};
 use ptxc::ir::Function;
+use ptxc::targets::abi::GlobalVar;
 use ptxc::targets::SmInfo;
 
 /// Warp-instructions a warp runs before the next warp's turn.
@@ -84,8 +85,32 @@ pub fn run(
     let tables = resinfo::tables(spec, sm.sm).map_err(SetupError)?;
     let mut placed = extra.globals.clone();
     placed.extend(tables.iter().map(|(_, g)| g.clone()));
+    // The module's constant bank 3 as generic addresses see it: a copy
+    // placed like a module variable, its address in bank 0 where ptxas's
+    // `cvta.const` reads it (`CbankLayout::const_window`).
+    let const_window = banks
+        .banks
+        .get(&3)
+        .filter(|b| !b.is_empty())
+        .map(|b| GlobalVar {
+            name: "$const bank 3".into(),
+            size: b.len() as u32,
+            align: 16,
+            init: b.clone(),
+        });
+    placed.extend(const_window.iter().cloned());
     let all_addrs = place_globals(&placed, image.layout().end()).map_err(SetupError)?;
-    let (addrs, table_addrs) = all_addrs.split_at(extra.globals.len());
+    let (addrs, rest) = all_addrs.split_at(extra.globals.len());
+    let (table_addrs, window_addr) = rest.split_at(tables.len());
+    if let (Some(g), Some(&a)) = (&const_window, window_addr.first()) {
+        global
+            .add_variable(a, g.init.clone(), &g.name)
+            .map_err(SetupError)?;
+        if let Some(b0) = banks.banks.get_mut(&0) {
+            let at = cb.const_window as usize;
+            b0[at..at + 8].copy_from_slice(&a.to_le_bytes());
+        }
+    }
     for ((t, g), &a) in tables.iter().zip(table_addrs) {
         global
             .add_variable(a, g.init.clone(), &g.name)

@@ -246,7 +246,16 @@ pub fn op(name: &str, ins: &[&'static str], out: &'static str, body: &str) -> Op
 /// (`.xorsign.abs`: PTX ISA 9.7.3.10, sm_86; the validator refuses it for
 /// an sm_80 module). The lowering's target is chosen separately.
 pub fn kernel_target(g: &[Op]) -> &'static str {
-    if g.iter().any(|o| o.body.contains(".xorsign")) {
+    // `set`/`setp` on bf16 need a module for sm_90 (ptxas 11.8: "Feature
+    // 'setp.bf16' requires .target sm_90 or higher"); the lowering is
+    // still checked on every target of the group.
+    let bf16_compare = |b: &str| {
+        b.split(';')
+            .any(|i| i.trim_start().starts_with("set") && i.contains(".bf16"))
+    };
+    if g.iter().any(|o| bf16_compare(&o.body)) {
+        "sm_90"
+    } else if g.iter().any(|o| o.body.contains(".xorsign")) {
         "sm_86"
     } else {
         "sm_80"

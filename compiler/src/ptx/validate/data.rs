@@ -433,6 +433,23 @@ fn cvt(c: &mut ICx) {
             if let Some(m) = frnd.or(irnd) {
                 wrong(c, m);
             }
+            // `.sat` on an integer conversion that cannot overflow (every
+            // source value fits the destination): ptxas 11.8 refuses it
+            // ("Illegal modifier '.sat' for instruction 'cvt'"), measured
+            // over all 64 pairs of u8..s64; a signed source into an
+            // unsigned destination can always saturate (negatives).
+            let fits = match (s.is_signed(), d.is_signed()) {
+                (false, false) | (true, true) => d.bits() >= s.bits(),
+                (false, true) => d.bits() > s.bits(),
+                (true, false) => false,
+            };
+            if fits && c.has(Mod::Sat) {
+                let span = c.mod_span(c.mod_index(Mod::Sat));
+                c.err(
+                    span,
+                    format!("'.sat' on 'cvt{d}{s}': every {s} value fits {d}, nothing saturates (ptxas 11.8: \"Illegal modifier '.sat' for instruction 'cvt'\")"),
+                );
+            }
         }
     }
     // PTX ISA 9.7.9.21, "PTX ISA Notes" / "Target ISA Notes", as ptxas

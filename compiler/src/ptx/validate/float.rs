@@ -141,11 +141,16 @@ pub(super) fn check(c: &mut ICx) {
             if t == F64 {
                 c.mod_not_with_type(Mod::Ftz, t);
             }
-            if matches!(t, F16 | F16x2 | Bf16 | Bf16x2) {
+            if matches!(t, F16 | F16x2) {
                 // neg.f16 arrived in PTX 6.0, abs.f16 in 6.5 (9.7.4.6, 9.7.4.7).
                 let ver = if op == Neg { v(6, 0) } else { v(6, 5) };
                 c.need_ptx(&format!("{}{t}", c.name()), ver);
                 c.need_sm(&format!("{}{t}", c.name()), 53);
+            }
+            // neg/abs.bf16{x2}: PTX 7.0, sm_80 (9.7.4.6, 9.7.4.7; ptxas
+            // 11.8: "Feature '.bf16' requires .target sm_80 or higher").
+            if matches!(t, Bf16 | Bf16x2) {
+                half_gate(c, t);
             }
             two(c, t);
         }
@@ -170,6 +175,15 @@ pub(super) fn check(c: &mut ICx) {
                 c.mod_not_with_type(m, t);
             }
             half_gate(c, t);
+            // min/max.f16{x2}: PTX 7.0, sm_80 (9.7.4.10/11; ptxas 11.8:
+            // "Feature 'min.f16 or min.f16x2' requires .target sm_80 or
+            // higher"). (ptxc's lowering keeps an exact f32 route for plain
+            // `.f16` when a module for sm_80 is compiled for sm_70/75.)
+            if matches!(t, F16 | F16x2) {
+                let feature = format!("{}{t}", c.name());
+                c.need_ptx(&feature, v(7, 0));
+                c.need_sm(&feature, 80);
+            }
             // Three inputs: PTX 8.8, sm_100 (9.7.3.10).
             if c.n_operands() == 4 {
                 c.need_ptx("three-input min/max", v(8, 8));
@@ -197,6 +211,13 @@ pub(super) fn check(c: &mut ICx) {
             }
             if t == F64 && !(op == Rcp && c.has(Mod::Approx)) {
                 c.mod_not_with_type(Mod::Ftz, t);
+            }
+            // rcp.approx.f64 is `rcp.approx.ftz.f64` only (9.7.3.13; ptxas
+            // 11.8: "'.ftz' modifier required for instruction
+            // 'rcp.approx.f64'").
+            if t == F64 && op == Rcp && c.has(Mod::Approx) && !c.has(Mod::Ftz) && !c.failed {
+                let span = c.opcode_span();
+                c.err(span, "'rcp.approx.f64' requires '.ftz'");
             }
             two(c, t);
         }

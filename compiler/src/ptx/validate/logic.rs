@@ -26,7 +26,7 @@ const CMP_TYPES: &[ScalarType] = &[
 ];
 
 /// The comparison operator, checked against the operand type: bit types
-/// allow only eq/ne; lo/ls/hi/hs are unsigned (and bit) comparisons; the
+/// allow only eq/ne; lo/ls/hi/hs are unsigned comparisons; the
 /// unordered ones and num/nan are float only (9.7.5.1).
 fn cmp_op(c: &mut ICx, t: ScalarType) {
     let all: Vec<Mod> = [INT_CMP, UNSIGNED_CMP, FLOAT_CMP].concat();
@@ -40,10 +40,23 @@ fn cmp_op(c: &mut ICx, t: ScalarType) {
     } else if t.is_int() {
         INT_CMP.contains(&m) || UNSIGNED_CMP.contains(&m)
     } else {
-        matches!(m, Mod::Eq | Mod::Ne) || UNSIGNED_CMP.contains(&m)
+        // bit types: eq and ne only (ptxas 11.8 refuses `setp.lo.b32`:
+        // "Mismatch between instruction type and comparison qualifier")
+        matches!(m, Mod::Eq | Mod::Ne)
     };
     if !ok {
         c.mod_not_with_type(m, t);
+    }
+}
+
+/// `set`/`setp` on `.bf16`/`.bf16x2`: PTX 7.8, sm_90 (9.7.6.1/9.7.6.2;
+/// ptxas 11.8: "Feature 'setp.bf16' requires .target sm_90 or higher",
+/// measured on sm_80 at PTX 7.0 and 7.8).
+fn bf16_compare_gate(c: &mut ICx, t: ScalarType) {
+    if matches!(t, Bf16 | Bf16x2) {
+        let feature = format!("{}{t}", c.name());
+        c.need_ptx(&feature, PtxVersion::new(7, 8));
+        c.need_sm(&feature, 90);
     }
 }
 
@@ -59,8 +72,11 @@ pub(super) fn check(c: &mut ICx) {
                 return;
             };
             cmp_op(c, t);
+            bf16_compare_gate(c, t);
             let combine = c.one_of(BOOL).is_some();
-            if !matches!(t, F32 | F16 | F16x2 | Bf16 | Bf16x2) {
+            // `setp.CmpOp{.ftz}.f16`, but `setp.CmpOp.bf16` (9.7.6.3: the
+            // bf16 forms take no .ftz)
+            if !matches!(t, F32 | F16 | F16x2) {
                 c.mod_not_with_type(Mod::Ftz, t);
             }
             let n = if combine { 4 } else { 3 };
@@ -83,6 +99,8 @@ pub(super) fn check(c: &mut ICx) {
                 return;
             };
             cmp_op(c, ts[1]);
+            bf16_compare_gate(c, ts[0]);
+            bf16_compare_gate(c, ts[1]);
             let combine = c.one_of(BOOL).is_some();
             // as setp: `.ftz` only with f32 and half sources (ptxas 11.8:
             // "Illegal modifier '.ftz' for instruction 'set'" with .f64)

@@ -360,7 +360,16 @@ pub fn cvt(cx: &mut Ctx, i: &Inst) -> Result<(), Stop> {
                 || i.mods.has(Mod::Rzi)
                 || i.mods.has(Mod::Rmi)
                 || i.mods.has(Mod::Rpi);
-            if df == sf && int_round {
+            // `cvt.f32.f32` and `cvt.f64.f64` with no modifier at all copy
+            // the bits, NaN payloads and signalling NaNs included: ptxas
+            // 11.8 emits no instruction for them (a register copy; sm_80,
+            // measured on NaN, sNaN and subnormal inputs). `cvt.f16.f16`
+            // is an `HADD2 d, a.H0_H0, -RZ.H0_H0` there (a canonical NaN,
+            // as `cvt_float` gives).
+            let bare = i.rnd.is_none() && !int_round && cm == CvtMods::NONE;
+            if df == sf && bare && matches!(df, FloatType::F32 | FloatType::F64) {
+                a
+            } else if df == sf && int_round {
                 float::cvt_round_int(df, a, rnd, ftz, sat)
             } else {
                 float::cvt_float(sf, df, a, rnd, cm)

@@ -332,8 +332,10 @@ pub fn ldc(
 /// address lies in the space's window (`G`: in neither the shared nor the
 /// local window). Source: ptxas 11.8 answers `isspacep.shared`/`.local`/
 /// `.global` with `QSPC.E.S`/`.L`/`.G P0, RZ, [R2]` (sm_80, measured; for
-/// `.global` it also tests `c[0x0][0x50]`, a window the simulator does not
-/// have, so `G` is UNCONFIRMED beyond "not shared, not local"), and its
+/// `.global` its code also compares the address with `c[0x0][0x50]`, the
+/// constant window the run places (`CbankLayout::const_window`), in
+/// instructions of its own; `G` itself is UNCONFIRMED beyond "not shared,
+/// not local"), and its
 /// generic f16x2 atomics take the shared path on `QSPC.E.S`. The windows
 /// are the runners' (`memory::resolve_generic`).
 pub fn qspc(
