@@ -10,6 +10,9 @@
 //! patches into the code (`.rel.text`, sim/reloc.rs; cuobjdump's `-sass`
 //! shows `0x0`): neither is extracted here, so such a program is
 //! [`VerdictKind::Unsupported`] for the vendor rather than a false fault.
+//! So is a listing that reads the constant window (`cvta.const` of a
+//! `.const` variable: `c[0x0][0x50]`, sm_90 `c[0x0][0xd0]`), which points
+//! into bank 3.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -113,6 +116,17 @@ pub fn judge_listing(
             VerdictKind::Unsupported,
             "the vendor listing reads constant bank 2 or 3, which is not extracted from the cubin",
         );
+    }
+    // `cvta.const`: the generic address of bank 3, which the run places
+    // only when it has the bank (sim/run.rs, `CbankLayout::const_window`).
+    if let Some(c) = arch.cbank {
+        let window = format!("c[0x0][{:#x}]", c.const_window);
+        if sass.contains(&window) {
+            return Verdict::new(
+                VerdictKind::Unsupported,
+                format!("the vendor listing reads the constant window {window} (cvta.const), whose bank 3 is not extracted from the cubin"),
+            );
+        }
     }
     if has_global_variables(&oracle.module) {
         return Verdict::new(

@@ -76,6 +76,9 @@ fn form_groups(f: &menu::Form) -> u8 {
     ops.chain(types).fold(0, |a, b| a | b)
 }
 
+/// The groups a bucket's forms need, and the forms (indices into the menu).
+type Bucket = (u8, Vec<usize>);
+
 /// The writable forms (indices into the menu) whose groups `enabled`
 /// covers, in buckets by the exact groups they need, computed once per
 /// combination. The emitter draws a bucket first, then a form in it: a
@@ -83,9 +86,9 @@ fn form_groups(f: &menu::Form) -> u8 {
 /// needs f64 and 16-bit registers) would otherwise share its few programs
 /// with the hundreds of forms every program can write, and go unwritten
 /// in 10,000 programs.
-fn allowed_forms(enabled: u8) -> &'static [(u8, Vec<usize>)] {
+fn allowed_forms(enabled: u8) -> &'static [Bucket] {
     use std::sync::OnceLock;
-    static BY_GROUPS: [OnceLock<Vec<(u8, Vec<usize>)>>; 16] = [const { OnceLock::new() }; 16];
+    static BY_GROUPS: [OnceLock<Vec<Bucket>>; 16] = [const { OnceLock::new() }; 16];
     BY_GROUPS[usize::from(enabled & 15)].get_or_init(|| {
         let m = menu::menu();
         let mut buckets: Vec<Vec<usize>> = vec![Vec::new(); 16];
