@@ -701,10 +701,18 @@ fn mul24_hi_mad_hi16() {
 #[test]
 fn cvt_sat_int_int() {
     let ts = ["u8", "s8", "u16", "s16", "u32", "s32", "u64", "s64"];
+    let bits = |t: &str| t[1..].parse::<u32>().unwrap();
     let mut v = Vec::new();
     for d in ts {
         for s in ts {
-            if d == s {
+            // The pairs that can saturate: ptxas 11.8 refuses `.sat` where
+            // every source value fits (compiler/tests/validate_vs_ptxas.rs).
+            let fits = match (s.starts_with('s'), d.starts_with('s')) {
+                (true, false) => false,
+                (false, true) => bits(d) > bits(s),
+                _ => bits(d) >= bits(s),
+            };
+            if fits {
                 continue;
             }
             v.push(op(
