@@ -50,10 +50,20 @@ impl Gen<'_, '_, '_> {
             ops.push((op, srcs));
         }
         // Destinations last, each link's written right before it, with no
-        // other instruction between the links.
-        for (op, srcs) in ops {
+        // other instruction between the links. The first link is never
+        // guarded: a carry-setting link that does not run would leave the
+        // carry undefined for the next (generator seed 251 in the fuzz
+        // matrix: `@%p1 mad.lo.cc.s32` then `madc.hi.s32`); a later link
+        // that does not run leaves the previous carry, which is defined.
+        for (k, (op, srcs)) in ops.into_iter().enumerate() {
             let d = self.dest(rc);
-            self.ins_def(d, format!("{op}.{t} {}, {}", d.0, srcs.join(", ")));
+            let text = format!("{op}.{t} {}, {}", d.0, srcs.join(", "));
+            if k == 0 {
+                self.ins(text);
+                self.finish(d);
+            } else {
+                self.ins_def(d, text);
+            }
         }
     }
 }
