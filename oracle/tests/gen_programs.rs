@@ -443,7 +443,7 @@ fn carry_chains_start_unguarded() {
     for seed in 0..400 {
         let p = generate(seed, &cfg);
         for l in p.ptx.lines().map(str::trim) {
-            let op = l.trim_start_matches(|c: char| c == '@' || c == '!');
+            let op = l.trim_start_matches(['@', '!']);
             let first = ["add.cc.", "sub.cc.", "mad.lo.cc.", "mad.hi.cc."]
                 .iter()
                 .any(|f| l.starts_with(f) || (l.starts_with('@') && op.contains(&format!(" {f}"))));
